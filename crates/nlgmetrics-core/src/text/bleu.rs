@@ -1,0 +1,388 @@
+//! BLEU as sacrebleu 2.6 computes it.
+//!
+//! Segment statistics: `[hyp_len, ref_len, correct_1..N, total_1..N]` (u64), where
+//! `ref_len` is the closest reference length (ties to the shorter one) and `correct_n`
+//! clips each hypothesis n-gram count by its maximum count over the references.
+
+use crate::error::{Error, Result};
+use crate::ngram::{clipped_matches, count_ngrams, sorted_ngrams, Interner, NgramCounts};
+use crate::parallel::map_rows;
+use crate::pystr::{py_lower, py_rstrip};
+use crate::tokenize::Tokenizer;
+use rayon::prelude::*;
+
+#[derive(Debug, Clone, Copy)]
+pub struct BleuConfig {
+    pub tokenizer: Tokenizer,
+    pub lowercase: bool,
+    pub max_order: usize,
+}
+
+impl BleuConfig {
+    pub fn width(&self) -> usize {
+        2 + 2 * self.max_order
+    }
+
+    pub fn validate(&self) -> Result<()> {
+        if self.max_order == 0 || self.max_order > 64 {
+            return Err(Error::InvalidOption(format!(
+                "max_ngram_order must be between 1 and 64, got {}",
+                self.max_order
+            )));
+        }
+        Ok(())
+    }
+
+    /// sacrebleu's `_preprocess_segment`: lowercase, strip the right end, tokenize.
+    pub fn preprocess(&self, sent: &str, out: &mut String) {
+        if self.lowercase {
+            let lower = py_lower(sent);
+            self.tokenizer.tokenize_into(py_rstrip(&lower), out);
+        } else {
+            self.tokenizer.tokenize_into(py_rstrip(sent), out);
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Smoothing {
+    None,
+    Floor(f64),
+    AddK(f64),
+    Exp,
+}
+
+impl Smoothing {
+    pub fn from_name(name: &str, value: Option<f64>) -> Result<Self> {
+        let s = match name {
+            "none" => Smoothing::None,
+            "floor" => Smoothing::Floor(value.unwrap_or(0.1)),
+            "add-k" => Smoothing::AddK(value.unwrap_or(1.0)),
+            "exp" => Smoothing::Exp,
+            _ => {
+                return Err(Error::InvalidOption(format!(
+                    "unknown smooth_method {name:?}; known: none, floor, add-k, exp"
+                )))
+            }
+        };
+        match s {
+            Smoothing::Floor(v) | Smoothing::AddK(v) if !v.is_finite() => Err(
+                Error::InvalidOption(format!("smooth_value must be finite, got {v}")),
+            ),
+            _ => Ok(s),
+        }
+    }
+}
+
+/// The closest reference length; on a tie the shorter reference wins.
+pub fn closest_ref_len(hyp_len: usize, ref_lens: &[usize]) -> Option<usize> {
+    let mut best: Option<(usize, usize)> = None;
+    for &r in ref_lens {
+        let d = hyp_len.abs_diff(r);
+        best = match best {
+            None => Some((d, r)),
+            Some((bd, br)) if d < bd || (d == bd && r < br) => Some((d, r)),
+            keep => keep,
+        };
+    }
+    best.map(|(_, r)| r)
+}
+
+/// Reusable buffers for one worker.
+#[derive(Default)]
+pub struct Scratch {
+    hyp: String,
+    refs: Vec<String>,
+}
+
+pub fn segment_stats<S: AsRef<str>>(
+    cfg: &BleuConfig,
+    hyp: &str,
+    refs: &[S],
+    scratch: &mut Scratch,
+    out: &mut [u64],
+) -> Result<()> {
+    let n_max = cfg.max_order;
+    cfg.preprocess(hyp, &mut scratch.hyp);
+    if scratch.refs.len() < refs.len() {
+        scratch.refs.resize_with(refs.len(), String::new);
+    }
+    for (r, buf) in refs.iter().zip(scratch.refs.iter_mut()) {
+        cfg.preprocess(r.as_ref(), buf);
+    }
+    let mut interner = Interner::new();
+    let hyp_ids = interner.ids_of(&scratch.hyp);
+    let ref_ids: Vec<Vec<u32>> = scratch.refs[..refs.len()]
+        .iter()
+        .map(|r| interner.ids_of(r))
+        .collect();
+
+    let mut ref_max = NgramCounts::default();
+    let mut one = NgramCounts::default();
+    for (k, ids) in ref_ids.iter().enumerate() {
+        if k == 0 {
+            count_ngrams(ids, n_max, &mut ref_max);
+        } else {
+            one.clear();
+            count_ngrams(ids, n_max, &mut one);
+            for (g, c) in one.drain() {
+                let e = ref_max.entry(g).or_insert(0);
+                *e = (*e).max(c);
+            }
+        }
+    }
+    let mut hyp_counts = NgramCounts::default();
+    count_ngrams(&hyp_ids, n_max, &mut hyp_counts);
+
+    let ref_lens: Vec<usize> = ref_ids.iter().map(Vec::len).collect();
+    out.fill(0);
+    out[0] = hyp_ids.len() as u64;
+    out[1] = closest_ref_len(hyp_ids.len(), &ref_lens).ok_or(Error::MissingReference { index: 0 })?
+        as u64;
+    for (g, c) in hyp_counts {
+        let n = g.len() - 1;
+        out[2 + n_max + n] += c as u64;
+        if let Some(&r) = ref_max.get(g) {
+            out[2 + n] += c.min(r) as u64;
+        }
+    }
+    Ok(())
+}
+
+/// Statistics of a batch, row-major `n × width`.
+pub fn batch_stats<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
+    cfg: &BleuConfig,
+    hyps: &[H],
+    refs: &[Vec<R>],
+    n_threads: usize,
+) -> Result<Vec<u64>> {
+    cfg.validate()?;
+    if hyps.len() != refs.len() {
+        return Err(Error::LengthMismatch {
+            what: "predictions and references".into(),
+            left: hyps.len(),
+            right: refs.len(),
+        });
+    }
+    map_rows(hyps.len(), cfg.width(), n_threads, Scratch::default, |s, i, row| {
+        segment_stats(cfg, hyps[i].as_ref(), &refs[i], s, row).map_err(|e| match e {
+            Error::MissingReference { .. } => Error::MissingReference { index: i },
+            e => e,
+        })
+    })
+}
+
+/// A BLEU score and its breakdown, on sacrebleu's 0–100 scale.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BleuScore {
+    pub score: f64,
+    /// Matches per order, after add-k smoothing when it applies (as sacrebleu reports).
+    pub counts: Vec<f64>,
+    pub totals: Vec<f64>,
+    pub precisions: Vec<f64>,
+    pub bp: f64,
+    pub sys_len: u64,
+    pub ref_len: u64,
+}
+
+fn my_log(x: f64) -> f64 {
+    if x == 0.0 {
+        -9_999_999_999.0
+    } else {
+        x.ln()
+    }
+}
+
+/// sacrebleu `BLEU.compute_bleu`, operation for operation.
+pub fn score_stats(stats: &[u64], max_order: usize, smooth: Smoothing, effective_order: bool) -> BleuScore {
+    let sys_len = stats[0];
+    let ref_len = stats[1];
+    let mut correct: Vec<f64> = stats[2..2 + max_order].iter().map(|&c| c as f64).collect();
+    let mut total: Vec<f64> = stats[2 + max_order..2 + 2 * max_order].iter().map(|&c| c as f64).collect();
+    let mut bp = 1.0;
+    if sys_len < ref_len {
+        bp = if sys_len > 0 {
+            (1.0 - ref_len as f64 / sys_len as f64).exp()
+        } else {
+            0.0
+        };
+    }
+    let mut precisions = vec![0.0; max_order];
+    let mut result = BleuScore {
+        score: 0.0,
+        counts: vec![],
+        totals: vec![],
+        precisions: vec![],
+        bp,
+        sys_len,
+        ref_len,
+    };
+    if correct.iter().all(|&c| c == 0.0) {
+        result.counts = correct;
+        result.totals = total;
+        result.precisions = precisions;
+        return result;
+    }
+    let mut smooth_mteval = 1.0;
+    let mut eff_order = max_order;
+    for n in 1..=max_order {
+        if let Smoothing::AddK(k) = smooth {
+            if n > 1 {
+                correct[n - 1] += k;
+                total[n - 1] += k;
+            }
+        }
+        if total[n - 1] == 0.0 {
+            break;
+        }
+        if effective_order {
+            eff_order = n;
+        }
+        if correct[n - 1] == 0.0 {
+            match smooth {
+                Smoothing::Exp => {
+                    smooth_mteval *= 2.0;
+                    precisions[n - 1] = 100.0 / (smooth_mteval * total[n - 1]);
+                }
+                Smoothing::Floor(v) => precisions[n - 1] = 100.0 * v / total[n - 1],
+                _ => {}
+            }
+        } else {
+            precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1];
+        }
+    }
+    let mut s = 0.0;
+    for &p in &precisions[..eff_order] {
+        s += my_log(p);
+    }
+    result.score = bp * (s / eff_order as f64).exp();
+    result.counts = correct;
+    result.totals = total;
+    result.precisions = precisions;
+    result
+}
+
+/// Sentence-level BLEU of every candidate against every pseudo-reference (MBR decoding):
+/// `out[i * refs.len() + j]` is the score of `cands[i]` against `refs[j]` alone.
+pub fn pairwise<S: AsRef<str> + Sync>(
+    cfg: &BleuConfig,
+    cands: &[S],
+    refs: &[S],
+    smooth: Smoothing,
+    effective_order: bool,
+    n_threads: usize,
+) -> Result<Vec<f64>> {
+    cfg.validate()?;
+    let n_max = cfg.max_order;
+    let tokenize = |xs: &[S]| -> Vec<String> {
+        crate::parallel::run(n_threads, || {
+            xs.par_iter()
+                .map(|x| {
+                    let mut o = String::new();
+                    cfg.preprocess(x.as_ref(), &mut o);
+                    o
+                })
+                .collect()
+        })
+    };
+    let cand_tok = tokenize(cands);
+    let ref_tok = tokenize(refs);
+    let mut interner = Interner::new();
+    let cand_ids: Vec<Vec<u32>> = cand_tok.iter().map(|t| interner.ids_of(t)).collect();
+    let ref_ids: Vec<Vec<u32>> = ref_tok.iter().map(|t| interner.ids_of(t)).collect();
+    let cand_ng: Vec<_> = cand_ids.iter().map(|ids| sorted_ngrams(ids, n_max)).collect();
+    let ref_ng: Vec<_> = ref_ids.iter().map(|ids| sorted_ngrams(ids, n_max)).collect();
+    let m = refs.len();
+    let width = 2 + 2 * n_max;
+    map_rows(cands.len(), m, n_threads, || vec![0u64; width], |stats, i, row| {
+        let hyp_len = cand_ids[i].len();
+        for (j, out) in row.iter_mut().enumerate() {
+            stats.fill(0);
+            stats[0] = hyp_len as u64;
+            stats[1] = ref_ids[j].len() as u64;
+            for n in 0..n_max {
+                stats[2 + n_max + n] = (hyp_len.saturating_sub(n)) as u64;
+            }
+            clipped_matches(&cand_ng[i], &ref_ng[j], &mut stats[2..2 + n_max]);
+            *out = score_stats(stats, n_max, smooth, effective_order).score;
+        }
+        Ok::<(), Error>(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg() -> BleuConfig {
+        BleuConfig { tokenizer: Tokenizer::Mteval13a, lowercase: false, max_order: 4 }
+    }
+
+    fn corpus(hyps: &[&str], refs: &[Vec<&str>], smooth: Smoothing, eff: bool) -> BleuScore {
+        let stats = batch_stats(&cfg(), hyps, refs, 1).unwrap();
+        let w = cfg().width();
+        let mut sum = vec![0u64; w];
+        for row in stats.chunks(w) {
+            for (a, b) in sum.iter_mut().zip(row) {
+                *a += b;
+            }
+        }
+        score_stats(&sum, 4, smooth, eff)
+    }
+
+    #[test]
+    fn reference_corpus_example() {
+        let s = corpus(
+            &["The cat sat on the mat.", "It is raining today!"],
+            &[vec!["The cat is sitting on the mat."], vec!["It rains today."]],
+            Smoothing::Exp,
+            false,
+        );
+        assert_eq!(s.counts, [8.0, 4.0, 2.0, 1.0]);
+        assert_eq!(s.totals, [12.0, 10.0, 8.0, 6.0]);
+        assert!((s.score - 32.47).abs() < 0.005, "{}", s.score);
+    }
+
+    #[test]
+    fn smoothing_table() {
+        let h = ["the cat sat down quickly"];
+        let r = [vec!["the cat ran down the road quickly"]];
+        let exp = [
+            (Smoothing::None, 0.0),
+            (Smoothing::Floor(0.1), 9.057365),
+            (Smoothing::AddK(1.0), 27.087841),
+            (Smoothing::Exp, 17.030578),
+        ];
+        for (sm, want) in exp {
+            let s = corpus(&h, &r, sm, true);
+            assert!((s.score - want).abs() < 1e-6, "{sm:?}: {}", s.score);
+        }
+    }
+
+    #[test]
+    fn effective_order_and_empty() {
+        assert_eq!(corpus(&["cat"], &[vec!["cat"]], Smoothing::Exp, true).score, 100.0f64.ln().exp());
+        assert_eq!(corpus(&["cat"], &[vec!["cat"]], Smoothing::Exp, false).score, 0.0);
+        let e = corpus(&[""], &[vec!["a b c"]], Smoothing::Exp, false);
+        assert_eq!((e.score, e.bp), (0.0, 0.0));
+    }
+
+    #[test]
+    fn missing_reference_is_an_error() {
+        let refs: Vec<Vec<&str>> = vec![vec!["a"], vec![]];
+        let err = batch_stats(&cfg(), &["a", "b"], &refs, 1).unwrap_err();
+        assert_eq!(err, Error::MissingReference { index: 1 });
+    }
+
+    #[test]
+    fn pairwise_equals_sentence_scores() {
+        let xs = ["a b c d e", "a b c", "the cat sat", "x y"];
+        let m = pairwise(&cfg(), &xs, &xs, Smoothing::Exp, true, 2).unwrap();
+        for i in 0..4 {
+            for j in 0..4 {
+                let s = corpus(&[xs[i]], &[vec![xs[j]]], Smoothing::Exp, true).score;
+                assert_eq!(m[i * 4 + j], s);
+            }
+        }
+    }
+}

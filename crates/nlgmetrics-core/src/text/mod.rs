@@ -1,0 +1,3 @@
+//! One module per metric family: statistics extraction and scoring.
+
+pub mod bleu;

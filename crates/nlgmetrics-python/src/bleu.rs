@@ -1,0 +1,129 @@
+use crate::convert::{detached, matrix};
+use nlgmetrics_core::text::bleu::{self, BleuConfig, Smoothing};
+use nlgmetrics_core::tokenize::Tokenizer;
+use nlgmetrics_core::Error;
+use numpy::{PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+fn config(tokenizer: &str, lowercase: bool, max_order: usize) -> Result<BleuConfig, Error> {
+    let cfg = BleuConfig { tokenizer: Tokenizer::from_name(tokenizer)?, lowercase, max_order };
+    cfg.validate()?;
+    Ok(cfg)
+}
+
+/// Per-segment statistics `[hyp_len, ref_len, correct_1..N, total_1..N]`, shape (n, 2+2N).
+#[pyfunction]
+#[pyo3(signature = (hyps, refs, tokenizer, lowercase, max_order, n_threads=0))]
+fn bleu_stats<'py>(
+    py: Python<'py>,
+    hyps: Vec<String>,
+    refs: Vec<Vec<String>>,
+    tokenizer: &str,
+    lowercase: bool,
+    max_order: usize,
+    n_threads: usize,
+) -> PyResult<Bound<'py, PyArray2<u64>>> {
+    let n = hyps.len();
+    let (data, width) = detached(py, || {
+        let cfg = config(tokenizer, lowercase, max_order)?;
+        Ok((bleu::batch_stats(&cfg, &hyps, &refs, n_threads)?, cfg.width()))
+    })?;
+    matrix(py, data, n, width)
+}
+
+/// Score one statistics vector; returns the breakdown as a dict.
+#[pyfunction]
+#[pyo3(signature = (stats, max_order, smooth_method, smooth_value, effective_order))]
+fn bleu_score<'py>(
+    py: Python<'py>,
+    stats: PyReadonlyArray1<'py, u64>,
+    max_order: usize,
+    smooth_method: &str,
+    smooth_value: Option<f64>,
+    effective_order: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let stats = stats.as_slice()?.to_vec();
+    let s = detached(py, || {
+        let smooth = Smoothing::from_name(smooth_method, smooth_value)?;
+        check_width(stats.len(), max_order)?;
+        Ok(bleu::score_stats(&stats, max_order, smooth, effective_order))
+    })?;
+    let d = PyDict::new(py);
+    d.set_item("score", s.score)?;
+    d.set_item("counts", s.counts)?;
+    d.set_item("totals", s.totals)?;
+    d.set_item("precisions", s.precisions)?;
+    d.set_item("bp", s.bp)?;
+    d.set_item("sys_len", s.sys_len)?;
+    d.set_item("ref_len", s.ref_len)?;
+    Ok(d)
+}
+
+fn check_width(width: usize, max_order: usize) -> Result<(), Error> {
+    if width != 2 + 2 * max_order {
+        return Err(Error::InvalidInput(format!(
+            "BLEU statistics need {} columns for max_ngram_order={max_order}, got {width}",
+            2 + 2 * max_order
+        )));
+    }
+    Ok(())
+}
+
+/// Score every row of a statistics matrix (sentence-level BLEU).
+#[pyfunction]
+#[pyo3(signature = (stats, max_order, smooth_method, smooth_value, effective_order))]
+fn bleu_scores<'py>(
+    py: Python<'py>,
+    stats: PyReadonlyArray2<'py, u64>,
+    max_order: usize,
+    smooth_method: &str,
+    smooth_value: Option<f64>,
+    effective_order: bool,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let arr = stats.as_array();
+    let width = arr.shape()[1];
+    let flat: Vec<u64> = arr.iter().copied().collect();
+    let out = detached(py, || {
+        let smooth = Smoothing::from_name(smooth_method, smooth_value)?;
+        check_width(width, max_order)?;
+        Ok(flat
+            .chunks(width.max(1))
+            .map(|row| bleu::score_stats(row, max_order, smooth, effective_order).score)
+            .collect::<Vec<f64>>())
+    })?;
+    Ok(PyArray1::from_vec(py, out))
+}
+
+/// Sentence BLEU of every candidate against every pseudo-reference: shape (n, m).
+#[pyfunction]
+#[pyo3(signature = (cands, refs, tokenizer, lowercase, max_order, smooth_method, smooth_value, effective_order, n_threads=0))]
+#[allow(clippy::too_many_arguments)]
+fn bleu_pairwise<'py>(
+    py: Python<'py>,
+    cands: Vec<String>,
+    refs: Vec<String>,
+    tokenizer: &str,
+    lowercase: bool,
+    max_order: usize,
+    smooth_method: &str,
+    smooth_value: Option<f64>,
+    effective_order: bool,
+    n_threads: usize,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let (n, m) = (cands.len(), refs.len());
+    let data = detached(py, || {
+        let cfg = config(tokenizer, lowercase, max_order)?;
+        let smooth = Smoothing::from_name(smooth_method, smooth_value)?;
+        bleu::pairwise(&cfg, &cands, &refs, smooth, effective_order, n_threads)
+    })?;
+    matrix(py, data, n, m)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(bleu_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(bleu_score, m)?)?;
+    m.add_function(wrap_pyfunction!(bleu_scores, m)?)?;
+    m.add_function(wrap_pyfunction!(bleu_pairwise, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,57 @@
+//! Shared conversions: core errors to the typed Python exceptions of
+//! `nlgmetrics.errors`, and a guard so a Rust panic never reaches Python as a panic.
+
+use nlgmetrics_core::Error;
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::prelude::*;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+fn py_error(py: Python<'_>, class: &str, msg: String) -> PyErr {
+    match py
+        .import("nlgmetrics.errors")
+        .and_then(|m| m.getattr(class))
+        .and_then(|c| c.call1((msg.clone(),)))
+    {
+        Ok(exc) => PyErr::from_value(exc),
+        Err(_) => pyo3::exceptions::PyValueError::new_err(msg),
+    }
+}
+
+pub fn to_py_err(py: Python<'_>, e: Error) -> PyErr {
+    let class = match &e {
+        Error::LengthMismatch { .. } => "LengthMismatchError",
+        Error::MissingReference { .. } => "MissingReferenceError",
+        Error::InvalidOption(_) => "InvalidOptionError",
+        Error::InvalidInput(_) => "InvalidInputError",
+    };
+    py_error(py, class, e.to_string())
+}
+
+/// Run core work without the GIL; map errors and panics to Python exceptions.
+pub fn detached<T: Send>(
+    py: Python<'_>,
+    f: impl FnOnce() -> Result<T, Error> + Send,
+) -> PyResult<T> {
+    let out = py.detach(|| catch_unwind(AssertUnwindSafe(f)));
+    match out {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(e)) => Err(to_py_err(py, e)),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown".into());
+            Err(py_error(py, "InternalError", format!("internal error in the Rust core: {what}")))
+        }
+    }
+}
+
+pub fn matrix<'py, T: numpy::Element>(
+    py: Python<'py>,
+    data: Vec<T>,
+    rows: usize,
+    cols: usize,
+) -> PyResult<Bound<'py, PyArray2<T>>> {
+    PyArray1::from_vec(py, data).reshape([rows, cols])
+}

@@ -1,0 +1,165 @@
+"""Argument parsing and dispatch for ``nlgmetrics score`` and ``nlgmetrics list``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any, Sequence
+
+from .. import __version__
+from ..errors import InvalidOptionError, MissingExtraError, NlgMetricsError
+from ..io.text import read_lines
+from ..registry import available, load
+from .options import OPTION_SETS
+
+
+class UsageError(Exception):
+    """Bad command-line usage: exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse would print usage and exit 2 itself
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="nlgmetrics", description="Exact, fast text-generation metrics.")
+    p.add_argument("--version", "-V", action="version", version=f"nlgmetrics {__version__}")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+
+    s = sub.add_parser("score", help="score system outputs against references")
+    s.add_argument("-r", "--references", action="append", default=[], metavar="REF", help="a reference file (repeat for several references)")
+    s.add_argument("-i", "--input", nargs="+", default=None, metavar="HYP", help="system output file(s); stdin when absent")
+    s.add_argument("-m", "--metrics", nargs="+", default=["bleu"], metavar="METRIC", help="metrics to compute (default: bleu)")
+    s.add_argument("-f", "--format", choices=["text", "json", "tsv"], default="text", help="output format (default: text)")
+    s.add_argument("-tok", "--tokenize", default=None, help="tokenizer for the metrics that take one")
+    s.add_argument("-lc", "--lowercase", action="store_true", help="lowercase before scoring")
+    s.add_argument("-tl", "--trg-lang", default="", help="target language (picks zh/ja/ko tokenizers as sacrebleu does)")
+    s.add_argument("--sentence-level", "-sl", action="store_true", help="one result per segment (JSON lines with --format json)")
+    s.add_argument("-w", "--width", type=int, default=2, help="decimal places (default: 2)")
+    s.add_argument("-b", "--score-only", action="store_true", help="print only the score")
+    s.add_argument("--short", action="store_true", help="short signatures")
+    s.add_argument("--n-threads", type=int, default=0, help="worker threads (0 = all cores); results do not depend on it")
+    for opts in OPTION_SETS.values():
+        opts.add(s.add_argument_group(f"{opts.metric} options"))
+
+    sub.add_parser("list", help="list metrics, flavours and tokenizers")
+    return p
+
+
+def _read_systems(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
+    if args.input:
+        return [(path, read_lines(path)) for path in args.input]
+    if sys.stdin is None or sys.stdin.isatty():
+        raise UsageError("no system output: give -i FILE or pipe it on stdin")
+    return [("-", read_lines("-"))]
+
+
+def _references(paths: list[str], n_lines: int) -> list[list[str]]:
+    if not paths:
+        raise UsageError("no reference given: use -r REF (repeat for several references)")
+    streams = [read_lines(p) for p in paths]
+    for path, stream in zip(paths, streams):
+        if len(stream) != n_lines:
+            raise NlgMetricsError(f"{path} has {len(stream)} lines but the system output has {n_lines}")
+    return [list(seg) for seg in zip(*streams)]
+
+
+def _metric_options(name: str, args: argparse.Namespace) -> dict[str, Any]:
+    opts = OPTION_SETS[name].collect(args) if name in OPTION_SETS else {}
+    opts["n_threads"] = args.n_threads
+    return opts
+
+
+def _score(args: argparse.Namespace, out) -> int:
+    systems = _read_systems(args)
+    metrics = [(name, load(name, **_metric_options(name, args))) for name in args.metrics]
+    results: list[dict[str, Any]] = []
+    for sys_name, hyps in systems:
+        refs = _references(args.references, len(hyps))
+        for name, metric in metrics:
+            if args.sentence_level:
+                scores = metric.sentence_scores(hyps, refs)
+                sig = metric.signature(metric.stats(hyps[:1], refs[:1]).total()).format(short=args.short) if hyps else ""
+                for i, value in enumerate(scores):
+                    row = {"system": sys_name, "segment": i + 1, "metric": metric.name, "score": float(value), "signature": sig}
+                    results.append(row)
+                continue
+            score = metric.corpus_score(hyps, refs)
+            d = score.to_dict()
+            d["system"] = sys_name
+            d["signature"] = score.signature.format(short=args.short)
+            d["_text"] = score.format(width=args.width, score_only=args.score_only)
+            results.append(d)
+    _emit(args, results, out)
+    return 0
+
+
+def _emit(args: argparse.Namespace, results: list[dict[str, Any]], out) -> None:
+    if args.sentence_level:
+        for r in results:
+            if args.format == "json":
+                out.write(json.dumps(r, ensure_ascii=False) + "\n")
+            elif args.format == "tsv":
+                out.write(f"{r['system']}\t{r['segment']}\t{r['metric']}\t{r['score']:.{args.width}f}\n")
+            else:
+                out.write(f"{r['metric']} = {r['score']:.{args.width}f}\n")
+        return
+    if args.format == "json":
+        clean = [{k: v for k, v in r.items() if k != "_text"} for r in results]
+        out.write(json.dumps(clean, ensure_ascii=False, indent=1) + "\n")
+    elif args.format == "tsv":
+        out.write("system\tmetric\tscore\tsignature\n")
+        for r in results:
+            out.write(f"{r['system']}\t{r['name']}\t{r['score']:.{args.width}f}\t{r['signature']}\n")
+    else:
+        multi = len({r["system"] for r in results}) > 1
+        for r in results:
+            prefix = f"{r['system']}: " if multi else ""
+            if args.score_only:
+                out.write(prefix + r["_text"] + "\n")
+            else:
+                out.write(f"{prefix}{r['_text']}\n{' ' * len(prefix)}{r['signature']}\n")
+
+
+def _list(out) -> int:
+    from ..tokenizers import DESCRIPTIONS
+
+    out.write("metrics:\n")
+    for e in available():
+        flav = f" [flavours: {', '.join(e.flavours)}]" if e.flavours else ""
+        out.write(f"  {e.name:<12} {e.description}{flav}\n")
+    out.write("tokenizers:\n")
+    for name, desc in DESCRIPTIONS.items():
+        out.write(f"  {name:<12} {desc}\n")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    out = sys.stdout
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help(sys.stderr)
+            return 2
+        if args.command == "list":
+            return _list(out)
+        return _score(args, out)
+    except UsageError as e:
+        print(f"nlgmetrics: error: {e}", file=sys.stderr)
+        return 2
+    except (InvalidOptionError, MissingExtraError) as e:
+        print(f"nlgmetrics: error: {e}", file=sys.stderr)
+        return 2
+    except (NlgMetricsError, OSError) as e:
+        msg = e.strerror + f": {e.filename}" if isinstance(e, OSError) and e.filename else str(e)
+        print(f"nlgmetrics: error: {msg}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        return 130

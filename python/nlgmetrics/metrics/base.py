@@ -1,0 +1,191 @@
+"""The shape every metric shares: segment statistics -> total -> score.
+
+A subclass declares its statistics fields and implements three small methods:
+``_segment_stats`` (batch extraction, normally one call into the Rust core), ``_score``
+(a total to a :class:`Score`) and ``_signature_items``. Everything else (corpus and
+sentence scores, pairwise matrices, streaming update/merge/compute, the keyword
+``compute(predictions=..., references=...)`` call) is provided here once.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Sequence
+
+import numpy as np
+
+from .._inputs import as_references, as_texts, check_all_text
+from ..errors import IncompatibleStatsError, InputTypeError
+from ..signature import Signature
+from ..stats import SegmentStats, Stats
+
+
+class Score:
+    """A metric value with its breakdown, statistics and signature."""
+
+    def __init__(self, name: str, score: float, signature: Signature, stats: Stats | None = None, **breakdown: Any):
+        self.name = name
+        self.score = float(score)
+        self.signature = signature
+        self.stats = stats
+        self.breakdown = breakdown
+        for k, v in breakdown.items():
+            setattr(self, k, v)
+
+    def __float__(self) -> float:
+        return self.score
+
+    def format(self, width: int = 2, score_only: bool = False) -> str:
+        if score_only:
+            return f"{self.score:.{width}f}"
+        return f"{self.name} = {self.score:.{width}f}"
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def __repr__(self) -> str:
+        return f"<{self.format()} | {self.signature}>"
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {"name": self.name, "score": self.score}
+        for k, v in self.breakdown.items():
+            if isinstance(v, np.ndarray):
+                v = v.tolist()
+            out[k] = v
+        out["signature"] = self.signature.format()
+        out["signature_fields"] = self.signature.as_dict()
+        return out
+
+
+class Metric:
+    """Base class. ``n_threads=0`` uses every core; results never depend on it."""
+
+    name: ClassVar[str] = ""
+    flavour: ClassVar[str] = ""
+    count_fields: tuple[str, ...] = ()
+    sum_fields: tuple[str, ...] = ()
+
+    def __init__(self, *, n_threads: int = 0):
+        if not isinstance(n_threads, int) or n_threads < 0:
+            from ..errors import InvalidOptionError
+
+            raise InvalidOptionError(f"n_threads must be a non-negative integer, got {n_threads!r}")
+        self.n_threads = n_threads
+        self._state: Stats | None = None
+
+    # -- to implement -------------------------------------------------------------------
+    def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
+        raise NotImplementedError
+
+    def _score(self, stats: Stats) -> Score:
+        raise NotImplementedError
+
+    def _signature_items(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _abbreviations(self) -> dict[str, str]:
+        return {}
+
+    # -- identity -----------------------------------------------------------------------
+    @property
+    def key(self) -> str:
+        """Identifies a configuration; only statistics with equal keys merge."""
+        items = {k: v for k, v in self._signature_items().items() if v is not None}
+        return f"{self.name}|" + "|".join(f"{k}:{v}" for k, v in items.items())
+
+    def signature(self, stats: Stats | None = None) -> Signature:
+        refs = stats.ref_counts if stats is not None else frozenset()
+        nrefs: Any = None
+        if refs:
+            nrefs = next(iter(refs)) if len(refs) == 1 else "var"
+        items = {"nrefs": nrefs, **self._signature_items()}
+        abbr = {"nrefs": "#", "version": "v", "bs": "bs", "ar": "ar", "seed": "rs", **self._abbreviations()}
+        return Signature(items, abbr)
+
+    def zero(self) -> Stats:
+        return Stats.zero(self.key, self.count_fields, self.sum_fields)
+
+    # -- batch faces --------------------------------------------------------------------
+    def _prepare(self, predictions: Any, references: Any) -> tuple[list[str], list[list[str]]]:
+        preds = as_texts(predictions, "predictions")
+        refs = as_references(references, len(preds))
+        return preds, refs
+
+    def stats(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> SegmentStats:
+        """Per-segment statistics (one row per prediction)."""
+        preds, refs = self._prepare(predictions, references)
+        try:
+            return self._segment_stats(preds, refs)
+        except (UnicodeEncodeError, TypeError) as e:
+            check_all_text(preds, "predictions")
+            for i, r in enumerate(refs):
+                check_all_text(r, f"references[{i}]")
+            raise InputTypeError(str(e)) from None
+
+    def score_stats(self, stats: Stats | SegmentStats) -> Score:
+        """The score of (summed) statistics."""
+        if isinstance(stats, SegmentStats):
+            stats = stats.total()
+        if stats.key != self.key:
+            raise IncompatibleStatsError(f"statistics of {stats.key!r} cannot be scored by {self.key!r}")
+        return self._score(stats)
+
+    def corpus_score(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> Score:
+        return self.score_stats(self.stats(predictions, references).total())
+
+    def sentence_scores(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> np.ndarray:
+        """One score per prediction, as a float64 array."""
+        return self._sentence_scores(self.stats(predictions, references))
+
+    def _sentence_scores(self, seg: SegmentStats) -> np.ndarray:
+        return np.array([self._score(seg.row(i)).score for i in range(len(seg))], dtype=np.float64)
+
+    def pairwise(self, candidates: Sequence[str], references: Sequence[str]) -> np.ndarray:
+        """``M[i, j]`` = the sentence score of ``candidates[i]`` against ``references[j]`` alone."""
+        cands = as_texts(candidates, "candidates")
+        refs = as_texts(references, "references")
+        return self._pairwise(cands, refs)
+
+    def _pairwise(self, cands: list[str], refs: list[str]) -> np.ndarray:
+        preds = [c for c in cands for _ in refs]
+        flat = [[r] for _ in cands for r in refs]
+        if not preds:
+            return np.zeros((len(cands), len(refs)))
+        return self._sentence_scores(self._segment_stats(preds, flat)).reshape(len(cands), len(refs))
+
+    # -- streaming faces ----------------------------------------------------------------
+    def update(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> "Metric":
+        """Add a batch to the running state."""
+        total = self.stats(predictions, references).total()
+        self._state = total if self._state is None else self._state + total
+        return self
+
+    add_batch = update
+
+    def merge(self, other: "Metric | Stats") -> "Metric":
+        """Fold another metric's state (e.g. from another process) into this one."""
+        other_state = other.state if isinstance(other, Metric) else other
+        self._state = other_state if self._state is None else self._state + other_state
+        return self
+
+    @property
+    def state(self) -> Stats:
+        return self._state if self._state is not None else self.zero()
+
+    def reset(self) -> "Metric":
+        self._state = None
+        return self
+
+    def compute(self, *, predictions: Sequence[str] | None = None, references: Any = None) -> Score:
+        """Score the running state; keyword inputs are added first (the evaluate-style call)."""
+        if predictions is not None or references is not None:
+            if predictions is None or references is None:
+                raise InputTypeError("compute() needs both predictions= and references=, or neither")
+            self.update(predictions, references)
+        if self._state is None or self._state.n_segments == 0:
+            from ..errors import InvalidInputError
+
+            raise InvalidInputError(f"{self.name}: nothing to score; call update() first")
+        return self.score_stats(self._state)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.key})"

@@ -1,0 +1,206 @@
+"""Mergeable sufficient statistics: the one path every metric, streaming run,
+bootstrap and distributed reduction goes through.
+
+- :class:`SegmentStats` holds one row of statistics per segment (integer ``counts`` as
+  uint64, real-valued ``sums`` as float64). Bootstrap and paired tests resample rows.
+- :class:`Stats` is a reduced total. Totals add with ``+`` and ``sum()`` (0 is the
+  identity), pickle, and merge exactly: counts are integers, float sums are kept as exact
+  partial sums, so any sharding of a corpus gives the same bits.
+- ``tables`` hold corpus-wide count tables of two-phase metrics (document frequencies,
+  n-gram information weights); they merge by key-wise addition.
+- ``tail`` holds order-dependent extras of the last segment, for the rare reference that
+  depends on segment order (nltk's corpus BLEU smoothing); merging keeps the right one.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from .errors import IncompatibleStatsError
+
+
+def _msum_add(partials: list[float], x: float) -> None:
+    i = 0
+    for y in list(partials):
+        if abs(x) < abs(y):
+            x, y = y, x
+        hi = x + y
+        lo = y - (hi - x)
+        if lo:
+            partials[i] = lo
+            i += 1
+        x = hi
+    del partials[i:]
+    partials.append(x)
+
+
+def exact_partials(values: Iterable[float], start: Sequence[float] = ()) -> tuple[float, ...]:
+    """Shewchuk partials of ``start + values``; ``math.fsum`` of them is the exact sum."""
+    partials = list(start)
+    for v in values:
+        _msum_add(partials, float(v))
+    return tuple(partials)
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Reduced statistics of one metric configuration (see module docstring)."""
+
+    key: str
+    count_fields: tuple[str, ...]
+    counts: np.ndarray
+    sum_fields: tuple[str, ...] = ()
+    sum_partials: tuple[tuple[float, ...], ...] = ()
+    n_segments: int = 0
+    ref_counts: frozenset[int] = frozenset()
+    tables: dict[str, dict[Any, int]] = field(default_factory=dict)
+    tail: Any = None
+
+    @classmethod
+    def zero(cls, key: str, count_fields: Sequence[str], sum_fields: Sequence[str] = ()) -> "Stats":
+        return cls(
+            key=key,
+            count_fields=tuple(count_fields),
+            counts=np.zeros(len(count_fields), dtype=np.uint64),
+            sum_fields=tuple(sum_fields),
+            sum_partials=tuple(() for _ in sum_fields),
+        )
+
+    @property
+    def sums(self) -> np.ndarray:
+        """The float sums, each exactly rounded."""
+        return np.array([math.fsum(p) for p in self.sum_partials], dtype=np.float64)
+
+    def __add__(self, other: "Stats") -> "Stats":
+        if isinstance(other, int) and other == 0:
+            return self
+        if not isinstance(other, Stats):
+            return NotImplemented
+        if other.key != self.key or other.count_fields != self.count_fields or other.sum_fields != self.sum_fields:
+            raise IncompatibleStatsError(
+                f"cannot merge statistics of {self.key!r} with statistics of {other.key!r}"
+            )
+        tables: dict[str, dict[Any, int]] = {}
+        for name in self.tables.keys() | other.tables.keys():
+            merged = dict(self.tables.get(name, {}))
+            for k, v in other.tables.get(name, {}).items():
+                merged[k] = merged.get(k, 0) + v
+            tables[name] = merged
+        return Stats(
+            key=self.key,
+            count_fields=self.count_fields,
+            counts=self.counts + other.counts,
+            sum_fields=self.sum_fields,
+            sum_partials=tuple(
+                exact_partials(b, a) for a, b in zip(self.sum_partials, other.sum_partials)
+            ),
+            n_segments=self.n_segments + other.n_segments,
+            ref_counts=self.ref_counts | other.ref_counts,
+            tables=tables,
+            tail=other.tail if other.tail is not None else self.tail,
+        )
+
+    def __radd__(self, other: Any) -> "Stats":
+        if isinstance(other, int) and other == 0:
+            return self
+        return NotImplemented
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Stats):
+            return NotImplemented
+        return (
+            self.key == other.key
+            and self.count_fields == other.count_fields
+            and np.array_equal(self.counts, other.counts)
+            and self.sum_fields == other.sum_fields
+            and np.array_equal(self.sums, other.sums)
+            and self.n_segments == other.n_segments
+            and self.ref_counts == other.ref_counts
+            and self.tables == other.tables
+            and self.tail == other.tail
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {k: int(v) for k, v in zip(self.count_fields, self.counts)}
+        out.update({k: float(v) for k, v in zip(self.sum_fields, self.sums)})
+        out["n_segments"] = self.n_segments
+        return out
+
+
+@dataclass(frozen=True)
+class SegmentStats:
+    """Per-segment statistics: ``counts`` (n × k uint64) and ``sums`` (n × m float64)."""
+
+    key: str
+    count_fields: tuple[str, ...]
+    counts: np.ndarray
+    sum_fields: tuple[str, ...] = ()
+    sums: np.ndarray | None = None
+    ref_counts: np.ndarray | None = None
+    tails: list[Any] | None = None
+
+    def __len__(self) -> int:
+        return int(self.counts.shape[0])
+
+    def _sum_matrix(self) -> np.ndarray:
+        if self.sums is None:
+            return np.zeros((len(self), 0), dtype=np.float64)
+        return self.sums
+
+    def total(self) -> Stats:
+        """Reduce to a :class:`Stats` total (integer sums; exact float sums)."""
+        sums = self._sum_matrix()
+        return Stats(
+            key=self.key,
+            count_fields=self.count_fields,
+            counts=self.counts.sum(axis=0, dtype=np.uint64) if len(self) else np.zeros(len(self.count_fields), np.uint64),
+            sum_fields=self.sum_fields,
+            sum_partials=tuple(exact_partials(sums[:, j]) for j in range(sums.shape[1])),
+            n_segments=len(self),
+            ref_counts=frozenset(int(r) for r in np.unique(self.ref_counts)) if self.ref_counts is not None else frozenset(),
+            tail=self.tails[-1] if self.tails else None,
+        )
+
+    def row(self, i: int) -> Stats:
+        """Statistics of segment ``i`` alone."""
+        return self.take([i]).total()
+
+    def take(self, indices: Sequence[int] | np.ndarray) -> "SegmentStats":
+        idx = np.asarray(indices, dtype=np.intp)
+        return SegmentStats(
+            key=self.key,
+            count_fields=self.count_fields,
+            counts=self.counts[idx],
+            sum_fields=self.sum_fields,
+            sums=None if self.sums is None else self.sums[idx],
+            ref_counts=None if self.ref_counts is None else self.ref_counts[idx],
+            tails=None if self.tails is None else [self.tails[i] for i in idx],
+        )
+
+    def __add__(self, other: "SegmentStats") -> "SegmentStats":
+        """Concatenate (segments of ``other`` follow those of ``self``)."""
+        if not isinstance(other, SegmentStats):
+            return NotImplemented
+        if other.key != self.key or other.count_fields != self.count_fields or other.sum_fields != self.sum_fields:
+            raise IncompatibleStatsError(
+                f"cannot concatenate statistics of {self.key!r} with statistics of {other.key!r}"
+            )
+
+        def cat(a, b):
+            if a is None and b is None:
+                return None
+            return np.concatenate([a, b])
+
+        return SegmentStats(
+            key=self.key,
+            count_fields=self.count_fields,
+            counts=np.concatenate([self.counts, other.counts]),
+            sum_fields=self.sum_fields,
+            sums=cat(self.sums, other.sums),
+            ref_counts=cat(self.ref_counts, other.ref_counts),
+            tails=None if self.tails is None and other.tails is None else (self.tails or []) + (other.tails or []),
+        )
