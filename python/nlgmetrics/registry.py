@@ -14,13 +14,25 @@ class Entry:
     factory: Callable[..., Any]
     description: str
     flavours: tuple[str, ...] = ()
+    # "text" metrics take predictions and references through `nlgmetrics score`.
+    kind: str = "text"
+
+    @property
+    def text(self) -> bool:
+        return self.kind == "text"
 
 
 _REGISTRY: dict[str, Entry] = {}
 
 
-def register(name: str, factory: Callable[..., Any], description: str, flavours: tuple[str, ...] = ()) -> None:
-    _REGISTRY[name.lower()] = Entry(name.lower(), factory, description, flavours)
+def register(
+    name: str,
+    factory: Callable[..., Any],
+    description: str,
+    flavours: tuple[str, ...] = (),
+    kind: str = "text",
+) -> None:
+    _REGISTRY[name.lower()] = Entry(name.lower(), factory, description, flavours, kind)
 
 
 def load(name: str, **options: Any):

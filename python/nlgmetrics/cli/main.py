@@ -32,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("score", help="score system outputs against references")
     s.add_argument("-r", "--references", action="append", default=[], metavar="REF", help="a reference file (repeat for several references)")
     s.add_argument("-i", "--input", nargs="+", default=None, metavar="HYP", help="system output file(s); stdin when absent")
+    s.add_argument("--jsonl", default=None, metavar="FILE", help='JSON lines with "prediction" and "references" (instead of -r/-i)')
     s.add_argument("-m", "--metrics", nargs="+", default=["bleu"], metavar="METRIC", help="metrics to compute (default: bleu)")
     s.add_argument("-f", "--format", choices=["text", "json", "tsv"], default="text", help="output format (default: text)")
     s.add_argument("-tok", "--tokenize", default=None, help="tokenizer for the metrics that take one")
@@ -47,6 +48,25 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("list", help="list metrics, flavours and tokenizers")
     return p
+
+
+def _read_jsonl(path: str) -> tuple[list[str], list[list[str]]]:
+    preds: list[str] = []
+    refs: list[list[str]] = []
+    for lineno, line in enumerate(read_lines(path), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise NlgMetricsError(f"{path}:{lineno}: invalid JSON ({e.msg})") from None
+        pred = obj.get("prediction", obj.get("hypothesis")) if isinstance(obj, dict) else None
+        ref = obj.get("references", obj.get("reference")) if isinstance(obj, dict) else None
+        if not isinstance(pred, str) or ref is None:
+            raise NlgMetricsError(f'{path}:{lineno}: expected an object with "prediction" and "references"')
+        preds.append(pred)
+        refs.append([ref] if isinstance(ref, str) else list(ref))
+    return preds, refs
 
 
 def _read_systems(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
@@ -73,12 +93,24 @@ def _metric_options(name: str, args: argparse.Namespace) -> dict[str, Any]:
     return opts
 
 
-def _score(args: argparse.Namespace, out) -> int:
+def _inputs(args: argparse.Namespace) -> list[tuple[str, list[str], list[list[str]]]]:
+    if args.jsonl:
+        if args.references or args.input:
+            raise UsageError("--jsonl replaces -r/-i; give one or the other")
+        preds, refs = _read_jsonl(args.jsonl)
+        return [(args.jsonl, preds, refs)]
     systems = _read_systems(args)
+    refs = _references(args.references, len(systems[0][1]))
+    for name, hyps in systems[1:]:
+        if len(hyps) != len(refs):
+            raise NlgMetricsError(f"{name} has {len(hyps)} lines but the references have {len(refs)}")
+    return [(name, hyps, refs) for name, hyps in systems]
+
+
+def _score(args: argparse.Namespace, out) -> int:
     metrics = [(name, load(name, **_metric_options(name, args))) for name in args.metrics]
     results: list[dict[str, Any]] = []
-    for sys_name, hyps in systems:
-        refs = _references(args.references, len(hyps))
+    for sys_name, hyps, refs in _inputs(args):
         for name, metric in metrics:
             if args.sentence_level:
                 scores = metric.sentence_scores(hyps, refs)

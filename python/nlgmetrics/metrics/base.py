@@ -85,11 +85,19 @@ class Metric:
     def _abbreviations(self) -> dict[str, str]:
         return {}
 
+    def _stats_items(self) -> dict[str, Any]:
+        """The options that change the statistics (not only the scoring of them).
+
+        Statistics merge and rescore across configurations that agree on these: BLEU
+        statistics extracted once can be scored with every smoothing method.
+        """
+        return self._signature_items()
+
     # -- identity -----------------------------------------------------------------------
     @property
     def key(self) -> str:
         """Identifies a configuration; only statistics with equal keys merge."""
-        items = {k: v for k, v in self._signature_items().items() if v is not None}
+        items = {k: v for k, v in self._stats_items().items() if v is not None}
         return f"{self.name}|" + "|".join(f"{k}:{v}" for k, v in items.items())
 
     def signature(self, stats: Stats | None = None) -> Signature:

@@ -128,6 +128,9 @@ class SacreBLEU(BLEU):
     def _abbreviations(self) -> dict[str, str]:
         return {"case": "c", "eff": "e", "tok": "tok", "smooth": "s"}
 
+    def _stats_items(self) -> dict[str, Any]:
+        return {"case": "lc" if self.lowercase else "mixed", "tok": self.tokenizer_signature, "order": self.max_ngram_order}
+
     def _core_inputs(self, preds: list[str], refs: list[list[str]]) -> tuple[list[str], list[list[str]], str, bool]:
         """Texts for the core; tokenizers that live in Python run here first."""
         if self.tokenize in _tok.CORE_TOKENIZERS:
@@ -151,6 +154,9 @@ class SacreBLEU(BLEU):
 
     def _score(self, stats: Stats) -> BLEUScore:
         d = _core.bleu_score(stats.counts, self.max_ngram_order, self.smooth_method, self.smooth_value, self.effective_order)
+        # sacrebleu reports integer counts unless add-k smoothing added a fraction.
+        for k in ("counts", "totals"):
+            d[k] = [int(x) if float(x).is_integer() else x for x in d[k]]
         return BLEUScore("BLEU", d.pop("score"), self.signature(stats), stats, **d)
 
     def _sentence_scores(self, seg: SegmentStats) -> np.ndarray:

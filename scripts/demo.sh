@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Set up, then score the bundled E2E sample with every metric available.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh >&2
+# shellcheck disable=SC1091
+. .venv/bin/activate
+metrics=$(python -c "import nlgmetrics; print(' '.join(e.name for e in nlgmetrics.available() if e.text))")
+echo "# nlgmetrics score --jsonl examples/e2e/sample.jsonl -m $metrics" >&2
+nlgmetrics score --jsonl examples/e2e/sample.jsonl -m $metrics
