@@ -50,6 +50,36 @@ pub fn count_ngrams<'a>(ids: &'a [u32], max_order: usize, into: &mut NgramCounts
     }
 }
 
+/// Exact 64-bit keys for n-grams of order <= 4 over fewer than 65535 distinct tokens:
+/// each id (+1, so 0 marks "absent") takes 16 bits. Maps keyed by these can be reused
+/// across segments without borrowing token buffers.
+pub const PACK_MAX_ORDER: usize = 4;
+pub const PACK_MAX_VOCAB: usize = 65534;
+
+pub fn packable(max_order: usize, vocab: usize) -> bool {
+    max_order <= PACK_MAX_ORDER && vocab <= PACK_MAX_VOCAB
+}
+
+/// The order of a packed n-gram key.
+#[inline]
+pub fn packed_order(key: u64) -> usize {
+    (64 - key.leading_zeros() as usize).div_ceil(16)
+}
+
+/// Call `f(key)` for every n-gram of orders `1..=max_order` (requires `packable`).
+#[inline]
+pub fn for_each_packed(ids: &[u32], max_order: usize, mut f: impl FnMut(u64)) {
+    for i in 0..ids.len() {
+        let mut key = 0u64;
+        for n in 0..max_order.min(ids.len() - i) {
+            key |= ((ids[i + n] + 1) as u64) << (16 * n);
+            f(key);
+        }
+    }
+}
+
+pub type PackedCounts = FxHashMap<u64, u32>;
+
 /// Counts as a sorted vector, for merge-joins between many sentence pairs.
 pub fn sorted_ngrams(ids: &[u32], max_order: usize) -> Vec<(&[u32], u32)> {
     let mut c = NgramCounts::default();
@@ -89,6 +119,20 @@ mod tests {
         assert_eq!(c[&ids[0..2]], 2);
         assert_eq!(c[&ids[1..3]], 1);
         assert_eq!(c.len(), 4);
+    }
+
+    #[test]
+    fn packed_keys_are_exact_and_know_their_order() {
+        let ids = [0u32, 65533, 7, 0];
+        let mut keys = vec![];
+        for_each_packed(&ids, 4, |k| keys.push(k));
+        assert_eq!(keys.len(), 4 + 3 + 2 + 1);
+        let orders: Vec<usize> = keys.iter().map(|&k| packed_order(k)).collect();
+        assert_eq!(orders, [1, 2, 3, 4, 1, 2, 3, 1, 2, 1]);
+        let mut uniq = keys.clone();
+        uniq.sort_unstable();
+        uniq.dedup();
+        assert_eq!(uniq.len(), keys.len() - 1); // "0" occurs twice as a unigram
     }
 
     #[test]

@@ -5,7 +5,10 @@
 //! clips each hypothesis n-gram count by its maximum count over the references.
 
 use crate::error::{Error, Result};
-use crate::ngram::{clipped_matches, count_ngrams, sorted_ngrams, Interner, NgramCounts};
+use crate::ngram::{
+    clipped_matches, count_ngrams, for_each_packed, packable, packed_order, sorted_ngrams, Interner,
+    NgramCounts, PackedCounts,
+};
 use crate::parallel::map_rows;
 use crate::pystr::{py_lower, py_rstrip};
 use crate::tokenize::Tokenizer;
@@ -93,6 +96,9 @@ pub fn closest_ref_len(hyp_len: usize, ref_lens: &[usize]) -> Option<usize> {
 pub struct Scratch {
     hyp: String,
     refs: Vec<String>,
+    ref_max: PackedCounts,
+    one: PackedCounts,
+    hyp_counts: PackedCounts,
 }
 
 pub fn segment_stats<S: AsRef<str>>(
@@ -117,6 +123,47 @@ pub fn segment_stats<S: AsRef<str>>(
         .map(|r| interner.ids_of(r))
         .collect();
 
+    let ref_lens: Vec<usize> = ref_ids.iter().map(Vec::len).collect();
+    out.fill(0);
+    out[0] = hyp_ids.len() as u64;
+    out[1] = closest_ref_len(hyp_ids.len(), &ref_lens).ok_or(Error::MissingReference { index: 0 })?
+        as u64;
+    if packable(n_max, interner.len()) {
+        count_packed(n_max, &hyp_ids, &ref_ids, scratch, out);
+    } else {
+        count_sliced(n_max, &hyp_ids, &ref_ids, out);
+    }
+    Ok(())
+}
+
+/// Clipped matches and totals with packed keys and reused maps (the common case).
+fn count_packed(n_max: usize, hyp_ids: &[u32], ref_ids: &[Vec<u32>], s: &mut Scratch, out: &mut [u64]) {
+    s.ref_max.clear();
+    for (k, ids) in ref_ids.iter().enumerate() {
+        if k == 0 {
+            for_each_packed(ids, n_max, |g| *s.ref_max.entry(g).or_insert(0) += 1);
+        } else {
+            s.one.clear();
+            for_each_packed(ids, n_max, |g| *s.one.entry(g).or_insert(0) += 1);
+            for (&g, &c) in s.one.iter() {
+                let e = s.ref_max.entry(g).or_insert(0);
+                *e = (*e).max(c);
+            }
+        }
+    }
+    s.hyp_counts.clear();
+    for_each_packed(hyp_ids, n_max, |g| *s.hyp_counts.entry(g).or_insert(0) += 1);
+    for (&g, &c) in s.hyp_counts.iter() {
+        let n = packed_order(g) - 1;
+        out[2 + n_max + n] += c as u64;
+        if let Some(&r) = s.ref_max.get(&g) {
+            out[2 + n] += c.min(r) as u64;
+        }
+    }
+}
+
+/// The general path: any order, any vocabulary size.
+fn count_sliced(n_max: usize, hyp_ids: &[u32], ref_ids: &[Vec<u32>], out: &mut [u64]) {
     let mut ref_max = NgramCounts::default();
     let mut one = NgramCounts::default();
     for (k, ids) in ref_ids.iter().enumerate() {
@@ -132,13 +179,7 @@ pub fn segment_stats<S: AsRef<str>>(
         }
     }
     let mut hyp_counts = NgramCounts::default();
-    count_ngrams(&hyp_ids, n_max, &mut hyp_counts);
-
-    let ref_lens: Vec<usize> = ref_ids.iter().map(Vec::len).collect();
-    out.fill(0);
-    out[0] = hyp_ids.len() as u64;
-    out[1] = closest_ref_len(hyp_ids.len(), &ref_lens).ok_or(Error::MissingReference { index: 0 })?
-        as u64;
+    count_ngrams(hyp_ids, n_max, &mut hyp_counts);
     for (g, c) in hyp_counts {
         let n = g.len() - 1;
         out[2 + n_max + n] += c as u64;
@@ -146,7 +187,6 @@ pub fn segment_stats<S: AsRef<str>>(
             out[2 + n] += c.min(r) as u64;
         }
     }
-    Ok(())
 }
 
 /// Statistics of a batch, row-major `n × width`.
@@ -365,6 +405,21 @@ mod tests {
         assert_eq!(corpus(&["cat"], &[vec!["cat"]], Smoothing::Exp, false).score, 0.0);
         let e = corpus(&[""], &[vec!["a b c"]], Smoothing::Exp, false);
         assert_eq!((e.score, e.bp), (0.0, 0.0));
+    }
+
+    #[test]
+    fn packed_and_sliced_paths_agree() {
+        let hyp: Vec<u32> = vec![1, 2, 3, 1, 2, 3, 4, 1, 2];
+        let refs = vec![vec![1, 2, 3, 4, 2, 3, 1], vec![2, 3, 1, 2, 9]];
+        let mut a = [0u64; 10];
+        let mut b = [0u64; 10];
+        count_packed(4, &hyp, &refs, &mut Scratch::default(), &mut a);
+        count_sliced(4, &hyp, &refs, &mut b);
+        assert_eq!(a, b);
+        // Orders above 4 take the sliced path and still count totals right.
+        let cfg5 = BleuConfig { tokenizer: Tokenizer::None, lowercase: false, max_order: 5 };
+        let st = batch_stats(&cfg5, &["a b c d e f"], &[vec!["a b c d e f"]], 1).unwrap();
+        assert_eq!(st, [6, 6, 6, 5, 4, 3, 2, 6, 5, 4, 3, 2]);
     }
 
     #[test]

@@ -82,6 +82,18 @@ impl Tokenizer {
 
 /// `' '.join(line.split())`
 pub(crate) fn join_split(line: &str, out: &mut String) {
+    if line.is_ascii() {
+        // ASCII fast path; Python's ASCII whitespace includes \x1c-\x1f.
+        let is_space = |b: &u8| matches!(b, b'\t'..=b'\r' | b'\x1c'..=b'\x1f' | b' ');
+        for tok in line.as_bytes().split(is_space).filter(|t| !t.is_empty()) {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            // Safe: a slice of an ASCII string is valid UTF-8.
+            out.push_str(std::str::from_utf8(tok).expect("ASCII"));
+        }
+        return;
+    }
     for (i, tok) in py_split(line).enumerate() {
         if i > 0 {
             out.push(' ');

@@ -13,56 +13,71 @@ fn is_split_punct(b: u8) -> bool {
     matches!(b, b'{'..=b'~' | b'['..=b'`' | b' '..=b'&' | b'('..=b'+' | b':'..=b'@' | b'/')
 }
 
+/// Pass 1: `([\{-\~\[-\` -\&\(-\+\:-\@\/])` -> `" \1 "`.
+fn pad_punctuation(src: &[u8], dst: &mut Vec<u8>) {
+    let mut from = 0;
+    for (p, &b) in src.iter().enumerate() {
+        if is_split_punct(b) {
+            dst.extend_from_slice(&src[from..p]);
+            dst.extend_from_slice(&[b' ', b, b' ']);
+            from = p + 1;
+        }
+    }
+    dst.extend_from_slice(&src[from..]);
+}
+
+/// Passes 2-4 each match a two-byte pattern anchored on one special byte. `re.sub`
+/// scans left to right and a match consumes both bytes, so a candidate only matches
+/// when its first byte has not been consumed by the previous match.
+fn sub_pairs(src: &[u8], dst: &mut Vec<u8>, pass: u8) {
+    let mut from = 0; // first byte not yet copied (= not consumed)
+    for (p, &b) in src.iter().enumerate() {
+        match pass {
+            // ([^0-9])([\.,]) -> "\1 \2 "
+            2 if (b == b'.' || b == b',') && p >= 1 && p > from && !src[p - 1].is_ascii_digit() => {
+                dst.extend_from_slice(&src[from..p]);
+                dst.extend_from_slice(&[b' ', b, b' ']);
+                from = p + 1;
+            }
+            // ([\.,])([^0-9]) -> " \1 \2"
+            3 if (b == b'.' || b == b',') && p >= from && p + 1 < src.len() && !src[p + 1].is_ascii_digit() => {
+                dst.extend_from_slice(&src[from..p]);
+                dst.extend_from_slice(&[b' ', b, b' ', src[p + 1]]);
+                from = p + 2;
+            }
+            // ([0-9])(-) -> "\1 \2 "
+            4 if b == b'-' && p >= 1 && p > from && src[p - 1].is_ascii_digit() => {
+                dst.extend_from_slice(&src[from..p]);
+                dst.extend_from_slice(b" - ");
+                from = p + 1;
+            }
+            _ => {}
+        }
+    }
+    if from < src.len() {
+        dst.extend_from_slice(&src[from..]);
+    }
+}
+
 /// TokenizerRegexp: the post-tokenizer shared by `13a` and `zh`.
 pub fn post_tokenize(line: &str, out: &mut String) {
     let src = line.as_bytes();
     let mut a: Vec<u8> = Vec::with_capacity(src.len() * 2 + 8);
-    // 1: ([\{-\~\[-\` -\&\(-\+\:-\@\/]) -> " \1 "
-    for &b in src {
-        if is_split_punct(b) {
-            a.extend_from_slice(&[b' ', b, b' ']);
-        } else {
-            a.push(b);
-        }
+    let mut b: Vec<u8> = Vec::with_capacity(src.len() * 2 + 8);
+    pad_punctuation(src, &mut a);
+    let has = |v: &[u8], x: u8| v.contains(&x);
+    if has(&a, b'.') || has(&a, b',') {
+        sub_pairs(&a, &mut b, 2);
+        a.clear();
+        sub_pairs(&b, &mut a, 3);
     }
-    // 2: ([^0-9])([\.,]) -> "\1 \2 "
-    let mut b_ = Vec::with_capacity(a.len() + 8);
-    let mut i = 0;
-    while i < a.len() {
-        if i + 1 < a.len() && !a[i].is_ascii_digit() && matches!(a[i + 1], b'.' | b',') {
-            b_.extend_from_slice(&[a[i], b' ', a[i + 1], b' ']);
-            i += 2;
-        } else {
-            b_.push(a[i]);
-            i += 1;
-        }
-    }
-    // 3: ([\.,])([^0-9]) -> " \1 \2"
-    a.clear();
-    i = 0;
-    while i < b_.len() {
-        if i + 1 < b_.len() && matches!(b_[i], b'.' | b',') && !b_[i + 1].is_ascii_digit() {
-            a.extend_from_slice(&[b' ', b_[i], b' ', b_[i + 1]]);
-            i += 2;
-        } else {
-            a.push(b_[i]);
-            i += 1;
-        }
-    }
-    // 4: ([0-9])(-) -> "\1 \2 "
-    b_.clear();
-    i = 0;
-    while i < a.len() {
-        if i + 1 < a.len() && a[i].is_ascii_digit() && a[i + 1] == b'-' {
-            b_.extend_from_slice(&[a[i], b' ', b'-', b' ']);
-            i += 2;
-        } else {
-            b_.push(a[i]);
-            i += 1;
-        }
+    if has(&a, b'-') {
+        b.clear();
+        sub_pairs(&a, &mut b, 4);
+        std::mem::swap(&mut a, &mut b);
     }
     // Only ASCII bytes were inserted next to whole UTF-8 sequences.
-    let s = std::str::from_utf8(&b_).expect("ASCII edits keep UTF-8 valid");
+    let s = std::str::from_utf8(&a).expect("ASCII edits keep UTF-8 valid");
     join_split(s, out);
 }
 
