@@ -93,6 +93,16 @@ def parse(out: str, n: int) -> tuple[dict, dict]:
     return scores, averages
 
 
+def perl_stems(script: Path, words: list[str], tmp: Path) -> list[str]:
+    """Run the script's own `stem` (and `initialise`) subs on `words`."""
+    src = script.read_text(encoding="latin-1")
+    start = src.index("# Release 1")
+    harness = tmp / "stem.pl"
+    harness.write_text(src[start:] + "\n&initialise();\nwhile (my $w = <STDIN>) { chomp $w; print stem($w), \"\\n\"; }\n", encoding="latin-1")
+    out = subprocess.run(["perl", str(harness)], input="\n".join(words) + "\n", capture_output=True, text=True, check=True).stdout
+    return out.split("\n")[: len(words)]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rouge-dir", required=True, type=Path)
@@ -132,6 +142,11 @@ def main() -> None:
             }
             (args.out / f"{name}.json").write_text(json.dumps(record, indent=0) + "\n")
             print(name, {k: len(v) for k, v in scores.items()})
+        # The Perl Porter stemmer on every word (longer than 3 letters) of the inputs.
+        words = sorted({w for e in inputs for t in [e["peer"], *e["models"]] for w in re.findall(r"[a-z0-9]+", t.lower()) if len(w) > 3})
+        stems = perl_stems(script, words, tmp)
+        (args.out / "porter_stems.json").write_text(json.dumps(dict(zip(words, stems)), indent=0) + "\n")
+        print("stems", len(words))
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ def _add_rouge(g: argparse._ArgumentGroup) -> None:
     g.add_argument("--rouge-formula", default="A", choices=["A", "B"], help="rouge155 multi-reference formula -f (default: A)")
     g.add_argument("--rouge-alpha", type=float, default=0.5, help="rouge155 -p alpha (default: 0.5)")
     g.add_argument("--rouge-weight", type=float, default=1.2, help="rouge155 ROUGE-W weight -w (default: 1.2)")
+    g.add_argument("--rouge-no-wordnet", action="store_true", help="rouge155 -m without the WordNet exception list (as installs whose exception DB is unreadable)")
     g.add_argument("--rouge-stopwords", action="store_true", help="rouge155 -s: remove SMART stopwords")
     g.add_argument("--rouge-length-limit", type=int, default=None, metavar="WORDS", help="rouge155 -l: truncate summaries to WORDS words")
     g.add_argument("--rouge-byte-limit", type=int, default=None, metavar="BYTES", help="rouge155 -b: truncate summaries to BYTES bytes")
@@ -39,6 +40,7 @@ def _collect_rouge(a: argparse.Namespace) -> dict[str, Any]:
     else:
         opts.update(
             stemming=a.rouge_stemmer,
+            wordnet_exceptions=not a.rouge_no_wordnet,
             scoring_formula=a.rouge_formula,
             alpha=a.rouge_alpha,
             weight=a.rouge_weight,

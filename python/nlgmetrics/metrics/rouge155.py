@@ -12,7 +12,10 @@ script's flags:
   (``-f B``: the model with the best recall, the first on ties).
 - ``alpha=0.5`` (``-p``): ``F = PR / ((1-α)P + αR)``.
 - ``stemming=False`` (``-m``): the WordNet-2.0 exception list, then the Perl Porter
-  stemmer, for words longer than 3 characters.
+  stemmer, for words longer than 3 characters. ``wordnet_exceptions=False`` stems with
+  Porter alone: that is what ROUGE-1.5.5 does when its ``WordNet-2.0.exc.db`` opens
+  but yields nothing, as in many pyrouge/SummEval installations (SummEval's published
+  CNN/DM run matches this setting exactly, not the full one).
 - ``remove_stopwords=False`` (``-s``): the SMART common-word list.
 - ``length_limit`` / ``byte_limit`` (``-l`` / ``-b``): truncation of every summary.
 
@@ -84,6 +87,7 @@ class Rouge155(ROUGE):
         scoring_formula: str = "A",
         alpha: float = 0.5,
         stemming: bool = False,
+        wordnet_exceptions: bool = True,
         remove_stopwords: bool = False,
         length_limit: int | None = None,
         byte_limit: int | None = None,
@@ -111,6 +115,7 @@ class Rouge155(ROUGE):
         self.scoring_formula = scoring_formula
         self.alpha = float(alpha)
         self.stemming = bool(stemming)
+        self.wordnet_exceptions = bool(wordnet_exceptions)
         self.remove_stopwords = bool(remove_stopwords)
         self.length_limit = length_limit
         self.byte_limit = byte_limit
@@ -147,7 +152,7 @@ class Rouge155(ROUGE):
             "w": self.weight if "rougeW" in self.rouge_types else None,
             "formula": self.scoring_formula,
             "alpha": self.alpha,
-            "stem": "porter-perl+wordnet2.0" if self.stemming else "no",
+            "stem": ("porter-perl+wordnet2.0" if self.wordnet_exceptions else "porter-perl") if self.stemming else "no",
             "stop": "smart" if self.remove_stopwords else "no",
             "limit": f"{self.length_limit}w" if self.length_limit else (f"{self.byte_limit}b" if self.byte_limit else "none"),
             "agg": "mean",
@@ -167,7 +172,7 @@ class Rouge155(ROUGE):
             self.alpha,
             self.stemming,
             list(smart_stopwords()) if self.remove_stopwords else None,
-            list(wordnet_exceptions()) if self.stemming else [],
+            list(wordnet_exceptions()) if self.stemming and self.wordnet_exceptions else [],
             self.length_limit,
             self.byte_limit,
             self.n_threads,
