@@ -18,7 +18,7 @@
 use crate::error::{Error, Result};
 use crate::parallel::map_rows;
 use crate::text::rouge_lcs::{lcs_len, mark_lcs};
-use crate::tokenize::rouge::{rouge_score_tokens, unicode_tokens};
+use crate::tokenize::rouge::{rouge_score_tokens_into, unicode_tokens_into, Tokens};
 use rustc_hash::FxHashMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,10 +70,11 @@ impl RougeTokenizer {
         }
     }
 
-    pub fn tokens(self, text: &str, stem: bool, out: &mut Vec<String>) {
+    /// Append the tokens of `text` to `out`.
+    pub fn tokens_into(self, text: &str, stem: bool, out: &mut Tokens) {
         match self {
-            RougeTokenizer::RougeScore => rouge_score_tokens(text, stem, out),
-            RougeTokenizer::Unicode => unicode_tokens(text, stem, out),
+            RougeTokenizer::RougeScore => rouge_score_tokens_into(text, stem, out),
+            RougeTokenizer::Unicode => unicode_tokens_into(text, stem, out),
         }
     }
 }
@@ -141,6 +142,14 @@ impl Vocab {
         self.ids.clear();
     }
 
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
     pub fn id(&mut self, tok: &str) -> u32 {
         if let Some(&i) = self.ids.get(tok) {
             return i;
@@ -153,15 +162,21 @@ impl Vocab {
 
 /// Tokenize a text into a [`Doc`]. Lines are tokenized separately and concatenated:
 /// `\n` separates tokens in both tokenizers, so this equals tokenizing the whole text.
-pub fn make_doc(cfg: &RougeConfig, text: &str, vocab: &mut Vocab, buf: &mut Vec<String>, doc: &mut Doc) {
+pub fn make_doc(cfg: &RougeConfig, text: &str, vocab: &mut Vocab, buf: &mut Tokens, doc: &mut Doc) {
     doc.tokens.clear();
     doc.sents.clear();
-    let sentences = cfg.needs_sentences();
+    if !cfg.needs_sentences() {
+        buf.clear();
+        cfg.tokenizer.tokens_into(text, cfg.stemmer, buf);
+        doc.tokens.extend(buf.iter().map(|t| vocab.id(t)));
+        return;
+    }
     for line in text.split('\n') {
-        cfg.tokenizer.tokens(line, cfg.stemmer, buf);
+        buf.clear();
+        cfg.tokenizer.tokens_into(line, cfg.stemmer, buf);
         let ids: Vec<u32> = buf.iter().map(|t| vocab.id(t)).collect();
         doc.tokens.extend_from_slice(&ids);
-        if sentences && !line.is_empty() {
+        if !line.is_empty() {
             doc.sents.push(ids);
         }
     }
@@ -175,24 +190,27 @@ pub struct Scratch {
     mask: Vec<bool>,
     counts: FxHashMap<u32, (u32, u32)>,
     vocab: Vocab,
-    buf: Vec<String>,
+    buf: Tokens,
     docs: Vec<Doc>,
 }
 
-fn ngram_counts(tokens: &[u32], n: usize) -> FxHashMap<&[u32], u32> {
-    let mut c = FxHashMap::default();
-    if tokens.len() >= n {
-        for w in tokens.windows(n) {
-            *c.entry(w).or_insert(0) += 1;
+fn score_ngrams(target: &[u32], pred: &[u32], n: usize) -> Prf {
+    // One table: (target count, prediction count) of every target n-gram; prediction
+    // n-grams absent from the target cannot overlap and are not stored.
+    let mut c: FxHashMap<&[u32], (u32, u32)> = FxHashMap::default();
+    if target.len() >= n {
+        for w in target.windows(n) {
+            c.entry(w).or_insert((0, 0)).0 += 1;
         }
     }
-    c
-}
-
-fn score_ngrams(target: &[u32], pred: &[u32], n: usize) -> Prf {
-    let t = ngram_counts(target, n);
-    let p = ngram_counts(pred, n);
-    let overlap: u64 = t.iter().map(|(g, &c)| c.min(p.get(g).copied().unwrap_or(0)) as u64).sum();
+    if pred.len() >= n {
+        for w in pred.windows(n) {
+            if let Some(e) = c.get_mut(w) {
+                e.1 += 1;
+            }
+        }
+    }
+    let overlap: u64 = c.values().map(|&(t, p)| t.min(p) as u64).sum();
     let t_total = (target.len() + 1).saturating_sub(n);
     let p_total = (pred.len() + 1).saturating_sub(n);
     prf(overlap as f64 / p_total.max(1) as f64, overlap as f64 / t_total.max(1) as f64)
@@ -258,7 +276,11 @@ pub fn segment_stats<S: AsRef<str>>(cfg: &RougeConfig, pred: &str, targets: &[S]
     if targets.is_empty() {
         return Err(Error::MissingReference { index: 0 });
     }
-    s.vocab.clear();
+    // The vocabulary persists across the segments of a worker's chunk: ids only need to
+    // be consistent within a pair, and reusing it saves an allocation per token.
+    if s.vocab.len() > 1 << 20 {
+        s.vocab.clear();
+    }
     let mut docs = std::mem::take(&mut s.docs);
     docs.resize_with(targets.len() + 1, Doc::default);
     make_doc(cfg, pred, &mut s.vocab, &mut s.buf, &mut docs[0]);
@@ -298,7 +320,7 @@ pub fn batch_stats<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(cfg: &RougeConfig
 pub fn pairwise<S: AsRef<str> + Sync>(cfg: &RougeConfig, cands: &[S], refs: &[S], n_threads: usize) -> Result<Vec<f64>> {
     cfg.validate()?;
     let mut vocab = Vocab::default();
-    let mut buf = Vec::new();
+    let mut buf = Tokens::default();
     let mut doc_of = |x: &S| {
         let mut d = Doc::default();
         make_doc(cfg, x.as_ref(), &mut vocab, &mut buf, &mut d);

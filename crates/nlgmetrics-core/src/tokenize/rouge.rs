@@ -16,63 +16,140 @@
 use crate::pystr::py_lower;
 use crate::stem::porter_nltk;
 use crate::tokenize::Tokenizer;
+use rustc_hash::FxHashMap;
 
-/// Push `tok` (stemmed if asked and longer than 3 characters) onto `out`.
-fn push_token(tok: &str, stem: bool, out: &mut Vec<String>) {
-    if stem && tok.chars().count() > 3 {
-        out.push(porter_nltk::stem(tok));
-    } else {
-        out.push(tok.to_string());
+/// Tokens stored back to back in one buffer (no allocation per token), with a cache
+/// of Porter stems (words repeat, stemming is the costly step).
+#[derive(Default)]
+pub struct Tokens {
+    buf: String,
+    ends: Vec<usize>,
+    stems: FxHashMap<String, String>,
+}
+
+impl Tokens {
+    pub fn clear(&mut self) {
+        self.buf.clear();
+        self.ends.clear();
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        let mut start = 0;
+        self.ends.iter().map(move |&e| {
+            let t = &self.buf[start..e];
+            start = e;
+            t
+        })
+    }
+
+    /// Close the token that starts at `start` (stemming it if asked and longer than 3
+    /// characters); an empty token is dropped.
+    fn close(&mut self, start: usize, stem: bool) {
+        if self.buf.len() == start {
+            return;
+        }
+        if stem && self.buf.len() - start > 3 && self.buf[start..].is_ascii() {
+            let word = &self.buf[start..];
+            let stemmed = match self.stems.get(word) {
+                Some(s) => s.clone(),
+                None => {
+                    let s = porter_nltk::stem(word);
+                    if self.stems.len() < 1 << 16 {
+                        self.stems.insert(word.to_string(), s.clone());
+                    }
+                    s
+                }
+            };
+            self.buf.truncate(start);
+            self.buf.push_str(&stemmed);
+        }
+        self.ends.push(self.buf.len());
+    }
+
+    fn push(&mut self, tok: &str, stem: bool) {
+        let start = self.buf.len();
+        self.buf.push_str(tok);
+        self.close(start, stem);
+    }
+
+    pub fn to_vec(&self) -> Vec<String> {
+        self.iter().map(str::to_string).collect()
     }
 }
 
-/// rouge-score's `tokenize(text, stemmer)`.
-pub fn rouge_score_tokens(text: &str, stem: bool, out: &mut Vec<String>) {
-    out.clear();
-    let mut cur = String::new();
-    let flush = |cur: &mut String, out: &mut Vec<String>| {
-        if !cur.is_empty() {
-            push_token(cur, stem, out);
-            cur.clear();
+/// rouge-score's `tokenize(text, stemmer)`, appending to `out`.
+pub fn rouge_score_tokens_into(text: &str, stem: bool, out: &mut Tokens) {
+    if text.is_ascii() {
+        // Fast path: bytes, and token boundaries found by slice scanning.
+        for word in text.as_bytes().split(|b| !b.is_ascii_alphanumeric()) {
+            if word.is_empty() {
+                continue;
+            }
+            let start = out.buf.len();
+            for &b in word {
+                out.buf.push(b.to_ascii_lowercase() as char);
+            }
+            out.close(start, stem);
         }
-    };
+        return;
+    }
+    let mut start = out.buf.len();
     for c in text.chars() {
         if c.is_ascii() {
             let l = c.to_ascii_lowercase();
             if l.is_ascii_alphanumeric() {
-                cur.push(l);
+                out.buf.push(l);
             } else {
-                flush(&mut cur, out);
+                out.close(start, stem);
+                start = out.buf.len();
             }
         } else {
             // A few non-ASCII characters lower-case to ASCII letters in Python
             // (U+212A KELVIN SIGN -> 'k', U+0130 -> 'i' + U+0307): keep those letters.
             for l in c.to_lowercase() {
                 if l.is_ascii_alphanumeric() {
-                    cur.push(l);
+                    out.buf.push(l);
                 } else {
-                    flush(&mut cur, out);
+                    out.close(start, stem);
+                    start = out.buf.len();
                 }
             }
         }
     }
-    flush(&mut cur, out);
+    out.close(start, stem);
 }
 
-/// The `unicode` tokenizer with lowercasing, dropping punctuation/symbol tokens.
-pub fn unicode_tokens(text: &str, stem: bool, out: &mut Vec<String>) {
-    out.clear();
+/// rouge-score's `tokenize(text, stemmer)`.
+pub fn rouge_score_tokens(text: &str, stem: bool, out: &mut Vec<String>) {
+    let mut t = Tokens::default();
+    rouge_score_tokens_into(text, stem, &mut t);
+    *out = t.to_vec();
+}
+
+/// The `unicode` tokenizer with lowercasing, appending to `out`.
+pub fn unicode_tokens_into(text: &str, stem: bool, out: &mut Tokens) {
     let lower = py_lower(text);
     let tokenized = Tokenizer::Unicode.tokenize(&lower);
     for tok in tokenized.split(' ') {
         if tok.chars().any(char::is_alphanumeric) {
-            if tok.is_ascii() {
-                push_token(tok, stem, out);
-            } else {
-                out.push(tok.to_string());
-            }
+            out.push(tok, stem);
         }
     }
+}
+
+/// The `unicode` tokenizer with lowercasing, dropping punctuation/symbol tokens.
+pub fn unicode_tokens(text: &str, stem: bool, out: &mut Vec<String>) {
+    let mut t = Tokens::default();
+    unicode_tokens_into(text, stem, &mut t);
+    *out = t.to_vec();
 }
 
 /// ROUGE-1.5.5's cleaning of a text into words (the callers filter and stem them).
