@@ -169,3 +169,25 @@ class TestNonLatinText:
         r = ROUGE(rouge_types=["rouge1"], tokenizer="unicode")
         assert r.corpus_score(["The cat, sat."], ["the cat sat"]).score == 1.0
         assert r.signature().as_dict()["tok"] == "unicode"
+
+
+class TestJieba:
+    """tokenizer="jieba": Chinese words, not characters (pip install jieba)."""
+
+    def test_word_level_scores(self):
+        pytest.importorskip("jieba")
+        r = ROUGE(rouge_types=["rouge1", "rouge2", "rougeLsum"], tokenizer="jieba")
+        s = r.corpus_score(["我爱北京"], ["我爱北京天安门"])  # 我/爱/北京 vs 我/爱/北京/天安门
+        assert s.types["rouge1"] == (1.0, 0.75, pytest.approx(6 / 7))
+        assert r.corpus_score(["我爱北京天安门"], ["我爱北京天安门"]).score == 1.0
+        assert r.signature().as_dict()["tok"].startswith("jieba-")
+        m = r.pairwise(["我爱北京", "天安门"], ["我爱北京天安门", "北京"])
+        for i, c in enumerate(["我爱北京", "天安门"]):
+            for j, t in enumerate(["我爱北京天安门", "北京"]):
+                assert m[i, j] == r.sentence_scores([c], [t])[0]
+
+    def test_mixed_english_uses_rouge_score_tokens_and_stemmer(self):
+        pytest.importorskip("jieba")
+        r = ROUGE(rouge_types=["rouge1"], tokenizer="jieba", use_stemmer=True)
+        s = r.corpus_score(["the runners 跑步"], ["The runner 跑步"])
+        assert s.score == 1.0

@@ -17,7 +17,7 @@ def _add_rouge(g: argparse._ArgumentGroup) -> None:
     g.add_argument("--rouge-flavour", default="rouge-score", choices=["rouge-score", "rouge155", "coco"], help="ROUGE flavour (default: rouge-score)")
     g.add_argument("--rouge-types", nargs="+", default=None, metavar="TYPE", help="ROUGE types, e.g. rouge1 rouge2 rougeL rougeLsum (rouge155 also rougeW rougeS4 rougeSU4 rougeSU*); the first is the headline score")
     g.add_argument("--rouge-stemmer", action="store_true", help="Porter stemming (rouge-score: NLTK; rouge155: -m, Perl Porter + WordNet exceptions)")
-    g.add_argument("--rouge-tokenizer", default="rouge-score", choices=["rouge-score", "unicode"], help="rouge-score flavour tokenizer; 'unicode' scores Chinese/Japanese/Korean/Thai text (default: rouge-score)")
+    g.add_argument("--rouge-tokenizer", default="rouge-score", choices=["rouge-score", "unicode", "jieba"], help="rouge-score flavour tokenizer; 'unicode' scores Chinese/Japanese/Korean/Thai text, 'jieba' segments Chinese words (pip install jieba) (default: rouge-score)")
     g.add_argument("--rouge-formula", default="A", choices=["A", "B"], help="rouge155 multi-reference formula -f (default: A)")
     g.add_argument("--rouge-alpha", type=float, default=0.5, help="rouge155 -p alpha (default: 0.5)")
     g.add_argument("--rouge-weight", type=float, default=1.2, help="rouge155 ROUGE-W weight -w (default: 1.2)")

@@ -18,7 +18,9 @@ Text in scripts without ASCII letters (Chinese, Japanese, Korean, Thai, ...) tok
 to nothing under rouge-score's and ROUGE-1.5.5's tokenizers, so every score is 0; those
 flavours keep that behaviour for parity and warn (:class:`RougeTokenizerWarning`).
 ``ROUGE(tokenizer="unicode")`` (rouge-score flavour) tokenizes such text by character
-(ideographs, kana, Thai) or by word (other scripts) instead.
+(ideographs, kana, Thai) or by word (other scripts) instead, and
+``ROUGE(tokenizer="jieba")`` segments Chinese into words with jieba
+(:mod:`nlgmetrics.metrics.rouge_zh`; ``pip install jieba``).
 
 Citation: Chin-Yew Lin. ROUGE: A Package for Automatic Evaluation of Summaries.
 Text Summarization Branches Out (ACL workshop), 2004.
@@ -200,8 +202,14 @@ class RougeScoreROUGE(ROUGE):
         for t in self.rouge_types:
             if not re.fullmatch(r"rouge[1-9]|rougeL|rougeLsum", t):
                 raise InvalidOptionError(f"invalid rouge type {t!r} for rouge-score; valid: rouge1..rouge9, rougeL, rougeLsum")
-        if tokenizer not in ("rouge-score", "unicode"):
-            raise InvalidOptionError(f"unknown ROUGE tokenizer {tokenizer!r}; known: rouge-score, unicode")
+        if tokenizer not in ("rouge-score", "unicode", "jieba"):
+            raise InvalidOptionError(f"unknown ROUGE tokenizer {tokenizer!r}; known: rouge-score, unicode, jieba")
+        if tokenizer == "jieba":
+            from .rouge_zh import jieba_version
+
+            self._tok_signature = f"jieba-{jieba_version()}"
+        else:
+            self._tok_signature = tokenizer
         self.use_stemmer = bool(use_stemmer)
         self.tokenizer = tokenizer
 
@@ -209,7 +217,7 @@ class RougeScoreROUGE(ROUGE):
         return {
             "flavour": "rouge-score",
             "types": "+".join(self.rouge_types),
-            "tok": self.tokenizer,
+            "tok": self._tok_signature,
             "stem": "porter-nltk" if self.use_stemmer else "no",
             "agg": "mean",
         }
@@ -220,9 +228,19 @@ class RougeScoreROUGE(ROUGE):
     def _segment_matrix(self, predictions: list[str], references: list[list[str]]) -> np.ndarray:
         if self.tokenizer == "rouge-score":
             warn_if_mostly_deleted(self.flavour, predictions, references)
+        if self.tokenizer == "jieba":
+            from .rouge_zh import encode
+
+            enc = encode([predictions, *references], self.use_stemmer)
+            return _core.rouge_score_stats(enc[0], enc[1:], list(self.rouge_types), False, "rouge-score", self.n_threads)
         return _core.rouge_score_stats(predictions, references, list(self.rouge_types), self.use_stemmer, self.tokenizer, self.n_threads)
 
     def _pairwise(self, cands: list[str], refs: list[str]) -> np.ndarray:
+        if self.tokenizer == "jieba":
+            from .rouge_zh import encode
+
+            c, r = encode([cands, refs], self.use_stemmer)
+            return _core.rouge_score_pairwise(c, r, list(self.rouge_types), False, "rouge-score", self.n_threads)
         return _core.rouge_score_pairwise(cands, refs, list(self.rouge_types), self.use_stemmer, self.tokenizer, self.n_threads)
 
     def bootstrap(
