@@ -183,7 +183,10 @@ class RougeScoreROUGE(ROUGE):
 
     Options: ``rouge_types`` (default ``rouge1, rouge2, rougeL, rougeLsum``),
     ``use_stemmer=False`` (NLTK Porter, NLTK_EXTENSIONS), ``tokenizer="rouge-score"``
-    (or ``"unicode"`` for CJK/Thai/... text; not rouge-score's behaviour).
+    (or ``"unicode"`` for CJK/Thai/... text, ``"jieba"`` for Chinese words; not
+    rouge-score's behaviour). rouge-score's ``split_summaries`` (nltk's sentence
+    splitter, which needs a data download) is not offered: for ``rougeLsum`` put one
+    sentence per line, as rouge-score's default expects.
     """
 
     flavour = "rouge-score"
