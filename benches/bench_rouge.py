@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -34,9 +35,21 @@ CORPORA = Path(os.environ.get("NLGMETRICS_SHARED", REPO.parent / "shared")) / "c
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
 
+CPU: dict[str, float] = {}
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its children (the Perl run)."""
+    a = resource.getrusage(resource.RUSAGE_SELF)
+    b = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return a.ru_utime + a.ru_stime + b.ru_utime + b.ru_stime
+
+
 def timed(f):
-    t = time.perf_counter()
+    """(result, wall seconds); the CPU seconds of the call go to CPU["last"]."""
+    c, t = _cpu(), time.perf_counter()
     out = f()
+    CPU["last"] = _cpu() - c
     return out, time.perf_counter() - t
 
 
@@ -59,21 +72,24 @@ def bench_rouge_score(rows: list, n: int, peer_n: int) -> None:
         label = f"rouge-score flavour, {'+'.join(TYPES)}, stemmer={'on' if stem else 'off'}"
         metric = ROUGE(rouge_types=TYPES, use_stemmer=stem)
         ours, t_ours = timed(lambda: metric.stats(preds, refs).sums)
+        c_ours = CPU["last"]
         _, t_ours1 = timed(lambda: ROUGE(rouge_types=TYPES, use_stemmer=stem, n_threads=1).stats(preds, refs))
         scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=stem)
         want, t_ref = timed(lambda: [scorer.score(r, p) for p, r in zip(preds[:peer_n], refs[:peer_n])])
+        c_ref = CPU["last"]
         want = np.array([[getattr(d[t], a) for t in TYPES for a in ("precision", "recall", "fmeasure")] for d in want])
         assert np.array_equal(ours[:peer_n], want), "results differ from rouge-score"
-        rows.append((label, "rouge-score 0.1.2", n, t_ours, t_ours1, peer_n, t_ref))
+        rows.append((label, "rouge-score 0.1.2", n, t_ours, c_ours, t_ours1, peer_n, t_ref, c_ref))
         try:
             import rouge_score_rs
         except ImportError:
             continue
         rs = rouge_score_rs.RougeScorer(TYPES, use_stemmer=stem)
         got, t_rs = timed(lambda: rs.score_batch(refs, preds))
+        c_rs = CPU["last"]
         got = np.array([[getattr(d[t], a) for t in TYPES for a in ("precision", "recall", "fmeasure")] for d in got[:peer_n]])
         same = np.array_equal(got, want)
-        rows.append((label, f"rouge-score-rs {rouge_score_rs.__version__}{'' if same else ' (differs!)'}", n, t_ours, t_ours1, n, t_rs))
+        rows.append((label, f"rouge-score-rs {rouge_score_rs.__version__}{'' if same else ' (differs!)'}", n, t_ours, c_ours, t_ours1, n, t_rs, c_rs))
 
 
 def bench_coco(rows: list) -> None:
@@ -90,10 +106,12 @@ def bench_coco(rows: list) -> None:
         hyps.append(" ".join(pred.lower().split()))
         rr.append(refs[name])
     ours, t_ours = timed(lambda: ROUGE("coco").corpus_score(hyps, rr).score)
+    c_ours = CPU["last"]
     _, t_ours1 = timed(lambda: ROUGE("coco", n_threads=1).corpus_score(hyps, rr).score)
     (want, _), t_ref = timed(lambda: Rouge().compute_score({i: r for i, r in enumerate(rr)}, {i: [h] for i, h in enumerate(hyps)}))
+    c_ref = CPU["last"]
     assert abs(ours - want) <= 1e-12 * abs(want)
-    rows.append(("coco flavour (ROUGE-L, beta 1.2), COCO captions x5 refs", "pycocoevalcap 1.2 Rouge", len(hyps), t_ours, t_ours1, len(hyps), t_ref))
+    rows.append(("coco flavour (ROUGE-L, beta 1.2), COCO captions x5 refs", "pycocoevalcap 1.2 Rouge", len(hyps), t_ours, c_ours, t_ours1, len(hyps), t_ref, c_ref))
 
 
 def bench_rouge155(rows: list, rouge_dir: Path) -> None:
@@ -103,6 +121,7 @@ def bench_rouge155(rows: list, rouge_dir: Path) -> None:
     types = ["rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeW", "rougeSU4"]
     metric = ROUGE("rouge155", rouge_types=types, stemming=True)
     _, t_ours = timed(lambda: (metric.stats(preds, refs), metric.script_average(preds, refs)))
+    c_ours = CPU["last"]
     _, t_ours1 = timed(lambda: ROUGE("rouge155", rouge_types=types, stemming=True, n_threads=1).stats(preds, refs))
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
@@ -114,7 +133,8 @@ def bench_rouge155(rows: list, rouge_dir: Path) -> None:
         cmd = ["perl", str(rouge_dir / "ROUGE-1.5.5.pl"), "-e", str(rouge_dir / "data"), "-n", "4", "-w", "1.2", "-2", "4", "-u", "-m",
                "-c", "95", "-r", "1000", "-a", "-z", "SPL", str(tmp / "list"), "X"]
         _, t_ref = timed(lambda: subprocess.run(cmd, check=True, capture_output=True))
-    rows.append(("rouge155 flavour, -n 4 -w 1.2 -2 4 -u -m (+ script average)", "ROUGE-1.5.5.pl (Perl 5.36)", len(preds), t_ours, t_ours1, len(preds), t_ref))
+        c_ref = CPU["last"]
+    rows.append(("rouge155 flavour, -n 4 -w 1.2 -2 4 -u -m (+ script average)", "ROUGE-1.5.5.pl (Perl 5.36)", len(preds), t_ours, c_ours, t_ours1, len(preds), t_ref, c_ref))
 
 
 def main() -> None:
@@ -128,12 +148,14 @@ def main() -> None:
     bench_coco(rows)
     if args.rouge155_dir:
         bench_rouge155(rows, args.rouge155_dir)
-    print(f"ROUGE benchmark ({os.cpu_count()} cores; python {sys.version.split()[0]})\n")
-    print("| case | reference | n (ours) | nlgmetrics all cores (s) | nlgmetrics 1 thread (s) | n (ref) | reference (s) | speed-up per pair |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
-    for label, ref, n, t, t1, n_ref, t_ref in rows:
+    load = os.getloadavg()[0]
+    print(f"ROUGE benchmark ({os.cpu_count()} cores, load average {load:.1f}; python {sys.version.split()[0]})\n")
+    print("| case | reference | n (ours) | nlgmetrics wall (s) | nlgmetrics CPU (s) | nlgmetrics 1 thread wall (s) | n (ref) | reference wall (s) | reference CPU (s) | speed-up per pair, wall | per pair, CPU |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for label, ref, n, t, c, t1, n_ref, t_ref, c_ref in rows:
         ratio = (t_ref / n_ref) / (t / n)
-        print(f"| {label} | {ref} | {n:,} | {t:.2f} | {t1:.2f} | {n_ref:,} | {t_ref:.2f} | {ratio:,.0f}x |")
+        cratio = (c_ref / n_ref) / (c / n) if c > 0 else float("nan")
+        print(f"| {label} | {ref} | {n:,} | {t:.2f} | {c:.2f} | {t1:.2f} | {n_ref:,} | {t_ref:.2f} | {c_ref:.2f} | {ratio:,.1f}x | {cratio:,.1f}x |")
 
 
 if __name__ == "__main__":
