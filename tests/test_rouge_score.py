@@ -30,11 +30,11 @@ def reference_matrix(types, preds, refs, use_stemmer):
 
 @pytest.fixture(scope="module")
 def cnndm(corpora):
-    """A deterministic subsample (every 12th document: 958 of 11,490)."""
+    """A deterministic subsample (every 15th document: 766 of 11,490)."""
     preds, refs, base = [], [], []
     with open(corpora / "cnndm_pointer_generator" / "summaries.jsonl", encoding="utf-8") as f:
         for i, line in enumerate(f):
-            if i % 12 == 0:
+            if i % 15 == 0:
                 d = json.loads(line)
                 preds.append("\n".join(d["pointer-gen-cov"]))
                 refs.append(["\n".join(d["reference"])])
@@ -80,7 +80,7 @@ text_strategy = st.lists(
 doc_strategy = st.lists(text_strategy, max_size=3).map("\n".join)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pred=doc_strategy, refs=st.lists(doc_strategy, min_size=1, max_size=3), stem=st.booleans())
 def test_hypothesis_parity(pred, refs, stem):
     types = ["rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum"]
@@ -137,6 +137,9 @@ def test_bootstrap_equals_rouge_score_aggregator_with_the_same_seed(cnndm):
     again = ROUGE(rouge_types=types).bootstrap(preds, refs, n_samples=200, seed=1234)
     assert again == ours
     assert ROUGE(rouge_types=types).bootstrap(preds, refs, n_samples=200, seed=7) != ours
+    sig = ours.signature.as_dict()
+    assert (sig["seed"], sig["bs"], sig["ci"]) == (1234, 200, 0.95)
+    assert "rs:1234" in ours.signature.format(short=True)
 
 
 class TestNonLatinText:

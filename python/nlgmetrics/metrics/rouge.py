@@ -37,6 +37,7 @@ import numpy as np
 
 from .. import _core
 from ..errors import InvalidInputError, InvalidOptionError
+from ..signature import Signature
 from ..stats import SegmentStats, Stats
 from .base import Metric, Score
 
@@ -45,6 +46,16 @@ PRF = namedtuple("PRF", ["precision", "recall", "fmeasure"])
 
 AggregateScore = namedtuple("AggregateScore", ["low", "mid", "high"])
 """Bootstrap percentiles of the mean (rouge-score's ``AggregateScore``)."""
+
+
+class RougeBootstrap(dict):
+    """``{type: AggregateScore}`` with the signature of the run (seed and sample count included)."""
+
+    signature: Signature
+
+    def __init__(self, items: dict, signature: Signature):
+        super().__init__(items)
+        self.signature = signature
 
 
 class RougeTokenizerWarning(UserWarning):
@@ -254,7 +265,7 @@ class RougeScoreROUGE(ROUGE):
         n_samples: int = 1000,
         confidence_interval: float = 0.95,
         seed: int = 0,
-    ) -> dict[str, AggregateScore]:
+    ) -> RougeBootstrap:
         """rouge-score's ``BootstrapAggregator`` with an explicit seed.
 
         For each type in order, ``n_samples`` times: draw N row indices with
@@ -262,13 +273,17 @@ class RougeScoreROUGE(ROUGE):
         rouge-score's global ``np.random`` is) and take the mean (P, R, F); return the
         2.5/50/97.5 (for 95%) percentiles with numpy's linear interpolation. ``mid`` is
         the *median* of the bootstrap means, as in rouge-score. Equals rouge-score's
-        aggregate after ``np.random.seed(seed)``.
+        aggregate after ``np.random.seed(seed)``. The result's ``signature`` records
+        ``bs`` (samples), ``ci`` and ``seed``.
         """
         if not 0 <= confidence_interval <= 1:
             raise InvalidOptionError("confidence_interval must be in range [0, 1]")
         if not isinstance(n_samples, int) or n_samples <= 0:
             raise InvalidOptionError("n_samples must be a positive integer")
-        m = self.stats(predictions, references)._sum_matrix()
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**32:
+            raise InvalidOptionError(f"seed must be an integer in [0, 2**32), got {seed!r}")
+        seg = self.stats(predictions, references)
+        m = seg._sum_matrix()
         n = m.shape[0]
         if n == 0:
             raise InvalidInputError("bootstrap needs at least one prediction")
@@ -284,7 +299,8 @@ class RougeScoreROUGE(ROUGE):
                 means[i, :] = np.mean(matrix[idx, :], axis=0)
             pct = np.percentile(means, q, axis=0)
             out[t] = AggregateScore(*(PRF(*map(float, pct[j])) for j in range(3)))
-        return out
+        sig = self.signature(seg.total()).with_items(before={"bs": n_samples, "ci": confidence_interval, "seed": seed})
+        return RougeBootstrap(out, sig)
 
 
 def rouge(predictions, references, **options: Any) -> RougeScore:
