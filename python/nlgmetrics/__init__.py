@@ -37,7 +37,7 @@ from .signature import Signature  # noqa: E402
 from .stats import SegmentStats, Stats  # noqa: E402
 
 register("bleu", BLEU, "BLEU (flavours: sacrebleu)", tuple(BLEU.flavours))
-register("rouge", ROUGE, "ROUGE-N/L/Lsum/W/S/SU (flavours: rouge-score, rouge155, coco)", tuple(ROUGE.flavours))
+register("rouge", ROUGE, "ROUGE-N/L/Lsum/W/S/SU", tuple(ROUGE.flavours))
 
 __all__ = [
     "BLEU",
