@@ -31,11 +31,13 @@ from .errors import (  # noqa: E402
 )
 from .metrics.base import Metric, Score  # noqa: E402
 from .metrics.bleu import BLEU, bleu, sentence_bleu  # noqa: E402
+from .metrics.rouge import ROUGE, RougeTokenizerWarning, rouge  # noqa: E402
 from .registry import available, load, register  # noqa: E402
 from .signature import Signature  # noqa: E402
 from .stats import SegmentStats, Stats  # noqa: E402
 
 register("bleu", BLEU, "BLEU (flavours: sacrebleu)", tuple(BLEU.flavours))
+register("rouge", ROUGE, "ROUGE-N/L/Lsum/W/S/SU", tuple(ROUGE.flavours))
 
 __all__ = [
     "BLEU",
@@ -47,6 +49,8 @@ __all__ = [
     "InvalidTextError",
     "LengthMismatchError",
     "Metric",
+    "ROUGE",
+    "RougeTokenizerWarning",
     "MissingExtraError",
     "MissingReferenceError",
     "NlgMetricsError",
@@ -59,5 +63,6 @@ __all__ = [
     "load",
     "references_from_streams",
     "register",
+    "rouge",
     "sentence_bleu",
 ]

@@ -1,5 +1,7 @@
 """Type stubs for the native module ``nlgmetrics._core`` (built from crates/nlgmetrics-python)."""
 
+from typing import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
@@ -29,3 +31,41 @@ def bleu_pairwise(
     effective_order: bool,
     n_threads: int = 0,
 ) -> npt.NDArray[np.float64]: ...
+# -- ROUGE -------------------------------------------------------------------------------
+def rouge_score_stats(
+    hyps: Sequence[str], refs: Sequence[Sequence[str]], types: Sequence[str], use_stemmer: bool, tokenizer: str, n_threads: int = 0
+) -> npt.NDArray[np.float64]:
+    """rouge-score statistics: per type ``[P, R, F]`` (best reference by F), shape (n, 3T)."""
+
+def rouge_score_pairwise(
+    cands: Sequence[str], refs: Sequence[str], types: Sequence[str], use_stemmer: bool, tokenizer: str, n_threads: int = 0
+) -> npt.NDArray[np.float64]:
+    """F of ``types[0]`` for every candidate against every reference, shape (n, m)."""
+
+def rouge_tokenize(text: str, tokenizer: str = "rouge-score", use_stemmer: bool = False) -> list[str]:
+    """Tokens of the ``rouge-score`` or ``unicode`` ROUGE tokenizer."""
+
+def porter_stem(words: Sequence[str], flavour: str = "nltk") -> list[str]:
+    """Porter stems: ``nltk`` (NLTK_EXTENSIONS) or ``rouge155`` (ROUGE-1.5.5's Perl stemmer)."""
+
+def rouge155_stats(
+    hyps: Sequence[str],
+    refs: Sequence[Sequence[str]],
+    types: Sequence[str],
+    weight: float,
+    best_model: bool,
+    alpha: float,
+    stem: bool,
+    stopwords: Sequence[str] | None,
+    exceptions: Sequence[tuple[str, str]],
+    limit_words: int | None,
+    limit_bytes: int | None,
+    n_threads: int = 0,
+) -> npt.NDArray[np.float64]:
+    """ROUGE-1.5.5 statistics: per type the ``%7.5f``-rounded ``[P, R, F]``, shape (n, 3T)."""
+
+def rouge155_script_average(rows: npt.NDArray[np.float64], resamples: int = 1000, confidence: float = 95.0) -> dict[str, list[float]]:
+    """ROUGE-1.5.5's printed average and CI from per-evaluation ``[R, P, F]`` rows."""
+
+def rouge_coco_stats(hyps: Sequence[str], refs: Sequence[Sequence[str]], beta: float = 1.2, n_threads: int = 0) -> npt.NDArray[np.float64]:
+    """pycocoevalcap ROUGE-L statistics ``[P, R, score]``, shape (n, 3)."""

@@ -1,3 +1,7 @@
 //! One module per metric family: statistics extraction and scoring.
 
 pub mod bleu;
+pub mod rouge;
+pub mod rouge155;
+pub mod rouge_coco;
+pub mod rouge_lcs;

@@ -1,0 +1,177 @@
+//! Longest-common-subsequence kernels shared by the ROUGE flavours.
+//!
+//! Sequences are interned token ids. The traceback rule is the one rouge-score's
+//! `_backtrack_norec` and ROUGE-1.5.5's `lcs_inner`/`markLCS` share: on a token match
+//! step diagonally; otherwise step in the reference (model) dimension unless the other
+//! neighbour is strictly larger.
+
+/// Length of an LCS of `a` and `b`, by the bit-parallel algorithm of Allison & Dix
+/// (1986) / Hyyrö (2004): one machine word per 64 tokens of the shorter sequence.
+/// `row` is kept for call compatibility (scratch).
+pub fn lcs_len(a: &[u32], b: &[u32], row: &mut Vec<u32>) -> usize {
+    let (long, short) = if a.len() < b.len() { (b, a) } else { (a, b) };
+    let m = short.len();
+    if m == 0 {
+        return 0;
+    }
+    let words = m.div_ceil(64);
+    // Position masks of each distinct token of `short` (`words` u64 per token).
+    row.clear();
+    let mut index: rustc_hash::FxHashMap<u32, usize> = rustc_hash::FxHashMap::default();
+    let mut masks: Vec<u64> = Vec::new();
+    for (i, &t) in short.iter().enumerate() {
+        let slot = *index.entry(t).or_insert_with(|| {
+            masks.resize(masks.len() + words, 0);
+            masks.len() / words - 1
+        });
+        masks[slot * words + i / 64] |= 1u64 << (i % 64);
+    }
+    let mut v = vec![u64::MAX; words];
+    for y in long {
+        let Some(&slot) = index.get(y) else { continue };
+        let pm = &masks[slot * words..(slot + 1) * words];
+        let mut carry = 0u64;
+        for k in 0..words {
+            let u = v[k] & pm[k];
+            let (s1, c1) = v[k].overflowing_add(u);
+            let (s2, c2) = s1.overflowing_add(carry);
+            carry = (c1 | c2) as u64;
+            v[k] = s2 | (v[k] - u);
+        }
+    }
+    let mut zeros = 0usize;
+    for (k, &w) in v.iter().enumerate() {
+        let bits = if k + 1 == words && m % 64 != 0 { m % 64 } else { 64 };
+        let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+        zeros += (!w & mask).count_ones() as usize;
+    }
+    zeros
+}
+
+/// Length of an LCS by the textbook dynamic programme (the reference for tests).
+pub fn lcs_len_dp(a: &[u32], b: &[u32]) -> usize {
+    let mut row = vec![0u32; b.len() + 1];
+    for &x in a {
+        let mut diag = 0u32;
+        for j in 1..=b.len() {
+            let up = row[j];
+            row[j] = if x == b[j - 1] { diag + 1 } else { up.max(row[j - 1]) };
+            diag = up;
+        }
+    }
+    row[b.len()] as usize
+}
+
+/// Mark in `mask` the positions of `model` on one LCS with `peer` (the DP table is
+/// kept in `table`, `(m+1) x (n+1)`).
+pub fn mark_lcs(model: &[u32], peer: &[u32], mask: &mut [bool], table: &mut Vec<u32>) {
+    let (m, n) = (model.len(), peer.len());
+    if m == 0 || n == 0 {
+        return;
+    }
+    let w = n + 1;
+    table.clear();
+    table.resize((m + 1) * w, 0);
+    for i in 1..=m {
+        for j in 1..=n {
+            table[i * w + j] = if model[i - 1] == peer[j - 1] {
+                table[(i - 1) * w + j - 1] + 1
+            } else {
+                table[(i - 1) * w + j].max(table[i * w + j - 1])
+            };
+        }
+    }
+    let (mut i, mut j) = (m, n);
+    while i > 0 && j > 0 {
+        if model[i - 1] == peer[j - 1] {
+            mask[i - 1] = true;
+            i -= 1;
+            j -= 1;
+        } else if table[(i - 1) * w + j] >= table[i * w + j - 1] {
+            i -= 1;
+        } else {
+            j -= 1;
+        }
+    }
+}
+
+/// ROUGE-1.5.5 `wlcs_inner`: weighted LCS with `f(k) = k^weight`, marking the model
+/// positions of its traceback in `mask`.
+pub fn mark_wlcs(model: &[u32], peer: &[u32], weight: f64, mask: &mut [bool], c: &mut Vec<f64>, l: &mut Vec<u32>, b: &mut Vec<u8>) {
+    let (m, n) = (model.len(), peer.len());
+    if m == 0 || n == 0 {
+        return;
+    }
+    let w = n + 1;
+    for v in [&mut *c] {
+        v.clear();
+        v.resize((m + 1) * w, 0.0);
+    }
+    l.clear();
+    l.resize((m + 1) * w, 0);
+    b.clear();
+    b.resize((m + 1) * w, 0);
+    const DIAG: u8 = 1;
+    const UP: u8 = 2;
+    const LEFT: u8 = 3;
+    for i in 1..=m {
+        for j in 1..=n {
+            let at = i * w + j;
+            if model[i - 1] == peer[j - 1] {
+                let k = l[(i - 1) * w + j - 1];
+                c[at] = c[(i - 1) * w + j - 1] + (k as f64 + 1.0).powf(weight) - (k as f64).powf(weight);
+                b[at] = DIAG;
+                l[at] = k + 1;
+            } else if c[(i - 1) * w + j] >= c[i * w + j - 1] {
+                c[at] = c[(i - 1) * w + j];
+                b[at] = UP;
+            } else {
+                c[at] = c[i * w + j - 1];
+                b[at] = LEFT;
+            }
+        }
+    }
+    let (mut i, mut j) = (m, n);
+    while i > 0 && j > 0 {
+        match b[i * w + j] {
+            DIAG => {
+                i -= 1;
+                j -= 1;
+                mask[i] = true;
+            }
+            UP => i -= 1,
+            _ => j -= 1,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lcs_basics() {
+        let mut row = Vec::new();
+        assert_eq!(lcs_len(&[1, 2, 3, 4], &[2, 4, 3], &mut row), 2);
+        assert_eq!(lcs_len(&[], &[1], &mut row), 0);
+        // bit-parallel == DP on pseudo-random sequences, across word boundaries
+        let mut x = 12345u64;
+        let mut next = |k: u64| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((x >> 33) % k) as u32
+        };
+        for len_a in [1usize, 5, 63, 64, 65, 130, 200] {
+            for len_b in [1usize, 7, 64, 129] {
+                for alphabet in [2u64, 5, 40] {
+                    let a: Vec<u32> = (0..len_a).map(|_| next(alphabet)).collect();
+                    let b: Vec<u32> = (0..len_b).map(|_| next(alphabet)).collect();
+                    assert_eq!(lcs_len(&a, &b, &mut row), lcs_len_dp(&a, &b), "{len_a} {len_b} {alphabet}");
+                }
+            }
+        }
+        let mut mask = vec![false; 4];
+        let mut t = Vec::new();
+        mark_lcs(&[1, 2, 3, 4], &[2, 4], &mut mask, &mut t);
+        assert_eq!(mask, [false, true, false, true]);
+    }
+}

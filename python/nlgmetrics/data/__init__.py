@@ -1,0 +1,1 @@
+"""Package data: reference word lists shipped with nlgmetrics (see each loader)."""

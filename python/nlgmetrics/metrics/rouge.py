@@ -1,0 +1,313 @@
+"""ROUGE (Lin, 2004): recall-oriented n-gram, LCS and skip-bigram overlap.
+
+Flavours (``ROUGE(flavour=...)``), each the exact semantics of one reference tool:
+
+- ``rouge-score`` (default): Google's rouge-score 0.1.2. Types ``rouge1``..``rouge9``,
+  ``rougeL`` (sentence-level LCS), ``rougeLsum`` (summary-level union LCS over
+  ``\\n``-separated sentences, with ROUGE-1.5.5's clipping). Per pair
+  ``P = overlap/|pred|``, ``R = overlap/|target|``, ``F = 2PR/(P+R)``; with several
+  references each type takes the reference with the largest F (``score_multi``).
+  Tokenizer: lowercase, every character outside ``[a-z0-9]`` a separator, optional
+  Porter stemming (NLTK_EXTENSIONS) of tokens longer than 3 characters. The corpus
+  score is the mean over pairs of P, R and F per type; :meth:`RougeScoreROUGE.bootstrap`
+  is rouge-score's ``BootstrapAggregator`` with an explicit seed. Scale 0–1.
+- ``rouge155``: the Perl ROUGE-1.5.5 (see :mod:`nlgmetrics.metrics.rouge155`).
+- ``coco``: pycocoevalcap's ROUGE-L for captions (see :mod:`nlgmetrics.metrics.rouge_coco`).
+
+Text in scripts without ASCII letters (Chinese, Japanese, Korean, Thai, ...) tokenizes
+to nothing under rouge-score's and ROUGE-1.5.5's tokenizers, so every score is 0; those
+flavours keep that behaviour for parity and warn (:class:`RougeTokenizerWarning`).
+``ROUGE(tokenizer="unicode")`` (rouge-score flavour) tokenizes such text by character
+(ideographs, kana, Thai) or by word (other scripts) instead, and
+``ROUGE(tokenizer="jieba")`` segments Chinese into words with jieba
+(:mod:`nlgmetrics.metrics.rouge_zh`; ``pip install jieba``).
+
+Citation: Chin-Yew Lin. ROUGE: A Package for Automatic Evaluation of Summaries.
+Text Summarization Branches Out (ACL workshop), 2004.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections import namedtuple
+from typing import Any, ClassVar, Sequence
+
+import numpy as np
+
+from .. import _core
+from ..errors import InvalidInputError, InvalidOptionError
+from ..signature import Signature
+from ..stats import SegmentStats, Stats
+from .base import Metric, Score
+
+PRF = namedtuple("PRF", ["precision", "recall", "fmeasure"])
+"""Precision, recall and F-measure of one ROUGE type."""
+
+AggregateScore = namedtuple("AggregateScore", ["low", "mid", "high"])
+"""Bootstrap percentiles of the mean (rouge-score's ``AggregateScore``)."""
+
+
+class RougeBootstrap(dict):
+    """``{type: AggregateScore}`` with the signature of the run (seed and sample count included)."""
+
+    signature: Signature
+
+    def __init__(self, items: dict, signature: Signature):
+        super().__init__(items)
+        self.signature = signature
+
+
+class RougeTokenizerWarning(UserWarning):
+    """Most letters of the input are outside what the flavour's tokenizer keeps."""
+
+
+_WORD_CHARS = re.compile(r"[^\W_]")
+_ASCII_WORD_CHARS = re.compile(r"[A-Za-z0-9]")
+
+
+def deleted_fraction(texts: Sequence[str]) -> float:
+    """Share of the letters and digits of ``texts`` that are not ASCII (and so are
+    deleted by rouge-score's and ROUGE-1.5.5's tokenizers).
+
+    All-ASCII input (the common case) is recognised at C speed and returns 0. Otherwise
+    ASCII texts are weighed by their non-space characters, an estimate that keeps the
+    check cheap; it only decides whether to warn.
+    """
+    if all(s.isascii() for s in texts):
+        return 0.0
+    total = kept = 0
+    for s in texts:
+        if s.isascii():
+            n = len(s) - s.count(" ")
+            total += n
+            kept += n
+        else:
+            total += len(_WORD_CHARS.findall(s))
+            kept += len(_ASCII_WORD_CHARS.findall(s))
+    return 1.0 - kept / total if total else 0.0
+
+
+def warn_if_mostly_deleted(flavour: str, predictions: list[str], references: list[list[str]]) -> None:
+    texts = predictions + [r for rs in references for r in rs]
+    frac = deleted_fraction(texts)
+    if frac > 0.5:
+        warnings.warn(
+            f"ROUGE flavour {flavour!r}: its ASCII tokenizer deletes {frac:.0%} of the letters and digits of "
+            "the input (non-Latin script), so the scores are near 0; use ROUGE(tokenizer='unicode') "
+            "(rouge-score flavour) for such text",
+            RougeTokenizerWarning,
+            stacklevel=4,
+        )
+
+
+class RougeScore(Score):
+    """ROUGE with a :class:`PRF` per type; ``score`` is the F of the first type."""
+
+    def format(self, width: int = 2, score_only: bool = False) -> str:
+        if score_only:
+            return f"{self.score:.{width}f}"
+        parts = [f"{t} P/R/F = {v.precision:.{width + 2}f}/{v.recall:.{width + 2}f}/{v.fmeasure:.{width + 2}f}" for t, v in self.types.items()]
+        return f"{self.name} " + " | ".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = super().to_dict()
+        d["types"] = {t: v._asdict() for t, v in self.types.items()}
+        return d
+
+
+class ROUGE(Metric):
+    """ROUGE. ``ROUGE(flavour="rouge-score", **options)``; see the module docstring.
+
+    >>> from nlgmetrics import ROUGE
+    >>> s = ROUGE(rouge_types=["rouge1", "rougeL"]).corpus_score(["the cat sat on the mat"], [["the cat is on the mat"]])
+    >>> round(s.types["rouge1"].fmeasure, 6), round(s.score, 6)
+    (0.833333, 0.833333)
+    """
+
+    name = "ROUGE"
+    flavours: ClassVar[dict[str, type["ROUGE"]]] = {}
+
+    def __new__(cls, flavour: str = "rouge-score", **options: Any):
+        if cls is ROUGE:
+            try:
+                cls = ROUGE.flavours[flavour]
+            except KeyError:
+                raise InvalidOptionError(f"unknown ROUGE flavour {flavour!r}; known: {', '.join(ROUGE.flavours)}") from None
+        return super().__new__(cls)
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        if cls.flavour:
+            ROUGE.flavours[cls.flavour] = cls
+
+    # Types and the order of their [P, R, F] columns in the statistics.
+    rouge_types: tuple[str, ...] = ()
+
+    def _set_types(self, rouge_types: Sequence[str] | str) -> None:
+        if isinstance(rouge_types, str):
+            rouge_types = [rouge_types]
+        types = tuple(rouge_types)
+        if not types:
+            raise InvalidOptionError("rouge_types must name at least one ROUGE type")
+        if len(set(types)) != len(types):
+            raise InvalidOptionError(f"rouge_types has duplicates: {list(types)}")
+        for t in types:
+            if not isinstance(t, str):
+                raise InvalidOptionError(f"rouge types are strings, got {t!r}")
+        self.rouge_types = types
+        self.sum_fields = tuple(f"{t}_{m}" for t in types for m in PRF._fields)
+
+    def _segment_matrix(self, predictions: list[str], references: list[list[str]]) -> np.ndarray:
+        raise NotImplementedError
+
+    def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
+        sums = self._segment_matrix(predictions, references)
+        return SegmentStats(
+            key=self.key,
+            count_fields=(),
+            counts=np.zeros((len(predictions), 0), dtype=np.uint64),
+            sum_fields=self.sum_fields,
+            sums=sums,
+            ref_counts=np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references)),
+        )
+
+    def _score(self, stats: Stats) -> RougeScore:
+        if stats.n_segments == 0:
+            raise InvalidInputError("ROUGE of an empty corpus is undefined: give at least one prediction")
+        means = stats.sums / stats.n_segments
+        types = {t: PRF(*(float(x) for x in means[3 * k : 3 * k + 3])) for k, t in enumerate(self.rouge_types)}
+        first = types[self.rouge_types[0]]
+        return RougeScore(self.name, first.fmeasure, self.signature(stats), stats, types=types)
+
+    def _sentence_scores(self, seg: SegmentStats) -> np.ndarray:
+        return np.ascontiguousarray(seg._sum_matrix()[:, 2], dtype=np.float64)
+
+    def sentence_prf(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> dict[str, PRF]:
+        """Per-segment precision, recall and F arrays for every type."""
+        m = self.stats(predictions, references)._sum_matrix()
+        return {t: PRF(m[:, 3 * k].copy(), m[:, 3 * k + 1].copy(), m[:, 3 * k + 2].copy()) for k, t in enumerate(self.rouge_types)}
+
+
+class RougeScoreROUGE(ROUGE):
+    """rouge-score 0.1.2's ``RougeScorer`` (see the module docstring).
+
+    Options: ``rouge_types`` (default ``rouge1, rouge2, rougeL, rougeLsum``),
+    ``use_stemmer=False`` (NLTK Porter, NLTK_EXTENSIONS), ``tokenizer="rouge-score"``
+    (or ``"unicode"`` for CJK/Thai/... text, ``"jieba"`` for Chinese words; not
+    rouge-score's behaviour). rouge-score's ``split_summaries`` (nltk's sentence
+    splitter, which needs a data download) is not offered: for ``rougeLsum`` put one
+    sentence per line, as rouge-score's default expects.
+    """
+
+    flavour = "rouge-score"
+
+    def __init__(
+        self,
+        flavour: str = "rouge-score",
+        *,
+        rouge_types: Sequence[str] = ("rouge1", "rouge2", "rougeL", "rougeLsum"),
+        use_stemmer: bool = False,
+        tokenizer: str = "rouge-score",
+        n_threads: int = 0,
+    ):
+        super().__init__(n_threads=n_threads)
+        self._set_types(rouge_types)
+        for t in self.rouge_types:
+            if not re.fullmatch(r"rouge[1-9]|rougeL|rougeLsum", t):
+                raise InvalidOptionError(f"invalid rouge type {t!r} for rouge-score; valid: rouge1..rouge9, rougeL, rougeLsum")
+        if tokenizer not in ("rouge-score", "unicode", "jieba"):
+            raise InvalidOptionError(f"unknown ROUGE tokenizer {tokenizer!r}; known: rouge-score, unicode, jieba")
+        if tokenizer == "jieba":
+            from .rouge_zh import jieba_version
+
+            self._tok_signature = f"jieba-{jieba_version()}"
+        else:
+            self._tok_signature = tokenizer
+        self.use_stemmer = bool(use_stemmer)
+        self.tokenizer = tokenizer
+
+    def _signature_items(self) -> dict[str, Any]:
+        return {
+            "flavour": "rouge-score",
+            "types": "+".join(self.rouge_types),
+            "tok": self._tok_signature,
+            "stem": "porter-nltk" if self.use_stemmer else "no",
+            "agg": "mean",
+        }
+
+    def _abbreviations(self) -> dict[str, str]:
+        return {"flavour": "f", "types": "t", "tok": "tok", "stem": "s", "agg": "a"}
+
+    def _segment_matrix(self, predictions: list[str], references: list[list[str]]) -> np.ndarray:
+        if self.tokenizer == "rouge-score":
+            warn_if_mostly_deleted(self.flavour, predictions, references)
+        if self.tokenizer == "jieba":
+            from .rouge_zh import encode
+
+            enc = encode([predictions, *references], self.use_stemmer)
+            return _core.rouge_score_stats(enc[0], enc[1:], list(self.rouge_types), False, "rouge-score", self.n_threads)
+        return _core.rouge_score_stats(predictions, references, list(self.rouge_types), self.use_stemmer, self.tokenizer, self.n_threads)
+
+    def _pairwise(self, cands: list[str], refs: list[str]) -> np.ndarray:
+        if self.tokenizer == "jieba":
+            from .rouge_zh import encode
+
+            c, r = encode([cands, refs], self.use_stemmer)
+            return _core.rouge_score_pairwise(c, r, list(self.rouge_types), False, "rouge-score", self.n_threads)
+        return _core.rouge_score_pairwise(cands, refs, list(self.rouge_types), self.use_stemmer, self.tokenizer, self.n_threads)
+
+    def bootstrap(
+        self,
+        predictions: Sequence[str],
+        references: Sequence[str | Sequence[str]],
+        *,
+        n_samples: int = 1000,
+        confidence_interval: float = 0.95,
+        seed: int = 0,
+    ) -> RougeBootstrap:
+        """rouge-score's ``BootstrapAggregator`` with an explicit seed.
+
+        For each type in order, ``n_samples`` times: draw N row indices with
+        ``RandomState(seed).choice(N, size=N)`` (one stream shared by all types, as
+        rouge-score's global ``np.random`` is) and take the mean (P, R, F); return the
+        2.5/50/97.5 (for 95%) percentiles with numpy's linear interpolation. ``mid`` is
+        the *median* of the bootstrap means, as in rouge-score. Equals rouge-score's
+        aggregate after ``np.random.seed(seed)``. The result's ``signature`` records
+        ``bs`` (samples), ``ci`` and ``seed``.
+        """
+        if not 0 <= confidence_interval <= 1:
+            raise InvalidOptionError("confidence_interval must be in range [0, 1]")
+        if not isinstance(n_samples, int) or n_samples <= 0:
+            raise InvalidOptionError("n_samples must be a positive integer")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**32:
+            raise InvalidOptionError(f"seed must be an integer in [0, 2**32), got {seed!r}")
+        seg = self.stats(predictions, references)
+        m = seg._sum_matrix()
+        n = m.shape[0]
+        if n == 0:
+            raise InvalidInputError("bootstrap needs at least one prediction")
+        rng = np.random.RandomState(seed)
+        delta = (1 - confidence_interval) / 2
+        q = 100 * np.array([delta, 0.5, 1 - delta])
+        out: dict[str, AggregateScore] = {}
+        for k, t in enumerate(self.rouge_types):
+            matrix = m[:, 3 * k : 3 * k + 3]
+            means = np.zeros((n_samples, 3))
+            for i in range(n_samples):
+                idx = rng.choice(np.arange(n), size=n)
+                means[i, :] = np.mean(matrix[idx, :], axis=0)
+            pct = np.percentile(means, q, axis=0)
+            out[t] = AggregateScore(*(PRF(*map(float, pct[j])) for j in range(3)))
+        sig = self.signature(seg.total()).with_items(before={"bs": n_samples, "ci": confidence_interval, "seed": seed})
+        return RougeBootstrap(out, sig)
+
+
+def rouge(predictions, references, **options: Any) -> RougeScore:
+    """Corpus ROUGE: ``ROUGE(**options).corpus_score(predictions, references)``."""
+    return ROUGE(**options).corpus_score(predictions, references)
+
+
+# The other flavours register themselves on import.
+from . import rouge155 as _rouge155  # noqa: E402,F401
+from . import rouge_coco as _rouge_coco  # noqa: E402,F401

@@ -1,0 +1,215 @@
+"""ROUGE as the Perl ROUGE-1.5.5 (Chin-Yew Lin, 2005) computes it: ``ROUGE(flavour="rouge155")``.
+
+One evaluation = one peer (prediction) against its models (references); texts are one
+sentence per line, as the script's SPL input. Types and the options that map to the
+script's flags:
+
+- ``rougeN`` (``-n``), ``rougeL`` (always on unless ``-x``), ``rougeW`` (``-w weight``,
+  ``weight=1.2``), ``rougeS<d>`` / ``rougeSU<d>`` (``-2 d`` without / with ``-u``;
+  ``*`` = unlimited gap, ``-2 -1``). ⚠ SU never counts the unigram of the last word, and
+  ROUGE-W's recall denominator is ``f(Σ f(len))`` with ``f(k) = k^weight``; both kept.
+- ``scoring_formula="A"`` (``-f A``: hits and counts pooled over models) or ``"B"``
+  (``-f B``: the model with the best recall, the first on ties).
+- ``alpha=0.5`` (``-p``): ``F = PR / ((1-α)P + αR)``.
+- ``stemming=False`` (``-m``): the WordNet-2.0 exception list, then the Perl Porter
+  stemmer, for words longer than 3 characters. ``wordnet_exceptions=False`` stems with
+  Porter alone: that is what ROUGE-1.5.5 does when its ``WordNet-2.0.exc.db`` opens
+  but yields nothing, as in many pyrouge/SummEval installations (SummEval's published
+  CNN/DM run matches this setting exactly, not the full one).
+- ``remove_stopwords=False`` (``-s``): the SMART common-word list.
+- ``length_limit`` / ``byte_limit`` (``-l`` / ``-b``): truncation of every summary.
+
+Text: ASCII-lowercased, ``-`` split off, every byte outside ``[A-Za-z0-9-]`` a separator
+(non-Latin text scores 0, as in the script). R, P and F are rounded per evaluation with
+``sprintf("%7.5f")`` (F from the rounded R and P), exactly as ``-d`` prints them.
+
+The corpus score is the arithmetic mean of those per-evaluation values (mergeable
+statistics). The script itself prints ``Average_X`` as the mean of 1000 bootstrap
+sample means (Perl ``srand(i)``/``rand``); :meth:`Rouge155.script_average` reproduces
+that number and its confidence interval exactly.
+
+Data files shipped with the package: ``data/rouge155_wordnet_2.0_exceptions.txt``
+(WordNet 2.0 ``*.exc`` merged as ROUGE's ``buildExeptionDB.pl`` merges them, reading
+noun, adv, verb, adj: later files win) and ``data/rouge155_smart_stopwords.txt``
+(``smart_common_words.txt``).
+
+Citation: Chin-Yew Lin. ROUGE: A Package for Automatic Evaluation of Summaries. 2004.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Sequence
+
+import numpy as np
+
+from .. import _core
+from ..errors import InvalidInputError, InvalidOptionError
+from .rouge import PRF, ROUGE, warn_if_mostly_deleted
+
+_TYPE = re.compile(r"rouge(?:[1-9][0-9]*|L|W|SU?(?:[0-9]+|\*))")
+
+
+@lru_cache(maxsize=1)
+def wordnet_exceptions() -> tuple[tuple[str, str], ...]:
+    """ROUGE-1.5.5's WordNet-2.0 exception table (inflected form, base form)."""
+    text = resources.files("nlgmetrics.data").joinpath("rouge155_wordnet_2.0_exceptions.txt").read_text("utf-8")
+    return tuple(tuple(line.split(" ", 1)) for line in text.splitlines() if line)  # type: ignore[misc]
+
+
+@lru_cache(maxsize=1)
+def smart_stopwords() -> tuple[str, ...]:
+    """The SMART common-word list ROUGE-1.5.5 removes with ``-s``."""
+    text = resources.files("nlgmetrics.data").joinpath("rouge155_smart_stopwords.txt").read_text("utf-8")
+    return tuple(line for line in text.splitlines())
+
+
+class Rouge155(ROUGE):
+    """ROUGE-1.5.5.pl (see the module docstring). Scale 0–1.
+
+    >>> from nlgmetrics import ROUGE
+    >>> r = ROUGE("rouge155", rouge_types=["rouge1", "rougeL"])
+    >>> s = r.corpus_score(["the dog ran"], [["the cat sat on the mat", "a dog ran"]])
+    >>> s.types["rouge1"]
+    PRF(precision=0.5, recall=0.33333, fmeasure=0.4)
+    """
+
+    flavour = "rouge155"
+
+    def __init__(
+        self,
+        flavour: str = "rouge155",
+        *,
+        rouge_types: Sequence[str] = ("rouge1", "rouge2", "rougeL"),
+        weight: float = 1.2,
+        scoring_formula: str = "A",
+        alpha: float = 0.5,
+        stemming: bool = False,
+        wordnet_exceptions: bool = True,
+        remove_stopwords: bool = False,
+        length_limit: int | None = None,
+        byte_limit: int | None = None,
+        n_threads: int = 0,
+    ):
+        super().__init__(n_threads=n_threads)
+        self._set_types(rouge_types)
+        for t in self.rouge_types:
+            if not _TYPE.fullmatch(t):
+                raise InvalidOptionError(
+                    f"invalid ROUGE-1.5.5 type {t!r}; valid: rougeN (N >= 1), rougeL, rougeW, rougeS<d>, rougeSU<d>, rougeS*, rougeSU*"
+                )
+        if scoring_formula not in ("A", "B"):
+            raise InvalidOptionError(f"scoring_formula must be 'A' (model average) or 'B' (best model), got {scoring_formula!r}")
+        if not isinstance(alpha, (int, float)) or not 0 <= alpha <= 1:
+            raise InvalidOptionError(f"alpha must be in [0, 1], got {alpha!r}")
+        if not isinstance(weight, (int, float)) or not weight > 0 or weight == float("inf"):
+            raise InvalidOptionError(f"weight must be a positive number, got {weight!r}")
+        if length_limit is not None and byte_limit is not None:
+            raise InvalidOptionError("give length_limit (words) or byte_limit (bytes), not both")
+        for name, v in (("length_limit", length_limit), ("byte_limit", byte_limit)):
+            if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v <= 0):
+                raise InvalidOptionError(f"{name} must be a positive integer, got {v!r}")
+        self.weight = float(weight)
+        self.scoring_formula = scoring_formula
+        self.alpha = float(alpha)
+        self.stemming = bool(stemming)
+        self.wordnet_exceptions = bool(wordnet_exceptions)
+        self.remove_stopwords = bool(remove_stopwords)
+        self.length_limit = length_limit
+        self.byte_limit = byte_limit
+
+    def perl_options(self) -> str:
+        """The equivalent ROUGE-1.5.5.pl flags (for the record; not all map 1:1)."""
+        opts = []
+        ns = [int(t[5:]) for t in self.rouge_types if t[5:].isdigit()]
+        if ns:
+            opts.append(f"-n {max(ns)}")
+        if "rougeW" in self.rouge_types:
+            opts.append(f"-w {self.weight:g}")
+        for t in self.rouge_types:
+            m = re.fullmatch(r"rouge(SU?)([0-9]+|\*)", t)
+            if m:
+                opts.append(f"-2 {-1 if m.group(2) == '*' else m.group(2)}" + (" -u" if m.group(1) == "SU" else ""))
+        if "rougeL" not in self.rouge_types:
+            opts.append("-x")
+        if self.stemming:
+            opts.append("-m")
+        if self.remove_stopwords:
+            opts.append("-s")
+        if self.length_limit:
+            opts.append(f"-l {self.length_limit}")
+        if self.byte_limit:
+            opts.append(f"-b {self.byte_limit}")
+        opts.append(f"-f {self.scoring_formula} -p {self.alpha:g}")
+        return " ".join(opts)
+
+    def _signature_items(self) -> dict[str, Any]:
+        return {
+            "flavour": "rouge155",
+            "types": "+".join(self.rouge_types),
+            "w": self.weight if "rougeW" in self.rouge_types else None,
+            "formula": self.scoring_formula,
+            "alpha": self.alpha,
+            "stem": ("porter-perl+wordnet2.0" if self.wordnet_exceptions else "porter-perl") if self.stemming else "no",
+            "stop": "smart" if self.remove_stopwords else "no",
+            "limit": f"{self.length_limit}w" if self.length_limit else (f"{self.byte_limit}b" if self.byte_limit else "none"),
+            "agg": "mean",
+        }
+
+    def _abbreviations(self) -> dict[str, str]:
+        return {"flavour": "f", "types": "t", "formula": "fm", "alpha": "p", "stem": "s", "stop": "sw", "limit": "l", "agg": "a"}
+
+    def _segment_matrix(self, predictions: list[str], references: list[list[str]]) -> np.ndarray:
+        warn_if_mostly_deleted(self.flavour, predictions, references)
+        return _core.rouge155_stats(
+            predictions,
+            references,
+            list(self.rouge_types),
+            self.weight,
+            self.scoring_formula == "B",
+            self.alpha,
+            self.stemming,
+            list(smart_stopwords()) if self.remove_stopwords else None,
+            list(wordnet_exceptions()) if self.stemming and self.wordnet_exceptions else [],
+            self.length_limit,
+            self.byte_limit,
+            self.n_threads,
+        )
+
+    def script_average(
+        self,
+        predictions: Sequence[str],
+        references: Sequence[str | Sequence[str]],
+        *,
+        n_resamples: int = 1000,
+        confidence: float = 95.0,
+        eval_ids: Sequence[str] | None = None,
+    ) -> dict[str, dict[str, tuple[float, float, float]]]:
+        """What ROUGE-1.5.5 prints as ``Average_R/P/F (CF%-conf.int. low - high)``.
+
+        The script's instances are the evaluation ids sorted as strings (``eval_ids``,
+        by default ``"1"``..``"N"`` as the ``-z`` file-list mode numbers them); resample
+        ``i`` seeds Perl's drand48 with ``srand(i)`` and draws ``int(rand(N))`` N times;
+        the average is the mean of the sorted sample means, and the interval is read at
+        ``int(R·(100−c)/200)`` and ``int(R − R·(100−c)/200 − 1)``, each ``%7.5f``-rounded.
+        Returns ``{type: {"R": (avg, low, high), "P": ..., "F": ...}}``.
+        """
+        m = self.stats(predictions, references)._sum_matrix()
+        n = m.shape[0]
+        if n == 0:
+            raise InvalidInputError("script_average needs at least one evaluation")
+        ids = [str(i + 1) for i in range(n)] if eval_ids is None else [str(x) for x in eval_ids]
+        if len(ids) != n:
+            raise InvalidInputError(f"{len(ids)} eval_ids for {n} evaluations")
+        order = sorted(range(n), key=lambda i: f"{ids[i]}.X")
+        out: dict[str, dict[str, tuple[float, float, float]]] = {}
+        for k, t in enumerate(self.rouge_types):
+            rows = np.ascontiguousarray(m[order][:, [3 * k + 1, 3 * k, 3 * k + 2]])
+            d = _core.rouge155_script_average(rows, n_resamples, float(confidence))
+            out[t] = {x: (d["average"][j], d["low"][j], d["high"][j]) for j, x in enumerate("RPF")}
+        return out
+
+
+__all__ = ["Rouge155", "PRF", "smart_stopwords", "wordnet_exceptions"]

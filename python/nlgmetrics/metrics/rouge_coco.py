@@ -1,0 +1,58 @@
+"""ROUGE-L as pycocoevalcap 1.2 computes it for captions: ``ROUGE(flavour="coco")``.
+
+Tokens are ``text.split(" ")`` (pycocoevalcap receives PTB-tokenized, space-joined
+text; ⚠ a doubled space yields an empty token). For each reference ``j``,
+``lcs_j`` is the LCS length, ``P = max_j lcs_j/|cand|`` and ``R = max_j lcs_j/|ref_j|``
+are maximised *independently*, and ``score = (1+β²)PR / (R + β²P)`` with ``β = 1.2``
+(0 when P or R is 0). The corpus score is the mean of the per-image scores
+(``Rouge.compute_score``). Scale 0–1.
+
+Citation: Chen et al. Microsoft COCO Captions: Data Collection and Evaluation Server.
+arXiv:1504.00325, 2015 (pycocoevalcap); Lin 2004 (ROUGE-L).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _core
+from ..errors import InvalidInputError, InvalidOptionError
+from ..stats import Stats
+from .rouge import PRF, ROUGE, RougeScore
+
+
+class CocoRouge(ROUGE):
+    """pycocoevalcap ``Rouge`` (ROUGE-L with β = 1.2). ``score`` = mean per-image score.
+
+    >>> from nlgmetrics import ROUGE
+    >>> round(ROUGE("coco").corpus_score(["a man riding a horse"], [["a man rides a horse", "a horse"]]).score, 6)
+    0.907063
+    """
+
+    flavour = "coco"
+
+    def __init__(self, flavour: str = "coco", *, beta: float = 1.2, n_threads: int = 0):
+        super().__init__(n_threads=n_threads)
+        if not isinstance(beta, (int, float)) or not 0 <= beta < float("inf"):
+            raise InvalidOptionError(f"beta must be a finite number >= 0, got {beta!r}")
+        self.beta = float(beta)
+        self.rouge_types = ("rougeL",)
+        self.sum_fields = ("rougeL_precision", "rougeL_recall", "rougeL_score")
+
+    def _signature_items(self) -> dict[str, Any]:
+        return {"flavour": "coco", "types": "rougeL", "beta": self.beta, "tok": "split-space", "agg": "mean"}
+
+    def _abbreviations(self) -> dict[str, str]:
+        return {"flavour": "f", "types": "t", "beta": "b", "tok": "tok", "agg": "a"}
+
+    def _segment_matrix(self, predictions: list[str], references: list[list[str]]) -> np.ndarray:
+        return _core.rouge_coco_stats(predictions, references, self.beta, self.n_threads)
+
+    def _score(self, stats: Stats) -> RougeScore:
+        if stats.n_segments == 0:
+            raise InvalidInputError("ROUGE of an empty corpus is undefined: give at least one prediction")
+        p, r, s = (float(x) for x in stats.sums / stats.n_segments)
+        # "fmeasure" here is the mean of pycocoevalcap's per-image F_beta scores.
+        return RougeScore(self.name, s, self.signature(stats), stats, types={"rougeL": PRF(p, r, s)})
