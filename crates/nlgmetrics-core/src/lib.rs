@@ -10,6 +10,7 @@ pub mod fsum;
 pub mod ngram;
 pub mod parallel;
 pub mod pystr;
+pub mod significance;
 pub mod text;
 pub mod tokenize;
 
