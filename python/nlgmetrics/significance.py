@@ -226,7 +226,7 @@ def _estimate(scores: np.ndarray, mean: str) -> tuple[float, float, float, float
     if mean == "statistics":
         mu = statistics.mean(s.tolist())
     elif mean == "numpy":
-        mu = float(scores.mean())
+        mu = float(s.mean())  # sacrebleu's estimate_ci averages the sorted scores
     else:
         mu = math.fsum(scores.tolist()) / n
     return float(mu), float(0.5 * (hi - lo)), float(lo), float(hi)
