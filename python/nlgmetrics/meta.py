@@ -88,6 +88,8 @@ def spearman(x: Sequence[float], y: Sequence[float]) -> float:
     """Spearman's rho: Pearson's r of average ranks."""
     a, b = _vectors(x, y)
     ra, rb = _rank(a), _rank(b)
+    if (ra == ra[0]).all() or (rb == rb[0]).all():
+        return math.nan  # a constant side has no correlation (scipy warns and returns nan)
     c = np.corrcoef(ra, rb)
     return float(c[0, 1]) if np.isfinite(c[0, 1]) else math.nan
 
