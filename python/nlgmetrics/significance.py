@@ -436,17 +436,11 @@ def paired_test_stats(
     else:
         mask = _core.sig_randomization_mask(seed, n_samples, n, n_threads)
         bs_idx = _core.sig_multinomial_indices(seed, ar_confidence_n, n, n_threads) if ar_confidence_n else None
-    # pseudo-system A takes the baseline's segment where the mask is 1, B the other one:
-    # one mask over the stacked [baseline; system] rows gives each, exactly.
-    take_a = np.ascontiguousarray(np.hstack([mask, 1 - mask]))
-    take_b = np.ascontiguousarray(np.hstack([1 - mask, mask]))
     if ar_confidence_n:
         ci_scores = _bootstrap_scores(metric, [bl], method=method, resampling="multinomial", seed=seed, n_resamples=ar_confidence_n, n_threads=n_threads)[0]
         rows[0].mean, rows[0].ci = _estimate(ci_scores, mean_kind)[:2]
-    for (name, st), s_full in zip(named, full[1:]):
-        both = _concat(bl, st)
-        (sa,) = _exact_scores(metric, [both], "mask", take_a, n_threads)
-        (sb,) = _exact_scores(metric, [both], "mask", take_b, n_threads)
+    trials = _randomization_scores(metric, stats_list, mask, n_threads)
+    for (name, st), s_full, (sa, sb) in zip(named, full[1:], trials):
         row = SystemResult(name, s_full, _p_value(np.abs(sa - sb), abs(full[0] - s_full)))
         if bs_idx is not None:
             if method == "sacrebleu":
@@ -457,6 +451,39 @@ def paired_test_stats(
         rows.append(row)
     sig = resampling_signature(metric, bl, bs=ar_confidence_n, ar=n_samples, seed=seed_str, resampling=_resampling_item(method, resampling))
     return PairedTestResult(metric.name, "ar", n_samples, rows, sig)
+
+
+def _randomization_scores(metric: Metric, stats_list: Sequence[SegmentStats], mask: np.ndarray, n_threads: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Scores of the two pseudo-systems of every trial, for each system against the baseline.
+
+    Pseudo-system A takes the baseline's segment where the mask is 1 and the system's
+    elsewhere; B the opposite. Counts: with ``M = mask @ stats`` (one product for all
+    systems) and column totals ``T``, ``A = M_bl + T_sys - M_sys`` and
+    ``B = T_bl - M_bl + M_sys``, exact in u64. Real sums: one exactly rounded product of
+    ``[mask, 1 - mask]`` with the stacked ``[baseline; system]`` rows each.
+    """
+    k, m = len(metric.count_fields), len(metric.sum_fields)
+    counts = np.ascontiguousarray(np.hstack([s.counts for s in stats_list]), dtype=np.uint64)
+    mm = _core.sig_totals_u64("mask", mask, counts, n_threads)
+    tt = counts.sum(axis=0, dtype=np.uint64)
+    bl_m, bl_t = mm[:, :k], tt[:k]
+    take_a = take_b = None
+    if m:
+        take_a = np.ascontiguousarray(np.hstack([mask, 1 - mask]))
+        take_b = np.ascontiguousarray(np.hstack([1 - mask, mask]))
+    out = []
+    for i, st in enumerate(stats_list[1:], start=1):
+        sys_m, sys_t = mm[:, i * k:(i + 1) * k], tt[i * k:(i + 1) * k]
+        a_counts = bl_m + (sys_t - sys_m)
+        b_counts = (bl_t - bl_m) + sys_m
+        if m:
+            both = _sum_matrix(_concat(stats_list[0], st))
+            a_sums = _core.sig_totals_f64("mask", take_a, both, False, n_threads)[0]
+            b_sums = _core.sig_totals_f64("mask", take_b, both, False, n_threads)[0]
+        else:
+            a_sums = b_sums = np.zeros((len(mask), 0))
+        out.append((metric._scores_from_totals(a_counts, a_sums), metric._scores_from_totals(b_counts, b_sums)))
+    return out
 
 
 def _concat(a: SegmentStats, b: SegmentStats) -> SegmentStats:

@@ -58,6 +58,17 @@ impl Draws<'_> {
         Ok(self.n_resamples(n_segments))
     }
 
+    /// The sum of multiplicities of resample `r` (saturating).
+    fn multiplicity(&self, r: usize, n_segments: usize) -> u64 {
+        match self {
+            Draws::Indices { n_draws, .. } => *n_draws as u64,
+            Draws::Weights { w } => w[r * n_segments..(r + 1) * n_segments]
+                .iter()
+                .fold(0u64, |a, &c| a.saturating_add(c as u64)),
+            Draws::Mask { m } => m[r * n_segments..(r + 1) * n_segments].iter().filter(|&&c| c != 0).count() as u64,
+        }
+    }
+
     /// Calls `f(segment, multiplicity)` for every draw of resample `r`.
     #[inline]
     fn for_each(&self, r: usize, n_segments: usize, mut f: impl FnMut(usize, u64)) {
@@ -96,16 +107,30 @@ fn check_stats(len: usize, width: usize) -> Result<usize> {
 }
 
 /// Exact integer totals, `n_resamples × width`. Overflow is an error, not a wrap.
+///
+/// When the largest possible total (largest multiplicity sum of a resample times the
+/// largest statistic of a column) fits in u64, the inner loop runs unchecked (and
+/// vectorises); otherwise every addition is checked.
 pub fn totals_u64(draws: Draws<'_>, stats: &[u64], width: usize, n_threads: usize) -> Result<Vec<u64>> {
     let n = check_stats(stats.len(), width)?;
     let n_res = draws.validate(n)?;
+    let col_max = stats.chunks(width.max(1)).fold(0u64, |m, row| row.iter().fold(m, |m, &x| m.max(x)));
+    let bound = (0..n_res).map(|r| draws.multiplicity(r, n)).max().unwrap_or(0) as u128 * col_max as u128;
+    let safe = bound <= u64::MAX as u128;
     map_rows(n_res, width, n_threads, || (), |_, r, out: &mut [u64]| {
         let mut overflow = false;
         draws.for_each(r, n, |s, c| {
-            for (o, &x) in out.iter_mut().zip(&stats[s * width..(s + 1) * width]) {
-                match x.checked_mul(c).and_then(|v| o.checked_add(v)) {
-                    Some(v) => *o = v,
-                    None => overflow = true,
+            let row = &stats[s * width..(s + 1) * width];
+            if safe {
+                for (o, &x) in out.iter_mut().zip(row) {
+                    *o += x * c;
+                }
+            } else {
+                for (o, &x) in out.iter_mut().zip(row) {
+                    match x.checked_mul(c).and_then(|v| o.checked_add(v)) {
+                        Some(v) => *o = v,
+                        None => overflow = true,
+                    }
                 }
             }
         });

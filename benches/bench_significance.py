@@ -1,0 +1,76 @@
+"""Paired bootstrap (1000 resamples) of 12 systems × ~2,000 segments: nlgmetrics vs sacrebleu.
+
+Runs both on the same WMT22 data in one process and prints a markdown table (wall time,
+ratio, peak Python-heap memory from tracemalloc; the Rust side allocates outside it, so
+its figure is a lower bound). Usage: ``python benches/bench_significance.py [--corpora DIR]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+import tracemalloc
+from pathlib import Path
+
+from sacrebleu.metrics import BLEU as SacreBLEU
+from sacrebleu.significance import PairedTest
+
+from nlgmetrics import BLEU
+from nlgmetrics.significance import paired_test
+
+
+def read(p: Path) -> list[str]:
+    lines = p.read_text(encoding="utf-8").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [x.rstrip() for x in lines]
+
+
+def load(corpora: Path, pair: str, n_systems: int):
+    d = corpora / "wmt22" / pair
+    trg = pair.split("-")[1]
+    ref = read(d / f"generaltest2022.{pair}.ref.A.{trg}")
+    files = sorted((d / "system-outputs").iterdir())[:n_systems]
+    return ref, [(p.name.split(".hyp.")[1].rsplit(".", 1)[0], read(p)) for p in files]
+
+
+def timed(fn):
+    tracemalloc.start()
+    t = time.perf_counter()
+    out = fn()
+    dt = time.perf_counter() - t
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return out, dt, peak / 2**20
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--corpora", default=str(Path(__file__).resolve().parents[2] / "shared" / "corpora"))
+    ap.add_argument("--pair", default="ja-en")
+    ap.add_argument("--systems", type=int, default=12)
+    ap.add_argument("--resamples", type=int, default=1000)
+    a = ap.parse_args()
+    ref, systems = load(Path(a.corpora), a.pair, a.systems)
+    n = a.resamples
+    rows = []
+    for test, label in [("bs", f"paired bootstrap, {n} resamples"), ("ar", f"paired approximate randomization, {10 * n} trials")]:
+        k = n if test == "bs" else 10 * n
+        sb, t_sb, m_sb = timed(lambda: PairedTest(systems, {"BLEU": SacreBLEU()}, [ref], test_type=test, n_samples=k)())
+        ours_sb, t_c, m_c = timed(lambda: paired_test(BLEU(), ref, systems[0], systems[1:], test=test, n_samples=k, method="sacrebleu"))
+        ours, t_o, m_o = timed(lambda: paired_test(BLEU(), ref, systems[0], systems[1:], test=test, n_samples=k))
+        same = all(
+            (g.score, g.p_value, g.mean, g.ci) == (w.score, w.p_value, w.mean, w.ci)
+            for w, g in zip(sb[1]["BLEU"], ours_sb.systems)
+        )
+        rows.append((label, t_sb, m_sb, t_c, m_c, t_o, m_o, same))
+    print(f"{a.systems} systems × {len(ref)} segments ({a.pair}), BLEU, {os.cpu_count()} cores\n")
+    print("| test | sacrebleu 2.6.0 | nlgmetrics method=sacrebleu | nlgmetrics default | speed-up (sacrebleu / default) | identical to sacrebleu |")
+    print("|---|---|---|---|---|---|")
+    for label, t_sb, m_sb, t_c, m_c, t_o, m_o, same in rows:
+        print(f"| {label} | {t_sb:.2f} s, {m_sb:.0f} MiB | {t_c:.2f} s, {m_c:.0f} MiB | {t_o:.2f} s, {m_o:.0f} MiB | {t_sb / t_o:.1f}× | {'yes' if same else 'NO'} |")
+
+
+if __name__ == "__main__":
+    main()
