@@ -121,7 +121,12 @@ pub fn totals_u64(draws: Draws<'_>, stats: &[u64], width: usize, n_threads: usiz
         let mut overflow = false;
         draws.for_each(r, n, |s, c| {
             let row = &stats[s * width..(s + 1) * width];
-            if safe {
+            if safe && c == 1 {
+                // bootstrap draws and masks: a plain (vectorised) row addition
+                for (o, &x) in out.iter_mut().zip(row) {
+                    *o += x;
+                }
+            } else if safe {
                 for (o, &x) in out.iter_mut().zip(row) {
                     *o += x * c;
                 }
