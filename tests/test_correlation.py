@@ -11,7 +11,7 @@ import scipy.stats
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from _significance_helpers import wmt_systems
+from test_significance_helpers import wmt_systems
 from nlgmetrics import BLEU
 from nlgmetrics.cli import main
 from nlgmetrics.errors import InvalidInputError, InvalidOptionError, LengthMismatchError
@@ -133,3 +133,14 @@ def test_correlate_cli(ja_en, corpora, tmp_path, capsys):
     assert main(["correlate", "-r", refp, "-i", *files[:3], "--names", *names[:3], "--human", str(seg), "--level", "segment", "--confidence-n", "0"]) == 0
     assert "kendall-like" in capsys.readouterr().out
     assert main(["correlate", "-r", refp, "-i", *files[:3], "--human", str(tmp_path / "missing.tsv")]) == 1
+
+
+def test_docstring_examples():
+    import doctest
+
+    import nlgmetrics.meta
+    import nlgmetrics.significance
+
+    for mod in (nlgmetrics.meta, nlgmetrics.significance):
+        result = doctest.testmod(mod)
+        assert result.attempted > 0 and result.failed == 0

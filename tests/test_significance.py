@@ -8,7 +8,7 @@ import pytest
 from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.significance import PairedTest
 
-from _significance_helpers import MeanLength, wmt_systems
+from test_significance_helpers import MeanLength, wmt_systems
 from nlgmetrics import BLEU, _core
 from nlgmetrics.errors import IncompatibleStatsError, InvalidInputError, InvalidOptionError, LengthMismatchError
 from nlgmetrics.significance import bootstrap_ci, paired_test, paired_test_stats, poisson_totals

@@ -9,7 +9,7 @@ import sys
 import pytest
 from tabulate import tabulate
 
-from _significance_helpers import wmt_systems
+from test_significance_helpers import wmt_systems
 from nlgmetrics.cli import main
 from nlgmetrics.cli.compare import fancy_grid, latex_booktabs
 
@@ -82,3 +82,11 @@ def test_table_renderers_equal_tabulate(rows):
     assert fancy_grid(headers, rows) == tabulate(rows, tablefmt="fancy_grid", **kw)
     flat = [[c.replace("\n", " ") for c in r] for r in rows]
     assert latex_booktabs(headers, flat) == tabulate(flat, tablefmt="latex_booktabs", **kw)
+
+
+def test_compare_poisson_and_default_method(files, capsys, monkeypatch):
+    d, names = files
+    out = _ours(d, ["compare", "-r", "ref.txt", "-i", *names, "--paired-bs", "-pbsn", "200", "--resampling", "poisson", "--seed", "9", "--short"], capsys, monkeypatch)
+    assert "bs:200|rs:9|rsm:poisson" in out and "(p = " in out
+    again = _ours(d, ["compare", "-r", "ref.txt", "-i", *names, "--paired-bs", "-pbsn", "200", "--resampling", "poisson", "--seed", "9", "--short", "--n-threads", "1"], capsys, monkeypatch)
+    assert again == out

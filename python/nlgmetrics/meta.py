@@ -55,7 +55,11 @@ def _vectors(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
 
 
 def pearson(x: Sequence[float], y: Sequence[float]) -> float:
-    """Pearson's r (nan when one side is constant, as scipy)."""
+    """Pearson's r (nan when one side is constant, as scipy).
+
+    >>> round(pearson([1, 2, 3, 4], [1, 3, 2, 4]), 6)
+    0.8
+    """
     a, b = _vectors(x, y)
     return _pearson(a, b)
 
@@ -121,7 +125,11 @@ def _discordant(a: np.ndarray, b: np.ndarray) -> int:
 
 
 def kendall(x: Sequence[float], y: Sequence[float], variant: str = "b") -> float:
-    """Kendall's tau-b (default) or tau-c, as ``scipy.stats.kendalltau``."""
+    """Kendall's tau-b (default) or tau-c, as ``scipy.stats.kendalltau``.
+
+    >>> round(kendall([1, 2, 3, 4], [1, 3, 2, 4]), 6)
+    0.666667
+    """
     if variant not in ("b", "c"):
         raise InvalidOptionError(f"unknown Kendall variant {variant!r}; known: b, c")
     a, b = _vectors(x, y)

@@ -1,4 +1,4 @@
-"""Shared data for the significance tests: WMT22 systems (subsampled deterministically)
+"""Shared data for the significance tests (no tests here): WMT22 systems (subsampled deterministically)
 and a small test-only Metric with real-valued statistics."""
 
 from __future__ import annotations
