@@ -18,7 +18,7 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.significance import PairedTest
 
 from nlgmetrics import BLEU
-from nlgmetrics.significance import paired_test
+from nlgmetrics.significance import paired_test, paired_test_stats
 
 
 def read(p: Path) -> list[str]:
@@ -75,12 +75,18 @@ def main() -> None:
             (g.score, g.p_value, g.mean, g.ci) == (w.score, w.p_value, w.mean, w.ci)
             for w, g in zip(sb[1]["BLEU"], ours_sb.systems)
         )
-        rows.append((label, t_sb, m_sb, t_c, m_c, t_o, m_o, same))
+        m = BLEU()
+        stats = [(name, m.stats(h, ref)) for name, h in systems]
+        _, t_r, _ = timed(lambda: paired_test_stats(m, stats[0], stats[1:], test=test, n_samples=k))
+        rows.append((label, t_sb, m_sb, t_c, m_c, t_o, m_o, same, t_r))
     print(f"{a.systems} systems × {len(ref)} segments ({a.pair}), BLEU, {os.cpu_count()} cores\n")
     print("| test | sacrebleu 2.6.0 | nlgmetrics method=sacrebleu | nlgmetrics default | speed-up (sacrebleu / default) | identical to sacrebleu |")
     print("|---|---|---|---|---|---|")
-    for label, t_sb, m_sb, t_c, m_c, t_o, m_o, same in rows:
+    for label, t_sb, m_sb, t_c, m_c, t_o, m_o, same, _ in rows:
         print(f"| {label} | {t_sb:.2f} s, {mib(m_sb)} | {t_c:.2f} s, {mib(m_c)} | {t_o:.2f} s, {mib(m_o)} | {t_sb / t_o:.1f}× | {'yes' if same else 'NO'} |")
+    print()
+    for label, *_, t_r in rows:
+        print(f"nlgmetrics default, {label}, statistics precomputed (resampling + scoring only): {t_r:.2f} s")
 
 
 if __name__ == "__main__":

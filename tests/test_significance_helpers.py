@@ -8,7 +8,6 @@ from pathlib import Path
 import numpy as np
 
 from nlgmetrics.metrics.base import Metric, Score
-from nlgmetrics.signature import Signature
 from nlgmetrics.stats import SegmentStats, Stats
 
 from conftest import read_lines

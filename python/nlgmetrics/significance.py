@@ -358,7 +358,7 @@ class PairedTestResult:
         return format_paired([self], fmt=fmt, width=width, short=short)
 
 
-def _system_list(systems: Any, what: str) -> list[tuple[str, SegmentStats]]:
+def _system_list(systems: Any) -> list[tuple[str, SegmentStats]]:
     if isinstance(systems, Mapping):
         return list(systems.items())
     items = list(systems)
@@ -398,7 +398,7 @@ def paired_test_stats(
     if test == "ar" and resampling != "multinomial":
         raise InvalidOptionError("resampling applies to bootstrap tests; approximate randomization swaps segments")
     bl_name, bl = baseline if isinstance(baseline, tuple) else ("Baseline", baseline)
-    named = _system_list(systems, "systems")
+    named = _system_list(systems)
     if not named:
         raise InvalidInputError("a paired test needs at least one system besides the baseline")
     _check_stats(metric, bl, "baseline statistics")

@@ -37,7 +37,7 @@ impl Draws<'_> {
         let bad = |msg: String| Err(Error::InvalidInput(msg));
         match self {
             Draws::Indices { idx, n_draws } => {
-                if *n_draws == 0 || idx.len() % n_draws != 0 {
+                if *n_draws == 0 || !idx.len().is_multiple_of(*n_draws) {
                     return bad(format!("{} indices do not fill rows of {n_draws}", idx.len()));
                 }
                 if let Some(&i) = idx.iter().find(|&&i| i < 0 || i as usize >= n_segments) {
@@ -45,12 +45,12 @@ impl Draws<'_> {
                 }
             }
             Draws::Weights { w } => {
-                if n_segments == 0 || w.len() % n_segments != 0 {
+                if n_segments == 0 || !w.len().is_multiple_of(n_segments) {
                     return bad(format!("{} weights do not fill rows of {n_segments} segments", w.len()));
                 }
             }
             Draws::Mask { m } => {
-                if n_segments == 0 || m.len() % n_segments != 0 {
+                if n_segments == 0 || !m.len().is_multiple_of(n_segments) {
                     return bad(format!("{} mask entries do not fill rows of {n_segments} segments", m.len()));
                 }
             }
@@ -100,7 +100,7 @@ fn check_stats(len: usize, width: usize) -> Result<usize> {
     if width == 0 {
         return Ok(0);
     }
-    if len % width != 0 {
+    if !len.is_multiple_of(width) {
         return Err(Error::InvalidInput(format!("{len} statistics do not fill rows of {width}")));
     }
     Ok(len / width)
