@@ -35,6 +35,8 @@ from .metrics.rouge import ROUGE, RougeTokenizerWarning, rouge  # noqa: E402
 from .registry import available, load, register  # noqa: E402
 from .signature import Signature  # noqa: E402
 from .stats import SegmentStats, Stats  # noqa: E402
+from . import meta, significance  # noqa: E402
+from .significance import bootstrap_ci, paired_test  # noqa: E402
 
 register("bleu", BLEU, "BLEU (flavours: sacrebleu)", tuple(BLEU.flavours))
 register("rouge", ROUGE, "ROUGE-N/L/Lsum/W/S/SU", tuple(ROUGE.flavours))
@@ -60,6 +62,10 @@ __all__ = [
     "Stats",
     "available",
     "bleu",
+    "bootstrap_ci",
+    "meta",
+    "paired_test",
+    "significance",
     "load",
     "references_from_streams",
     "register",

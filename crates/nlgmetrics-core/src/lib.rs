@@ -11,6 +11,7 @@ pub mod ngram;
 pub mod parallel;
 pub mod pystr;
 pub mod stem;
+pub mod significance;
 pub mod text;
 pub mod tokenize;
 

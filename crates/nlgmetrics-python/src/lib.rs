@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 mod bleu;
 mod rouge;
 mod convert;
+mod significance;
 mod tokenize;
 
 #[pymodule]
@@ -14,5 +15,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     tokenize::register(m)?;
     bleu::register(m)?;
     rouge::register(m)?;
+    significance::register(m)?;
     Ok(())
 }

@@ -13,6 +13,7 @@ from ..errors import InvalidOptionError, MissingExtraError, NlgMetricsError
 from ..io.text import read_lines
 from ..registry import available, load
 from .options import OPTION_SETS
+from . import compare, correlate  # significance & meta-evaluation subcommands
 
 
 class UsageError(Exception):
@@ -45,6 +46,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--n-threads", type=int, default=0, help="worker threads (0 = all cores); results do not depend on it")
     for opts in OPTION_SETS.values():
         opts.add(s.add_argument_group(f"{opts.metric} options"))
+    compare.add_confidence_flags(s)  # --- significance: score --confidence ---
+
+    # --- significance & meta-evaluation: compare, correlate (cli/compare.py, cli/correlate.py) ---
+    compare.add_parser(sub, _add_shared_metric_flags)
+    correlate.add_parser(sub, _add_shared_metric_flags)
+    # ---
 
     sub.add_parser("list", help="list metrics, flavours and tokenizers")
     return p
@@ -67,6 +74,17 @@ def _read_jsonl(path: str) -> tuple[list[str], list[list[str]]]:
         preds.append(pred)
         refs.append([ref] if isinstance(ref, str) else list(ref))
     return preds, refs
+
+
+def _add_shared_metric_flags(p: argparse.ArgumentParser) -> None:
+    """The metric flags of ``score`` for other subcommands (compare, correlate)."""
+    p.add_argument("-tok", "--tokenize", default=None, help="tokenizer for the metrics that take one")
+    p.add_argument("-lc", "--lowercase", action="store_true", help="lowercase before scoring")
+    p.add_argument("-tl", "--trg-lang", default="", help="target language (picks zh/ja/ko tokenizers as sacrebleu does)")
+    p.add_argument("--n-threads", type=int, default=0, help="worker threads (0 = all cores); results do not depend on it")
+    p.set_defaults(sentence_level=False)
+    for opts in OPTION_SETS.values():
+        opts.add(p.add_argument_group(f"{opts.metric} options"))
 
 
 def _read_systems(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
@@ -108,6 +126,8 @@ def _inputs(args: argparse.Namespace) -> list[tuple[str, list[str], list[list[st
 
 
 def _score(args: argparse.Namespace, out) -> int:
+    if args.confidence and args.sentence_level:  # significance
+        raise UsageError("--confidence needs corpus-level scores; drop --sentence-level")
     metrics = [(name, load(name, **_metric_options(name, args))) for name in args.metrics]
     results: list[dict[str, Any]] = []
     for sys_name, hyps, refs in _inputs(args):
@@ -119,11 +139,14 @@ def _score(args: argparse.Namespace, out) -> int:
                     row = {"system": sys_name, "segment": i + 1, "metric": metric.name, "score": float(value), "signature": sig}
                     results.append(row)
                 continue
-            score = metric.corpus_score(hyps, refs)
+            ci = compare.confidence(metric, hyps, refs, args) if args.confidence else None  # significance
+            score = ci.score if ci is not None else metric.corpus_score(hyps, refs)
             d = score.to_dict()
             d["system"] = sys_name
             d["signature"] = score.signature.format(short=args.short)
             d["_text"] = score.format(width=args.width, score_only=args.score_only)
+            if ci is not None:  # significance
+                compare.decorate(d, ci, args)
             results.append(d)
     _emit(args, results, out)
     return 0
@@ -179,6 +202,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         if args.command == "list":
             return _list(out)
+        # --- significance & meta-evaluation subcommands ---
+        if args.command == "compare":
+            return compare.run(args, out, lambda name, a: load(name, **_metric_options(name, a)), read_lines, _references)
+        if args.command == "correlate":
+            return correlate.run(args, out, lambda name, a: load(name, **_metric_options(name, a)), read_lines, _references)
+        # ---
         return _score(args, out)
     except UsageError as e:
         print(f"nlgmetrics: error: {e}", file=sys.stderr)

@@ -147,6 +147,25 @@ class Metric:
     def _sentence_scores(self, seg: SegmentStats) -> np.ndarray:
         return np.array([self._score(seg.row(i)).score for i in range(len(seg))], dtype=np.float64)
 
+    def _scores_from_totals(self, counts: np.ndarray, sums: np.ndarray) -> np.ndarray:
+        """Scores of many totals at once (bootstrap resamples, randomization trials).
+
+        Row ``i`` of ``counts`` (uint64, one column per count field) and ``sums`` (float64,
+        one column per sum field) is one total. This default scores each row with
+        ``_score``; metrics override it with one vectorised core call.
+        """
+        out = np.empty(len(counts), dtype=np.float64)
+        for i in range(len(counts)):
+            total = Stats(
+                key=self.key,
+                count_fields=tuple(self.count_fields),
+                counts=np.asarray(counts[i], dtype=np.uint64),
+                sum_fields=tuple(self.sum_fields),
+                sum_partials=tuple((float(v),) for v in sums[i]) if len(self.sum_fields) else (),
+            )
+            out[i] = self._score(total).score
+        return out
+
     def pairwise(self, candidates: Sequence[str], references: Sequence[str]) -> np.ndarray:
         """``M[i, j]`` = the sentence score of ``candidates[i]`` against ``references[j]`` alone."""
         cands = as_texts(candidates, "candidates")

@@ -162,6 +162,9 @@ class SacreBLEU(BLEU):
     def _sentence_scores(self, seg: SegmentStats) -> np.ndarray:
         return _core.bleu_scores(seg.counts, self.max_ngram_order, self.smooth_method, self.smooth_value, self.effective_order)
 
+    def _scores_from_totals(self, counts: np.ndarray, sums: np.ndarray) -> np.ndarray:
+        return _core.bleu_scores(np.ascontiguousarray(counts, dtype=np.uint64), self.max_ngram_order, self.smooth_method, self.smooth_value, self.effective_order)
+
     def _pairwise(self, cands: list[str], refs: list[str]) -> np.ndarray:
         c, r, tok, lc = self._core_inputs(cands, [[x] for x in refs])
         return _core.bleu_pairwise(c, [x[0] for x in r], tok, lc, self.max_ngram_order, self.smooth_method, self.smooth_value, self.effective_order, self.n_threads)

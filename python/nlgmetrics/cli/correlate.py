@@ -1,0 +1,100 @@
+"""``nlgmetrics correlate``: agreement of a metric with human judgments.
+
+System level: ``--human`` is a TSV of ``system<TAB>score`` (a header line is skipped);
+the metric's corpus score of each ``-i`` file is correlated with its human score.
+Segment level (``--level segment``): ``--human`` rows are ``system<TAB>line<TAB>score``
+(1-based line of the system file); only judged lines are used, grouped by line for
+``kendall-like`` and for resampling. System names are the file names unless ``--names``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from typing import Any
+
+from .compare import add_resampling_flags
+
+
+def add_parser(sub: Any, common: Any) -> None:
+    c = sub.add_parser("correlate", help="correlate metric scores with human judgments")
+    c.add_argument("-r", "--references", action="append", default=[], metavar="REF", help="a reference file (repeat for several references)")
+    c.add_argument("-i", "--input", nargs="+", required=True, metavar="HYP", help="system output files")
+    c.add_argument("--names", nargs="+", default=None, help="system names matching --human (default: file names)")
+    c.add_argument("--human", required=True, help="TSV of human scores (see `nlgmetrics correlate --help`)")
+    c.add_argument("-m", "--metrics", nargs="+", default=["bleu"], metavar="METRIC", help="metrics (default: bleu)")
+    c.add_argument("--level", choices=["system", "segment"], default="system")
+    c.add_argument("--correlation", nargs="+", default=None, help="pearson, spearman, kendall, kendall-c, kendall-like, pairwise-accuracy (default: pearson; kendall-like at segment level)")
+    c.add_argument("--threshold", type=float, default=25.0, help="kendall-like: minimum human score difference of a pair (default: 25)")
+    c.add_argument("--confidence-n", "-cin", type=int, default=1000, help="bootstrap resamples for the interval; 0 = none (default: 1000)")
+    c.add_argument("-f", "--format", choices=["text", "json"], default="text")
+    c.add_argument("-w", "--width", type=int, default=4)
+    add_resampling_flags(c)
+    common(c)
+
+
+def _read_human(path: str, level: str) -> list[list[str]]:
+    from ..errors import InvalidInputError
+    from ..io.text import read_lines
+
+    rows = [line.split("\t") for line in read_lines(path) if line.strip()]
+    want = 2 if level == "system" else 3
+    out = []
+    for k, row in enumerate(rows):
+        if len(row) != want:
+            raise InvalidInputError(f"{path}: line {k + 1} has {len(row)} columns, expected {want}")
+        try:
+            float(row[-1])
+        except ValueError:
+            if k == 0:
+                continue  # header
+            raise InvalidInputError(f"{path}: line {k + 1}: {row[-1]!r} is not a number") from None
+        out.append(row)
+    return out
+
+
+def run(args: argparse.Namespace, out, load_metric, read_lines, references) -> int:
+    from ..errors import InvalidInputError
+    from ..meta import segment_level, system_level
+
+    names = args.names or [os.path.basename(p) for p in args.input]
+    if len(names) != len(args.input):
+        raise InvalidInputError(f"{len(names)} names for {len(args.input)} system files")
+    texts = {n: read_lines(p) for n, p in zip(names, args.input)}
+    n_lines = len(next(iter(texts.values())))
+    refs = references(args.references, n_lines)
+    human = _read_human(args.human, args.level)
+    default = "pearson" if args.level == "system" else "kendall-like"
+    results = []
+    for metric_name in args.metrics:
+        metric = load_metric(metric_name, args)
+        stats = {}
+        for n, hyps in texts.items():
+            if len(hyps) != n_lines:
+                raise InvalidInputError(f"system {n!r} has {len(hyps)} lines but the references have {n_lines}")
+            stats[n] = metric.stats(hyps, refs)
+        for corr in args.correlation or [default]:
+            if args.level == "system":
+                scores = {row[0]: float(row[1]) for row in human}
+                res = system_level(metric, {n: s for n, s in stats.items() if n in scores}, scores, correlation=corr, n_resamples=args.confidence_n, seed=args.seed, n_threads=args.n_threads)
+            else:
+                sent = {n: metric._sentence_scores(s) for n, s in stats.items()}
+                m, h, g = [], [], []
+                for sys_name, line, score in human:
+                    if sys_name not in sent:
+                        continue
+                    i = int(line) - 1
+                    if not 0 <= i < n_lines:
+                        raise InvalidInputError(f"{args.human}: line number {line} outside 1..{n_lines}")
+                    m.append(sent[sys_name][i]), h.append(float(score)), g.append(i)
+                res = segment_level(m, h, groups=g, correlation=corr, threshold=args.threshold, n_resamples=args.confidence_n, seed=args.seed, n_threads=args.n_threads)
+            results.append({"metric": metric.name, **res.to_dict()})
+    if args.format == "json":
+        out.write(json.dumps(results, indent=1) + "\n")
+        return 0
+    w = args.width
+    for r in results:
+        ci = f" [{r['lower']:.{w}f}, {r['upper']:.{w}f}]" if r["lower"] is not None else ""
+        out.write(f"{r['metric']}\t{r['level']}\t{r['correlation']}\t{r['value']:.{w}f}{ci}\tn={r['n']}\n")
+    return 0
