@@ -4,6 +4,7 @@
 use pyo3::prelude::*;
 
 mod bleu;
+mod classification;
 mod convert;
 mod tokenize;
 
@@ -12,5 +13,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     tokenize::register(m)?;
     bleu::register(m)?;
+    classification::register(m)?;
     Ok(())
 }
