@@ -34,31 +34,32 @@ from .. import _core
 from ..errors import InvalidInputError, InvalidOptionError
 from ..metrics.base import Score
 from ..signature import Signature
-from ._validate import as_array, check_length, labels_1d, n_threads_value, scores_array, type_of_target, unique, warn
+from ._validate import as_array, check_length, n_threads_value, scores_array, type_of_target, unique, warn
 
 CONVENTIONS = ("sklearn", "voc11", "voc", "coco")
 
 
 def _targets(y_true: Any, y_score: Any) -> tuple[np.ndarray, np.ndarray, list[Any]]:
     yt = as_array(y_true, "y_true")
-    kind = type_of_target(yt, "y_true")
     s = scores_array(y_score, ndim=(1, 2))
-    check_length(yt.shape[0], s.shape[0], "y_true", "y_score")
-    if kind == "multilabel-indicator":
+    check_length(yt.shape[0] if yt.ndim else 0, s.shape[0], "y_true", "y_score")
+    if yt.ndim == 2:
+        # a 2-D target is an indicator matrix, even with a single column
+        if yt.size and not np.isin(unique(yt.ravel()), [0, 1]).all():
+            raise InvalidInputError(f"a 2-D y_true must be a 0/1 indicator matrix, got values {unique(yt.ravel())[:5].tolist()}")
         y = np.ascontiguousarray(yt != 0)
         classes = list(range(yt.shape[1]))
-    elif kind == "binary" and s.ndim == 1:
-        yt = labels_1d(yt)
-        present = unique(yt)
-        pos = 1 if set(present.tolist()) <= {0, 1} else present[-1]
-        y = np.ascontiguousarray((yt == pos)[:, None])
-        s = s[:, None]
-        classes = [pos.item() if hasattr(pos, "item") else pos]
     else:
-        yt = labels_1d(yt)
+        kind = type_of_target(yt, "y_true")
         present = unique(yt)
-        y = np.ascontiguousarray(yt[:, None] == present[None, :])
-        classes = present.tolist()
+        if kind == "binary" and s.ndim == 1:
+            pos = 1 if set(present.tolist()) <= {0, 1} else present[-1]
+            y = np.ascontiguousarray((yt == pos)[:, None])
+            s = s[:, None]
+            classes = [pos.item() if hasattr(pos, "item") else pos]
+        else:
+            y = np.ascontiguousarray(yt[:, None] == present[None, :])
+            classes = present.tolist()
     if s.ndim != 2 or s.shape != y.shape:
         raise InvalidInputError(f"y_score must have shape {y.shape} (samples × classes), got {s.shape}")
     return y, np.ascontiguousarray(s), classes

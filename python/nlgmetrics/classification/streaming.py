@@ -114,7 +114,8 @@ class ScoreHistogram(MergeableState):
 
 def _binary_batch(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any):
     yt = as_array(y_true, "y_true")
-    type_of_target(yt, "y_true")
+    if yt.size or yt.ndim != 1:  # an empty batch is a no-op in a stream
+        type_of_target(yt, "y_true")
     yt = labels_1d(yt)
     s = scores_array(y_score)
     check_length(yt.shape[0], s.shape[0], "y_true", "y_score")
