@@ -46,6 +46,11 @@ def build_parser() -> argparse.ArgumentParser:
         opts.add(s.add_argument_group(f"{opts.metric} options"))
 
     sub.add_parser("list", help="list metrics, flavours and tokenizers")
+    # --- classification: `nlgmetrics classify` (code in cli/classify.py) ---
+    from .classify import add_parser as _add_classify_parser
+
+    _add_classify_parser(sub)
+    # --- end classification ---
     return p
 
 
@@ -147,6 +152,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         if args.command == "list":
             return _list(out)
+        # --- classification ---
+        if args.command == "classify":
+            from .classify import run as _run_classify
+
+            return _run_classify(args, out)
+        # --- end classification ---
         return _score(args, out)
     except UsageError as e:
         print(f"nlgmetrics: error: {e}", file=sys.stderr)
