@@ -8,6 +8,7 @@
 //! `roc_curve` and `precision_recall_curve` post-process those three arrays.
 
 use super::check_finite;
+use super::sort::{key_score, sorted_keys};
 use crate::parallel;
 use crate::{Error, Result};
 use rayon::prelude::*;
@@ -20,32 +21,23 @@ pub struct Thresholded {
     pub thresholds: Vec<f64>,
 }
 
-/// A key whose ascending order is the descending order of the score; -0.0 ties with 0.0
-/// (numpy's comparisons treat them as equal).
-#[inline]
-pub fn descending_key(x: f64) -> u64 {
-    let x = if x == 0.0 { 0.0 } else { x };
-    let bits = x.to_bits();
-    let ascending = if bits >> 63 == 1 { !bits } else { bits | (1 << 63) };
-    !ascending
-}
+pub use super::sort::descending_key;
 
 /// Indices of `scores` in stable descending order of score (ties by increasing index).
 pub fn stable_descending_order(scores: &[f64], keep: Option<&[usize]>, n_threads: usize) -> Vec<usize> {
+    if scores.len() > u32::MAX as usize {
+        return wide_order(scores, keep, n_threads);
+    }
+    sorted_keys(scores, keep).1.into_iter().map(|i| i as usize).collect()
+}
+
+/// Fallback for more than 2^32 scores: a comparison sort of (key, index) pairs.
+fn wide_order(scores: &[f64], keep: Option<&[usize]>, n_threads: usize) -> Vec<usize> {
     let mut keys: Vec<u128> = match keep {
         Some(idx) => idx.iter().map(|&i| ((descending_key(scores[i]) as u128) << 64) | i as u128).collect(),
-        None => scores
-            .iter()
-            .enumerate()
-            .map(|(i, &s)| ((descending_key(s) as u128) << 64) | i as u128)
-            .collect(),
+        None => scores.iter().enumerate().map(|(i, &s)| ((descending_key(s) as u128) << 64) | i as u128).collect(),
     };
-    // Keys are unique (they include the index), so an unstable sort is deterministic.
-    if keys.len() > 1 << 16 && n_threads != 1 {
-        parallel::run(n_threads, || keys.par_sort_unstable());
-    } else {
-        keys.sort_unstable();
-    }
+    parallel::run(n_threads, || keys.par_sort_unstable());
     keys.into_iter().map(|k| (k as u64) as usize).collect()
 }
 
@@ -62,11 +54,54 @@ pub fn binary_clf_curve(y: &[bool], scores: &[f64], weights: Option<&[f64]>, n_t
         check_finite(w, "sample_weight")?;
     }
     let keep: Option<Vec<usize>> = weights.map(|w| (0..w.len()).filter(|&i| w[i] != 0.0).collect());
-    let order = stable_descending_order(scores, keep.as_deref(), n_threads);
+    if scores.len() > u32::MAX as usize {
+        let order = stable_descending_order(scores, keep.as_deref(), n_threads);
+        return Ok(accumulate(y, scores, weights, &order, |k| f64::from_bits(descending_key(scores[order[k]]))));
+    }
+    let (keys, idx) = sorted_keys(scores, keep.as_deref());
+    Ok(accumulate_keys(y, scores, weights, &keys, &idx))
+}
+
+/// The running sums over radix-sorted keys: ties are equal keys, thresholds are read
+/// back from the keys (only a zero is looked up, to keep the sign of -0.0 as numpy does).
+fn accumulate_keys(y: &[bool], scores: &[f64], weights: Option<&[f64]>, keys: &[u64], idx: &[u32]) -> Thresholded {
+    let n = keys.len();
+    let groups = if n == 0 { 0 } else { 1 + keys.windows(2).filter(|w| w[0] != w[1]).count() };
+    let mut out = Thresholded { tps: Vec::with_capacity(groups), fps: Vec::with_capacity(groups), thresholds: Vec::with_capacity(groups) };
+    let (mut tp, mut fp) = (0.0f64, 0.0f64);
+    for k in 0..n {
+        let i = idx[k] as usize;
+        let yf = if y[i] { 1.0 } else { 0.0 };
+        match weights {
+            None => tp += yf,
+            Some(w) => {
+                let (a, b) = (yf * w[i], (1.0 - yf) * w[i]);
+                if k == 0 {
+                    tp = a;
+                    fp = b;
+                } else {
+                    tp += a;
+                    fp += b;
+                }
+            }
+        }
+        if k + 1 == n || keys[k + 1] != keys[k] {
+            out.tps.push(tp);
+            out.fps.push(if weights.is_none() { 1.0 + k as f64 - tp } else { fp });
+            let t = key_score(keys[k]);
+            out.thresholds.push(if t == 0.0 { scores[i] } else { t });
+        }
+    }
+    out
+}
+
+/// Running sums over samples in sorted order; a threshold closes wherever the next
+/// sample's `tie_key` differs (or at the end).
+fn accumulate(y: &[bool], scores: &[f64], weights: Option<&[f64]>, order: &[usize], tie_key: impl Fn(usize) -> f64) -> Thresholded {
     let n = order.len();
     let mut out = Thresholded { tps: Vec::new(), fps: Vec::new(), thresholds: Vec::new() };
     if n == 0 {
-        return Ok(out);
+        return out;
     }
     let (mut tp, mut fp) = (0.0f64, 0.0f64);
     for (k, &i) in order.iter().enumerate() {
@@ -84,14 +119,14 @@ pub fn binary_clf_curve(y: &[bool], scores: &[f64], weights: Option<&[f64]>, n_t
                 }
             }
         }
-        let last = k + 1 == n || scores[order[k + 1]] != scores[i];
+        let last = k + 1 == n || tie_key(k + 1).to_bits() != tie_key(k).to_bits();
         if last {
             out.tps.push(tp);
             out.fps.push(if weights.is_none() { 1.0 + k as f64 - tp } else { fp });
             out.thresholds.push(scores[i]);
         }
     }
-    Ok(out)
+    out
 }
 
 /// The same curve from per-threshold (positive, negative) totals, highest threshold

@@ -9,6 +9,7 @@
 //! - [`auc`]: trapezoid areas, binary ROC AUC with `max_fpr` (McClish correction).
 //! - [`streaming`]: an exact mergeable score table and a constant-memory histogram.
 //! - [`npsum`]: numpy's pairwise summation, to reproduce numpy's bits.
+//! - [`sort`]: the stable descending score sort (LSD radix on order-preserving keys).
 //!
 //! Every float operation follows scikit-learn's order (running sums where numpy uses
 //! `cumsum`, pairwise sums where it uses `np.sum`), so results are bit-identical.
@@ -19,6 +20,7 @@ pub mod confusion;
 pub mod curves;
 pub mod npsum;
 pub mod prf;
+pub mod sort;
 pub mod streaming;
 
 use crate::{Error, Result};
