@@ -170,7 +170,7 @@ def multilabel_data(draw, max_n=50):
     return Y, P, S, w
 
 
-@SETTINGS
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(multilabel_data(), st.sampled_from([None, "micro", "macro", "weighted", "samples"]), st.sampled_from(["warn", 0.0, 1.0, np.nan]))
 def test_multilabel(data, average, zero_division):
     Y, P, S, w = data

@@ -55,12 +55,16 @@ def scores_array(x: Any, what: str = "y_score", ndim: tuple[int, ...] = (1,)) ->
     return a
 
 
-def weights_array(w: Any, n: int) -> np.ndarray | None:
+def weights_array(w: Any, n: int, allow_all_zero: bool = False) -> np.ndarray | None:
+    """Finite float64 weights of length ``n``; all zeros is an error (as in scikit-learn)
+    except in streams, where such a batch simply adds nothing."""
     if w is None:
         return None
     a = scores_array(w, "sample_weight")
     if a.shape[0] != n:
         raise LengthMismatchError(f"{n} samples but {a.shape[0]} sample weights")
+    if not allow_all_zero and n and not a.any():
+        raise InvalidInputError("sample_weight must contain at least one non-zero number")
     return a
 
 

@@ -28,7 +28,7 @@ def binary_inputs(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
     check_length(yt.shape[0], s.shape[0], "y_true", "y_score")
     pos = binary_pos_label(yt, pos_label)
     y = np.ascontiguousarray(yt == pos, dtype=bool)
-    return y, s, weights_array(sample_weight, yt.shape[0])
+    return y, s, weights_array(sample_weight, yt.shape[0], allow_all_zero=True)
 
 
 def roc_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None, drop_intermediate: bool = True, n_threads: int = 0):

@@ -101,7 +101,7 @@ def average_precision_score(y_true: Any, y_score: Any, *, average: str | None = 
             raise InvalidOptionError(f"pos_label={pos_label!r} is not a valid label: it should be one of {present.tolist()}")
         s = scores_array(y_score)
         check_length(yt.shape[0], s.shape[0], "y_true", "y_score")
-        w = weights_array(sample_weight, yt.shape[0])
+        w = weights_array(sample_weight, yt.shape[0], allow_all_zero=True)
         check_average(average, (None, "micro", "macro", "weighted", "samples"))
         y = np.ascontiguousarray(yt == pos_label)
         if not y.any():
@@ -117,7 +117,7 @@ def average_precision_score(y_true: Any, y_score: Any, *, average: str | None = 
             raise InvalidInputError(f"y_score needs shape (n_samples, n_classes) = {y.shape} since y_true has {present.size} classes; got {s.shape}")
     else:
         y = np.ascontiguousarray(yt != 0)
-    w = weights_array(sample_weight, yt.shape[0])
+    w = weights_array(sample_weight, yt.shape[0], allow_all_zero=True)
     return _average_binary_score("average_precision", y, s, average, w, None, nt, _warn_no_positive_columns)
 
 
@@ -133,7 +133,7 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: str | None = "macro", s
     kind = type_of_target(yt, "y_true")
     s = scores_array(y_score, ndim=(1, 2))
     check_length(yt.shape[0], s.shape[0], "y_true", "y_score")
-    w = weights_array(sample_weight, yt.shape[0])
+    w = weights_array(sample_weight, yt.shape[0], allow_all_zero=True)
     if kind == "multiclass" or (kind == "binary" and s.ndim == 2 and s.shape[1] > 2):
         if max_fpr is not None and max_fpr != 1.0:
             raise InvalidOptionError(f"partial AUC (max_fpr) is not available for multiclass targets, got max_fpr={max_fpr}")

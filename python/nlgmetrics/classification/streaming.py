@@ -119,7 +119,7 @@ def _binary_batch(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any)
     yt = labels_1d(yt)
     s = scores_array(y_score)
     check_length(yt.shape[0], s.shape[0], "y_true", "y_score")
-    return np.ascontiguousarray(yt == pos_label), s, weights_array(sample_weight, yt.shape[0])
+    return np.ascontiguousarray(yt == pos_label), s, weights_array(sample_weight, yt.shape[0], allow_all_zero=True)
 
 
 class _CurveMetric(StreamingMetric):
@@ -272,7 +272,7 @@ class StreamingConfusion(StreamingMetric):
         k = self.labels.size
         ct, cp = encode(yt, self.labels), encode(yp, self.labels)
         if self.weighted:
-            w = weights_array(sample_weight, yt.shape[0])
+            w = weights_array(sample_weight, yt.shape[0], allow_all_zero=True)
             w = np.ones(yt.shape[0]) if w is None else w
             keep = (ct >= 0) & (cp >= 0)
             cells = ct[keep] * k + cp[keep]

@@ -52,6 +52,9 @@ pub fn binary_clf_curve(y: &[bool], scores: &[f64], weights: Option<&[f64]>, n_t
             return Err(Error::LengthMismatch { what: "y_true and sample_weight".into(), left: y.len(), right: w.len() });
         }
         check_finite(w, "sample_weight")?;
+        if !w.is_empty() && w.iter().all(|&x| x == 0.0) {
+            return Err(Error::InvalidInput("sample_weight must contain at least one non-zero number".into()));
+        }
     }
     let keep: Option<Vec<usize>> = weights.map(|w| (0..w.len()).filter(|&i| w[i] != 0.0).collect());
     if scores.len() > u32::MAX as usize {

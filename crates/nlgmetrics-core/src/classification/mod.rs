@@ -49,18 +49,25 @@ pub enum BinaryMetric {
 
 /// One binary metric value of `(y, scores, weights)`.
 pub fn binary_metric(metric: BinaryMetric, y: &[bool], scores: &[f64], weights: Option<&[f64]>, n_threads: usize) -> Result<f64> {
-    let c = curves::binary_clf_curve(y, scores, weights, n_threads)?;
     match metric {
         BinaryMetric::RocAuc { max_fpr } => {
-            // scikit-learn tests `len(np.unique(y_true)) != 2` on the unfiltered labels.
+            // scikit-learn tests `len(np.unique(y_true)) != 2` on the unfiltered labels,
+            // before any other check.
             let has_pos = y.iter().any(|&v| v);
             let has_neg = y.iter().any(|&v| !v);
             if !(has_pos && has_neg) {
+                if y.len() != scores.len() {
+                    return Err(Error::LengthMismatch { what: "y_true and y_score".into(), left: y.len(), right: scores.len() });
+                }
+                check_finite(scores, "y_score")?;
                 return Ok(f64::NAN);
             }
-            auc::binary_roc_auc(&c, max_fpr)
+            auc::binary_roc_auc(&curves::binary_clf_curve(y, scores, weights, n_threads)?, max_fpr)
         }
-        BinaryMetric::AveragePrecision => Ok(ap::step(&curves::precision_recall(&c, false))),
+        BinaryMetric::AveragePrecision => {
+            let c = curves::binary_clf_curve(y, scores, weights, n_threads)?;
+            Ok(ap::step(&curves::precision_recall(&c, false)))
+        }
     }
 }
 
