@@ -179,6 +179,7 @@ pub struct RocCurve {
 /// fpr (tpr) is all NaN when there is no negative (positive) weight.
 pub fn roc(c: &Thresholded, drop_intermediate: bool) -> RocCurve {
     let n = c.fps.len();
+    let dropped;
     let c = if drop_intermediate && n > 2 {
         let mut keep = vec![0];
         for i in 0..n - 2 {
@@ -187,9 +188,10 @@ pub fn roc(c: &Thresholded, drop_intermediate: bool) -> RocCurve {
             }
         }
         keep.push(n - 1);
-        select(c, &keep)
+        dropped = select(c, &keep);
+        &dropped
     } else {
-        c.clone()
+        c
     };
     let mut tps = vec![0.0];
     tps.extend_from_slice(&c.tps);
@@ -218,6 +220,7 @@ pub struct PrCurve {
 /// when there is no positive (scikit-learn's convention, with a warning).
 pub fn precision_recall(c: &Thresholded, drop_intermediate: bool) -> PrCurve {
     let n = c.tps.len();
+    let dropped;
     let c = if drop_intermediate && n > 2 {
         let mut keep = vec![0];
         for j in 1..n - 1 {
@@ -226,9 +229,10 @@ pub fn precision_recall(c: &Thresholded, drop_intermediate: bool) -> PrCurve {
             }
         }
         keep.push(n - 1);
-        select(c, &keep)
+        dropped = select(c, &keep);
+        &dropped
     } else {
-        c.clone()
+        c
     };
     let last = c.tps.last().copied().unwrap_or(0.0);
     let no_positive = last == 0.0;

@@ -1,9 +1,8 @@
 //! The stable descending sort of scores that scikit-learn's curves rely on.
 //!
 //! Scores map to u64 keys whose ascending order is the descending score order (-0.0 ties
-//! with 0.0, as numpy compares them). An LSD radix sort (8-bit digits, passes whose
-//! digit is constant skipped) is stable, so tied scores keep increasing input order:
-//! exactly `argsort(stable=True, descending=True)`. O(n), no comparisons.
+//! with 0.0, as numpy compares them). Sorting (key, index) pairs puts tied scores in
+//! increasing input order: exactly `argsort(stable=True, descending=True)`.
 
 /// A key whose ascending order is the descending order of the score.
 #[inline]
@@ -22,57 +21,50 @@ pub fn key_score(key: u64) -> f64 {
     f64::from_bits(bits)
 }
 
-const BITS: u32 = 8;
-const BUCKETS: usize = 1 << BITS;
-const PASSES: usize = 8; // 8 * 8 = 64
+const TOP_BITS: u32 = 16;
+const BUCKETS: usize = 1 << TOP_BITS;
 
 /// `(keys, indices)` sorted by key, ties by increasing index; `indices` are positions in
 /// `scores` (restricted to `keep` when given, in its order).
+///
+/// One counting pass distributes the (key, index) pairs into 65,536 buckets by the top 16
+/// key bits (sign, exponent and 4 mantissa bits), keeping input order inside a bucket;
+/// each bucket, small enough to sit in cache for real score distributions, is then sorted
+/// by (key, index). The pairs are unique, so the result is deterministic.
 pub fn sorted_keys(scores: &[f64], keep: Option<&[usize]>) -> (Vec<u64>, Vec<u32>) {
-    let (mut keys, mut idx): (Vec<u64>, Vec<u32>) = match keep {
-        Some(k) => (k.iter().map(|&i| descending_key(scores[i])).collect(), k.iter().map(|&i| i as u32).collect()),
-        None => (scores.iter().map(|&s| descending_key(s)).collect(), (0..scores.len() as u32).collect()),
+    let pairs: Vec<(u64, u32)> = match keep {
+        Some(k) => k.iter().map(|&i| (descending_key(scores[i]), i as u32)).collect(),
+        None => scores.iter().enumerate().map(|(i, &s)| (descending_key(s), i as u32)).collect(),
     };
-    let n = keys.len();
-    if n < 2 {
-        return (keys, idx);
-    }
-    if n < 256 {
-        let mut pairs: Vec<(u64, u32)> = keys.into_iter().zip(idx).collect();
-        pairs.sort_unstable(); // (key, index) pairs are unique
+    let n = pairs.len();
+    if n < 1 << 12 {
+        let mut pairs = pairs;
+        pairs.sort_unstable();
         return pairs.into_iter().unzip();
     }
-    let mut counts = vec![[0u32; BUCKETS]; PASSES];
-    for &k in &keys {
-        for (p, c) in counts.iter_mut().enumerate() {
-            c[((k >> (p as u32 * BITS)) as usize) & (BUCKETS - 1)] += 1;
+    let bucket = |k: u64| (k >> (64 - TOP_BITS)) as usize;
+    let mut start = vec![0usize; BUCKETS + 1];
+    for &(k, _) in &pairs {
+        start[bucket(k) + 1] += 1;
+    }
+    for b in 0..BUCKETS {
+        start[b + 1] += start[b];
+    }
+    let mut out = vec![(0u64, 0u32); n];
+    let mut next = start.clone();
+    for &p in &pairs {
+        let b = bucket(p.0);
+        out[next[b]] = p;
+        next[b] += 1;
+    }
+    drop(pairs);
+    for b in 0..BUCKETS {
+        let (lo, hi) = (start[b], start[b + 1]);
+        if hi - lo > 1 {
+            out[lo..hi].sort_unstable();
         }
     }
-    let mut keys2 = vec![0u64; n];
-    let mut idx2 = vec![0u32; n];
-    for (p, c) in counts.iter().enumerate() {
-        if c.iter().any(|&v| v as usize == n) {
-            continue; // every key has the same digit here
-        }
-        let mut offset = [0usize; BUCKETS];
-        let mut acc = 0;
-        for b in 0..BUCKETS {
-            offset[b] = acc;
-            acc += c[b] as usize;
-        }
-        let shift = p as u32 * BITS;
-        for i in 0..n {
-            let k = keys[i];
-            let b = ((k >> shift) as usize) & (BUCKETS - 1);
-            let o = offset[b];
-            keys2[o] = k;
-            idx2[o] = idx[i];
-            offset[b] = o + 1;
-        }
-        std::mem::swap(&mut keys, &mut keys2);
-        std::mem::swap(&mut idx, &mut idx2);
-    }
-    (keys, idx)
+    out.into_iter().unzip()
 }
 
 #[cfg(test)]
@@ -123,7 +115,7 @@ mod timing {
         let y: Vec<bool> = s.iter().map(|&v| v > 0.3).collect();
         let t = std::time::Instant::now();
         let _ = super::sorted_keys(&s, None);
-        eprintln!("radix {:?}", t.elapsed());
+        eprintln!("bucket sort {:?}", t.elapsed());
         let t = std::time::Instant::now();
         let _ = super::super::curves::binary_clf_curve(&y, &s, None, 1).unwrap();
         eprintln!("curve {:?}", t.elapsed());
