@@ -8,7 +8,7 @@
 //! `roc_curve` and `precision_recall_curve` post-process those three arrays.
 
 use super::check_finite;
-use super::sort::{key_score, sorted_keys};
+use super::sort::{key_score, sorted_keys, sorted_keys_labelled};
 use crate::parallel;
 use crate::{Error, Result};
 use rayon::prelude::*;
@@ -57,24 +57,25 @@ pub fn binary_clf_curve(y: &[bool], scores: &[f64], weights: Option<&[f64]>, n_t
         }
     }
     let keep: Option<Vec<usize>> = weights.map(|w| (0..w.len()).filter(|&i| w[i] != 0.0).collect());
-    if scores.len() > u32::MAX as usize {
+    if scores.len() >= 1 << 31 {
         let order = stable_descending_order(scores, keep.as_deref(), n_threads);
         return Ok(accumulate(y, scores, weights, &order, |k| f64::from_bits(descending_key(scores[order[k]]))));
     }
-    let (keys, idx) = sorted_keys(scores, keep.as_deref());
-    Ok(accumulate_keys(y, scores, weights, &keys, &idx))
+    let (keys, payload) = sorted_keys_labelled(scores, y, keep.as_deref());
+    Ok(accumulate_keys(scores, weights, &keys, &payload))
 }
 
 /// The running sums over radix-sorted keys: ties are equal keys, thresholds are read
 /// back from the keys (only a zero is looked up, to keep the sign of -0.0 as numpy does).
-fn accumulate_keys(y: &[bool], scores: &[f64], weights: Option<&[f64]>, keys: &[u64], idx: &[u32]) -> Thresholded {
+/// `payload[k]` is `(index << 1) | label` of the k-th sample in sorted order.
+fn accumulate_keys(scores: &[f64], weights: Option<&[f64]>, keys: &[u64], payload: &[u32]) -> Thresholded {
     let n = keys.len();
     let groups = if n == 0 { 0 } else { 1 + keys.windows(2).filter(|w| w[0] != w[1]).count() };
     let mut out = Thresholded { tps: Vec::with_capacity(groups), fps: Vec::with_capacity(groups), thresholds: Vec::with_capacity(groups) };
     let (mut tp, mut fp) = (0.0f64, 0.0f64);
     for k in 0..n {
-        let i = idx[k] as usize;
-        let yf = if y[i] { 1.0 } else { 0.0 };
+        let i = (payload[k] >> 1) as usize;
+        let yf = if payload[k] & 1 == 1 { 1.0 } else { 0.0 };
         match weights {
             None => tp += yf,
             Some(w) => {

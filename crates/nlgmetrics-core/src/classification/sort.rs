@@ -36,6 +36,22 @@ pub fn sorted_keys(scores: &[f64], keep: Option<&[usize]>) -> (Vec<u64>, Vec<u32
         Some(k) => k.iter().map(|&i| (descending_key(scores[i]), i as u32)).collect(),
         None => scores.iter().enumerate().map(|(i, &s)| (descending_key(s), i as u32)).collect(),
     };
+    sort_pairs(pairs)
+}
+
+/// As [`sorted_keys`], with the label packed into the payload: `(index << 1) | y`
+/// (order by payload = order by index). Saves a random lookup per sample afterwards.
+/// Needs fewer than 2^31 scores.
+pub fn sorted_keys_labelled(scores: &[f64], y: &[bool], keep: Option<&[usize]>) -> (Vec<u64>, Vec<u32>) {
+    let pack = |i: usize| ((i as u32) << 1) | y[i] as u32;
+    let pairs: Vec<(u64, u32)> = match keep {
+        Some(k) => k.iter().map(|&i| (descending_key(scores[i]), pack(i))).collect(),
+        None => scores.iter().enumerate().map(|(i, &s)| (descending_key(s), pack(i))).collect(),
+    };
+    sort_pairs(pairs)
+}
+
+fn sort_pairs(pairs: Vec<(u64, u32)>) -> (Vec<u64>, Vec<u32>) {
     let n = pairs.len();
     if n < 1 << 12 {
         let mut pairs = pairs;
