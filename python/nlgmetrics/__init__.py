@@ -16,6 +16,7 @@ except PackageNotFoundError:  # running from a source tree
     __version__ = "0.1.0"
 
 from . import _core  # noqa: E402
+from . import classification  # noqa: E402
 from ._inputs import references_from_streams  # noqa: E402
 from .errors import (  # noqa: E402
     IncompatibleStatsError,
@@ -60,6 +61,7 @@ __all__ = [
     "SegmentStats",
     "Signature",
     "Stats",
+    "classification",
     "available",
     "bleu",
     "bootstrap_ci",

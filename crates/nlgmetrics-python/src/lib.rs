@@ -5,6 +5,7 @@ use pyo3::prelude::*;
 
 mod bleu;
 mod rouge;
+mod classification;
 mod convert;
 mod significance;
 mod tokenize;
@@ -16,5 +17,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bleu::register(m)?;
     rouge::register(m)?;
     significance::register(m)?;
+    classification::register(m)?;
     Ok(())
 }

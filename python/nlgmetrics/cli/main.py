@@ -54,6 +54,11 @@ def build_parser() -> argparse.ArgumentParser:
     # ---
 
     sub.add_parser("list", help="list metrics, flavours and tokenizers")
+    # --- classification: `nlgmetrics classify` (code in cli/classify.py) ---
+    from .classify import add_parser as _add_classify_parser
+
+    _add_classify_parser(sub)
+    # --- end classification ---
     return p
 
 
@@ -208,6 +213,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "correlate":
             return correlate.run(args, out, lambda name, a: load(name, **_metric_options(name, a)), read_lines, _references)
         # ---
+        # --- classification ---
+        if args.command == "classify":
+            from .classify import run as _run_classify
+
+            return _run_classify(args, out)
+        # --- end classification ---
         return _score(args, out)
     except UsageError as e:
         print(f"nlgmetrics: error: {e}", file=sys.stderr)

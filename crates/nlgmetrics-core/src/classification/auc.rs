@@ -1,0 +1,125 @@
+//! Areas under curves as scikit-learn computes them.
+//!
+//! `auc(x, y)` is `direction * scipy.integrate.trapezoid(y, x)`, where the trapezoid rule
+//! is `np.sum(diff(x) * (y[1:] + y[:-1]) / 2.0)` (pairwise summation). The binary ROC AUC
+//! integrates the ROC curve *after* `drop_intermediate`. With `max_fpr`, the curve is cut
+//! at `max_fpr` (a point interpolated with `np.interp`) and the partial area gets the
+//! McClish correction `0.5 * (1 + (pAUC - max_fpr²/2) / (max_fpr - max_fpr²/2))`
+//! (McClish, Medical Decision Making 9(3), 1989).
+
+use super::curves::{roc, Thresholded};
+use super::npsum;
+use crate::{Error, Result};
+
+/// `scipy.integrate.trapezoid(y, x)`.
+pub fn trapezoid(y: &[f64], x: &[f64]) -> f64 {
+    let terms: Vec<f64> = (0..x.len().saturating_sub(1)).map(|i| (x[i + 1] - x[i]) * (y[i + 1] + y[i]) / 2.0).collect();
+    npsum::sum(&terms)
+}
+
+/// `sklearn.metrics.auc(x, y)`: x must be monotone (either direction).
+pub fn auc(x: &[f64], y: &[f64]) -> Result<f64> {
+    if x.len() != y.len() {
+        return Err(Error::LengthMismatch { what: "x and y".into(), left: x.len(), right: y.len() });
+    }
+    if x.len() < 2 {
+        return Err(Error::InvalidInput(format!(
+            "at least 2 points are needed to compute the area under a curve, got {}",
+            x.len()
+        )));
+    }
+    let dx: Vec<f64> = x.windows(2).map(|w| w[1] - w[0]).collect();
+    let mut direction = 1.0;
+    if dx.iter().any(|&d| d < 0.0) {
+        if dx.iter().all(|&d| d <= 0.0) {
+            direction = -1.0;
+        } else {
+            return Err(Error::InvalidInput("x is neither increasing nor decreasing".into()));
+        }
+    }
+    Ok(direction * trapezoid(y, x))
+}
+
+/// `np.interp(x, [x0, x1], [y0, y1])` for `x0 <= x <= x1` (numpy's `arr_interp`).
+fn interp2(x: f64, x0: f64, x1: f64, y0: f64, y1: f64) -> f64 {
+    if x.is_nan() {
+        return x;
+    }
+    if x < x0 {
+        return y0;
+    }
+    if x > x1 {
+        return y1;
+    }
+    if x == x1 {
+        return y1;
+    }
+    if x == x0 {
+        return y0;
+    }
+    let slope = (y1 - y0) / (x1 - x0);
+    let mut r = slope * (x - x0) + y0;
+    if r.is_nan() {
+        r = slope * (x - x1) + y1;
+        if r.is_nan() && y0 == y1 {
+            r = y0;
+        }
+    }
+    r
+}
+
+/// `_binary_roc_auc_score` given the thresholded counts (the caller has already returned
+/// NaN when `y_true` holds a single class).
+pub fn binary_roc_auc(c: &Thresholded, max_fpr: Option<f64>) -> Result<f64> {
+    let r = roc(c, true);
+    let (fpr, tpr) = (r.fpr, r.tpr);
+    let max_fpr = match max_fpr {
+        None => return auc(&fpr, &tpr).or(Ok(f64::NAN)),
+        Some(m) if m == 1.0 => return auc(&fpr, &tpr).or(Ok(f64::NAN)),
+        Some(m) if !(m > 0.0 && m <= 1.0) => {
+            return Err(Error::InvalidOption(format!("max_fpr must be in (0, 1], got {m}")))
+        }
+        Some(m) => m,
+    };
+    if fpr.iter().any(|v| v.is_nan()) || tpr.iter().any(|v| v.is_nan()) {
+        return Ok(f64::NAN);
+    }
+    // np.searchsorted(fpr, max_fpr, "right")
+    let stop = fpr.partition_point(|&f| f <= max_fpr);
+    if stop == 0 || stop >= fpr.len() {
+        return Ok(f64::NAN);
+    }
+    let y_cut = interp2(max_fpr, fpr[stop - 1], fpr[stop], tpr[stop - 1], tpr[stop]);
+    let mut tp: Vec<f64> = tpr[..stop].to_vec();
+    tp.push(y_cut);
+    let mut fp: Vec<f64> = fpr[..stop].to_vec();
+    fp.push(max_fpr);
+    let partial = auc(&fp, &tp)?;
+    let min_area = 0.5 * (max_fpr * max_fpr);
+    let max_area = max_fpr;
+    Ok(0.5 * (1.0 + (partial - min_area) / (max_area - min_area)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::curves::binary_clf_curve;
+    use super::*;
+
+    #[test]
+    fn auc_of_spec_example_and_mcclish() {
+        let y: Vec<bool> = [0, 0, 1, 1, 1, 0, 1].iter().map(|&v| v == 1).collect();
+        let s = [0.1, 0.4, 0.35, 0.8, 0.8, 0.8, 0.05];
+        let c = binary_clf_curve(&y, &s, None, 1).unwrap();
+        let a = binary_roc_auc(&c, None).unwrap();
+        assert!((a - 0.5).abs() < 1e-15, "{a}");
+        let p = binary_roc_auc(&c, Some(0.5)).unwrap();
+        assert!((p - 0.5555555555555556).abs() < 1e-12, "{p}");
+    }
+
+    #[test]
+    fn auc_direction_and_errors() {
+        assert_eq!(auc(&[1.0, 0.0], &[1.0, 1.0]).unwrap(), 1.0);
+        assert!(auc(&[0.0, 1.0, 0.5], &[1.0, 1.0, 1.0]).is_err());
+        assert!(auc(&[0.0], &[1.0]).is_err());
+    }
+}

@@ -1,0 +1,304 @@
+"""``nlgmetrics classify``: classification metrics from a TSV or JSONL file.
+
+Input (``-i FILE``, or stdin):
+
+- TSV with a header row. ``--label-col`` (default ``y_true``) holds the labels; scores
+  come from ``--score-col`` (default ``y_score``; several names for multiclass
+  probabilities, in class order) and/or predictions from ``--pred-col`` (default
+  ``y_pred``). Columns that are absent are simply not used.
+- JSONL: one object per line with the same keys; a score may be a list (one
+  probability per class) and a label a list (a multilabel 0/1 row).
+
+Metrics: with predictions, accuracy, balanced accuracy, precision / recall / F1
+(``--average``) and the confusion matrix; with scores, ROC AUC and average precision
+(binary, or one-vs-rest / one-vs-one for class probabilities), and with ``--curves`` the
+ROC and precision-recall arrays. ``--streaming exact|binned`` reads the file in chunks
+into a mergeable state (bounded memory with ``binned``).
+stdout carries data only; errors exit 1 (data) or 2 (usage) with one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import sys
+from typing import Any, Iterator
+
+import numpy as np
+
+from ..errors import InvalidInputError
+
+FORMATS = ("auto", "tsv", "jsonl")
+
+
+def add_parser(sub: Any) -> None:
+    c = sub.add_parser("classify", help="classification metrics (scikit-learn's numbers) from TSV/JSONL labels and scores")
+    c.add_argument("-i", "--input", default="-", metavar="FILE", help="TSV (with header) or JSONL file; stdin when absent")
+    c.add_argument("--input-format", choices=FORMATS, default="auto", help="input format (default: by extension; JSONL if a line starts with '{')")
+    c.add_argument("--label-col", default="y_true", help="column / key of the true labels (default: y_true)")
+    c.add_argument("--score-col", nargs="+", default=["y_score"], metavar="COL", help="column(s) / key of the scores (several columns = class probabilities in class order)")
+    c.add_argument("--pred-col", default="y_pred", help="column / key of the predicted labels (default: y_pred)")
+    c.add_argument("--weight-col", default=None, help="column / key of sample weights")
+    c.add_argument("--pos-label", default=None, help="positive label of a binary problem (default: 1, or the larger label)")
+    c.add_argument("--average", default=None, help="average for precision/recall/F1 (default: binary for two classes, else macro)")
+    c.add_argument("--multi-class", choices=["ovr", "ovo"], default="ovr", help="multiclass ROC AUC scheme (default: ovr)")
+    c.add_argument("--max-fpr", type=float, default=None, help="partial ROC AUC up to this FPR (McClish-corrected)")
+    c.add_argument("--curves", action="store_true", help="also output the ROC and precision-recall curves (JSON)")
+    c.add_argument("--map-convention", choices=["sklearn", "voc11", "voc", "coco"], default=None, help="also output mAP in this convention")
+    c.add_argument("--streaming", choices=["exact", "binned"], default=None, help="binary scores only: accumulate in chunks (binned = constant memory)")
+    c.add_argument("--bins", type=int, default=1 << 16, help="histogram bins for --streaming binned (default: 65536)")
+    c.add_argument("--score-range", nargs=2, type=float, default=[0.0, 1.0], metavar=("LO", "HI"), help="histogram range for --streaming binned")
+    c.add_argument("--chunk-size", type=int, default=1 << 20, help="rows per chunk with --streaming")
+    c.add_argument("-f", "--format", choices=["json", "text", "tsv"], default="text", help="output format (default: text)")
+    c.add_argument("-w", "--width", type=int, default=4, help="decimal places in text/tsv output (default: 4)")
+    c.add_argument("--n-threads", type=int, default=0, help="worker threads (0 = all cores); results do not depend on it")
+
+
+# -- reading ----------------------------------------------------------------------------
+def _open(path: str) -> io.TextIOBase:
+    if path == "-":
+        if sys.stdin is None or sys.stdin.isatty():
+            raise InvalidInputError("no input: give -i FILE or pipe TSV/JSONL on stdin")
+        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="strict")
+    return open(path, encoding="utf-8", errors="strict")
+
+
+def _label(v: Any) -> Any:
+    if isinstance(v, str):
+        s = v.strip()
+        try:
+            return int(s)
+        except ValueError:
+            return s
+    return v
+
+
+def _number(v: Any, where: str) -> float:
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"{where}: not a number: {str(v)[:40]!r}") from None
+
+
+def _rows(f: io.TextIOBase, fmt: str, path: str) -> Iterator[dict[str, Any]]:
+    first = ""
+    lines = iter(f)
+    buffered: list[str] = []
+    for line in lines:
+        buffered.append(line)
+        if line.strip():
+            first = line.lstrip()
+            break
+    if fmt == "auto":
+        fmt = "jsonl" if path.endswith((".jsonl", ".json")) or first.startswith("{") else "tsv"
+
+    def all_lines() -> Iterator[str]:
+        yield from buffered
+        yield from lines
+
+    if fmt == "jsonl":
+        for no, line in enumerate(all_lines(), 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise InvalidInputError(f"{path}:{no}: invalid JSON ({e.msg})") from None
+            if not isinstance(obj, dict):
+                raise InvalidInputError(f"{path}:{no}: each line must be a JSON object")
+            obj["_line"] = no
+            yield obj
+        return
+    reader = csv.reader(all_lines(), delimiter="\t")
+    header = None
+    for no, rec in enumerate(reader, 1):
+        if not rec or all(not x.strip() for x in rec):
+            continue
+        if header is None:
+            header = [h.strip() for h in rec]
+            continue
+        if len(rec) != len(header):
+            raise InvalidInputError(f"{path}:{no}: {len(rec)} fields but the header has {len(header)}")
+        row: dict[str, Any] = dict(zip(header, rec))
+        row["_line"] = no
+        yield row
+
+
+class _Columns:
+    def __init__(self, args: argparse.Namespace):
+        self.args = args
+        self.labels: list[Any] = []
+        self.scores: list[Any] = []
+        self.preds: list[Any] = []
+        self.weights: list[float] = []
+        self.has_scores = self.has_preds = self.has_weights = None
+
+    def add(self, row: dict[str, Any], path: str) -> None:
+        a = self.args
+        where = f"{path}:{row['_line']}"
+        if a.label_col not in row:
+            raise InvalidInputError(f"{where}: no {a.label_col!r} column/key (use --label-col)")
+        lab = row[a.label_col]
+        self.labels.append([int(_number(x, where)) for x in lab] if isinstance(lab, list) else _label(lab))
+        cols = a.score_col
+        has_s = all(c in row for c in cols)
+        has_p = a.pred_col in row
+        has_w = a.weight_col is not None and a.weight_col in row
+        if self.has_scores is None:
+            self.has_scores, self.has_preds, self.has_weights = has_s, has_p, has_w
+            if not (has_s or has_p):
+                raise InvalidInputError(f"{where}: neither score column(s) {cols} nor prediction column {a.pred_col!r} found")
+        elif (has_s, has_p, has_w) != (self.has_scores, self.has_preds, self.has_weights):
+            raise InvalidInputError(f"{where}: the row has different columns/keys than the first row")
+        if has_s:
+            if len(cols) == 1:
+                v = row[cols[0]]
+                self.scores.append([_number(x, where) for x in v] if isinstance(v, list) else _number(v, where))
+            else:
+                self.scores.append([_number(row[c], where) for c in cols])
+        if has_p:
+            self.preds.append(_label(row[a.pred_col]) if not isinstance(row[a.pred_col], list) else row[a.pred_col])
+        if has_w:
+            self.weights.append(_number(row[a.weight_col], where))
+
+    def clear(self) -> None:
+        self.labels, self.scores, self.preds, self.weights = [], [], [], []
+
+
+def _array(values: list[Any], what: str) -> np.ndarray:
+    try:
+        return np.asarray(values)
+    except ValueError:
+        raise InvalidInputError(f"{what}: rows have different lengths") from None
+
+
+# -- scoring ----------------------------------------------------------------------------
+def _pos_label(args: argparse.Namespace, y: np.ndarray) -> Any:
+    if args.pos_label is not None:
+        return _label(args.pos_label)
+    u = np.unique(y)
+    return 1 if set(u.tolist()) <= {0, 1} or 1 in u.tolist() else u[-1].item() if hasattr(u[-1], "item") else u[-1]
+
+
+def _metrics(args: argparse.Namespace, y: np.ndarray, s: np.ndarray | None, p: np.ndarray | None, w: np.ndarray | None) -> dict[str, Any]:
+    from .. import classification as C
+
+    nt = args.n_threads
+    out: dict[str, Any] = {"n_samples": int(y.shape[0])}
+    multilabel = y.ndim == 2
+    n_classes = y.shape[1] if multilabel else len(np.unique(y))
+    if p is not None:
+        avg = args.average or ("binary" if n_classes <= 2 and not multilabel else "macro")
+        kw: dict[str, Any] = {"average": avg, "sample_weight": w}
+        if avg == "binary":
+            kw["pos_label"] = _pos_label(args, y)
+        pr, rc, f1, _ = C.precision_recall_fscore_support(y, p, **kw)
+        out.update(accuracy=C.accuracy_score(y, p, sample_weight=w), precision=pr, recall=rc, f1=f1, average=avg)
+        if not multilabel:
+            out["balanced_accuracy"] = C.balanced_accuracy_score(y, p, sample_weight=w)
+            out["confusion_matrix"] = C.confusion_matrix(y, p, sample_weight=w).tolist()
+    if s is not None:
+        if s.ndim == 1:
+            pos = _pos_label(args, y)
+            yb = (y == pos).astype(np.int64)
+            out["roc_auc"] = C.roc_auc_score(yb, s, sample_weight=w, max_fpr=args.max_fpr, n_threads=nt)
+            out["average_precision"] = C.average_precision_score(yb, s, sample_weight=w, n_threads=nt)
+            if args.curves:
+                fpr, tpr, thr = C.roc_curve(yb, s, sample_weight=w, n_threads=nt)
+                prec, rec, pthr = C.precision_recall_curve(yb, s, sample_weight=w, n_threads=nt)
+                out["roc_curve"] = {"fpr": fpr.tolist(), "tpr": tpr.tolist(), "thresholds": [t if np.isfinite(t) else "inf" for t in thr.tolist()]}
+                out["pr_curve"] = {"precision": prec.tolist(), "recall": rec.tolist(), "thresholds": pthr.tolist()}
+        elif multilabel:
+            out["roc_auc"] = C.roc_auc_score(y, s, sample_weight=w, average=args.average or "macro", n_threads=nt)
+            out["average_precision"] = C.average_precision_score(y, s, sample_weight=w, average=args.average or "macro", n_threads=nt)
+        else:
+            out["roc_auc"] = C.roc_auc_score(y, s, multi_class=args.multi_class, sample_weight=w if args.multi_class == "ovr" else None, n_threads=nt)
+            out["average_precision"] = C.average_precision_score(y, s, sample_weight=w, n_threads=nt)
+        if args.map_convention:
+            out[f"map_{args.map_convention}"] = C.mean_average_precision(y, s, convention=args.map_convention, n_threads=nt).score
+    return out
+
+
+def _stream(args: argparse.Namespace, rows: Iterator[dict[str, Any]], path: str) -> dict[str, Any]:
+    from .. import classification as C
+
+    if args.streaming == "exact":
+        metric: Any = C.ExactCurves(pos_label=1, max_fpr=args.max_fpr, n_threads=args.n_threads)
+    else:
+        metric = C.BinnedCurves(n_bins=args.bins, score_range=tuple(args.score_range), pos_label=1, max_fpr=args.max_fpr, n_threads=args.n_threads)
+    cols = _Columns(args)
+    n = 0
+    pos_label = _label(args.pos_label) if args.pos_label is not None else 1
+
+    def flush() -> None:
+        nonlocal n
+        if not cols.labels:
+            return
+        if not cols.has_scores:
+            raise InvalidInputError("--streaming needs a score column")
+        y = (_array(cols.labels, "labels") == pos_label).astype(np.int64)
+        s = _array(cols.scores, "scores")
+        if s.ndim != 1:
+            raise InvalidInputError("--streaming takes one binary score per row")
+        metric.update(y, s, np.asarray(cols.weights) if cols.has_weights else None)
+        n += len(cols.labels)
+        cols.clear()
+
+    for row in rows:
+        cols.add(row, path)
+        if len(cols.labels) >= args.chunk_size:
+            flush()
+    flush()
+    r = metric.compute()
+    out = {"n_samples": n, "roc_auc": r.score, "average_precision": r.average_precision, "state": args.streaming, "state_bytes": r.state_bytes}
+    if args.streaming == "binned":
+        out.update(auc_error_bound=r.auc_error_bound, ap_error_bound=r.ap_error_bound, bins=args.bins)
+    return out
+
+
+def _emit(args: argparse.Namespace, res: dict[str, Any], out: Any) -> None:
+    if args.format == "json":
+        out.write(json.dumps(res, ensure_ascii=False) + "\n")
+        return
+    scalars = {k: v for k, v in res.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    if args.format == "tsv":
+        out.write("metric\tvalue\n")
+        for k, v in scalars.items():
+            out.write(f"{k}\t{v:.{args.width}f}\n" if isinstance(v, float) else f"{k}\t{v}\n")
+        return
+    for k, v in scalars.items():
+        out.write(f"{k} = {v:.{args.width}f}\n" if isinstance(v, float) else f"{k} = {v}\n")
+    if "confusion_matrix" in res:
+        out.write("confusion_matrix =\n")
+        for row in res["confusion_matrix"]:
+            out.write("  " + " ".join(str(x) for x in row) + "\n")
+
+
+def run(args: argparse.Namespace, out: Any) -> int:
+    if args.bins < 1 or args.chunk_size < 1:
+        raise InvalidInputError("--bins and --chunk-size must be positive")
+    f = _open(args.input)
+    try:
+        rows = _rows(f, args.input_format, args.input)
+        if args.streaming:
+            res = _stream(args, rows, args.input)
+        else:
+            cols = _Columns(args)
+            for row in rows:
+                cols.add(row, args.input)
+            if not cols.labels:
+                raise InvalidInputError(f"{args.input}: no data rows")
+            y = _array(cols.labels, "labels")
+            s = _array(cols.scores, "scores") if cols.has_scores else None
+            p = _array(cols.preds, "predictions") if cols.has_preds else None
+            w = np.asarray(cols.weights) if cols.has_weights else None
+            res = _metrics(args, y, s, p, w)
+    except UnicodeDecodeError as e:
+        raise InvalidInputError(f"{args.input}: not valid UTF-8 (byte {e.start})") from None
+    finally:
+        if f is not sys.stdin:
+            f.close()
+    _emit(args, res, out)
+    return 0

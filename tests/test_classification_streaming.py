@@ -1,0 +1,125 @@
+"""Streaming states: merge properties, sharding invariance, pickling, the histogram's
+error bounds, and StreamingConfusion on Stats."""
+
+from __future__ import annotations
+
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import nlgmetrics.classification as C
+from nlgmetrics.errors import IncompatibleStatsError
+
+sk = pytest.importorskip("sklearn.metrics")
+
+
+@st.composite
+def stream(draw):
+    n = draw(st.integers(2, 80))
+    y = np.array(draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)))
+    y[0], y[1] = 0, 1
+    s = np.array(draw(st.lists(st.sampled_from([0.0, 0.1, 0.3, 0.5, 0.7, 1.0]) | st.floats(0, 1), min_size=n, max_size=n)))
+    cuts = sorted(draw(st.lists(st.integers(0, n), max_size=4)))
+    return y, s, cuts
+
+
+def shards(y, s, cuts):
+    bounds = [0, *cuts, len(y)]
+    return [(y[a:b], s[a:b]) for a, b in zip(bounds, bounds[1:])]
+
+
+@settings(max_examples=60, deadline=None)
+@given(stream())
+def test_exact_table_equals_sklearn_for_any_sharding(data):
+    y, s, cuts = data
+    states = [C.ExactCurves().batch_state(a, b) for a, b in shards(y, s, cuts)]
+    total = sum(states)
+    assert total == sum(reversed(states))  # commutative
+    if len(states) >= 3:
+        assert (states[0] + states[1]) + states[2] == states[0] + (states[1] + states[2])
+    assert total + C.ScoreTable() == total  # identity
+    m = C.ExactCurves()
+    m.state = pickle.loads(pickle.dumps(total))
+    r = m.compute()
+    assert r.score == sk.roc_auc_score(y, s)
+    assert r.average_precision == sk.average_precision_score(y, s)
+    for a, b in zip(m.roc_curve(), sk.roc_curve(y, s)):
+        np.testing.assert_array_equal(a, b)
+    for a, b in zip(m.precision_recall_curve(), sk.precision_recall_curve(y, s)):
+        np.testing.assert_array_equal(a, b)
+
+
+@settings(max_examples=60, deadline=None)
+@given(stream(), st.sampled_from([1, 3, 10, 100, 1000]))
+def test_histogram_error_bounds_hold(data, n_bins):
+    y, s, cuts = data
+    m = C.BinnedCurves(n_bins=n_bins)
+    parts = [C.BinnedCurves(n_bins=n_bins).update(a, b) for a, b in shards(y, s, cuts)]
+    for p in parts:
+        m.merge(p)
+    r = m.compute()
+    exact_auc, exact_ap = sk.roc_auc_score(y, s), sk.average_precision_score(y, s)
+    assert abs(r.score - exact_auc) <= r.auc_error_bound + 1e-12
+    assert abs(r.average_precision - exact_ap) <= r.ap_error_bound + 1e-12
+
+
+def test_histogram_converges_and_is_exact_on_bin_grid():
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 200_000)
+    s = np.clip(rng.normal(0.4 + 0.2 * y, 0.15), 0, 1)
+    exact = sk.roc_auc_score(y, s)
+    r = C.BinnedCurves(n_bins=1 << 16).update(y, s).compute()
+    assert abs(r.score - exact) <= r.auc_error_bound < 1e-4
+    assert abs(r.average_precision - sk.average_precision_score(y, s)) <= r.ap_error_bound < 1e-3
+    g = np.round(s * 100) / 100  # scores on the bin edges of 100 bins over [0, 1) (1.0 clamps into the last bin with .99)
+    g = np.minimum(g, 0.99)
+    r = C.BinnedCurves(n_bins=100).update(y, g + 1e-9).compute()
+    assert r.score == pytest.approx(sk.roc_auc_score(y, g), abs=1e-12)
+
+
+def test_histogram_rejects_incompatible_merge_and_pickles():
+    a = C.BinnedCurves(n_bins=10).update([0, 1], [0.2, 0.8])
+    b = C.BinnedCurves(n_bins=20).update([0, 1], [0.2, 0.8])
+    with pytest.raises(IncompatibleStatsError):
+        a.merge(b)
+    with pytest.raises(IncompatibleStatsError):
+        _ = a.state + C.ScoreHistogram.empty(0, 2, 10)
+    assert pickle.loads(pickle.dumps(a.state)) == a.state
+
+
+def test_streaming_confusion_matches_functional():
+    rng = np.random.default_rng(2)
+    y, p = rng.integers(0, 4, 1000), rng.integers(0, 4, 1000)
+    w = rng.random(1000)
+    for average in (None, "micro", "macro", "weighted"):
+        m = C.StreamingConfusion(labels=[0, 1, 2, 3], average=average)
+        for part in np.array_split(np.arange(1000), 5):
+            m.update(y[part], p[part])
+        r = m.compute()
+        ref = sk.precision_recall_fscore_support(y, p, average=average)
+        if average is None:
+            np.testing.assert_array_equal(r.f_score, ref[2])
+        else:
+            assert (r.precision, r.recall, r.f_score) == ref[:3]
+        assert r.accuracy == sk.accuracy_score(y, p)
+    mw = C.StreamingConfusion(labels=[0, 1, 2, 3], weighted=True)
+    parts = [C.StreamingConfusion(labels=[0, 1, 2, 3], weighted=True).update(y[i::3], p[i::3], w[i::3]) for i in range(3)]
+    for q in parts:
+        mw.merge(q)
+    np.testing.assert_allclose(mw.matrix(), sk.confusion_matrix(y, p, sample_weight=w), rtol=1e-13)
+    assert mw.compute().f_score == pytest.approx(sk.f1_score(y, p, average="macro", sample_weight=w), rel=1e-12)
+    # exact float sums: any grouping gives the same state
+    s1 = parts[0].state + (parts[1].state + parts[2].state)
+    s2 = (parts[2].state + parts[0].state) + parts[1].state
+    assert s1 == s2
+
+
+def test_single_class_stream_warns_nan():
+    m = C.ExactCurves().update([1, 1], [0.2, 0.3])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert np.isnan(m.compute().score)
