@@ -2,6 +2,7 @@
 //! the output is the tokens joined by single spaces (as the reference tools produce it).
 
 mod char_level;
+pub mod ptb;
 mod intl;
 mod mteval13a;
 mod unicode;
