@@ -31,14 +31,21 @@ from .errors import (  # noqa: E402
 )
 from .metrics.base import Metric, Score  # noqa: E402
 from .metrics.bleu import BLEU, bleu, sentence_bleu  # noqa: E402
+from .metrics.bleu_coco import CocoBLEU  # noqa: E402
+from .metrics.cider import CIDEr, CiderDF, CiderDegenerateWarning, cider_score  # noqa: E402
 from .registry import available, load, register  # noqa: E402
 from .signature import Signature  # noqa: E402
 from .stats import SegmentStats, Stats  # noqa: E402
 
 register("bleu", BLEU, "BLEU (flavours: sacrebleu)", tuple(BLEU.flavours))
+register("cider", CIDEr, "CIDEr-D as pycocoevalcap (corpus or fixed df), original CIDEr", CIDEr.flavours)
 
 __all__ = [
     "BLEU",
+    "CIDEr",
+    "CiderDF",
+    "CiderDegenerateWarning",
+    "CocoBLEU",
     "IncompatibleStatsError",
     "InputTypeError",
     "InternalError",
@@ -56,6 +63,7 @@ __all__ = [
     "Stats",
     "available",
     "bleu",
+    "cider_score",
     "load",
     "references_from_streams",
     "register",

@@ -541,8 +541,19 @@ fn m_apoword(t: &Text, i: usize) -> (usize, usize) {
 /// The text of an abbreviation `X.` at `i` and whether it is ABBREV1 (may end a sentence).
 fn m_abbrev(t: &Text, i: usize) -> (usize, bool) {
     let mut best = (0, false);
+    // Every entry is letters (and inner periods) followed by a period: look only at
+    // entries as long as the letter run here, or containing a period.
+    let run = t.run(i, |c| c.is_ascii_alphabetic()) - i;
+    if run == 0 {
+        return best;
+    }
+    let dotted = t.is(i + run, |c| c == '.');
     for (list, is1) in [(ABBREV1, true), (ABBREV2, false)] {
         for a in list {
+            let plain_len = a.len() - usize::from(a.starts_with('[')) * 2;
+            if !(a.contains('.') || (dotted && plain_len == run)) {
+                continue;
+            }
             if let Some(n) = matches_entry(t, i, a) {
                 if n + 1 > best.0 && t.is(i + n, |c| c == '.') && !t.is(i + n + 1, is_letter) {
                     best = (n + 1, is1);
@@ -742,7 +753,7 @@ fn candidates(t: &Text, i: usize, cands: &mut Vec<Cand>) {
     if t.starts_with(i, "&nbsp;") {
         push(6, 6, Out::Skip);
     }
-    push(m_sgml(t, i), m_sgml(t, i), Out::Same);
+    { let m = m_sgml(t, i); push(m, m, Out::Same); }
     // Entities and dashes.
     for (ent, rep) in [("&MD;", "--"), ("&mdash;", "--"), ("&ndash;", "--"), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")] {
         if t.starts_with(i, ent) {
@@ -766,8 +777,7 @@ fn candidates(t: &Text, i: usize, cands: &mut Vec<Cand>) {
             let la = usize::from(t.at(i + w + r).is_some());
             push(w + r + la, w, Out::Same);
         }
-        let lower: String = t.slice(i, i + w).to_lowercase();
-        if SPLIT3.contains(&lower.as_str()) && t.not_ascii_letter_or_eof(i + w) {
+        if (w == 5 || w == 6) && SPLIT3.iter().any(|x| x.len() == w && matches_entry(t, i, x) == Some(w)) && t.not_ascii_letter_or_eof(i + w) {
             push(w, w, Out::Split(3));
         }
     }
@@ -781,18 +791,18 @@ fn candidates(t: &Text, i: usize, cands: &mut Vec<Cand>) {
     push(w, w, Out::Same);
     let (aw_total, aw_len) = m_apoword(t, i);
     push(aw_total, aw_len, Out::Same);
-    push(m_url(t, i), m_url(t, i), Out::Same);
-    push(m_email(t, i), m_email(t, i), Out::Same);
-    push(m_twitter(t, i), m_twitter(t, i), Out::Same);
+    { let m = m_url(t, i); push(m, m, Out::Same); }
+    { let m = m_email(t, i); push(m, m, Out::Same); }
+    { let m = m_twitter(t, i); push(m, m, Out::Same); }
     // Stand-alone clitics.
     let r = m_redaux(t, i);
     if r > 0 && t.not_ascii_letter_or_eof(i + r) {
         push(r + usize::from(t.at(i + r).is_some()), r, Out::Same);
     }
-    push(m_sredaux(t, i), m_sredaux(t, i), Out::Same);
+    { let m = m_sredaux(t, i); push(m, m, Out::Same); }
     // Numbers.
-    push(m_date(t, i), m_date(t, i), Out::Same);
-    push(m_number(t, i), m_number(t, i), Out::Same);
+    { let m = m_date(t, i); push(m, m, Out::Same); }
+    { let m = m_number(t, i); push(m, m, Out::Same); }
     let (fl, ft) = m_frac(t, i);
     if fl > 0 {
         push(fl, fl, Out::Owned(ft));
@@ -899,8 +909,8 @@ fn candidates(t: &Text, i: usize, cands: &mut Vec<Cand>) {
     if c == '\u{2026}' || c == '\u{85}' {
         push(1, 1, Out::Text("..."));
     }
-    push(m_hthing(t, i), m_hthing(t, i), Out::Same);
-    push(m_thing(t, i), m_thing(t, i), Out::Same);
+    { let m = m_hthing(t, i); push(m, m, Out::Same); }
+    { let m = m_thing(t, i); push(m, m, Out::Same); }
     let (ta, ts) = m_thinga(t, i);
     if ta > 0 {
         push(ta, ta, Out::Owned(ts));
@@ -1019,6 +1029,49 @@ pub fn tokenize_captions<S: AsRef<str> + Sync>(lines: &[S], drop_punct: bool, n_
         Ok::<(), std::convert::Infallible>(())
     })
     .unwrap_or_else(|e| match e {})
+}
+
+/// How the caption metrics (coco BLEU, CIDEr) read a caption.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CaptionTokenizer {
+    /// Python's `str.split()`: the caption is already tokenized (the scorers' own input).
+    Split,
+    /// The COCO pipeline: PTB tokens, lowercased, punctuation removed.
+    Ptb,
+}
+
+impl CaptionTokenizer {
+    pub fn from_name(name: &str) -> crate::Result<Self> {
+        match name {
+            "none" => Ok(Self::Split),
+            "ptb" => Ok(Self::Ptb),
+            _ => Err(crate::Error::InvalidOption(format!(
+                "unknown caption tokenizer {name:?}; known: ptb, none"
+            ))),
+        }
+    }
+}
+
+/// Captions as the COCO pipeline tokenizes them: the references of all images in one
+/// tokenizer run (image by image, in order), the hypotheses in another.
+pub fn tokenize_batch<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
+    kind: CaptionTokenizer,
+    hyps: &[H],
+    refs: &[Vec<R>],
+    n_threads: usize,
+) -> (Vec<String>, Vec<Vec<String>>) {
+    match kind {
+        CaptionTokenizer::Split => (
+            hyps.iter().map(|h| h.as_ref().to_owned()).collect(),
+            refs.iter().map(|rs| rs.iter().map(|r| r.as_ref().to_owned()).collect()).collect(),
+        ),
+        CaptionTokenizer::Ptb => {
+            let flat: Vec<&str> = refs.iter().flat_map(|rs| rs.iter().map(|r| r.as_ref())).collect();
+            let mut tok = tokenize_captions(&flat, true, n_threads).into_iter();
+            let refs_tok = refs.iter().map(|rs| tok.by_ref().take(rs.len()).collect()).collect();
+            (tokenize_captions(hyps, true, n_threads), refs_tok)
+        }
+    }
 }
 
 #[cfg(test)]
