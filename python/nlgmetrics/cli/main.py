@@ -46,6 +46,11 @@ def build_parser() -> argparse.ArgumentParser:
         opts.add(s.add_argument_group(f"{opts.metric} options"))
 
     sub.add_parser("list", help="list metrics, flavours and tokenizers")
+    # --- coco subcommand (captioning family) ---
+    from .coco import add_parser as _add_coco
+
+    _add_coco(sub)
+    # --- end coco ---
     return p
 
 
@@ -147,6 +152,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         if args.command == "list":
             return _list(out)
+        if args.command == "coco":  # captioning family
+            from .coco import run as _run_coco
+
+            return _run_coco(args, out, sys.stderr)
         return _score(args, out)
     except UsageError as e:
         print(f"nlgmetrics: error: {e}", file=sys.stderr)

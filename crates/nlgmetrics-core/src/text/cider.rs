@@ -420,6 +420,12 @@ pub fn scores<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
         Some(d) => d,
         None => {
             fitted = fit(&r, cfg.max_order);
+            if fitted.is_empty() && !hyps.is_empty() {
+                // pycocoevalcap fails here too (max() of an empty df); say why instead.
+                return Err(Error::InvalidInput(
+                    "CIDEr: the references hold no words at all, so there are no document frequencies".into(),
+                ));
+            }
             &fitted
         }
     };

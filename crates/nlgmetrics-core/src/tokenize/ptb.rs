@@ -647,7 +647,15 @@ fn m_url(t: &Text, i: usize) -> usize {
         }
         return 0;
     }
-    // www.x.yy or x.com/net/org/edu, optionally with a path.
+    // www.x.yy or x.com/net/org/edu, optionally with a path. Cheap rejection first:
+    // this runs at every position.
+    let chunk_end = t.run(i, |c| !bad(c));
+    let chunk = &t.c[i..chunk_end];
+    const TLDS: [[char; 4]; 4] = [['.', 'c', 'o', 'm'], ['.', 'n', 'e', 't'], ['.', 'o', 'r', 'g'], ['.', 'e', 'd', 'u']];
+    let has_tld = || chunk.windows(4).any(|w| TLDS.iter().any(|p| w == p));
+    if chunk.len() < 5 || !(t.starts_with(i, "www.") || has_tld()) {
+        return 0;
+    }
     let host_ch = |c: char| !bad(c) && !matches!(c, '.' | '!' | '?' | '{' | '}' | ',' | '`' | '\'' | '$' | '/');
     let mut j = i;
     let mut labels = Vec::new();
@@ -696,6 +704,9 @@ fn m_email(t: &Text, i: usize) -> usize {
     }
     let ok = |c: char| !(is_space(c) || c == '\n' || matches!(c, '"' | '<' | '>' | '|' | '(' | ')'));
     let e = t.run(i, ok);
+    if !t.c[i..e].contains(&'@') {
+        return 0;
+    }
     let at = match t.c[i..e].iter().rposition(|&c| c == '@') {
         Some(p) if p > 0 => i + p,
         _ => return 0,
