@@ -138,3 +138,44 @@ def test_scorer_hook(coco_json):
         from nlgmetrics import coco as mod
 
         mod._EXTRA_SCORERS.pop("ROUGE_L")
+
+
+def test_score_subcommand_cider_and_coco_bleu(tmp_path, capsys, coco):
+    base, ann, _ = coco
+    rows = [line.rstrip("\n").split("\t", 1) for line in (base / "systems" / "mscoco__magic_result.tsv").open(encoding="utf-8")][:200]
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("\n".join(c for _, c in rows) + "\n")
+    ref_paths = []
+    for k in range(5):
+        p = tmp_path / f"ref{k}.txt"
+        p.write_text("\n".join(ann[n][k] for n, _ in rows) + "\n")
+        ref_paths += ["-r", str(p)]
+    assert main(["score", "-i", str(hyp), *ref_paths, "-m", "cider", "bleu", "--bleu-flavour", "coco", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    from nlgmetrics import BLEU, CIDEr
+
+    hyps, refs = [c for _, c in rows], [[ann[n][k] for k in range(5)] for n, _ in rows]
+    assert out[0]["score"] == CIDEr().corpus_score(hyps, refs).score
+    assert out[1]["score"] == BLEU(flavour="coco").corpus_score(hyps, refs).score
+    assert "flavour:cider-d" in out[0]["signature"]
+    df = tmp_path / "df.json.gz"
+    from nlgmetrics import CiderDF
+
+    CiderDF.fit(list(ann.values())[:1000]).save(df)
+    assert main(["score", "-i", str(hyp), *ref_paths, "-m", "cider", "--cider-df", str(df), "-b"]) == 0
+    assert float(capsys.readouterr().out) > 0
+    assert main(["list"]) == 0
+    assert "cider" in capsys.readouterr().out
+
+
+def test_docstring_examples():
+    import doctest
+
+    import nlgmetrics.cider
+    import nlgmetrics.coco
+    import nlgmetrics.metrics.bleu_coco
+    import nlgmetrics.metrics.cider
+
+    for mod in (nlgmetrics.cider, nlgmetrics.coco, nlgmetrics.metrics.bleu_coco, nlgmetrics.metrics.cider):
+        result = doctest.testmod(mod)
+        assert result.failed == 0 and result.attempted > 0, mod.__name__

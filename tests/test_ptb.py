@@ -120,3 +120,19 @@ def test_bad_input():
         ptb_tokenize(["a", 3])  # type: ignore[list-item]
     assert ptb_tokenize([]) == []
     assert ptb_tokenize(["a\nb"]) == ["a b"]  # pycocoevalcap replaces newlines by spaces
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+ALPHABET = st.sampled_from(list("aAbZ09 .,;:!?'\"`-_/\\&#$%@<>()[]{}*+=|~^\t") + ["&amp;", "n't", "'s", "Co.", "U.S.", "...", "é", "中", "😀", "\u00a0", "\u2019", "\u201c", "–", "½", "\r", "\u2028"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(ALPHABET, max_size=30).map("".join), min_size=1, max_size=4))
+def test_never_fails_on_arbitrary_text(lines):
+    out = ptb_tokenize(lines)
+    assert len(out) == len(lines)
+    assert all(isinstance(s, str) and s == s.strip() and "  " not in s for s in out)
+    again = ptb_tokenize(lines)
+    assert out == again

@@ -86,8 +86,15 @@ pub fn batch_stats<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
     if let Some(i) = refs.iter().position(Vec::is_empty) {
         return Err(Error::MissingReference { index: i });
     }
-    let (h, r) = tokenize_batch(tokenizer, hyps, refs, n_threads);
-    map_rows(h.len(), width(max_order), n_threads, || (), |_, i, row| segment_stats(&h[i], &r[i], max_order, row))
+    match tokenizer {
+        CaptionTokenizer::Split => {
+            map_rows(hyps.len(), width(max_order), n_threads, || (), |_, i, row| segment_stats(hyps[i].as_ref(), &refs[i], max_order, row))
+        }
+        CaptionTokenizer::Ptb => {
+            let (h, r) = tokenize_batch(tokenizer, hyps, refs, n_threads);
+            map_rows(h.len(), width(max_order), n_threads, || (), |_, i, row| segment_stats(&h[i], &r[i], max_order, row))
+        }
+    }
 }
 
 /// BLEU-1..N and the length ratio of one (summed) statistics row.

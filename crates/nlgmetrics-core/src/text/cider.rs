@@ -414,7 +414,23 @@ pub fn scores<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
 ) -> Result<Vec<f64>> {
     cfg.validate()?;
     check_refs(hyps.len(), refs)?;
-    let (h, r) = tokenize_batch(tokenizer, hyps, refs, n_threads);
+    match tokenizer {
+        CaptionTokenizer::Split => scores_tokenized(cfg, hyps, refs, df, n_threads),
+        CaptionTokenizer::Ptb => {
+            let (h, r) = tokenize_batch(tokenizer, hyps, refs, n_threads);
+            scores_tokenized(cfg, &h, &r, df, n_threads)
+        }
+    }
+}
+
+fn scores_tokenized<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
+    cfg: &CiderConfig,
+    h: &[H],
+    r: &[Vec<R>],
+    df: Option<&DocFreq>,
+    n_threads: usize,
+) -> Result<Vec<f64>> {
+    let hyps = h;
     let fitted;
     let df = match df {
         Some(d) => d,
@@ -435,8 +451,8 @@ pub fn scores<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
     let ref_len = check_df(cfg, df)?;
     map_rows(h.len(), 1, n_threads, || (Scratch::default(), LocalIds::new(df)), |(s, ids), i, row| {
         ids.clear();
-        let hyp: Vec<u32> = py_split(&h[i]).map(|t| ids.id(t)).collect();
-        let rs: Vec<Vec<u32>> = r[i].iter().map(|x| py_split(x).map(|t| ids.id(t)).collect()).collect();
+        let hyp: Vec<u32> = py_split(h[i].as_ref()).map(|t| ids.id(t)).collect();
+        let rs: Vec<Vec<u32>> = r[i].iter().map(|x| py_split(x.as_ref()).map(|t| ids.id(t)).collect()).collect();
         row[0] = image_score(cfg, df, ref_len, &hyp, &rs, s);
         Ok(())
     })

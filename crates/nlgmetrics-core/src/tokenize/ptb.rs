@@ -971,6 +971,25 @@ pub fn tokenize_caption(line: &str, follow: &str, out: &mut Vec<String>) {
     let mut cands = Vec::with_capacity(16);
     let mut i = 0;
     while i < end {
+        // Fast paths (most of a caption): spaces, and a space-delimited run of ASCII
+        // letters and digits, which no rule can extend or split (none of the longer
+        // rules can match without a period, apostrophe, hyphen, slash, & or @ in it),
+        // except the SPLIT3 words ("cannot" -> "can not").
+        let c0 = t.c[i];
+        if is_space(c0) {
+            i += 1;
+            continue;
+        }
+        if c0.is_ascii_alphanumeric() {
+            let e = t.run(i, |c| c.is_ascii_alphanumeric());
+            let n = e - i;
+            let split = (n == 5 || n == 6) && SPLIT3.iter().any(|x| x.len() == n && matches_entry(&t, i, x) == Some(n));
+            if (e == end || is_space(t.c[e])) && !split {
+                out.push(t.c[i..e].iter().map(|c| c.to_ascii_lowercase()).collect());
+                i = e;
+                continue;
+            }
+        }
         cands.clear();
         candidates(&t, i, &mut cands);
         // Longest total match; the earliest candidate wins a tie.
