@@ -219,8 +219,14 @@ def _id_list(seq: Any) -> list[int]:
         raise InputTypeError(f"token-id sequences must hold integers, got {type(seq).__name__}") from None
 
 
-def _fingerprint(df: CiderDF) -> int:
-    return int(df.digest()[:5], 16)  # 20 bits: squares fit u64 for 2**24 rows
+def _refs_fingerprint(references: list[list[str]]) -> int:
+    """20 bits identifying the corpus df (a function of the multiset of reference sets):
+    an order-independent sum of per-image hashes. Squares fit u64 for 2**24 rows."""
+    total = 0
+    for refs in references:
+        h = hashlib.blake2b("\x1f".join(refs).encode("utf-8", "surrogatepass"), digest_size=8).digest()
+        total += int.from_bytes(h, "little")
+    return (total % (1 << 61)) % ((1 << 20) - 3) + 1
 
 
 class CIDErScore(Score):
@@ -303,7 +309,7 @@ class CIDEr(Metric):
         counts = np.zeros((n, 3), dtype=np.uint64)
         counts[:, 0] = 1
         if self.df is None and n:
-            fp = _fingerprint(CiderDF(_core.CiderDocFreq.fit(references, self.n, self.tokenize, self.n_threads), self.tokenize))
+            fp = _refs_fingerprint(references)
             counts[:, 1] = fp
             counts[:, 2] = fp * fp
         return SegmentStats(

@@ -594,9 +594,9 @@ fn sentence_start_after(t: &Text, j: usize) -> Option<usize> {
     if k == j {
         return None;
     }
-    let sgml = m_sgml(t, k);
-    if sgml > 0 {
-        return Some(k + sgml - j);
+    // An SGML tag (`<` + letter or `/`), possibly on the next caption's line.
+    if t.at(k) == Some('<') && t.at(k + 1).is_some_and(|c| c.is_ascii_alphabetic() || c == '/') {
+        return Some(k + 2 - j);
     }
     if !t.at(k).is_some_and(|c| c.is_ascii_uppercase()) {
         return None;
