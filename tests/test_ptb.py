@@ -15,6 +15,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nlgmetrics import _core
 from nlgmetrics.coco import PUNCTUATIONS, ptb_tokenize
@@ -121,9 +123,6 @@ def test_bad_input():
     assert ptb_tokenize([]) == []
     assert ptb_tokenize(["a\nb"]) == ["a b"]  # pycocoevalcap replaces newlines by spaces
 
-
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 ALPHABET = st.sampled_from(list("aAbZ09 .,;:!?'\"`-_/\\&#$%@<>()[]{}*+=|~^\t") + ["&amp;", "n't", "'s", "Co.", "U.S.", "...", "é", "中", "😀", "\u00a0", "\u2019", "\u201c", "–", "½", "\r", "\u2028"])
 

@@ -58,7 +58,7 @@ from typing import Any, ClassVar, Sequence
 import numpy as np
 
 from .. import _core
-from .._inputs import as_references, as_texts
+from .._inputs import as_references
 from ..errors import IncompatibleStatsError, InvalidInputError, InvalidOptionError
 from ..stats import SegmentStats, Stats
 from .base import Metric, Score
