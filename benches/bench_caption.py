@@ -12,8 +12,8 @@ Data: captioning_coco (COCO Karpathy test, 5,000 images x 5 references), system
   fixed training df, pycocoevalcap's CiderScorer with that df (ruotianluo's CiderD) vs
   ``CiderReward`` (time per batch, mean over 20 batches).
 
-Prints a markdown table (best of ``--repeat`` wall times; peak RSS growth of a fresh
-subprocess is not measured here: both sides hold the corpus in memory once).
+Prints a markdown table (best of ``--repeat`` wall times) and, for CIDEr-D on the whole
+corpus, the peak-RSS growth of a fresh subprocess running only that scorer.
 """
 
 from __future__ import annotations
@@ -42,6 +42,35 @@ class _Sized(list):
 
     def __len__(self):
         return self._n
+
+
+_RSS_CODE = """
+import json, resource, sys
+from pathlib import Path
+base = Path(sys.argv[1])
+refs = {}
+for line in (base / "references.jsonl").open(encoding="utf-8"):
+    row = json.loads(line)
+    refs[row["image_name"]] = [" ".join(r.lower().replace(".", " ").split()) for r in row["references"]]
+names = list(refs)
+hyps = [refs[n][0] for n in names]
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+if sys.argv[2] == "pycocoevalcap":
+    from pycocoevalcap.cider.cider import Cider
+    Cider().compute_score({i: refs[n] for i, n in enumerate(names)}, {i: [h] for i, h in enumerate(hyps)})
+else:
+    from nlgmetrics import CIDEr
+    CIDEr(tokenize="none").sentence_scores(hyps, [refs[n] for n in names])
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
+"""
+
+
+def rss_growth_mb(base, which):
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", _RSS_CODE, str(base), which], capture_output=True, text=True, check=True)
+    return int(out.stdout.strip().splitlines()[-1]) / 1024
 
 
 def best(fn, repeat):
@@ -164,10 +193,15 @@ def main() -> None:
     assert all(np.allclose(x, y, rtol=1e-9, atol=1e-12) for x, y in zip(rr, orr))
     add("CIDEr-D reward, batch of 50x5 samples (per batch)", t_rr / 20, t_or / 20, "token ids, fixed training df")
 
+    m_ref, m_ours = rss_growth_mb(base, "pycocoevalcap"), rss_growth_mb(base, "nlgmetrics")
+    table.append(("Cider peak RSS growth, 5,000 images x 5 refs", m_ref, m_ours, "MB; fresh subprocess per side"))
     print("| task | pycocoevalcap 1.2 | nlgmetrics | speed-up | note |")
     print("|---|---:|---:|---:|---|")
     for what, tr, to, note in table:
-        print(f"| {what} | {tr * 1000:.1f} ms | {to * 1000:.1f} ms | {tr / to:.0f}x | {note} |")
+        if "RSS" in what:
+            print(f"| {what} | {tr:.0f} MB | {to:.0f} MB | {tr / to:.1f}x less | {note} |")
+        else:
+            print(f"| {what} | {tr * 1000:.1f} ms | {to * 1000:.1f} ms | {tr / to:.0f}x | {note} |")
 
 
 if __name__ == "__main__":
