@@ -54,7 +54,9 @@ for line in (base / "references.jsonl").open(encoding="utf-8"):
     refs[row["image_name"]] = [" ".join(r.lower().replace(".", " ").split()) for r in row["references"]]
 names = list(refs)
 hyps = [refs[n][0] for n in names]
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+import gc, os
+gc.collect()
+before = int(open("/proc/self/statm").read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024  # current RSS, KiB
 if sys.argv[2] == "pycocoevalcap":
     from pycocoevalcap.cider.cider import Cider
     Cider().compute_score({i: refs[n] for i, n in enumerate(names)}, {i: [h] for i, h in enumerate(hyps)})
@@ -199,7 +201,7 @@ def main() -> None:
     print("|---|---:|---:|---:|---|")
     for what, tr, to, note in table:
         if "RSS" in what:
-            print(f"| {what} | {tr:.0f} MB | {to:.0f} MB | {tr / to:.1f}x less | {note} |")
+            print(f"| {what} | {tr:.0f} MB | {to:.0f} MB | {tr / max(to, 1e-9):.1f}x less | {note} |")
         else:
             print(f"| {what} | {tr * 1000:.1f} ms | {to * 1000:.1f} ms | {tr / to:.0f}x | {note} |")
 
