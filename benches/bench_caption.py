@@ -45,7 +45,7 @@ class _Sized(list):
 
 
 _RSS_CODE = """
-import json, resource, sys
+import json, sys
 from pathlib import Path
 base = Path(sys.argv[1])
 refs = {}
@@ -63,7 +63,9 @@ if sys.argv[2] == "pycocoevalcap":
 else:
     from nlgmetrics import CIDEr
     CIDEr(tokenize="none").sentence_scores(hyps, [refs[n] for n in names])
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
+# VmHWM (not ru_maxrss, which a child inherits from its parent across exec)
+hwm = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:"))
+print(hwm - before)
 """
 
 
