@@ -33,6 +33,8 @@ from .errors import (  # noqa: E402
 from .metrics.base import Metric, Score  # noqa: E402
 from .metrics.bleu import BLEU, bleu, sentence_bleu  # noqa: E402
 from .metrics.rouge import ROUGE, RougeTokenizerWarning, rouge  # noqa: E402
+from .metrics.bleu_coco import CocoBLEU  # noqa: E402
+from .metrics.cider import CIDEr, CiderDF, CiderDegenerateWarning, cider_score  # noqa: E402
 from .registry import available, load, register  # noqa: E402
 from .signature import Signature  # noqa: E402
 from .stats import SegmentStats, Stats  # noqa: E402
@@ -41,9 +43,14 @@ from .significance import bootstrap_ci, paired_test  # noqa: E402
 
 register("bleu", BLEU, "BLEU (flavours: sacrebleu)", tuple(BLEU.flavours))
 register("rouge", ROUGE, "ROUGE-N/L/Lsum/W/S/SU", tuple(ROUGE.flavours))
+register("cider", CIDEr, "CIDEr-D as pycocoevalcap (corpus or fixed df), original CIDEr", CIDEr.flavours)
 
 __all__ = [
     "BLEU",
+    "CIDEr",
+    "CiderDF",
+    "CiderDegenerateWarning",
+    "CocoBLEU",
     "IncompatibleStatsError",
     "InputTypeError",
     "InternalError",
@@ -68,6 +75,7 @@ __all__ = [
     "meta",
     "paired_test",
     "significance",
+    "cider_score",
     "load",
     "references_from_streams",
     "register",

@@ -6,6 +6,8 @@ use pyo3::prelude::*;
 mod bleu;
 mod rouge;
 mod classification;
+mod cider;
+mod coco;
 mod convert;
 mod significance;
 mod tokenize;
@@ -18,5 +20,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     rouge::register(m)?;
     significance::register(m)?;
     classification::register(m)?;
+    cider::register(m)?;
+    coco::register(m)?;
     Ok(())
 }

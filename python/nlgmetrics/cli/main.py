@@ -59,6 +59,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_classify_parser(sub)
     # --- end classification ---
+    # --- coco subcommand (captioning family) ---
+    from .coco import add_parser as _add_coco
+
+    _add_coco(sub)
+    # --- end coco ---
     return p
 
 
@@ -219,6 +224,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return _run_classify(args, out)
         # --- end classification ---
+        if args.command == "coco":  # captioning family
+            from .coco import run as _run_coco
+
+            return _run_coco(args, out, sys.stderr)
         return _score(args, out)
     except UsageError as e:
         print(f"nlgmetrics: error: {e}", file=sys.stderr)

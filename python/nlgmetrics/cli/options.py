@@ -29,3 +29,4 @@ def register_options(metric: str, add: Callable[[argparse._ArgumentGroup], None]
 # One module per metric family registers its flags; keep these imports last.
 from . import opts_bleu  # noqa: E402,F401
 from . import opts_rouge  # noqa: E402,F401
+from . import opts_cider  # noqa: E402,F401

@@ -5,3 +5,5 @@ pub mod rouge;
 pub mod rouge155;
 pub mod rouge_coco;
 pub mod rouge_lcs;
+pub mod bleu_coco;
+pub mod cider;

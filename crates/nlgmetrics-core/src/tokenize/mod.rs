@@ -3,6 +3,7 @@
 
 mod char_level;
 pub mod rouge;
+pub mod ptb;
 mod intl;
 mod mteval13a;
 mod unicode;

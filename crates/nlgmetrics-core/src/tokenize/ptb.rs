@@ -1,0 +1,1180 @@
+//! The PTB tokenizer of the COCO caption pipeline.
+//!
+//! pycocoevalcap's `PTBTokenizer` joins every caption with `\n`, runs Stanford CoreNLP
+//! 3.4.1 `edu.stanford.nlp.process.PTBTokenizer -preserveLines -lowerCase` on the file,
+//! then drops the tokens of its `PUNCTUATIONS` list. This module re-implements that
+//! lexer (a JFlex grammar: at each position the longest rule match wins, the earlier
+//! rule on a tie, and trailing context counts towards the length) for the rules that
+//! English captions exercise, and the punctuation filter.
+//!
+//! Two quirks it keeps on purpose:
+//! - `-lowerCase` turns `-LRB-`/`-RRB-` into `-lrb-`/`-rrb-`, which the upper-case
+//!   `PUNCTUATIONS` list then fails to remove.
+//! - Whether an abbreviation such as `Co.` or `etc.` also ends the sentence (emitting an
+//!   extra `.`) depends on the characters after it, which in the joined file can be the
+//!   start of the *next* caption. [`tokenize_lines`] therefore takes the whole sequence.
+//!
+//! Known departures from the Java lexer (none occurs in the COCO captions): line
+//! separators other than `\n` are treated as spaces (the Java pipeline would shift
+//! every later caption by one line); characters outside the Basic Multilingual Plane
+//! are deleted as the Java lexer deletes them, but so are format/control characters;
+//! the grammar's rarer rules (phone numbers, file names, e-mail subtleties, SGML
+//! attributes, Americanize is off in 3.4.1 anyway) are approximated.
+
+use unicode_general_category::{get_general_category, GeneralCategory as G};
+
+/// pycocoevalcap's `PUNCTUATIONS`, compared after lowercasing as pycocoevalcap does.
+pub const COCO_PUNCTUATIONS: [&str; 17] = [
+    "''", "'", "``", "`", "-LRB-", "-RRB-", "-LCB-", "-RCB-", ".", "?", "!", ",", ":", "-", "--",
+    "...", ";",
+];
+
+fn is_coco_punct(tok: &str) -> bool {
+    COCO_PUNCTUATIONS.contains(&tok)
+}
+
+#[inline]
+fn is_letter(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphabetic();
+    }
+    matches!(
+        get_general_category(c),
+        G::UppercaseLetter
+            | G::LowercaseLetter
+            | G::TitlecaseLetter
+            | G::ModifierLetter
+            | G::OtherLetter
+            | G::NonspacingMark
+            | G::SpacingMark
+            | G::EnclosingMark
+    ) || c == '\u{AD}'
+}
+
+#[inline]
+fn is_digit(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_digit();
+    }
+    get_general_category(c) == G::DecimalNumber
+}
+
+#[inline]
+fn is_alnum(c: char) -> bool {
+    is_letter(c) || is_digit(c)
+}
+
+/// `{SPACE}` plus the line separators, which inside one caption are spaces here.
+#[inline]
+fn is_space(c: char) -> bool {
+    matches!(
+        c,
+        ' ' | '\t' | '\u{A0}' | '\u{2000}'..='\u{200A}' | '\u{3000}' | '\r' | '\u{0B}' | '\u{0C}'
+            | '\u{85}' | '\u{2028}' | '\u{2029}'
+    )
+}
+
+#[inline]
+fn is_apos(c: char) -> bool {
+    matches!(c, '\'' | '\u{92}' | '\u{2019}')
+}
+
+#[inline]
+fn is_apos_etc(c: char) -> bool {
+    is_apos(c) || matches!(c, '`' | '\u{91}' | '\u{2018}' | '\u{201B}')
+}
+
+#[inline]
+fn is_hyphen(c: char) -> bool {
+    matches!(c, '-' | '_' | '\u{58A}' | '\u{2010}' | '\u{2011}')
+}
+
+// The lexer is `%caseless`: string literals match in any case, but a character class
+// such as `[M]` keeps its case, which is how `[M]ass` avoids matching "mass.".
+const ABBREV1: &[&str] = &[
+    // months, days
+    "Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec", "Mon",
+    "Tue", "Tues", "Wed", "Thu", "Thurs", "Fri",
+    // states
+    "Ala", "Ariz", "[A]z", "[A]rk", "Calif", "Colo", "Conn", "Ct", "Dak", "[D]el", "Fla", "Ga",
+    "[I]ll", "Ind", "Kan", "Kans", "Ky", "[L]a", "[M]ass", "Md", "Mich", "Minn", "[M]iss", "Mo",
+    "Mont", "Neb", "Nev", "Okla", "[O]re", "[P]a", "Penn", "Tenn", "[T]ex", "Va", "Vt", "[W]ash",
+    "Wis", "Wisc", "Wyo",
+    // companies
+    "Inc", "Co", "Cos", "Corp", "Pty", "Ptys", "Pte", "Ptes", "Ppty", "Ltd", "Plc", "Bancorp",
+    "Bhd", "Assn", "Univ", "Intl", "Sys",
+    // numbers, post-titles, misc
+    "tel", "est", "ext", "sq", "Jr", "Sr", "Bros", "Ed.D", "Ph.D", "Blvd", "Rd", "Esq", "etc",
+    "al", "seq", "Bldg",
+];
+
+const ABBREV2: &[&str] = &[
+    "Mr", "Mrs", "Ms", "[M]iss", "Dr", "Drs", "Prof", "Profs", "Sen", "Sens", "Rep", "Reps",
+    "Atty", "Attys", "Lt", "Col", "Gen", "Messrs", "Gov", "Govs", "Adm", "Rev", "Maj", "Sgt",
+    "Cpl", "Pvt", "Capt", "St", "Ste", "Ave", "Pres", "Lieut", "Hon", "Brig", "Cmdr", "Comdr",
+    "Pfc", "Spc", "Supt", "Supts", "Det", "MM", "Mme", "Mmes", "Mlle", "Mlles", "Mt", "Invt",
+    "Elec", "Natl", "Mfg", "Mtg", "Dept", "vs", "Alex", "Wm", "Jos", "Cie", "a.k.a", "cf",
+    "TREAS",
+];
+
+/// Capitalised (or all-caps) words that, after an acronym and a period, mean the period
+/// ended the sentence (found by probing the jar; `Mr.`/`Ms.` include their period).
+const SENT_START: &[&str] = &[
+    "The", "A", "An", "This", "That", "These", "There", "It", "He", "She", "We", "They", "In",
+    "At", "Some", "Many", "One", "Her", "Their", "Our", "But", "So", "If", "When", "What",
+    "Then", "As", "Here", "You", "After", "While", "Since", "Now", "However", "Yet", "Such",
+    "Other", "More", "Last", "About", "Mr.", "Ms.",
+];
+
+/// Whether the text at `i` is the list entry `pat` (see the `%caseless` note above).
+fn matches_entry(t: &Text, i: usize, pat: &str) -> Option<usize> {
+    let (first_exact, body) = match pat.strip_prefix('[') {
+        Some(rest) => (Some(rest.chars().next()?), &rest[2..]),
+        None => (None, pat),
+    };
+    let mut k = i;
+    if let Some(f) = first_exact {
+        if !t.is(k, |c| c == f) {
+            return None;
+        }
+        k += 1;
+    }
+    for ch in body.chars() {
+        if !t.is(k, |c| c.eq_ignore_ascii_case(&ch)) {
+            return None;
+        }
+        k += 1;
+    }
+    Some(k - i)
+}
+
+/// Split at the third letter when the whole word stands alone (`cannot` -> `can not`).
+const SPLIT3: &[&str] = &["cannot", "gonna", "gotta", "lemme", "gimme", "wanna"];
+
+/// The text around one caption: its characters, then the lookahead that follows it in
+/// the joined file (`\n` and the next caption's first characters, or nothing at EOF).
+struct Text {
+    c: Vec<char>,
+    end: usize,
+}
+
+impl Text {
+    #[inline]
+    fn at(&self, i: usize) -> Option<char> {
+        self.c.get(i).copied()
+    }
+    #[inline]
+    fn is(&self, i: usize, f: impl Fn(char) -> bool) -> bool {
+        i < self.end && f(self.c[i])
+    }
+    fn run(&self, mut i: usize, f: impl Fn(char) -> bool) -> usize {
+        while self.is(i, &f) {
+            i += 1;
+        }
+        i
+    }
+    fn starts_with(&self, i: usize, s: &str) -> bool {
+        let mut k = i;
+        for ch in s.chars() {
+            if !self.is(k, |c| c == ch) {
+                return false;
+            }
+            k += 1;
+        }
+        true
+    }
+    fn starts_with_ci(&self, i: usize, s: &str) -> bool {
+        let mut k = i;
+        for ch in s.chars() {
+            if !self.is(k, |c| c.to_ascii_lowercase() == ch) {
+                return false;
+            }
+            k += 1;
+        }
+        true
+    }
+    fn slice(&self, a: usize, b: usize) -> String {
+        self.c[a..b].iter().collect()
+    }
+    /// Lookahead `[^A-Za-z]` (end of input counts).
+    fn not_ascii_letter_or_eof(&self, i: usize) -> bool {
+        self.at(i).is_none_or(|c| !c.is_ascii_alphabetic())
+    }
+}
+
+/// A candidate match: total length including trailing context, token length, output.
+struct Cand {
+    total: usize,
+    len: usize,
+    out: Out,
+}
+
+enum Out {
+    /// The matched text itself.
+    Same,
+    /// A replacement token.
+    Text(&'static str),
+    /// A computed token.
+    Owned(String),
+    /// An abbreviation that also ends the sentence: the token, then a `.` token.
+    AbbrevEnd,
+    /// Two tokens (the first `n` characters, then the rest).
+    Split(usize),
+    /// Nothing (whitespace, untokenizable characters).
+    Skip,
+}
+
+/// `{WORD} = {LETTER}({LETTER}|{DIGIT})*([.!?]{LETTER}({LETTER}|{DIGIT})*)*`
+fn m_word(t: &Text, i: usize) -> usize {
+    if !t.is(i, is_letter) {
+        return 0;
+    }
+    let mut j = t.run(i + 1, is_alnum);
+    while t.is(j, |c| matches!(c, '.' | '!' | '?')) && t.is(j + 1, is_letter) {
+        j = t.run(j + 2, is_alnum);
+    }
+    j - i
+}
+
+/// `{REDAUX} = {APOS}([msdMSD]|re|ve|ll)`, case-insensitive as the Java output shows.
+fn m_redaux(t: &Text, i: usize) -> usize {
+    if !t.is(i, is_apos) {
+        return 0;
+    }
+    if t.is(i + 1, |c| matches!(c, 'm' | 's' | 'd' | 'M' | 'S' | 'D')) {
+        return 2;
+    }
+    for s in ["re", "ve", "ll"] {
+        if t.starts_with_ci(i + 1, s) {
+            return 3;
+        }
+    }
+    0
+}
+
+/// `{SREDAUX} = n{APOSETCETERA}t`
+fn m_sredaux(t: &Text, i: usize) -> usize {
+    if t.is(i, |c| c == 'n' || c == 'N') && t.is(i + 1, is_apos_etc) && t.is(i + 2, |c| c == 't' || c == 'T') {
+        3
+    } else {
+        0
+    }
+}
+
+/// THING: alphanumeric runs joined by hyphens, underscores or slashes, each optionally
+/// led by an O'/D'/L' prefix.
+fn m_thing(t: &Text, i: usize) -> usize {
+    fn segment(t: &Text, i: usize) -> usize {
+        let mut k = i;
+        if t.is(k, |c| matches!(c, 'd' | 'D' | 'o' | 'O' | 'l' | 'L')) && t.is(k + 1, is_apos_etc) && t.is(k + 2, is_alnum) {
+            k += 2;
+        }
+        let j = t.run(k, is_alnum);
+        if j == k {
+            0
+        } else {
+            j - i
+        }
+    }
+    let mut j = i + segment(t, i);
+    if j == i {
+        return 0;
+    }
+    loop {
+        if t.is(j, |c| is_hyphen(c) || c == '/') {
+            let s = segment(t, j + 1);
+            if s > 0 {
+                j += 1 + s;
+                continue;
+            }
+        }
+        break;
+    }
+    j - i
+}
+
+/// `{HTHING} = ([:letter:]|[:digit:])[A-Za-z0-9.,\u00AD]*(-([A-Za-z0-9\u00AD]+|{ACRO2}\.))+`
+fn m_hthing(t: &Text, i: usize) -> usize {
+    if !t.is(i, is_alnum) {
+        return 0;
+    }
+    let body = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | ',' | '\u{AD}');
+    let stop = t.run(i + 1, body);
+    // The greedy body may give back characters so that a `-` follows: try the longest.
+    let mut best = 0;
+    let mut k = stop;
+    while k > i {
+        if t.is(k, |c| c == '-') {
+            let mut j = k;
+            while t.is(j, |c| c == '-') {
+                let seg_end = t.run(j + 1, |c| c.is_ascii_alphanumeric() || c == '\u{AD}');
+                let acro = m_acro2_dot(t, j + 1);
+                let seg = (seg_end - (j + 1)).max(acro);
+                if seg == 0 {
+                    break;
+                }
+                j += 1 + seg;
+            }
+            if j > k {
+                best = j - i;
+                break;
+            }
+        }
+        k -= 1;
+    }
+    best
+}
+
+/// `{ACRO2}\.` with `{ACRO2} = [A-Za-z](\.[A-Za-z])+`
+fn m_acro2_dot(t: &Text, i: usize) -> usize {
+    let n = m_acro(t, i);
+    if n >= 3 && t.is(i + n, |c| c == '.') {
+        n + 1
+    } else {
+        0
+    }
+}
+
+/// `{ACRO} = [A-Za-z](\.[A-Za-z])*`
+fn m_acro(t: &Text, i: usize) -> usize {
+    if !t.is(i, |c| c.is_ascii_alphabetic()) {
+        return 0;
+    }
+    let mut j = i + 1;
+    while t.is(j, |c| c == '.') && t.is(j + 1, |c| c.is_ascii_alphabetic()) {
+        j += 2;
+    }
+    j - i
+}
+
+/// `{THINGA} = [A-Z]+(([+&]|{SPAMP})[A-Z]+)+` (returns length and the normalised text)
+fn m_thinga(t: &Text, i: usize) -> (usize, String) {
+    let up = |c: char| c.is_ascii_uppercase();
+    let mut j = t.run(i, up);
+    if j == i {
+        return (0, String::new());
+    }
+    let mut out = t.slice(i, j);
+    let mut parts = 0;
+    loop {
+        let (sep_len, sep) = if t.is(j, |c| c == '+' || c == '&') {
+            (1, t.c[j])
+        } else if t.starts_with(j, "&amp;") {
+            (5, '&')
+        } else {
+            break;
+        };
+        let k = t.run(j + sep_len, up);
+        if k == j + sep_len {
+            break;
+        }
+        out.push(sep);
+        out.extend(&t.c[j + sep_len..k]);
+        j = k;
+        parts += 1;
+    }
+    if parts == 0 {
+        (0, String::new())
+    } else {
+        (j - i, out)
+    }
+}
+
+/// `{NUMBER} = [\-+]?{NUM}`, `{NUM} = {DIGIT}+|{DIGIT}*([.:,\u00AD\u066B\u066C]{DIGIT}+)+`
+fn m_number(t: &Text, i: usize) -> usize {
+    let mut k = i;
+    if t.is(k, |c| c == '-' || c == '+') {
+        k += 1;
+    }
+    let mut j = t.run(k, is_digit);
+    let had_digits = j > k;
+    loop {
+        if t.is(j, |c| matches!(c, '.' | ':' | ',' | '\u{AD}' | '\u{66B}' | '\u{66C}')) && t.is(j + 1, is_digit) {
+            j = t.run(j + 1, is_digit);
+        } else {
+            break;
+        }
+    }
+    if j == k || (!had_digits && j == k) {
+        return 0;
+    }
+    j - i
+}
+
+/// `{FRAC}` without its optional whole-number part (handled by the NUMBER before it):
+/// `{DIGIT}{1,4}[-]?...` — here `({DIGIT}{1,4}-)?{DIGIT}{1,4}(\\?\/|\u2044){DIGIT}{1,4}`.
+fn m_frac(t: &Text, i: usize) -> (usize, String) {
+    let digits = |k: usize| {
+        let e = t.run(k, is_digit);
+        e - k
+    };
+    let mut k = i;
+    let d0 = digits(k);
+    if d0 == 0 || d0 > 4 {
+        return (0, String::new());
+    }
+    // optional leading "N-"
+    let try_core = |k: usize| -> usize {
+        let d1 = digits(k);
+        if d1 == 0 || d1 > 4 {
+            return 0;
+        }
+        let mut j = k + d1;
+        if t.is(j, |c| c == '\\') && t.is(j + 1, |c| c == '/') {
+            j += 2;
+        } else if t.is(j, |c| c == '/' || c == '\u{2044}') {
+            j += 1;
+        } else {
+            return 0;
+        }
+        let d2 = digits(j);
+        if d2 == 0 || d2 > 4 {
+            return 0;
+        }
+        j + d2 - k
+    };
+    let mut best = try_core(k);
+    if t.is(k + d0, |c| c == '-') {
+        let c2 = try_core(k + d0 + 1);
+        if c2 > 0 && d0 + 1 + c2 > best {
+            best = d0 + 1 + c2;
+        }
+    }
+    if best == 0 {
+        return (0, String::new());
+    }
+    k += best;
+    let text: String = t.c[i..k].iter().map(|&c| if c == '\u{2044}' { '/' } else { c }).collect();
+    (best, text.replace("\\/", "/"))
+}
+
+/// `{DATE} = {DIGIT}{1,2}[\-\/]{DIGIT}{1,2}[\-\/]{DIGIT}{2,4}`
+fn m_date(t: &Text, i: usize) -> usize {
+    let digits = |k: usize| t.run(k, is_digit) - k;
+    let a = digits(i);
+    if !(1..=2).contains(&a) || !t.is(i + a, |c| c == '-' || c == '/') {
+        return 0;
+    }
+    let j = i + a + 1;
+    let b = digits(j);
+    if !(1..=2).contains(&b) || !t.is(j + b, |c| c == '-' || c == '/') {
+        return 0;
+    }
+    let k = j + b + 1;
+    let d = digits(k);
+    if d < 2 {
+        return 0;
+    }
+    k + d.min(4) - i
+}
+
+/// `{APOWORD}` and `{APOWORD2}/[:letter:]`, plus `'t` before `is`/`was`.
+fn m_apoword(t: &Text, i: usize) -> (usize, usize) {
+    let mut best = (0, 0);
+    let mut take = |total: usize, len: usize| {
+        if total > best.0 {
+            best = (total, len);
+        }
+    };
+    if t.is(i, is_apos) {
+        // {APOS}n{APOS}?
+        if t.is(i + 1, |c| c == 'n') {
+            let n = if t.is(i + 2, is_apos) { 3 } else { 2 };
+            take(n, n);
+        }
+        for w in ["em", "cause", "till", "til"] {
+            if t.starts_with(i + 1, w) {
+                take(1 + w.len(), 1 + w.len());
+            }
+        }
+        if t.is(i + 1, |c| ('2'..='9').contains(&c)) && t.starts_with(i + 2, "0s") {
+            take(4, 4);
+        }
+        for w in ["is", "was"] {
+            if t.is(i + 1, |c| c == 't') && t.starts_with(i + 2, w) && !t.is(i + 2 + w.len(), is_letter) {
+                take(2 + w.len(), 2);
+            }
+        }
+    }
+    // [lLdDjJ]{APOS}
+    if t.is(i, |c| matches!(c, 'l' | 'L' | 'd' | 'D' | 'j' | 'J')) && t.is(i + 1, is_apos) {
+        take(2, 2);
+    }
+    // [A-HJ-XZn]{APOSETCETERA}[:letter:]{2}[:letter:]*
+    if t.is(i, |c| (c.is_ascii_uppercase() && c != 'I' && c != 'Y') || c == 'n')
+        && t.is(i + 1, is_apos_etc)
+        && t.is(i + 2, is_letter)
+        && t.is(i + 3, is_letter)
+    {
+        let e = t.run(i + 4, is_letter);
+        take(e - i, e - i);
+    }
+    // [:letter:][:letter:]*[aeiouyAEIOUY]{APOSETCETERA}[aeiouA-Z][:letter:]*
+    if t.is(i, is_letter) {
+        let e = t.run(i, is_letter);
+        if e >= i + 2
+            && t.is(e - 1, |c| "aeiouyAEIOUY".contains(c))
+            && t.is(e, is_apos_etc)
+            && t.is(e + 1, |c| "aeiou".contains(c) || c.is_ascii_uppercase())
+        {
+            let f = t.run(e + 2, is_letter);
+            take(f - i, f - i);
+        }
+    }
+    for w in ["Dunkin", "somethin", "ol"] {
+        if t.starts_with(i, w) && t.is(i + w.len(), is_apos) {
+            take(w.len() + 1, w.len() + 1);
+        }
+    }
+    for w in ["cont'd.", "cont'd", "nor'easter", "c'mon", "e'er", "s'mores", "ev'ry", "li'l", "nat'l"] {
+        if t.starts_with(i, w) {
+            take(w.chars().count(), w.chars().count());
+        }
+    }
+    // {APOWORD2}/[:letter:] = y{APOS}
+    if t.is(i, |c| c == 'y') && t.is(i + 1, is_apos) && t.is(i + 2, is_letter) {
+        take(3, 2);
+    }
+    best
+}
+
+/// The text of an abbreviation `X.` at `i` and whether it is ABBREV1 (may end a sentence).
+fn m_abbrev(t: &Text, i: usize) -> (usize, bool) {
+    let mut best = (0, false);
+    // Every entry is letters (and inner periods) followed by a period: look only at
+    // entries as long as the letter run here, or containing a period.
+    let run = t.run(i, |c| c.is_ascii_alphabetic()) - i;
+    if run == 0 {
+        return best;
+    }
+    let dotted = t.is(i + run, |c| c == '.');
+    for (list, is1) in [(ABBREV1, true), (ABBREV2, false)] {
+        for a in list {
+            let plain_len = a.len() - usize::from(a.starts_with('[')) * 2;
+            if !(a.contains('.') || (dotted && plain_len == run)) {
+                continue;
+            }
+            if let Some(n) = matches_entry(t, i, a) {
+                if n + 1 > best.0 && t.is(i + n, |c| c == '.') && !t.is(i + n + 1, is_letter) {
+                    best = (n + 1, is1);
+                }
+            }
+        }
+    }
+    // ACRO + "."
+    let n = m_acro(t, i);
+    if n > 0 && t.is(i + n, |c| c == '.') && n + 1 > best.0 {
+        best = (n + 1, false);
+    }
+    best
+}
+
+/// `{SENTEND1}` after an ABBREV1 (end of input counts as a sentence end).
+fn sentence_end_after(t: &Text, j: usize) -> Option<usize> {
+    let spacenl = |c: char| is_space(c) || c == '\n';
+    match t.at(j) {
+        None => Some(0),
+        Some(c) if spacenl(c) => match t.at(j + 1) {
+            None => Some(1),
+            Some(d) if spacenl(d) || d.is_uppercase() => Some(2),
+            Some('<') if t.at(j + 2).is_some_and(|e| e.is_ascii_alphabetic() || e == '/') => Some(2),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Spaces or newlines, then a [`SENT_START`] word ending at a space, newline or EOF.
+fn sentence_start_after(t: &Text, j: usize) -> Option<usize> {
+    let spacenl = |c: char| is_space(c) || c == '\n';
+    let mut k = j;
+    while t.at(k).is_some_and(spacenl) {
+        k += 1;
+    }
+    if k == j {
+        return None;
+    }
+    // An SGML tag (`<` + letter or `/`), possibly on the next caption's line.
+    if t.at(k) == Some('<') && t.at(k + 1).is_some_and(|c| c.is_ascii_alphabetic() || c == '/') {
+        return Some(k + 2 - j);
+    }
+    if !t.at(k).is_some_and(|c| c.is_ascii_uppercase()) {
+        return None;
+    }
+    for w in SENT_START {
+        let n = w.len();
+        let ok = w.chars().enumerate().all(|(q, ch)| {
+            t.at(k + q).is_some_and(|c| if q == 0 { c == ch } else { c.eq_ignore_ascii_case(&ch) })
+        });
+        if ok {
+            match t.at(k + n) {
+                None => return Some(k + n - j),
+                Some(c) if spacenl(c) => return Some(k + n + 1 - j),
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+/// `{SGML}`: `<` + a letter, `/`, `!` or `?`, up to the next `>` on the line.
+fn m_sgml(t: &Text, i: usize) -> usize {
+    if !(t.is(i, |c| c == '<') && t.is(i + 1, |c| c.is_ascii_alphabetic() || matches!(c, '/' | '!' | '?'))) {
+        return 0;
+    }
+    let mut j = i + 1;
+    while j < t.end && t.c[j] != '>' && t.c[j] != '\n' && t.c[j] != '<' {
+        j += 1;
+    }
+    if t.is(j, |c| c == '>') {
+        j + 1 - i
+    } else {
+        0
+    }
+}
+
+fn m_url(t: &Text, i: usize) -> usize {
+    let bad = |c: char| is_space(c) || c == '\n' || matches!(c, '"' | '<' | '>' | '|' | '(' | ')');
+    let tail_bad = |c: char| bad(c) || matches!(c, '.' | '!' | '?' | '{' | '}' | ',' | '-');
+    if t.starts_with(i, "http://") || t.starts_with(i, "https://") {
+        let start = if t.starts_with(i, "https://") { i + 8 } else { i + 7 };
+        let mut e = t.run(start, |c| !bad(c));
+        while e > start && t.is(e - 1, tail_bad) {
+            e -= 1;
+        }
+        if e > start + 1 {
+            return e - i;
+        }
+        return 0;
+    }
+    // www.x.yy or x.com/net/org/edu, optionally with a path. Cheap rejection first:
+    // this runs at every position.
+    let chunk_end = t.run(i, |c| !bad(c));
+    let chunk = &t.c[i..chunk_end];
+    const TLDS: [[char; 4]; 4] = [['.', 'c', 'o', 'm'], ['.', 'n', 'e', 't'], ['.', 'o', 'r', 'g'], ['.', 'e', 'd', 'u']];
+    let has_tld = || chunk.windows(4).any(|w| TLDS.iter().any(|p| w == p));
+    if chunk.len() < 5 || !(t.starts_with(i, "www.") || has_tld()) {
+        return 0;
+    }
+    let host_ch = |c: char| !bad(c) && !matches!(c, '.' | '!' | '?' | '{' | '}' | ',' | '`' | '\'' | '$' | '/');
+    let mut j = i;
+    let mut labels = Vec::new();
+    loop {
+        let e = t.run(j, host_ch);
+        if e == j {
+            break;
+        }
+        labels.push((j, e));
+        if t.is(e, |c| c == '.') {
+            j = e + 1;
+        } else {
+            break;
+        }
+    }
+    if labels.len() < 2 {
+        return 0;
+    }
+    let (ls, le) = *labels.last().unwrap();
+    let last = t.slice(ls, le);
+    let first = t.slice(labels[0].0, labels[0].1);
+    let ok = if first == "www" {
+        (2..=4).contains(&last.chars().count()) && last.chars().all(|c| c.is_ascii_alphabetic())
+    } else {
+        matches!(last.as_str(), "com" | "net" | "org" | "edu")
+    };
+    if !ok {
+        return 0;
+    }
+    let mut e = le;
+    if t.is(e, |c| c == '/') {
+        let mut p = t.run(e + 1, |c| !bad(c));
+        while p > e + 1 && t.is(p - 1, tail_bad) {
+            p -= 1;
+        }
+        if p > e + 1 {
+            e = p;
+        }
+    }
+    e - i
+}
+
+fn m_email(t: &Text, i: usize) -> usize {
+    if !t.is(i, |c| c.is_ascii_alphanumeric()) {
+        return 0;
+    }
+    let ok = |c: char| !(is_space(c) || c == '\n' || matches!(c, '"' | '<' | '>' | '|' | '(' | ')'));
+    let e = t.run(i, ok);
+    if !t.c[i..e].contains(&'@') {
+        return 0;
+    }
+    let at = match t.c[i..e].iter().rposition(|&c| c == '@') {
+        Some(p) if p > 0 => i + p,
+        _ => return 0,
+    };
+    let mut end = e;
+    while end > at + 1 && t.c[end - 1] == '.' {
+        end -= 1;
+    }
+    if end <= at + 1 || t.c[at + 1..end].windows(2).any(|w| w == ['.', '.']) || t.c[at + 1] == '.' {
+        return 0;
+    }
+    end - i
+}
+
+fn m_twitter(t: &Text, i: usize) -> usize {
+    if t.is(i, |c| c == '@') && t.is(i + 1, |c| c.is_ascii_alphabetic() || c == '_') {
+        return t.run(i + 1, |c| c.is_ascii_alphanumeric() || c == '_') - i;
+    }
+    if t.is(i, |c| c == '#') {
+        let w = m_word(t, i + 1);
+        if w > 0 {
+            return 1 + w;
+        }
+    }
+    0
+}
+
+/// `{LDOTS} = \.{3,5}|(\.[ \u00A0]){2,4}\.|[\u0085\u2026]`
+fn m_ldots(t: &Text, i: usize) -> usize {
+    let dots = t.run(i, |c| c == '.') - i;
+    let mut best = if dots >= 3 { dots.min(5) } else { 0 };
+    let mut j = i;
+    let mut pairs = 0;
+    while pairs < 4 && t.is(j, |c| c == '.') && t.is(j + 1, |c| c == ' ' || c == '\u{A0}') {
+        j += 2;
+        pairs += 1;
+        if pairs >= 2 && t.is(j, |c| c == '.') && j + 1 - i > best {
+            best = j + 1 - i;
+        }
+    }
+    best
+}
+
+fn candidates(t: &Text, i: usize, cands: &mut Vec<Cand>) {
+    let c = t.c[i];
+    let mut push = |total: usize, len: usize, out: Out| {
+        if total > 0 {
+            cands.push(Cand { total, len, out });
+        }
+    };
+    if is_space(c) {
+        push(t.run(i, is_space) - i, t.run(i, is_space) - i, Out::Skip);
+        return;
+    }
+    if t.starts_with(i, "&nbsp;") {
+        push(6, 6, Out::Skip);
+    }
+    { let m = m_sgml(t, i); push(m, m, Out::Same); }
+    // Entities and dashes.
+    for (ent, rep) in [("&MD;", "--"), ("&mdash;", "--"), ("&ndash;", "--"), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")] {
+        if t.starts_with(i, ent) {
+            push(ent.len(), ent.len(), Out::Text(rep));
+        }
+    }
+    if matches!(c, '\u{96}' | '\u{97}' | '\u{2013}' | '\u{2014}' | '\u{2015}') {
+        push(1, 1, Out::Text("--"));
+    }
+    if c == '&' && t.is(i + 1, |d| d == '#') {
+        let e = t.run(i + 2, |d| d.is_ascii_digit());
+        if e > i + 2 && t.is(e, |d| d == ';') {
+            push(e + 1 - i, e + 1 - i, Out::Same);
+        }
+    }
+    // Words and their clitics.
+    let w = m_word(t, i);
+    if w > 0 {
+        let r = m_redaux(t, i + w);
+        if r > 0 && t.not_ascii_letter_or_eof(i + w + r) {
+            let la = usize::from(t.at(i + w + r).is_some());
+            push(w + r + la, w, Out::Same);
+        }
+        if (w == 5 || w == 6) && SPLIT3.iter().any(|x| x.len() == w && matches_entry(t, i, x) == Some(w)) && t.not_ascii_letter_or_eof(i + w) {
+            push(w, w, Out::Split(3));
+        }
+    }
+    // SWORD/SREDAUX: letters not ending in n, then n't.
+    if t.is(i, |d| d.is_ascii_alphabetic() || d == '\u{AD}') {
+        let e = t.run(i, |d| d.is_ascii_alphabetic() || d == '\u{AD}');
+        if e >= i + 2 && t.is(e - 1, |d| d == 'n' || d == 'N') && m_sredaux(t, e - 1) == 3 && !t.is(e - 2, |d| d == 'n' || d == 'N') {
+            push(e - 1 - i + 3, e - 1 - i, Out::Same);
+        }
+    }
+    push(w, w, Out::Same);
+    let (aw_total, aw_len) = m_apoword(t, i);
+    push(aw_total, aw_len, Out::Same);
+    { let m = m_url(t, i); push(m, m, Out::Same); }
+    { let m = m_email(t, i); push(m, m, Out::Same); }
+    { let m = m_twitter(t, i); push(m, m, Out::Same); }
+    // Stand-alone clitics.
+    let r = m_redaux(t, i);
+    if r > 0 && t.not_ascii_letter_or_eof(i + r) {
+        push(r + usize::from(t.at(i + r).is_some()), r, Out::Same);
+    }
+    { let m = m_sredaux(t, i); push(m, m, Out::Same); }
+    // Numbers.
+    { let m = m_date(t, i); push(m, m, Out::Same); }
+    { let m = m_number(t, i); push(m, m, Out::Same); }
+    let (fl, ft) = m_frac(t, i);
+    if fl > 0 {
+        push(fl, fl, Out::Owned(ft));
+    }
+    match c {
+        '\u{BC}' => push(1, 1, Out::Text("1/4")),
+        '\u{BD}' => push(1, 1, Out::Text("1/2")),
+        '\u{BE}' => push(1, 1, Out::Text("3/4")),
+        _ => {}
+    }
+    // Currency.
+    let up = t.run(i, |d| d.is_ascii_uppercase());
+    if t.is(up, |d| d == '$') {
+        push(up + 1 - i, up + 1 - i, Out::Same);
+    }
+    match c {
+        '#' => push(1, 1, Out::Same),
+        '\u{A2}' => push(1, 1, Out::Text("cents")),
+        '\u{A3}' => push(1, 1, Out::Text("#")),
+        '\u{80}' | '\u{20AC}' => push(1, 1, Out::Text("$")),
+        '\u{A4}' | '\u{A5}' | '\u{20A0}' | '\u{60B}' | '\u{E3F}' | '\u{20A4}' | '\u{FFE0}' | '\u{FFE1}' | '\u{FFE5}' | '\u{FFE6}' => {
+            push(1, 1, Out::Same)
+        }
+        _ => {}
+    }
+    // Abbreviations.
+    let (al, is1) = m_abbrev(t, i);
+    if al > 0 {
+        if is1 {
+            if let Some(la) = sentence_end_after(t, i + al) {
+                push(al + la, al, Out::AbbrevEnd);
+            }
+        }
+        push(al, al, Out::Same);
+    }
+    // An acronym and a period before a sentence-initial word: a single letter gives the
+    // letter and a `.`; a longer acronym keeps its period and adds a `.` token.
+    let acro = m_acro(t, i);
+    if acro > 0 && t.is(i + acro, |d| d == '.') {
+        if let Some(la) = sentence_start_after(t, i + acro + 1) {
+            if acro == 1 {
+                push(acro + 1 + la, 1, Out::Same);
+            } else {
+                push(acro + 1 + la, acro + 1, Out::AbbrevEnd);
+            }
+        }
+    }
+    // ABBREV3 before a number: "No. 5", "vol. 2".
+    for a in ["No", "no", "Nos", "nos", "Vol", "vol", "Vols", "vols", "Fig", "fig", "Figs", "figs", "pp", "op", "ca", "prop", "sec", "sect", "art", "arts", "para", "paras"] {
+        let n = a.len();
+        if t.starts_with(i, a) && t.is(i + n, |d| d == '.') {
+            let s = t.run(i + n + 1, |d| d == ' ');
+            if s > i + n + 1 && t.is(s, is_digit) {
+                push(s + 1 - i, n + 1, Out::Same);
+            }
+        }
+    }
+    // Quotes.
+    match c {
+        '"' => {
+            if t.is(i + 1, |d| d.is_ascii_alphanumeric() || d == '$') {
+                push(2, 1, Out::Text("``"));
+            }
+            push(1, 1, Out::Text("''"));
+        }
+        '\u{201C}' | '\u{84}' | '\u{93}' => push(1, 1, Out::Text("``")),
+        '\u{201D}' | '\u{94}' => push(1, 1, Out::Text("''")),
+        '`' | '\u{2018}' | '\u{91}' | '\u{201B}' => {
+            let n = t.run(i, |d| d == '`') - i;
+            if n >= 2 {
+                push(2, 2, Out::Text("``"));
+            }
+            push(1, 1, Out::Text("`"));
+        }
+        '\'' | '\u{2019}' | '\u{92}' => {
+            if c == '\'' && t.is(i + 1, |d| d == '\'') {
+                push(2, 2, Out::Text("''"));
+            }
+            let left = t.is(i + 1, |d| d.is_ascii_alphabetic())
+                && t.at(i + 2).is_some_and(|d| !(is_space(d) || d == '\n'));
+            if left {
+                push(3, 1, Out::Text("`"));
+            }
+            push(1, 1, Out::Text("'"));
+        }
+        _ => {}
+    }
+    if t.starts_with(i, "&quot;") {
+        push(6, 6, Out::Text("''"));
+    }
+    if t.starts_with(i, "&apos;") {
+        push(6, 6, Out::Text("'"));
+    }
+    if t.starts_with(i, "<<") || t.starts_with(i, ">>") {
+        push(2, 2, Out::Same);
+    }
+    // Dashes, dots, joined words.
+    if c == '-' {
+        let n = t.run(i, |d| d == '-') - i;
+        push(n, n, Out::Text(if n == 1 { "-" } else { "--" }));
+    }
+    let ld = m_ldots(t, i);
+    push(ld, ld, Out::Text("..."));
+    if c == '\u{2026}' || c == '\u{85}' {
+        push(1, 1, Out::Text("..."));
+    }
+    { let m = m_hthing(t, i); push(m, m, Out::Same); }
+    { let m = m_thing(t, i); push(m, m, Out::Same); }
+    let (ta, ts) = m_thinga(t, i);
+    if ta > 0 {
+        push(ta, ta, Out::Owned(ts));
+    }
+    // Brackets and single characters.
+    match c {
+        '(' => push(1, 1, Out::Text("-LRB-")),
+        ')' => push(1, 1, Out::Text("-RRB-")),
+        '[' => push(1, 1, Out::Text("-LSB-")),
+        ']' => push(1, 1, Out::Text("-RSB-")),
+        '{' => push(1, 1, Out::Text("-LCB-")),
+        '}' => push(1, 1, Out::Text("-RCB-")),
+        '*' | '@' | '_' => {
+            let n = t.run(i, |d| d == c) - i;
+            push(n, n, Out::Same);
+        }
+        '#' => {
+            let n = t.run(i, |d| d == '#') - i;
+            push(n, n, Out::Same);
+        }
+        '?' | '!' => {
+            let n = t.run(i, |d| d == '?' || d == '!') - i;
+            push(n, n, Out::Same);
+        }
+        _ => {}
+    }
+    if cands.is_empty() {
+        // Any other punctuation or symbol of the Basic Multilingual Plane is a token of
+        // its own; everything else is "untokenizable" and deleted, as the Java lexer does.
+        let keep = (c as u32) <= 0xFFFF
+            && !matches!(
+                get_general_category(c),
+                G::Control | G::Format | G::Surrogate | G::PrivateUse | G::Unassigned | G::LineSeparator | G::ParagraphSeparator
+            )
+            && c != '\n';
+        cands.push(Cand { total: 1, len: 1, out: if keep { Out::Same } else { Out::Skip } });
+    }
+}
+
+/// Tokenize one caption given what follows it in the joined file (`follow`: `\n` and the
+/// start of the next caption, or empty at the end of the file). Tokens are lowercased.
+pub fn tokenize_caption(line: &str, follow: &str, out: &mut Vec<String>) {
+    let mut c: Vec<char> = line.chars().map(|ch| if ch == '\n' { ' ' } else { ch }).collect();
+    let end = c.len();
+    c.extend(follow.chars());
+    let t = Text { c, end };
+    let mut cands = Vec::with_capacity(16);
+    let mut i = 0;
+    while i < end {
+        // Fast paths (most of a caption): spaces, and a space-delimited run of ASCII
+        // letters and digits, which no rule can extend or split (none of the longer
+        // rules can match without a period, apostrophe, hyphen, slash, & or @ in it),
+        // except the SPLIT3 words ("cannot" -> "can not").
+        let c0 = t.c[i];
+        if is_space(c0) {
+            i += 1;
+            continue;
+        }
+        if c0.is_ascii_alphanumeric() {
+            let e = t.run(i, |c| c.is_ascii_alphanumeric());
+            let n = e - i;
+            let split = (n == 5 || n == 6) && SPLIT3.iter().any(|x| x.len() == n && matches_entry(&t, i, x) == Some(n));
+            if (e == end || is_space(t.c[e])) && !split {
+                out.push(t.c[i..e].iter().map(|c| c.to_ascii_lowercase()).collect());
+                i = e;
+                continue;
+            }
+        }
+        cands.clear();
+        candidates(&t, i, &mut cands);
+        // Longest total match; the earliest candidate wins a tie.
+        let mut best = 0;
+        for (k, cand) in cands.iter().enumerate() {
+            if cand.total > cands[best].total {
+                best = k;
+            }
+        }
+        let cand = &cands[best];
+        let len = cand.len.max(1);
+        match &cand.out {
+            Out::Skip => {}
+            Out::Same => out.push(t.slice(i, i + len).to_lowercase()),
+            Out::Text(s) => out.push(s.to_lowercase()),
+            Out::Owned(s) => out.push(s.to_lowercase()),
+            Out::AbbrevEnd => {
+                out.push(t.slice(i, i + len).to_lowercase());
+                out.push(".".into());
+            }
+            Out::Split(n) => {
+                out.push(t.slice(i, i + n).to_lowercase());
+                i += n;
+                continue;
+            }
+        }
+        i += len;
+    }
+}
+
+/// What follows caption `i` of `lines` once they are joined with `\n` (at most 3 chars).
+fn follow_of<S: AsRef<str>>(lines: &[S], i: usize) -> String {
+    let mut f = String::new();
+    let mut k = i + 1;
+    while k < lines.len() && f.chars().count() < 3 {
+        f.push('\n');
+        for ch in lines[k].as_ref().chars().take(2) {
+            f.push(if ch == '\n' { ' ' } else { ch });
+        }
+        if !lines[k].as_ref().is_empty() {
+            break;
+        }
+        k += 1;
+    }
+    f
+}
+
+/// pycocoevalcap's `PTBTokenizer` over a sequence of captions (in the order they are
+/// written to the tokenizer's input file): PTB tokens, lowercased, joined by a space,
+/// with the `PUNCTUATIONS` tokens removed when `drop_punct`.
+pub fn tokenize_captions<S: AsRef<str> + Sync>(lines: &[S], drop_punct: bool, n_threads: usize) -> Vec<String> {
+    crate::parallel::map_rows(lines.len(), 1, n_threads, Vec::new, |toks: &mut Vec<String>, i, row: &mut [String]| {
+        toks.clear();
+        let follow = follow_of(lines, i);
+        tokenize_caption(lines[i].as_ref(), &follow, toks);
+        let mut s = String::new();
+        for tok in toks.iter() {
+            if drop_punct && is_coco_punct(tok) {
+                continue;
+            }
+            if !s.is_empty() {
+                s.push(' ');
+            }
+            s.push_str(tok);
+        }
+        row[0] = s;
+        Ok::<(), std::convert::Infallible>(())
+    })
+    .unwrap_or_else(|e| match e {})
+}
+
+/// How the caption metrics (coco BLEU, CIDEr) read a caption.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CaptionTokenizer {
+    /// Python's `str.split()`: the caption is already tokenized (the scorers' own input).
+    Split,
+    /// The COCO pipeline: PTB tokens, lowercased, punctuation removed.
+    Ptb,
+}
+
+impl CaptionTokenizer {
+    pub fn from_name(name: &str) -> crate::Result<Self> {
+        match name {
+            "none" => Ok(Self::Split),
+            "ptb" => Ok(Self::Ptb),
+            _ => Err(crate::Error::InvalidOption(format!(
+                "unknown caption tokenizer {name:?}; known: ptb, none"
+            ))),
+        }
+    }
+}
+
+/// Captions as the COCO pipeline tokenizes them: the references of all images in one
+/// tokenizer run (image by image, in order), the hypotheses in another.
+pub fn tokenize_batch<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
+    kind: CaptionTokenizer,
+    hyps: &[H],
+    refs: &[Vec<R>],
+    n_threads: usize,
+) -> (Vec<String>, Vec<Vec<String>>) {
+    match kind {
+        CaptionTokenizer::Split => (
+            hyps.iter().map(|h| h.as_ref().to_owned()).collect(),
+            refs.iter().map(|rs| rs.iter().map(|r| r.as_ref().to_owned()).collect()).collect(),
+        ),
+        CaptionTokenizer::Ptb => {
+            let flat: Vec<&str> = refs.iter().flat_map(|rs| rs.iter().map(|r| r.as_ref())).collect();
+            let mut tok = tokenize_captions(&flat, true, n_threads).into_iter();
+            let refs_tok = refs.iter().map(|rs| tok.by_ref().take(rs.len()).collect()).collect();
+            (tokenize_captions(hyps, true, n_threads), refs_tok)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tok(lines: &[&str]) -> Vec<String> {
+        tokenize_captions(lines, false, 1)
+    }
+
+    #[test]
+    fn java_examples() {
+        // Outputs of the Stanford CoreNLP 3.4.1 jar on the same lines.
+        let cases = [
+            ("A man's bike, can't stop (far) away...", "a man 's bike , ca n't stop -lrb- far -rrb- away ..."),
+            ("'No Parking' sign 'a b' '5 dollars'", "` no parking ' sign ' a b ' ' 5 dollars '"),
+            ("\"hello\" \"5\" \" x\" (\"a\") \"$5\"", "`` hello '' `` 5 '' '' x '' -lrb- `` a '' -rrb- `` $ 5 ''"),
+            ("rock'n'roll o'clock y'all I'd cannot gonna", "rock 'n' roll o'clock y' all i 'd can not gon na"),
+            ("Japan Motor Co. a", "japan motor co. a"),
+            ("Japan Motor Co. A", "japan motor co. . a"),
+            ("1/2 3-4 1-1/2 12/25/2010 1,000,000 -5 3.14 .5 5. 50s '80s", "1/2 3-4 1-1/2 12/25/2010 1,000,000 -5 3.14 .5 5 . 50s '80s"),
+            ("A&M M&Ms a&b B&amp &amp; &lt;", "a&m m&m s a & b b & amp & <"),
+            ("<b>bold</b> <|endoftext|> <-pad->", "<b> bold </b> < | endoftext | > < - pad - >"),
+            ("his/her shower/tub. a/ x/y/ a_b start_of_text", "his/her shower/tub . a / x/y / a_b start_of_text"),
+            ("Hello!!! Really?! 3.50. plate.a U.S.-based 3.5-inch", "hello !!! really ?! 3.50 . plate.a u.s.-based 3.5-inch"),
+            ("wait... and -- and --- and . . . and ..", "wait ... and -- and -- and ... and . ."),
+            ("#EarlofSkateboard #1 $8 US$5 i=on couple`s", "#earlofskateboard # 1 $ 8 us$ 5 i = on couple ` s"),
+            ("Dr. Smith at St. Mark and Rd. the t. a.5", "dr. smith at st. mark and rd. the t. a. 5"),
+        ];
+        for (src, want) in cases {
+            assert_eq!(tok(&[src]), [want], "{src}");
+        }
+    }
+
+    #[test]
+    fn abbreviation_at_line_end_looks_at_next_caption() {
+        let got = tok(&["x Co.", "a b", "x Co.", "A b", "x Co.", "", "x Co.", " b", "x Co."]);
+        assert_eq!(got, ["x co.", "a b", "x co. .", "a b", "x co. .", "", "x co. .", "b", "x co. ."]);
+    }
+
+    #[test]
+    fn coco_punctuation_removed_but_brackets_kept() {
+        let got = tokenize_captions(&["It's 3.5 km -- (far) away..."], true, 1);
+        assert_eq!(got, ["it 's 3.5 km -lrb- far -rrb- away"]);
+    }
+
+    #[test]
+    fn emoji_deleted_symbols_kept() {
+        assert_eq!(tok(&["a 😀 b • c © d"]), ["a b • c © d"]);
+    }
+
+    /// Compare with the jar's output on a corpus: set PTB_SRC and PTB_TOK to files with
+    /// one caption per line (input, and the jar's output on it).
+    #[test]
+    #[ignore]
+    fn against_java_files() {
+        let (Ok(src), Ok(tok_path)) = (std::env::var("PTB_SRC"), std::env::var("PTB_TOK")) else {
+            return;
+        };
+        let src = std::fs::read_to_string(src).unwrap();
+        let want = std::fs::read_to_string(tok_path).unwrap();
+        let lines: Vec<&str> = src.split('\n').collect();
+        let want: Vec<&str> = want.split('\n').collect();
+        let got = tokenize_captions(&lines, false, 0);
+        let mut bad = 0;
+        for (i, (g, w)) in got.iter().zip(want.iter()).enumerate() {
+            if g != w {
+                bad += 1;
+                if bad <= 60 {
+                    println!("{i}: {}\n  got  {g}\n  want {w}", lines[i]);
+                }
+            }
+        }
+        println!("{bad} of {} differ", lines.len());
+    }
+}

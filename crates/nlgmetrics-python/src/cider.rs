@@ -1,0 +1,148 @@
+//! CIDEr / CIDEr-D: document-frequency tables and per-image scores.
+
+use crate::convert::detached;
+use nlgmetrics_core::text::cider::{self, CiderConfig, DocFreq, Flavour, IdText};
+use nlgmetrics_core::tokenize::ptb::{tokenize_batch, CaptionTokenizer};
+use nlgmetrics_core::Error;
+use numpy::PyArray1;
+use pyo3::prelude::*;
+use std::sync::Arc;
+
+/// A document-frequency table (n-gram -> number of images whose references contain it).
+#[pyclass(name = "CiderDocFreq", module = "nlgmetrics._core", frozen)]
+pub struct PyDocFreq {
+    inner: Arc<DocFreq>,
+}
+
+fn config(flavour: &str, max_order: usize, sigma: f64) -> Result<CiderConfig, Error> {
+    let cfg = CiderConfig { flavour: Flavour::from_name(flavour)?, max_order, sigma };
+    cfg.validate()?;
+    Ok(cfg)
+}
+
+fn check_order(max_order: usize) -> Result<(), Error> {
+    config("cider-d", max_order, 6.0).map(|_| ())
+}
+
+#[pymethods]
+impl PyDocFreq {
+    /// Fit on references (one document per image), tokenized by `tokenizer` ("ptb"/"none").
+    #[staticmethod]
+    #[pyo3(signature = (refs, max_order=4, tokenizer="ptb", n_threads=0))]
+    fn fit(py: Python<'_>, refs: Vec<Vec<String>>, max_order: usize, tokenizer: &str, n_threads: usize) -> PyResult<Self> {
+        let df = detached(py, || {
+            check_order(max_order)?;
+            let tok = CaptionTokenizer::from_name(tokenizer)?;
+            let none: Vec<String> = Vec::new();
+            let (_, r) = tokenize_batch::<String, String>(tok, &none, &refs, n_threads);
+            Ok(cider::fit(&r, max_order))
+        })?;
+        Ok(Self { inner: Arc::new(df) })
+    }
+
+    /// Fit on token-id references (read up to `eos`, included when `include_eos`).
+    #[staticmethod]
+    #[pyo3(signature = (refs, max_order=4, eos=None, include_eos=true))]
+    fn fit_ids(py: Python<'_>, refs: Vec<Vec<Vec<i64>>>, max_order: usize, eos: Option<i64>, include_eos: bool) -> PyResult<Self> {
+        let df = detached(py, || {
+            check_order(max_order)?;
+            let text = IdText { eos, include_eos };
+            let mut df = DocFreq::new(max_order);
+            for rs in &refs {
+                df.add_document_token_ids(rs, &text);
+            }
+            Ok(df)
+        })?;
+        Ok(Self { inner: Arc::new(df) })
+    }
+
+    #[staticmethod]
+    fn from_entries(py: Python<'_>, ngrams: Vec<String>, counts: Vec<u64>, n_docs: u64, max_order: usize) -> PyResult<Self> {
+        let df = detached(py, || DocFreq::from_entries(&ngrams, &counts, n_docs, max_order))?;
+        Ok(Self { inner: Arc::new(df) })
+    }
+
+    /// (n-grams, counts), sorted by n-gram.
+    fn entries(&self, py: Python<'_>) -> PyResult<(Vec<String>, Vec<u64>)> {
+        let inner = self.inner.clone();
+        detached(py, || Ok(inner.entries().into_iter().unzip()))
+    }
+
+    fn merge(&self, py: Python<'_>, other: PyRef<'_, PyDocFreq>) -> PyResult<Self> {
+        let (a, b) = (self.inner.clone(), other.inner.clone());
+        let df = detached(py, || a.merge(&b))?;
+        Ok(Self { inner: Arc::new(df) })
+    }
+
+    fn get(&self, ngram: &str) -> u64 {
+        self.inner.get(ngram)
+    }
+
+    #[getter]
+    fn n_docs(&self) -> u64 {
+        self.inner.n_docs()
+    }
+
+    #[getter]
+    fn max_order(&self) -> usize {
+        self.inner.max_order()
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.len()
+    }
+}
+
+/// Per-image CIDEr(-D) scores; `df=None` fits the table on these references.
+#[pyfunction]
+#[pyo3(signature = (hyps, refs, flavour="cider-d", max_order=4, sigma=6.0, tokenizer="ptb", df=None, n_threads=0))]
+#[allow(clippy::too_many_arguments)]
+fn cider_scores<'py>(
+    py: Python<'py>,
+    hyps: Vec<String>,
+    refs: Vec<Vec<String>>,
+    flavour: &str,
+    max_order: usize,
+    sigma: f64,
+    tokenizer: &str,
+    df: Option<PyRef<'py, PyDocFreq>>,
+    n_threads: usize,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let df = df.map(|d| d.inner.clone());
+    let out = detached(py, || {
+        let cfg = config(flavour, max_order, sigma)?;
+        let tok = CaptionTokenizer::from_name(tokenizer)?;
+        cider::scores(&cfg, &hyps, &refs, tok, df.as_deref(), n_threads)
+    })?;
+    Ok(PyArray1::from_vec(py, out))
+}
+
+/// Per-sample CIDEr(-D) of token-id sequences against a fixed table (training rewards).
+#[pyfunction]
+#[pyo3(signature = (hyps, refs, df, flavour="cider-d", sigma=6.0, eos=None, include_eos=true, n_threads=0))]
+#[allow(clippy::too_many_arguments)]
+fn cider_scores_ids<'py>(
+    py: Python<'py>,
+    hyps: Vec<Vec<i64>>,
+    refs: Vec<Vec<Vec<i64>>>,
+    df: PyRef<'py, PyDocFreq>,
+    flavour: &str,
+    sigma: f64,
+    eos: Option<i64>,
+    include_eos: bool,
+    n_threads: usize,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let df = df.inner.clone();
+    let out = detached(py, || {
+        let cfg = config(flavour, df.max_order(), sigma)?;
+        cider::scores_token_ids(&cfg, &hyps, &refs, IdText { eos, include_eos }, &df, n_threads)
+    })?;
+    Ok(PyArray1::from_vec(py, out))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyDocFreq>()?;
+    m.add_function(wrap_pyfunction!(cider_scores, m)?)?;
+    m.add_function(wrap_pyfunction!(cider_scores_ids, m)?)?;
+    Ok(())
+}

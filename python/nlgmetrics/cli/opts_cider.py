@@ -1,0 +1,27 @@
+"""Command-line options of CIDEr (``nlgmetrics score -m cider``)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .options import register_options
+
+
+def _add_cider(g: argparse._ArgumentGroup) -> None:
+    g.add_argument("--cider-flavour", default="cider-d", choices=["cider-d", "cider"], help="CIDEr flavour (default: cider-d, as pycocoevalcap)")
+    g.add_argument("--cider-df", default=None, metavar="DF.json.gz", help="fixed document frequencies (CiderDF.save); default: from the references")
+    g.add_argument("--cider-tokenize", default="ptb", choices=["ptb", "none"], help="CIDEr tokenization (default: ptb, the COCO pipeline)")
+    g.add_argument("--cider-sigma", type=float, default=6.0, help="CIDEr-D length-penalty sigma (default: 6)")
+
+
+def _collect_cider(a: argparse.Namespace) -> dict[str, Any]:
+    opts: dict[str, Any] = {"flavour": a.cider_flavour, "tokenize": a.cider_tokenize, "sigma": a.cider_sigma}
+    if a.cider_df:
+        from ..metrics.cider import CiderDF
+
+        opts["df"] = CiderDF.load(a.cider_df)
+    return opts
+
+
+register_options("cider", _add_cider, _collect_cider)
