@@ -31,14 +31,32 @@ from .errors import (  # noqa: E402
 )
 from .metrics.base import Metric, Score  # noqa: E402
 from .metrics.bleu import BLEU, bleu, sentence_bleu  # noqa: E402
+from .metrics.bleu_nltk import NltkBLEU, nltk_sentence_bleu  # noqa: E402
+from .metrics.distinct import Distinct, distinct  # noqa: E402
+from .metrics.self_bleu import SelfBLEU, self_bleu  # noqa: E402
+from .metrics.perplexity import Perplexity, perplexity  # noqa: E402
+from .metrics.coverage import Coverage, coverage, parse_mr  # noqa: E402
 from .registry import available, load, register  # noqa: E402
 from .signature import Signature  # noqa: E402
 from .stats import SegmentStats, Stats  # noqa: E402
 
 register("bleu", BLEU, "BLEU (flavours: sacrebleu)", tuple(BLEU.flavours))
+register("distinct", Distinct, "Distinct-n: corpus, paper and mean-per-response conventions")
+register("self_bleu", SelfBLEU, "Self-BLEU (Texygen conventions)")
 
 __all__ = [
     "BLEU",
+    "Coverage",
+    "Distinct",
+    "NltkBLEU",
+    "Perplexity",
+    "SelfBLEU",
+    "coverage",
+    "distinct",
+    "nltk_sentence_bleu",
+    "parse_mr",
+    "perplexity",
+    "self_bleu",
     "IncompatibleStatsError",
     "InputTypeError",
     "InternalError",

@@ -4,6 +4,8 @@
 use pyo3::prelude::*;
 
 mod bleu;
+mod bleu_nltk;
+mod diversity;
 mod convert;
 mod tokenize;
 
@@ -12,5 +14,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     tokenize::register(m)?;
     bleu::register(m)?;
+    bleu_nltk::register(m)?;
+    diversity::register(m)?;
     Ok(())
 }
