@@ -115,3 +115,67 @@ def test_errors():
         coverage(["a"], [[3]])
     with pytest.raises(InvalidInputError):
         coverage(["a"], [["  "]])
+
+
+# -- Wiseman et al. 2017 content selection / ordering -----------------------------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+from pyxdameraulevenshtein import damerau_levenshtein_distance, normalized_damerau_levenshtein_distance  # noqa: E402
+
+from nlgmetrics import ContentSelectionOrdering  # noqa: E402
+from nlgmetrics.metrics.coverage import osa_distance  # noqa: E402
+
+
+def wiseman(pred_docs, gold_docs):
+    """``non_rg_metrics.py`` (harvardnlp/data2text) with exact record matching, in Python 3."""
+    def dedup(ts):
+        return [t for i, t in enumerate(ts) if not any(t == ts[j] for j in range(i))]
+
+    pred_docs = [dedup(p) for p in pred_docs]
+    gold_docs = [dedup(g) for g in gold_docs]
+    tp = sum(sum(1 for t in p if any(t == u for u in g)) for p, g in zip(pred_docs, gold_docs))
+    n_pred = sum(map(len, pred_docs))
+    n_gold = sum(map(len, gold_docs))
+    total = 0
+    for l1, l2 in zip(pred_docs, gold_docs):
+        s1 = "".join(chr(i) for i in range(len(l1)))
+        s2, nxt = "", len(s1)
+        for t in l2:
+            found = next((s1[k] for k in range(len(l1)) if t == l1[k]), None)
+            if found is None:
+                s2 += chr(nxt)
+                nxt += 1
+            else:
+                s2 += found
+        total += 1.0 - normalized_damerau_levenshtein_distance(s1, s2)
+    return tp / n_pred if n_pred else 0.0, tp / n_gold if n_gold else 0.0, total / len(pred_docs)
+
+
+records = st.lists(st.tuples(st.sampled_from("abcdef"), st.integers(0, 3)), max_size=8)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(records, records), min_size=1, max_size=5))
+def test_wiseman_parity(docs):
+    pred, gold = [p for p, _ in docs], [g for _, g in docs]
+    p, r, co = wiseman(pred, gold)
+    s = ContentSelectionOrdering().corpus_score(pred, gold)
+    assert (s.precision, s.recall) == (p, r)
+    assert s.ordering == pytest.approx(co, rel=1e-12, abs=1e-15)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text("abcd", max_size=9), st.text("abcd", max_size=9))
+def test_osa_matches_pyxdameraulevenshtein(a, b):
+    assert osa_distance(a, b) == damerau_levenshtein_distance(a, b)
+
+
+def test_content_selection_merge_and_errors():
+    m = ContentSelectionOrdering()
+    a = m.stats([[("x", 1)]], [[("x", 1), ("y", 2)]]).total()
+    b = m.stats([[("z", 1)]], [[("y", 2)]]).total()
+    assert m.score_stats(a + b).recall == m.score_stats(b + a).recall == 1 / 3
+    with pytest.raises(LengthMismatchError):
+        m.corpus_score([[]], [])
+    with pytest.raises(InputTypeError):
+        m.corpus_score("ab", ["ab"])

@@ -132,3 +132,22 @@ def test_edge_cases_and_errors():
         Distinct().compute()
     with pytest.raises(IncompatibleStatsError):
         Distinct(1).state + Distinct(2).state
+
+
+def test_cli(tmp_path, capsys):
+    from nlgmetrics.cli import main
+
+    hyp = tmp_path / "hyp.txt"
+    ref = tmp_path / "ref.txt"
+    hyp.write_text("the cat sat on the mat\na b c d\na b c e\n", encoding="utf-8")
+    ref.write_text("the cat is on the mat\na b c d\nx y z\n", encoding="utf-8")
+    argv = ["score", "-i", str(hyp), "-r", str(ref), "-f", "json", "-m", "distinct", "self_bleu", "bleu",
+            "--distinct-n", "1", "--self-bleu-n", "2", "--bleu-flavour", "nltk", "--nltk-smoothing", "method1"]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    by = {r["name"]: r for r in out}
+    assert by["distinct-1"]["score"] == Distinct(1).corpus_score(hyp.read_text().splitlines()).score
+    assert "n:1" in by["distinct-1"]["signature"]
+    hyps, refs = hyp.read_text().splitlines(), ref.read_text().splitlines()
+    assert by["BLEU"]["score"] == nlgmetrics.BLEU(flavour="nltk", smoothing="method1").corpus_score(hyps, refs).score
+    assert by["self-BLEU"]["score"] == nlgmetrics.SelfBLEU(2).corpus_score(hyps).score

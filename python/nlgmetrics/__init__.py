@@ -35,7 +35,7 @@ from .metrics.bleu_nltk import NltkBLEU, nltk_sentence_bleu  # noqa: E402
 from .metrics.distinct import Distinct, distinct  # noqa: E402
 from .metrics.self_bleu import SelfBLEU, self_bleu  # noqa: E402
 from .metrics.perplexity import Perplexity, perplexity  # noqa: E402
-from .metrics.coverage import Coverage, coverage, parse_mr  # noqa: E402
+from .metrics.coverage import ContentSelectionOrdering, Coverage, coverage, parse_mr  # noqa: E402
 from .registry import available, load, register  # noqa: E402
 from .signature import Signature  # noqa: E402
 from .stats import SegmentStats, Stats  # noqa: E402
@@ -46,6 +46,7 @@ register("self_bleu", SelfBLEU, "Self-BLEU (Texygen conventions)")
 
 __all__ = [
     "BLEU",
+    "ContentSelectionOrdering",
     "Coverage",
     "Distinct",
     "NltkBLEU",

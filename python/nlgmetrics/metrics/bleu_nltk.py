@@ -194,6 +194,9 @@ class NltkBLEU(BLEU):
         return toks, out, True
 
     def stats(self, predictions: Any, references: Any) -> SegmentStats:
+        fast = self._fast_tokens(predictions, references)
+        if fast is not None:
+            return fast
         preds, refs, tokenized = self._prepare(predictions, references)
         try:
             return self._stats_of(preds, refs, tokenized)
@@ -205,6 +208,18 @@ class NltkBLEU(BLEU):
             from ..errors import InvalidTextError
 
             raise InvalidTextError(f"input is not valid Unicode: {e.reason}") from None
+
+    def _fast_tokens(self, predictions: Any, references: Any) -> SegmentStats | None:
+        """Token lists straight to the core; any type problem falls back to the
+        validating path, which names the offending element."""
+        if not isinstance(predictions, list) or not isinstance(references, list) or not predictions:
+            return None
+        if not isinstance(predictions[0], list) or len(predictions) != len(references):
+            return None
+        try:
+            return self._stats_of(predictions, references, True)
+        except (TypeError, UnicodeEncodeError):
+            return None
 
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
         return self._stats_of(predictions, references, False)

@@ -84,13 +84,18 @@ pub fn segment_stats(hyp: &[&str], refs: &[Vec<&str>], n: usize, out: &mut [u64]
     let mut ref_max: FxHashMap<&[u32], u32> = FxHashMap::default();
     let mut one = NgramCounts::default();
     for ids in &ref_ids {
+        // Only n-grams the hypothesis has can clip anything: count just those.
         one.clear();
-        count_ngrams(ids, top, &mut one);
-        for (g, &c) in one.iter() {
-            if hyp_counts.contains_key(g) {
-                let e = ref_max.entry(g).or_insert(0);
-                *e = (*e).max(c);
+        for k in 1..=top.min(ids.len()) {
+            for w in ids.windows(k) {
+                if hyp_counts.contains_key(w) {
+                    *one.entry(w).or_insert(0) += 1;
+                }
             }
+        }
+        for (g, &c) in one.iter() {
+            let e = ref_max.entry(g).or_insert(0);
+            *e = (*e).max(c);
         }
     }
     out.fill(0);
