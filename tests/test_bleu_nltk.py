@@ -18,6 +18,7 @@ from nlgmetrics.errors import (
     InputTypeError,
     InvalidInputError,
     InvalidOptionError,
+    InvalidTextError,
     LengthMismatchError,
     MissingReferenceError,
 )
@@ -131,6 +132,7 @@ def test_auto_reweigh_and_spec_examples():
     ]
     assert close(BLEU(flavour="nltk").corpus_score([hyp], [refs]).score, sentence_bleu(refs, hyp))
     assert round(BLEU(flavour="nltk").corpus_score([hyp], [refs]).score, 4) == 0.5046
+    assert nlgmetrics.nltk_sentence_bleu(refs, hyp, smoothing="method4") == sentence_bleu(refs, hyp, smoothing_function=SmoothingFunction().method4)
 
 
 words = st.sampled_from(["a", "b", "c", "d", "the", "cat", "猫", "Cat", "e"])
@@ -249,6 +251,10 @@ def test_errors():
         m.corpus_score([["a"]], [["a", "b"]])  # flat strings where token lists are needed
     with pytest.raises(InputTypeError):
         m.corpus_score([["a", 1]], [[["a"]]])
+    with pytest.raises(InvalidTextError):
+        m.corpus_score([["a\ud800"]], [[["a"]]])
+    with pytest.raises(InvalidTextError):
+        m.corpus_score(["a\ud800"], ["a"])
     with pytest.raises(MissingReferenceError):
         m.corpus_score([["a"]], [[]])
     with pytest.raises(MissingReferenceError):
@@ -257,3 +263,21 @@ def test_errors():
         BLEU(flavour="nltk", smoothing="method6").corpus_score(["a b"], ["a b"])
     with pytest.raises(IncompatibleStatsError):
         BLEU(flavour="nltk").state + BLEU(flavour="nltk", smoothing="method1").state
+
+
+@pytest.mark.parametrize("epsilon,alpha,k", [(0.5, 5.0, 3), (0.01, 2, 2.5), (1, 7.5, 10)])
+def test_smoothing_parameters_and_types(wmt, epsilon, alpha, k):
+    """A float alpha makes nltk's method6 float arithmetic, an int keeps it exact: both copied."""
+    systems, refs = wmt
+    hyps = next(iter(systems.values()))
+    for method in (1, 4, 6, 7):
+        for weights in ((0.25,) * 4, (0.2,) * 5):
+            fn = getattr(SmoothingFunction(epsilon=epsilon, alpha=alpha, k=k), f"method{method}")
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                expected = corpus_bleu(refs, hyps, weights, smoothing_function=fn)
+                sent = [sentence_bleu(r, h, weights, smoothing_function=fn) for r, h in zip(refs[:40], hyps[:40])] if method != 6 else None
+            m = BLEU(flavour="nltk", weights=weights, smoothing=method, epsilon=epsilon, alpha=alpha, k=k)
+            assert close(expected, m.corpus_score(hyps, refs).score), (method, weights)
+            if sent is not None:
+                assert close(sent, m.sentence_scores(hyps[:40], refs[:40]))
