@@ -46,8 +46,10 @@ def test_reference_goldens(corpora, name):
         if gold["corpus_level"] is not None:
             # The reference sums left to right; we sum exactly: equal to 1e-12.
             assert s.score == pytest.approx(gold["corpus_level"], rel=1e-12, abs=0)
+        assert s.corpus is None  # mode "mean" skips the corpus union
         corpus, paper = direct(texts, n)
-        assert s.corpus == corpus and s.paper == paper
+        c = Distinct(n).corpus_score(texts)
+        assert c.corpus == corpus and c.paper == paper and c.mean == s.mean
 
 
 def test_specification_worked_example():
@@ -86,6 +88,8 @@ def test_merge_associative_and_streaming(corpora):
         s.update(texts[i:i + 37])
     assert s.compute().score == m.corpus_score(texts).score
     assert pickle.loads(pickle.dumps(a + b)) == a + b
+    union = (a + b).tables["ngrams_2"]["union"]
+    assert len(union) == len({tuple(t.split()[i:i + 2]) for t in texts[:100] for i in range(len(t.split()) - 1)})
     seg = m.stats(texts)
     assert (seg.take(range(40)) + seg.take(range(40, 150))).total() == seg.total()
 

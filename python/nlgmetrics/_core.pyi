@@ -38,3 +38,9 @@ def self_bleu_stats(texts: Sequence[str], tokenizer: str, lowercase: bool, n_ord
 
 def self_bleu_stats_tokens(tokens: Sequence[Sequence[str]], n_orders: int, exclude_self: bool, n_threads: int = 0) -> npt.NDArray[np.uint64]:
     """As :func:`self_bleu_stats` for token lists."""
+
+def distinct_key_list(texts: Sequence[str], tokenizer: str, lowercase: bool, n: int, n_threads: int = 0) -> tuple[bytes, int]:
+    """The exact n-gram union: sorted keys (tokens joined by U+001F) joined by newlines, and their count."""
+
+def distinct_key_union(a: bytes, b: bytes) -> tuple[bytes, int]:
+    """Sorted union of two key lists of :func:`distinct_key_list`."""

@@ -4,6 +4,7 @@ use nlgmetrics_core::text::distinct::{self, DistinctConfig};
 use nlgmetrics_core::tokenize::Tokenizer;
 use numpy::{PyArray1, PyArray2, PyReadonlyArray1};
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 use std::collections::HashMap;
 
 fn config(tokenizer: &str, lowercase: bool, n: usize) -> Result<DistinctConfig, nlgmetrics_core::Error> {
@@ -48,6 +49,28 @@ fn distinct_table(
 ) -> PyResult<HashMap<String, u64>> {
     let t = detached(py, || distinct::ngram_table(&texts, &config(tokenizer, lowercase, n)?, n_threads))?;
     Ok(t.into_iter().collect())
+}
+
+/// The exact n-gram union as (sorted keys joined by newlines, count).
+#[pyfunction]
+#[pyo3(signature = (texts, tokenizer, lowercase, n, n_threads=0))]
+fn distinct_key_list<'py>(
+    py: Python<'py>,
+    texts: Vec<String>,
+    tokenizer: &str,
+    lowercase: bool,
+    n: usize,
+    n_threads: usize,
+) -> PyResult<(Bound<'py, PyBytes>, u64)> {
+    let (blob, count) = detached(py, || distinct::key_list(&texts, &config(tokenizer, lowercase, n)?, n_threads))?;
+    Ok((PyBytes::new(py, &blob), count))
+}
+
+/// Union of two key lists of `distinct_key_list`: (keys, count).
+#[pyfunction]
+fn distinct_key_union<'py>(py: Python<'py>, a: &[u8], b: &[u8]) -> PyResult<(Bound<'py, PyBytes>, u64)> {
+    let (blob, count) = detached(py, || Ok(distinct::key_list_union(a, b)))?;
+    Ok((PyBytes::new(py, &blob), count))
 }
 
 /// HyperLogLog registers (2**p, uint8) of the texts' n-grams.
@@ -120,6 +143,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(distinct_corpus_unique, m)?)?;
     m.add_function(wrap_pyfunction!(distinct_table, m)?)?;
     m.add_function(wrap_pyfunction!(distinct_hll, m)?)?;
+    m.add_function(wrap_pyfunction!(distinct_key_list, m)?)?;
+    m.add_function(wrap_pyfunction!(distinct_key_union, m)?)?;
     m.add_function(wrap_pyfunction!(hll_estimate, m)?)?;
     m.add_function(wrap_pyfunction!(self_bleu_stats, m)?)?;
     m.add_function(wrap_pyfunction!(self_bleu_stats_tokens, m)?)?;

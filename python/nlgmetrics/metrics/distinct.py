@@ -12,12 +12,14 @@ three are in the breakdown (``U`` = distinct n-grams over *all* responses):
   ``neural-dialogue-metrics/Distinct-N`` package's ``distinct_n_corpus_level``.
 
 A corpus without n-grams (or tokens) scores 0, as the reference does for an empty response.
+Mode ``mean`` needs no corpus union, so it skips it (``corpus``/``paper`` are ``None``).
 
 Statistics: per response ``tokens, ngrams, unique_in_response`` (u64) and the response's
 own ratio (float sum). ``U`` needs the union of n-gram sets, kept in ``Stats.tables``:
 
-- ``sketch=None`` (exact): a table ``n-gram -> occurrences``; tables merge by key-wise
-  addition, which is set union on the keys, so any sharding gives the same ``U``.
+- ``sketch=None`` (exact): an :class:`NgramUnion` — the sorted distinct n-grams as one
+  compact byte string (no Python object per n-gram) whose ``+`` is set union, so tables
+  merging by key-wise addition give the exact ``U`` for any sharding.
 - ``sketch="hll"``: a HyperLogLog sketch (Flajolet et al. 2007) with ``2**hll_precision``
   registers, stored as the set of ``(register, rank)`` pairs seen; union of those sets
   then max per register is exactly HyperLogLog's merge. Relative standard error
@@ -41,6 +43,47 @@ from ..stats import SegmentStats, Stats
 from .base import Metric, Score
 
 MODES = ("corpus", "paper", "mean")
+
+
+class NgramUnion:
+    """An exact set of n-grams: sorted keys (tokens joined by U+001F) joined by newlines.
+
+    ``a + b`` is the set union (merged in Rust), ``0 + a == a``, equality is set equality,
+    and it pickles as bytes.
+    """
+
+    __slots__ = ("keys", "size")
+
+    def __init__(self, keys: bytes = b"", size: int = 0):
+        self.keys = keys
+        self.size = size
+
+    def __add__(self, other: Any) -> "NgramUnion":
+        if isinstance(other, int) and other == 0:
+            return self
+        if not isinstance(other, NgramUnion):
+            return NotImplemented
+        return NgramUnion(*_core.distinct_key_union(self.keys, other.keys))
+
+    __radd__ = __add__
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, NgramUnion) and self.keys == other.keys
+
+    def __hash__(self) -> int:
+        return hash(self.keys)
+
+    def __getstate__(self):
+        return (self.keys, self.size)
+
+    def __setstate__(self, state) -> None:
+        self.keys, self.size = state
+
+    def __repr__(self) -> str:
+        return f"NgramUnion({self.size} n-grams)"
 
 
 @dataclass(frozen=True)
@@ -75,6 +118,8 @@ class DistinctScore(Score):
     def format(self, width: int = 4, score_only: bool = False) -> str:
         if score_only:
             return f"{self.score:.{width}f}"
+        if self.unique is None:
+            return f"{self.name} = {self.score:.{width}f} (mean per response; ngrams = {self.ngrams} tokens = {self.tokens})"
         return (
             f"{self.name} = {self.score:.{width}f} (corpus {self.corpus:.{width}f}, paper {self.paper:.{width}f}, "
             f"mean {self.mean:.{width}f}; unique = {self.unique:g} ngrams = {self.ngrams} tokens = {self.tokens})"
@@ -146,8 +191,10 @@ class Distinct(Metric):
     # -- statistics ---------------------------------------------------------------------
     def _union(self, texts: list[str]) -> dict[str, dict[Any, int]]:
         args = (texts, self.tokenize, self.lowercase, self.n)
+        if self.mode == "mean":
+            return {}
         if self.sketch == "exact":
-            return {self._table: _core.distinct_table(*args, self.n_threads)}
+            return {self._table: {"union": NgramUnion(*_core.distinct_key_list(*args, self.n_threads))}}
         regs = _core.distinct_hll(*args, self.hll_precision, self.n_threads)
         nz = np.flatnonzero(regs)
         return {self._table: {int(i) * 64 + int(regs[i]): 1 for i in nz}}
@@ -177,7 +224,7 @@ class Distinct(Metric):
     def _unique(self, stats: Stats) -> float:
         table = stats.tables.get(self._table, {})
         if self.sketch == "exact":
-            return float(len(table))
+            return float(len(table.get("union", ())))
         regs = np.zeros(1 << self.hll_precision, dtype=np.uint8)
         for key in table:
             i, rank = divmod(int(key), 64)
@@ -186,9 +233,11 @@ class Distinct(Metric):
 
     def _score(self, stats: Stats) -> DistinctScore:
         tokens, ngrams, _ = (int(x) for x in stats.counts)
-        unique = self._unique(stats)
-        corpus = unique / ngrams if ngrams else 0.0
-        paper = unique / tokens if tokens else 0.0
+        unique = corpus = paper = None
+        if self.mode != "mean":
+            unique = self._unique(stats)
+            corpus = unique / ngrams if ngrams else 0.0
+            paper = unique / tokens if tokens else 0.0
         mean = float(stats.sums[0]) / stats.n_segments if stats.n_segments else 0.0
         value = {"corpus": corpus, "paper": paper, "mean": mean}[self.mode]
         return DistinctScore(

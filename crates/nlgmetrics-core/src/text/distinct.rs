@@ -130,6 +130,58 @@ pub fn ngram_table<S: AsRef<str> + Sync>(
     Ok(table)
 }
 
+/// The exact union as one compact value: the sorted distinct [`ngram_key`]s joined by
+/// `\n` (keys never contain it: tokens hold no whitespace), and their number. Two such
+/// lists merge with [`key_list_union`]; no per-n-gram object ever reaches Python.
+pub fn key_list<S: AsRef<str> + Sync>(texts: &[S], cfg: &DistinctConfig, n_threads: usize) -> Result<(Vec<u8>, u64)> {
+    cfg.validate()?;
+    let toks = tokenize_all(texts, cfg, n_threads);
+    let split: Vec<Vec<&str>> = toks.iter().map(|t| split(t).collect()).collect();
+    let mut seen: FxHashSet<&[&str]> = FxHashSet::default();
+    for s in &split {
+        for w in s.windows(cfg.n) {
+            seen.insert(w);
+        }
+    }
+    let mut keys: Vec<String> = seen.into_iter().map(ngram_key).collect();
+    keys.sort_unstable();
+    Ok((keys.join("\n").into_bytes(), keys.len() as u64))
+}
+
+fn lines(blob: &[u8]) -> impl Iterator<Item = &[u8]> {
+    blob.split(|&b| b == b'\n').filter(|l| !l.is_empty())
+}
+
+/// Merge two sorted key lists of [`key_list`] into their sorted union.
+pub fn key_list_union(a: &[u8], b: &[u8]) -> (Vec<u8>, u64) {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let mut n = 0u64;
+    let (mut x, mut y) = (lines(a).peekable(), lines(b).peekable());
+    loop {
+        let next = match (x.peek(), y.peek()) {
+            (None, None) => break,
+            (Some(_), None) => x.next(),
+            (None, Some(_)) => y.next(),
+            (Some(p), Some(q)) => match p.cmp(q) {
+                std::cmp::Ordering::Less => x.next(),
+                std::cmp::Ordering::Greater => y.next(),
+                std::cmp::Ordering::Equal => {
+                    y.next();
+                    x.next()
+                }
+            },
+        };
+        if let Some(k) = next {
+            if n > 0 {
+                out.push(b'\n');
+            }
+            out.extend_from_slice(k);
+            n += 1;
+        }
+    }
+    (out, n)
+}
+
 // ---------------------------------------------------------------------------------------
 // HyperLogLog (Flajolet, Fusy, Gandouet, Meunier 2007)
 
@@ -278,5 +330,18 @@ mod tests {
         let est = hll_estimate(&a).unwrap();
         assert!((est - exact).abs() / exact < 0.03, "{est} vs {exact}");
         assert!(hll_registers(&texts, &cfg(2), 3, 1).is_err());
+    }
+
+    #[test]
+    fn key_lists_merge_to_the_union() {
+        let all = ["a b c", "b c d", "a b", "x"];
+        let (whole, n) = key_list(&all, &cfg(2), 1).unwrap();
+        let (a, _) = key_list(&all[..2], &cfg(2), 1).unwrap();
+        let (b, _) = key_list(&all[2..], &cfg(2), 1).unwrap();
+        assert_eq!(key_list_union(&a, &b), (whole.clone(), n));
+        assert_eq!(key_list_union(&b, &a), (whole.clone(), n));
+        assert_eq!(n, 3);
+        assert_eq!(key_list_union(&[], &whole), (whole, 3));
+        assert_eq!(key_list_union(&[], &[]), (vec![], 0));
     }
 }
