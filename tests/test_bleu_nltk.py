@@ -269,7 +269,7 @@ def test_errors():
 def test_smoothing_parameters_and_types(wmt, epsilon, alpha, k):
     """A float alpha makes nltk's method6 float arithmetic, an int keeps it exact: both copied."""
     systems, refs = wmt
-    hyps = next(iter(systems.values()))
+    hyps, refs = next(iter(systems.values()))[:200], refs[:200]
     for method in (1, 4, 6, 7):
         for weights in ((0.25,) * 4, (0.2,) * 5):
             fn = getattr(SmoothingFunction(epsilon=epsilon, alpha=alpha, k=k), f"method{method}")
