@@ -44,3 +44,6 @@ def distinct_key_list(texts: Sequence[str], tokenizer: str, lowercase: bool, n: 
 
 def distinct_key_union(a: bytes, b: bytes) -> tuple[bytes, int]:
     """Sorted union of two key lists of :func:`distinct_key_list`."""
+
+def exact_partials(values: npt.NDArray[np.float64]) -> list[float]:
+    """Shewchuk partials of the exact sum of finite values (``math.fsum`` of them = the sum)."""

@@ -1,4 +1,5 @@
 use crate::convert::{detached, matrix};
+use nlgmetrics_core::fsum::ExactSum;
 use nlgmetrics_core::text::bleu_nltk;
 use nlgmetrics_core::text::distinct::{self, DistinctConfig};
 use nlgmetrics_core::tokenize::Tokenizer;
@@ -73,6 +74,23 @@ fn distinct_key_union<'py>(py: Python<'py>, a: &[u8], b: &[u8]) -> PyResult<(Bou
     Ok((PyBytes::new(py, &blob), count))
 }
 
+/// Shewchuk partials of the exact sum of `values` (`math.fsum` of them is the exact sum,
+/// rounded once): the float statistics of a large batch without a Python-level loop.
+#[pyfunction]
+fn exact_partials(py: Python<'_>, values: PyReadonlyArray1<'_, f64>) -> PyResult<Vec<f64>> {
+    let v = values.as_slice()?.to_vec();
+    detached(py, || {
+        if v.iter().any(|x| !x.is_finite()) {
+            return Err(nlgmetrics_core::Error::InvalidInput("exact sums need finite values".into()));
+        }
+        let mut s = ExactSum::new();
+        for x in v {
+            s.add(x);
+        }
+        Ok(s.partials().to_vec())
+    })
+}
+
 /// HyperLogLog registers (2**p, uint8) of the texts' n-grams.
 #[pyfunction]
 #[pyo3(signature = (texts, tokenizer, lowercase, n, precision, n_threads=0))]
@@ -144,6 +162,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(distinct_table, m)?)?;
     m.add_function(wrap_pyfunction!(distinct_hll, m)?)?;
     m.add_function(wrap_pyfunction!(distinct_key_list, m)?)?;
+    m.add_function(wrap_pyfunction!(exact_partials, m)?)?;
     m.add_function(wrap_pyfunction!(distinct_key_union, m)?)?;
     m.add_function(wrap_pyfunction!(hll_estimate, m)?)?;
     m.add_function(wrap_pyfunction!(self_bleu_stats, m)?)?;
