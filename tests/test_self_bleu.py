@@ -92,3 +92,13 @@ def test_errors():
         SelfBLEU().corpus_score([["a"], "b"])
     assert self_bleu(["a b", "a b"], n=2).score == 1.0
     assert nlgmetrics.load("self_bleu").corpus_score(["a b c", "a b d"], None).score > 0
+
+
+def test_docstring_examples():
+    import doctest
+    import importlib
+
+    for name in ("bleu_nltk", "distinct", "self_bleu", "perplexity", "coverage"):
+        mod = importlib.import_module(f"nlgmetrics.metrics.{name}")
+        result = doctest.testmod(mod)
+        assert result.failed == 0 and result.attempted > 0, name

@@ -44,7 +44,7 @@ class SelfBLEU:
 
     >>> from nlgmetrics import SelfBLEU
     >>> round(SelfBLEU(n=2).corpus_score(["the cat sat", "the cat ran", "a dog ran"]).score, 6)
-    0.547723
+    0.471185
     """
 
     name = "self-BLEU"
