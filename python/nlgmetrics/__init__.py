@@ -35,6 +35,11 @@ from .metrics.bleu import BLEU, bleu, sentence_bleu  # noqa: E402
 from .metrics.rouge import ROUGE, RougeTokenizerWarning, rouge  # noqa: E402
 from .metrics.bleu_coco import CocoBLEU  # noqa: E402
 from .metrics.cider import CIDEr, CiderDF, CiderDegenerateWarning, cider_score  # noqa: E402
+from .metrics.bleu_nltk import NltkBLEU, nltk_sentence_bleu  # noqa: E402
+from .metrics.distinct import Distinct, distinct  # noqa: E402
+from .metrics.self_bleu import SelfBLEU, self_bleu  # noqa: E402
+from .metrics.perplexity import Perplexity, perplexity  # noqa: E402
+from .metrics.coverage import ContentSelectionOrdering, Coverage, coverage, parse_mr  # noqa: E402
 from .registry import available, load, register  # noqa: E402
 from .signature import Signature  # noqa: E402
 from .stats import SegmentStats, Stats  # noqa: E402
@@ -51,6 +56,23 @@ __all__ = [
     "CiderDF",
     "CiderDegenerateWarning",
     "CocoBLEU",
+register("distinct", Distinct, "Distinct-n: corpus, paper and mean-per-response conventions")
+register("self_bleu", SelfBLEU, "Self-BLEU (Texygen conventions)")
+
+__all__ = [
+    "BLEU",
+    "ContentSelectionOrdering",
+    "Coverage",
+    "Distinct",
+    "NltkBLEU",
+    "Perplexity",
+    "SelfBLEU",
+    "coverage",
+    "distinct",
+    "nltk_sentence_bleu",
+    "parse_mr",
+    "perplexity",
+    "self_bleu",
     "IncompatibleStatsError",
     "InputTypeError",
     "InternalError",

@@ -8,6 +8,8 @@ mod rouge;
 mod classification;
 mod cider;
 mod coco;
+mod bleu_nltk;
+mod diversity;
 mod convert;
 mod significance;
 mod tokenize;
@@ -22,5 +24,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     classification::register(m)?;
     cider::register(m)?;
     coco::register(m)?;
+    bleu_nltk::register(m)?;
+    diversity::register(m)?;
     Ok(())
 }

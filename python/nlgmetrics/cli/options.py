@@ -30,3 +30,4 @@ def register_options(metric: str, add: Callable[[argparse._ArgumentGroup], None]
 from . import opts_bleu  # noqa: E402,F401
 from . import opts_rouge  # noqa: E402,F401
 from . import opts_cider  # noqa: E402,F401
+from . import opts_diversity  # noqa: E402,F401

@@ -7,3 +7,5 @@ pub mod rouge_coco;
 pub mod rouge_lcs;
 pub mod bleu_coco;
 pub mod cider;
+pub mod bleu_nltk;
+pub mod distinct;

@@ -1,0 +1,347 @@
+//! Distinct-n (Li, Galley, Brockett, Gao, Dolan, NAACL 2016): how many different n-grams
+//! a set of generated responses uses.
+//!
+//! Per response (u64): `[tokens, ngrams, unique]` where `ngrams = max(0, tokens - n + 1)`
+//! and `unique` counts the distinct n-grams of that response alone. The corpus needs the
+//! union of the n-gram sets of all responses, which does not add up row by row: it is
+//! kept either exactly ([`ngram_table`], keys that merge by set union) or as a
+//! HyperLogLog sketch ([`hll_registers`], registers that merge by maximum).
+
+use crate::error::{Error, Result};
+use crate::ngram::Interner;
+use crate::parallel::{map_rows, run};
+use crate::pystr::{py_lower, py_rstrip};
+use crate::tokenize::Tokenizer;
+use rayon::prelude::*;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+pub const MAX_N: usize = 64;
+
+#[derive(Debug, Clone, Copy)]
+pub struct DistinctConfig {
+    pub tokenizer: Tokenizer,
+    pub lowercase: bool,
+    pub n: usize,
+}
+
+impl DistinctConfig {
+    pub fn validate(&self) -> Result<()> {
+        if self.n == 0 || self.n > MAX_N {
+            return Err(Error::InvalidOption(format!("n must be between 1 and {MAX_N}, got {}", self.n)));
+        }
+        Ok(())
+    }
+
+    /// Lowercase (Python `str.lower`), strip the right end, tokenize; tokens joined by ' '.
+    pub fn tokenize(&self, text: &str) -> String {
+        if self.lowercase {
+            self.tokenizer.tokenize(py_rstrip(&py_lower(text)))
+        } else {
+            self.tokenizer.tokenize(py_rstrip(text))
+        }
+    }
+}
+
+/// Every text tokenized (in parallel; order kept).
+pub fn tokenize_all<S: AsRef<str> + Sync>(texts: &[S], cfg: &DistinctConfig, n_threads: usize) -> Vec<String> {
+    run(n_threads, || texts.par_iter().map(|t| cfg.tokenize(t.as_ref())).collect())
+}
+
+fn split(tokenized: &str) -> impl Iterator<Item = &str> {
+    tokenized.split(' ').filter(|t| !t.is_empty())
+}
+
+/// Per-response statistics `[tokens, ngrams, unique]`, row-major.
+pub fn segment_stats<S: AsRef<str> + Sync>(texts: &[S], cfg: &DistinctConfig, n_threads: usize) -> Result<Vec<u64>> {
+    cfg.validate()?;
+    let n = cfg.n;
+    map_rows(texts.len(), 3, n_threads, || (), |_, i, row| {
+        let tok = cfg.tokenize(texts[i].as_ref());
+        let toks: Vec<&str> = split(&tok).collect();
+        let mut seen: FxHashSet<&[&str]> = FxHashSet::default();
+        for w in toks.windows(n) {
+            seen.insert(w);
+        }
+        row[0] = toks.len() as u64;
+        row[1] = toks.len().saturating_sub(n - 1) as u64;
+        row[2] = seen.len() as u64;
+        Ok::<(), Error>(())
+    })
+}
+
+/// Number of distinct n-grams over all texts (exact).
+pub fn corpus_unique<S: AsRef<str> + Sync>(texts: &[S], cfg: &DistinctConfig, n_threads: usize) -> Result<u64> {
+    cfg.validate()?;
+    let toks = tokenize_all(texts, cfg, n_threads);
+    let mut it = Interner::new();
+    let ids: Vec<Vec<u32>> = toks.iter().map(|t| it.ids_of(t)).collect();
+    let mut seen: FxHashSet<&[u32]> = FxHashSet::default();
+    for s in &ids {
+        for w in s.windows(cfg.n) {
+            seen.insert(w);
+        }
+    }
+    Ok(seen.len() as u64)
+}
+
+/// An injective key for an n-gram: tokens joined by U+001F, with U+001E escaping any
+/// U+001E/U+001F inside a token (tokenizers never leave them, but keys stay exact).
+pub fn ngram_key(gram: &[&str]) -> String {
+    let mut key = String::with_capacity(gram.iter().map(|t| t.len() + 1).sum());
+    for (j, t) in gram.iter().enumerate() {
+        if j > 0 {
+            key.push('\u{1f}');
+        }
+        if t.contains(['\u{1e}', '\u{1f}']) {
+            for c in t.chars() {
+                if c == '\u{1e}' || c == '\u{1f}' {
+                    key.push('\u{1e}');
+                }
+                key.push(c);
+            }
+        } else {
+            key.push_str(t);
+        }
+    }
+    key
+}
+
+/// Occurrence counts of every n-gram of the texts, by [`ngram_key`]. Tables of two
+/// shards merge by key-wise addition; the distinct count is the number of keys.
+pub fn ngram_table<S: AsRef<str> + Sync>(
+    texts: &[S],
+    cfg: &DistinctConfig,
+    n_threads: usize,
+) -> Result<FxHashMap<String, u64>> {
+    cfg.validate()?;
+    let toks = tokenize_all(texts, cfg, n_threads);
+    let mut table: FxHashMap<String, u64> = FxHashMap::default();
+    let mut counts: FxHashMap<Vec<&str>, u64> = FxHashMap::default();
+    for t in &toks {
+        let v: Vec<&str> = split(t).collect();
+        for w in v.windows(cfg.n) {
+            *counts.entry(w.to_vec()).or_insert(0) += 1;
+        }
+    }
+    table.reserve(counts.len());
+    for (g, c) in counts {
+        table.insert(ngram_key(&g), c);
+    }
+    Ok(table)
+}
+
+/// The exact union as one compact value: the sorted distinct [`ngram_key`]s joined by
+/// `\n` (keys never contain it: tokens hold no whitespace), and their number. Two such
+/// lists merge with [`key_list_union`]; no per-n-gram object ever reaches Python.
+pub fn key_list<S: AsRef<str> + Sync>(texts: &[S], cfg: &DistinctConfig, n_threads: usize) -> Result<(Vec<u8>, u64)> {
+    cfg.validate()?;
+    let toks = tokenize_all(texts, cfg, n_threads);
+    let split: Vec<Vec<&str>> = toks.iter().map(|t| split(t).collect()).collect();
+    let mut seen: FxHashSet<&[&str]> = FxHashSet::default();
+    for s in &split {
+        for w in s.windows(cfg.n) {
+            seen.insert(w);
+        }
+    }
+    let mut keys: Vec<String> = seen.into_iter().map(ngram_key).collect();
+    keys.sort_unstable();
+    Ok((keys.join("\n").into_bytes(), keys.len() as u64))
+}
+
+fn lines(blob: &[u8]) -> impl Iterator<Item = &[u8]> {
+    blob.split(|&b| b == b'\n').filter(|l| !l.is_empty())
+}
+
+/// Merge two sorted key lists of [`key_list`] into their sorted union.
+pub fn key_list_union(a: &[u8], b: &[u8]) -> (Vec<u8>, u64) {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let mut n = 0u64;
+    let (mut x, mut y) = (lines(a).peekable(), lines(b).peekable());
+    loop {
+        let next = match (x.peek(), y.peek()) {
+            (None, None) => break,
+            (Some(_), None) => x.next(),
+            (None, Some(_)) => y.next(),
+            (Some(p), Some(q)) => match p.cmp(q) {
+                std::cmp::Ordering::Less => x.next(),
+                std::cmp::Ordering::Greater => y.next(),
+                std::cmp::Ordering::Equal => {
+                    y.next();
+                    x.next()
+                }
+            },
+        };
+        if let Some(k) = next {
+            if n > 0 {
+                out.push(b'\n');
+            }
+            out.extend_from_slice(k);
+            n += 1;
+        }
+    }
+    (out, n)
+}
+
+// ---------------------------------------------------------------------------------------
+// HyperLogLog (Flajolet, Fusy, Gandouet, Meunier 2007)
+
+pub const HLL_MIN_P: u32 = 4;
+pub const HLL_MAX_P: u32 = 18;
+
+/// MurmurHash3's 64-bit finaliser: a fixed bijection with full avalanche.
+fn fmix64(mut h: u64) -> u64 {
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
+}
+
+/// A fixed 64-bit hash of a token (FNV-1a, then finalised). Fixed across versions and
+/// platforms, so sketches built in different processes merge.
+fn token_hash(t: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in t.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    fmix64(h)
+}
+
+/// Hash of an n-gram from its token hashes (order-sensitive).
+fn gram_hash(hashes: &[u64]) -> u64 {
+    let mut h = hashes.len() as u64;
+    for &t in hashes {
+        h = fmix64(h.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ t);
+    }
+    h
+}
+
+fn check_precision(p: u32) -> Result<()> {
+    if !(HLL_MIN_P..=HLL_MAX_P).contains(&p) {
+        return Err(Error::InvalidOption(format!(
+            "HyperLogLog precision must be between {HLL_MIN_P} and {HLL_MAX_P}, got {p}"
+        )));
+    }
+    Ok(())
+}
+
+/// The `2**p` HyperLogLog registers of the texts' n-grams (rank = leading zeros + 1 of
+/// the bits after the register index). Sketches merge by element-wise maximum.
+pub fn hll_registers<S: AsRef<str> + Sync>(texts: &[S], cfg: &DistinctConfig, p: u32, n_threads: usize) -> Result<Vec<u8>> {
+    cfg.validate()?;
+    check_precision(p)?;
+    let m = 1usize << p;
+    let toks = tokenize_all(texts, cfg, n_threads);
+    let merge = |mut a: Vec<u8>, b: Vec<u8>| {
+        for (x, y) in a.iter_mut().zip(b) {
+            *x = (*x).max(y);
+        }
+        a
+    };
+    let regs = run(n_threads, || {
+        toks.par_chunks(1024)
+            .map(|chunk| {
+                let mut regs = vec![0u8; m];
+                let mut hs: Vec<u64> = Vec::new();
+                for t in chunk {
+                    hs.clear();
+                    hs.extend(split(t).map(token_hash));
+                    for w in hs.windows(cfg.n) {
+                        let h = gram_hash(w);
+                        let idx = (h >> (64 - p)) as usize;
+                        let rank = ((h << p).leading_zeros() + 1).min(64 - p + 1) as u8;
+                        regs[idx] = regs[idx].max(rank);
+                    }
+                }
+                regs
+            })
+            .reduce(|| vec![0u8; m], merge)
+    });
+    Ok(regs)
+}
+
+/// The HyperLogLog cardinality estimate with linear counting for small cardinalities;
+/// relative standard error about `1.04 / sqrt(2**p)`.
+pub fn hll_estimate(regs: &[u8]) -> Result<f64> {
+    let m = regs.len();
+    if !m.is_power_of_two() || !(1 << HLL_MIN_P..=1 << HLL_MAX_P).contains(&m) {
+        return Err(Error::InvalidInput(format!("a HyperLogLog sketch has 2**p registers (p in 4..18), got {m}")));
+    }
+    let mf = m as f64;
+    let alpha = match m {
+        16 => 0.673,
+        32 => 0.697,
+        64 => 0.709,
+        _ => 0.7213 / (1.0 + 1.079 / mf),
+    };
+    let mut sum = 0.0;
+    let mut zeros = 0usize;
+    for &r in regs {
+        sum += f64::from_bits(((1023 - i64::from(r)) as u64) << 52);
+        zeros += usize::from(r == 0);
+    }
+    let raw = alpha * mf * mf / sum;
+    if raw <= 2.5 * mf && zeros > 0 {
+        return Ok(mf * (mf / zeros as f64).ln());
+    }
+    Ok(raw)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(n: usize) -> DistinctConfig {
+        DistinctConfig { tokenizer: Tokenizer::None, lowercase: false, n }
+    }
+
+    #[test]
+    fn worked_example_of_the_specification() {
+        let hyps = ["i do not know", "i do not know", "i like cats a lot"];
+        let rows = segment_stats(&hyps, &cfg(2), 1).unwrap();
+        assert_eq!(rows, vec![4, 3, 3, 4, 3, 3, 5, 4, 4]);
+        assert_eq!(corpus_unique(&hyps, &cfg(2), 1).unwrap(), 7);
+        assert_eq!(corpus_unique(&hyps, &cfg(1), 1).unwrap(), 8);
+        let t = ngram_table(&hyps, &cfg(2), 1).unwrap();
+        assert_eq!(t.len(), 7);
+        assert_eq!(t["i\u{1f}do"], 2);
+    }
+
+    #[test]
+    fn keys_are_injective() {
+        assert_ne!(ngram_key(&["a\u{1f}b", "c"]), ngram_key(&["a", "b\u{1f}c"]));
+        assert_ne!(ngram_key(&["a\u{1e}", "c"]), ngram_key(&["a", "\u{1e}c"]));
+    }
+
+    #[test]
+    fn short_and_empty_responses() {
+        let rows = segment_stats(&["", "a", "a b"], &cfg(3), 1).unwrap();
+        assert_eq!(rows, vec![0, 0, 0, 1, 0, 0, 2, 0, 0]);
+    }
+
+    #[test]
+    fn hll_is_close_and_threads_do_not_matter() {
+        let texts: Vec<String> = (0..20000).map(|i| format!("w{} w{} w{}", i, i * 7 % 1000, i % 13)).collect();
+        let exact = corpus_unique(&texts, &cfg(2), 1).unwrap() as f64;
+        let a = hll_registers(&texts, &cfg(2), 14, 1).unwrap();
+        let b = hll_registers(&texts, &cfg(2), 14, 2).unwrap();
+        assert_eq!(a, b);
+        let est = hll_estimate(&a).unwrap();
+        assert!((est - exact).abs() / exact < 0.03, "{est} vs {exact}");
+        assert!(hll_registers(&texts, &cfg(2), 3, 1).is_err());
+    }
+
+    #[test]
+    fn key_lists_merge_to_the_union() {
+        let all = ["a b c", "b c d", "a b", "x"];
+        let (whole, n) = key_list(&all, &cfg(2), 1).unwrap();
+        let (a, _) = key_list(&all[..2], &cfg(2), 1).unwrap();
+        let (b, _) = key_list(&all[2..], &cfg(2), 1).unwrap();
+        assert_eq!(key_list_union(&a, &b), (whole.clone(), n));
+        assert_eq!(key_list_union(&b, &a), (whole.clone(), n));
+        assert_eq!(n, 3);
+        assert_eq!(key_list_union(&[], &whole), (whole, 3));
+        assert_eq!(key_list_union(&[], &[]), (vec![], 0));
+    }
+}

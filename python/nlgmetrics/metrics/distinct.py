@@ -1,0 +1,295 @@
+"""Distinct-n (Li, Galley, Brockett, Gao, Dolan. A Diversity-Promoting Objective Function
+for Neural Conversation Models. NAACL 2016): how many different n-grams the generated
+responses use. Reference-free; ``references`` are accepted and ignored.
+
+Three conventions are in use and give different numbers, so the mode is explicit and all
+three are in the breakdown (``U`` = distinct n-grams over *all* responses):
+
+- ``corpus`` (default): ``U / Σ_i max(0, |y_i| - n + 1)`` — unique over total n-grams.
+- ``paper``: ``U / Σ_i |y_i|`` — the paper's wording, "scaled by the total number of
+  generated tokens".
+- ``mean``: ``mean_i |set(ngrams(y_i))| / |y_i|`` (0 for an empty response), the
+  ``neural-dialogue-metrics/Distinct-N`` package's ``distinct_n_corpus_level``.
+
+A corpus without n-grams (or tokens) scores 0, as the reference does for an empty response.
+Mode ``mean`` needs no corpus union, so it skips it (``corpus``/``paper`` are ``None``).
+
+Statistics: per response ``tokens, ngrams, unique_in_response`` (u64) and the response's
+own ratio (float sum). ``U`` needs the union of n-gram sets, kept in ``Stats.tables``:
+
+- ``sketch=None`` (exact): an :class:`NgramUnion` — the sorted distinct n-grams as one
+  compact byte string (no Python object per n-gram) whose ``+`` is set union, so tables
+  merging by key-wise addition give the exact ``U`` for any sharding.
+- ``sketch="hll"``: a HyperLogLog sketch (Flajolet et al. 2007) with ``2**hll_precision``
+  registers, stored as the set of ``(register, rank)`` pairs seen; union of those sets
+  then max per register is exactly HyperLogLog's merge. Relative standard error
+  ``1.04 / sqrt(2**p)`` (0.81 % at the default p = 14), memory bounded by the register
+  count whatever the corpus size; the hash is fixed, so sketches from different
+  processes merge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from .. import _core
+from .. import tokenizers as _tok
+from .._inputs import as_texts, check_all_text
+from ..errors import IncompatibleStatsError, InputTypeError, InvalidInputError, InvalidOptionError
+from ..stats import SegmentStats, Stats
+from .base import Metric, Score
+
+MODES = ("corpus", "paper", "mean")
+
+
+class NgramUnion:
+    """An exact set of n-grams: sorted keys (tokens joined by U+001F) joined by newlines.
+
+    ``a + b`` is the set union (merged in Rust), ``0 + a == a``, equality is set equality,
+    and it pickles as bytes.
+    """
+
+    __slots__ = ("keys", "size")
+
+    def __init__(self, keys: bytes = b"", size: int = 0):
+        self.keys = keys
+        self.size = size
+
+    def __add__(self, other: Any) -> "NgramUnion":
+        if isinstance(other, int) and other == 0:
+            return self
+        if not isinstance(other, NgramUnion):
+            return NotImplemented
+        return NgramUnion(*_core.distinct_key_union(self.keys, other.keys))
+
+    __radd__ = __add__
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, NgramUnion) and self.keys == other.keys
+
+    def __hash__(self) -> int:
+        return hash(self.keys)
+
+    def __getstate__(self):
+        return (self.keys, self.size)
+
+    def __setstate__(self, state) -> None:
+        self.keys, self.size = state
+
+    def __repr__(self) -> str:
+        return f"NgramUnion({self.size} n-grams)"
+
+
+@dataclass(frozen=True)
+class DistinctSegmentStats(SegmentStats):
+    """Per-response rows plus the responses themselves, so the corpus n-gram union of any
+    subset (``take``) or concatenation is computed from the right texts."""
+
+    texts: tuple[str, ...] = ()
+    union: Callable[[list[str]], dict[str, dict[Any, int]]] | None = None
+
+    def total(self) -> Stats:
+        # As SegmentStats.total, with the exact float sum computed in Rust (the
+        # Python-level partials loop dominates on 100k responses).
+        sums = self.sums if self.sums is not None else np.zeros((len(self), 1))
+        return Stats(
+            key=self.key,
+            count_fields=self.count_fields,
+            counts=self.counts.sum(axis=0, dtype=np.uint64) if len(self) else np.zeros(len(self.count_fields), np.uint64),
+            sum_fields=self.sum_fields,
+            sum_partials=tuple(tuple(_core.exact_partials(np.ascontiguousarray(sums[:, j]))) for j in range(sums.shape[1])),
+            n_segments=len(self),
+            tables=self.union(list(self.texts)) if self.union else {},
+        )
+
+    def take(self, indices: Sequence[int] | np.ndarray) -> "DistinctSegmentStats":
+        idx = np.asarray(indices, dtype=np.intp)
+        base = super().take(idx)
+        return DistinctSegmentStats(**_fields(base), texts=tuple(self.texts[i] for i in idx), union=self.union)
+
+    def __add__(self, other: "SegmentStats") -> "DistinctSegmentStats":
+        if not isinstance(other, DistinctSegmentStats):
+            raise IncompatibleStatsError("distinct-n segment statistics concatenate only with each other")
+        base = super().__add__(other)
+        return DistinctSegmentStats(**_fields(base), texts=self.texts + other.texts, union=self.union)
+
+
+def _fields(s: SegmentStats) -> dict[str, Any]:
+    return {k: getattr(s, k) for k in ("key", "count_fields", "counts", "sum_fields", "sums", "ref_counts", "tails")}
+
+
+class DistinctScore(Score):
+    def format(self, width: int = 4, score_only: bool = False) -> str:
+        if score_only:
+            return f"{self.score:.{width}f}"
+        if self.unique is None:
+            return f"{self.name} = {self.score:.{width}f} (mean per response; ngrams = {self.ngrams} tokens = {self.tokens})"
+        return (
+            f"{self.name} = {self.score:.{width}f} (corpus {self.corpus:.{width}f}, paper {self.paper:.{width}f}, "
+            f"mean {self.mean:.{width}f}; unique = {self.unique:g} ngrams = {self.ngrams} tokens = {self.tokens})"
+        )
+
+
+class Distinct(Metric):
+    """Distinct-n; see the module docstring.
+
+    ``Distinct(n=2, mode="corpus", tokenize="none", lowercase=False, sketch=None,
+    hll_precision=14)``. ``tokenize`` is any nlgmetrics tokenizer (``none`` = ``str.split()``).
+
+    >>> from nlgmetrics import Distinct
+    >>> s = Distinct(n=2).corpus_score(["i do not know", "i do not know", "i like cats a lot"])
+    >>> s.score, round(s.paper, 4), round(s.mean, 4)
+    (0.7, 0.5385, 0.7667)
+    """
+
+    count_fields = ("tokens", "ngrams", "unique_in_response")
+    sum_fields = ("response_distinct",)
+
+    def __init__(
+        self,
+        n: int = 2,
+        *,
+        mode: str = "corpus",
+        tokenize: str = "none",
+        lowercase: bool = False,
+        sketch: str | None = None,
+        hll_precision: int = 14,
+        n_threads: int = 0,
+    ):
+        super().__init__(n_threads=n_threads)
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 64:
+            raise InvalidOptionError(f"n must be an integer in 1..64, got {n!r}")
+        if mode not in MODES:
+            raise InvalidOptionError(f"unknown mode {mode!r}; known: {', '.join(MODES)}")
+        if tokenize not in _tok.CORE_TOKENIZERS:
+            raise InvalidOptionError(f"unknown tokenizer {tokenize!r}; known: {', '.join(_tok.CORE_TOKENIZERS)}")
+        if sketch not in (None, "exact", "hll"):
+            raise InvalidOptionError(f"unknown sketch {sketch!r}; known: exact (None), hll")
+        if isinstance(hll_precision, bool) or not isinstance(hll_precision, int) or not 4 <= hll_precision <= 18:
+            raise InvalidOptionError(f"hll_precision must be an integer in 4..18, got {hll_precision!r}")
+        self.n = n
+        self.mode = mode
+        self.tokenize = tokenize
+        self.lowercase = bool(lowercase)
+        self.sketch = "hll" if sketch == "hll" else "exact"
+        self.hll_precision = hll_precision
+        self.name = f"distinct-{n}"
+
+    # -- identity -----------------------------------------------------------------------
+    def _signature_items(self) -> dict[str, Any]:
+        return {
+            "n": self.n,
+            "mode": self.mode,
+            "tok": self.tokenize,
+            "case": "lc" if self.lowercase else "mixed",
+            "union": "exact" if self.sketch == "exact" else f"hll-p{self.hll_precision}",
+        }
+
+    def _abbreviations(self) -> dict[str, str]:
+        return {"n": "n", "mode": "m", "tok": "tok", "case": "c", "union": "u"}
+
+    @property
+    def _table(self) -> str:
+        return f"ngrams_{self.n}" if self.sketch == "exact" else f"hll_{self.n}_p{self.hll_precision}"
+
+    # -- statistics ---------------------------------------------------------------------
+    def _union(self, texts: list[str]) -> dict[str, dict[Any, int]]:
+        args = (texts, self.tokenize, self.lowercase, self.n)
+        if self.mode == "mean":
+            return {}
+        if self.sketch == "exact":
+            return {self._table: {"union": NgramUnion(*_core.distinct_key_list(*args, self.n_threads))}}
+        regs = _core.distinct_hll(*args, self.hll_precision, self.n_threads)
+        nz = np.flatnonzero(regs)
+        return {self._table: {int(i) * 64 + int(regs[i]): 1 for i in nz}}
+
+    def stats(self, predictions: Sequence[str], references: Any = None) -> DistinctSegmentStats:
+        preds = as_texts(predictions, "predictions")
+        try:
+            rows = _core.distinct_stats(preds, self.tokenize, self.lowercase, self.n, self.n_threads)
+        except UnicodeEncodeError:
+            check_all_text(preds, "predictions")
+            raise
+        tokens = rows[:, 0].astype(np.float64)
+        ratio = np.divide(rows[:, 2].astype(np.float64), tokens, out=np.zeros(len(preds)), where=tokens > 0)
+        return DistinctSegmentStats(
+            key=self.key,
+            count_fields=self.count_fields,
+            counts=rows,
+            sum_fields=self.sum_fields,
+            sums=ratio.reshape(-1, 1),
+            texts=tuple(preds),
+            union=self._union,
+        )
+
+    def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
+        return self.stats(predictions)
+
+    def _unique(self, stats: Stats) -> float:
+        table = stats.tables.get(self._table, {})
+        if self.sketch == "exact":
+            return float(len(table.get("union", ())))
+        regs = np.zeros(1 << self.hll_precision, dtype=np.uint8)
+        for key in table:
+            i, rank = divmod(int(key), 64)
+            regs[i] = max(regs[i], rank)
+        return float(_core.hll_estimate(regs)) if table else 0.0
+
+    def _score(self, stats: Stats) -> DistinctScore:
+        tokens, ngrams, _ = (int(x) for x in stats.counts)
+        unique = corpus = paper = None
+        if self.mode != "mean":
+            unique = self._unique(stats)
+            corpus = unique / ngrams if ngrams else 0.0
+            paper = unique / tokens if tokens else 0.0
+        mean = float(stats.sums[0]) / stats.n_segments if stats.n_segments else 0.0
+        value = {"corpus": corpus, "paper": paper, "mean": mean}[self.mode]
+        return DistinctScore(
+            self.name, value, self.signature(stats), stats,
+            corpus=corpus, paper=paper, mean=mean, unique=unique, ngrams=ngrams, tokens=tokens,
+            responses=stats.n_segments, estimated=self.sketch == "hll",
+        )
+
+    # -- faces without references -------------------------------------------------------
+    def corpus_score(self, predictions: Sequence[str], references: Any = None) -> DistinctScore:
+        return self.score_stats(self.stats(predictions).total())
+
+    def sentence_scores(self, predictions: Sequence[str], references: Any = None) -> np.ndarray:
+        """Per response: ``unique / ngrams`` (mode ``corpus``) or ``unique / tokens``."""
+        return self._sentence_scores(self.stats(predictions))
+
+    def _sentence_scores(self, seg: SegmentStats) -> np.ndarray:
+        if self.mode == "corpus":
+            den = seg.counts[:, 1].astype(np.float64)
+            return np.divide(seg.counts[:, 2].astype(np.float64), den, out=np.zeros(len(seg)), where=den > 0)
+        return seg.sums[:, 0].copy()
+
+    def pairwise(self, candidates: Any, references: Any) -> np.ndarray:
+        raise InvalidOptionError("distinct-n is reference-free: pairwise() is not defined")
+
+    def update(self, predictions: Sequence[str], references: Any = None) -> "Distinct":
+        total = self.stats(predictions).total()
+        self._state = total if self._state is None else self._state + total
+        return self
+
+    add_batch = update
+
+    def compute(self, *, predictions: Sequence[str] | None = None, references: Any = None) -> DistinctScore:
+        if predictions is not None:
+            self.update(predictions)
+        if self._state is None or self._state.n_segments == 0:
+            raise InvalidInputError(f"{self.name}: nothing to score; call update() first")
+        return self.score_stats(self._state)
+
+
+def distinct(predictions: Sequence[str], n: int = 2, **options: Any) -> DistinctScore:
+    """Distinct-n of a list of responses: ``Distinct(n, **options).corpus_score(predictions)``."""
+    if isinstance(predictions, (str, bytes)):
+        raise InputTypeError("predictions must be a sequence of strings, not a single string")
+    return Distinct(n, **options).corpus_score(predictions)

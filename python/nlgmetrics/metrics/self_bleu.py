@@ -1,0 +1,150 @@
+"""Self-BLEU (Zhu, Lu, Zheng, Guo, Zhang, Wang, Yu. Texygen: A Benchmarking Platform for
+Text Generation Models. SIGIR 2018; ``utils/metrics/SelfBleu.py``): how similar generated
+texts are to each other (higher = less diverse). Reference-free.
+
+Texygen's conventions, each named in the signature:
+
+- each sentence ``i`` is the hypothesis of nltk ``sentence_bleu`` with the *other*
+  sentences as references (``exclude_self=True``, Texygen's default ``get_bleu_parallel``
+  path). ``exclude_self=False`` keeps the sentence among its own references, as Texygen's
+  serial ``get_bleu`` does (every non-empty sentence then scores 1);
+- ``weights = (1/n,)*n`` with ``n = 3`` by default (papers report n = 2..5);
+- ``SmoothingFunction().method1`` (epsilon 0.1), any nltk method selectable;
+- only the **first** ``sample_size = 500`` sentences are used, both as hypotheses and as
+  the reference pool (``get_score(is_fast=True)``); ``sample_size=None`` uses all;
+- the score is the running sum of the sentence scores divided by their number.
+
+Texygen tokenizes with ``nltk.word_tokenize`` (needs the punkt model); here the tokenizer
+is named (``none`` = ``str.split()``) or the input is pre-tokenized (token lists).
+
+Every sentence against all others is O(N²·L) in Texygen; here each n-gram keeps its two
+largest counts and their owner, so "max count over the others" is O(1) and the whole
+score is O(N·L).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from .. import _core
+from .. import tokenizers as _tok
+from .._inputs import as_texts, check_all_text
+from ..errors import InputTypeError, InvalidOptionError
+from ..signature import Signature
+from .base import Score
+from .bleu_nltk import _fmt, _method_number, _token_list
+
+TAIL_WIDTH = 3
+
+
+class SelfBLEU:
+    """Self-BLEU; see the module docstring.
+
+    >>> from nlgmetrics import SelfBLEU
+    >>> round(SelfBLEU(n=2).corpus_score(["the cat sat", "the cat ran", "a dog ran"]).score, 6)
+    0.471185
+    """
+
+    name = "self-BLEU"
+
+    def __init__(
+        self,
+        n: int = 3,
+        *,
+        smoothing: Any = "method1",
+        sample_size: int | None = 500,
+        exclude_self: bool = True,
+        tokenize: str = "none",
+        lowercase: bool = False,
+        epsilon: float = 0.1,
+        alpha: float = 5,
+        k: float = 5,
+        n_threads: int = 0,
+    ):
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 64:
+            raise InvalidOptionError(f"n must be an integer in 1..64, got {n!r}")
+        if sample_size is not None and (isinstance(sample_size, bool) or not isinstance(sample_size, int) or sample_size < 2):
+            raise InvalidOptionError(f"sample_size must be an integer >= 2 or None, got {sample_size!r}")
+        if tokenize not in _tok.CORE_TOKENIZERS:
+            raise InvalidOptionError(f"unknown tokenizer {tokenize!r}; known: {', '.join(_tok.CORE_TOKENIZERS)}")
+        if not isinstance(n_threads, int) or n_threads < 0:
+            raise InvalidOptionError(f"n_threads must be a non-negative integer, got {n_threads!r}")
+        self.n = n
+        self.method = _method_number(smoothing)
+        if self.method == 6 and n < 3:
+            raise InvalidOptionError("smoothing method6 needs n >= 3 (nltk raises IndexError)")
+        self.sample_size = sample_size
+        self.exclude_self = bool(exclude_self)
+        self.tokenize = tokenize
+        self.lowercase = bool(lowercase)
+        for name, value in (("epsilon", epsilon), ("alpha", alpha), ("k", k)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise InvalidOptionError(f"{name} must be a number, got {value!r}")
+        self.epsilon, self.alpha, self.k = epsilon, alpha, k
+        self.n_threads = n_threads
+        # Texygen: ``tuple((1. / ngram for _ in range(ngram)))``.
+        self.weights = [tuple(1.0 / n for _ in range(n))]
+        _core.nltk_bleu_score(np.zeros(2 + 2 * n + TAIL_WIDTH, np.uint64), *self._core_options())
+
+    def _core_options(self) -> tuple:
+        return (self.n, self.weights, [False], self.method, float(self.epsilon), self.alpha, float(self.k), False)
+
+    def signature(self) -> Signature:
+        smooth = f"method{self.method}"
+        if self.method == 1:
+            smooth += f"[eps={_fmt(self.epsilon)}]"
+        elif self.method in (4, 7):
+            smooth += f"[k={_fmt(self.k)}]"
+        elif self.method == 6:
+            smooth += f"[alpha={self.alpha!r}]"
+        items = {
+            "n": self.n,
+            "smooth": smooth,
+            "sample": self.sample_size if self.sample_size is not None else "all",
+            "self": "excluded" if self.exclude_self else "included",
+            "tok": self.tokenize,
+            "case": "lc" if self.lowercase else "mixed",
+        }
+        return Signature(items, {"n": "n", "smooth": "s", "sample": "ss", "self": "self", "tok": "tok", "case": "c"})
+
+    def _inputs(self, predictions: Any) -> tuple[list, bool]:
+        if isinstance(predictions, (str, bytes)):
+            raise InputTypeError("predictions must be a sequence, not a single string")
+        items = list(predictions)
+        if self.sample_size is not None:
+            items = items[: self.sample_size]
+        if all(isinstance(x, str) for x in items):
+            return as_texts(items), False
+        return [_token_list(x, f"predictions[{i}]") for i, x in enumerate(items)], True
+
+    def stats(self, predictions: Sequence[str] | Sequence[Sequence[str]]) -> np.ndarray:
+        """nltk BLEU statistics of each (sampled) sentence against its reference pool."""
+        items, tokenized = self._inputs(predictions)
+        if tokenized:
+            return _core.self_bleu_stats_tokens(items, self.n, self.exclude_self, self.n_threads)
+        try:
+            return _core.self_bleu_stats(items, self.tokenize, self.lowercase, self.n, self.exclude_self, self.n_threads)
+        except UnicodeEncodeError:
+            check_all_text(items, "predictions")
+            raise
+
+    def sentence_scores(self, predictions: Any, references: Any = None) -> np.ndarray:
+        """nltk ``sentence_bleu`` of each sampled sentence against the others."""
+        rows = self.stats(predictions)
+        return _core.nltk_bleu_scores(rows, *self._core_options(), self.n_threads)[:, 0].copy()
+
+    def corpus_score(self, predictions: Any, references: Any = None) -> Score:
+        scores = self.sentence_scores(predictions)
+        # Texygen adds the scores one by one (``score += ...``), then divides.
+        total = float(np.cumsum(scores)[-1])
+        return Score(self.name, total / len(scores), self.signature(), None, sentence_scores=scores, n_sentences=len(scores))
+
+    def __repr__(self) -> str:
+        return f"SelfBLEU({self.signature()})"
+
+
+def self_bleu(predictions: Any, n: int = 3, **options: Any) -> Score:
+    """Self-BLEU of a list of generated texts: ``SelfBLEU(n, **options).corpus_score(...)``."""
+    return SelfBLEU(n, **options).corpus_score(predictions)

@@ -1,0 +1,157 @@
+"""Distinct-n: golden values of the reference script, the corpus conventions of the
+specification, merging (exact and HyperLogLog), edge cases and errors."""
+
+from __future__ import annotations
+
+import json
+import pickle
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import nlgmetrics
+from nlgmetrics import Distinct, distinct
+from nlgmetrics.errors import IncompatibleStatsError, InputTypeError, InvalidInputError, InvalidOptionError
+
+from conftest import read_lines
+
+GOLDENS = json.loads((Path(__file__).parent / "goldens" / "distinct" / "distinct_n.json").read_text())
+
+
+def responses(corpora, name):
+    return read_lines(corpora / "dialogue_grade" / "eval_data" / name / "human_hyp.txt")
+
+
+def direct(texts, n):
+    """The specification's formulas (§9.1), written out."""
+    toks = [t.split() for t in texts]
+    grams = [[tuple(s[i:i + n]) for i in range(len(s) - n + 1)] for s in toks]
+    union = set(g for gs in grams for g in gs)
+    total = sum(len(g) for g in grams)
+    tokens = sum(len(s) for s in toks)
+    return len(union) / total if total else 0.0, len(union) / tokens if tokens else 0.0
+
+
+@pytest.mark.parametrize("name", sorted(GOLDENS["sets"]))
+def test_reference_goldens(corpora, name):
+    texts = responses(corpora, name)
+    for n in range(1, 5):
+        gold = GOLDENS["sets"][name][str(n)]
+        per = Distinct(n, mode="mean").sentence_scores(texts)
+        ok = [i for i, g in enumerate(gold["sentence_level"]) if g is not None]
+        assert np.array_equal(per[ok], np.array([gold["sentence_level"][i] for i in ok]))
+        s = Distinct(n, mode="mean").corpus_score(texts)
+        if gold["corpus_level"] is not None:
+            # The reference sums left to right; we sum exactly: equal to 1e-12.
+            assert s.score == pytest.approx(gold["corpus_level"], rel=1e-12, abs=0)
+        assert s.corpus is None  # mode "mean" skips the corpus union
+        corpus, paper = direct(texts, n)
+        c = Distinct(n).corpus_score(texts)
+        assert c.corpus == corpus and c.paper == paper and c.mean == s.mean
+
+
+def test_specification_worked_example():
+    hyps = ["i do not know", "i do not know", "i like cats a lot"]
+    d1, d2 = Distinct(1).corpus_score(hyps), Distinct(2).corpus_score(hyps)
+    assert (round(d1.paper, 4), round(d1.corpus, 4), round(d1.mean, 4)) == (0.6154, 0.6154, 1.0)
+    assert (round(d2.paper, 4), round(d2.corpus, 4), round(d2.mean, 4)) == (0.5385, 0.7, 0.7667)
+    assert d2.unique == 7 and d2.ngrams == 10 and d2.tokens == 13
+
+
+texts_st = st.lists(st.text(alphabet=st.sampled_from("ab c猫\t"), max_size=12), max_size=12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(texts=texts_st, n=st.integers(1, 4), cut=st.integers(0, 12))
+def test_formulas_and_sharding(texts, n, cut):
+    m = Distinct(n)
+    corpus, paper = direct(texts, n)
+    if texts:
+        s = m.corpus_score(texts)
+        assert s.corpus == corpus and s.paper == paper
+    seg = m.stats(texts)
+    cut = min(cut, len(texts))
+    a, b = seg.take(range(cut)).total(), seg.take(range(cut, len(texts))).total()
+    assert a + b == b + a == seg.total()
+    assert (a + b) + m.zero() == a + b
+
+
+def test_merge_associative_and_streaming(corpora):
+    texts = responses(corpora, "convai2/dialogGPT")
+    m = Distinct(2)
+    a, b, c = (m.stats(texts[i:i + 50]).total() for i in (0, 50, 100))
+    assert (a + b) + c == a + (b + c) == m.stats(texts).total()
+    s = Distinct(2)
+    for i in range(0, 150, 37):
+        s.update(texts[i:i + 37])
+    assert s.compute().score == m.corpus_score(texts).score
+    assert pickle.loads(pickle.dumps(a + b)) == a + b
+    union = (a + b).tables["ngrams_2"]["union"]
+    assert len(union) == len({tuple(t.split()[i:i + 2]) for t in texts[:100] for i in range(len(t.split()) - 1)})
+    seg = m.stats(texts)
+    assert (seg.take(range(40)) + seg.take(range(40, 150))).total() == seg.total()
+
+
+def test_hll_sketch(corpora):
+    texts = []
+    for name in GOLDENS["sets"]:
+        texts += responses(corpora, name)
+    exact = Distinct(2).corpus_score(texts)
+    for p in (10, 14):
+        m = Distinct(2, sketch="hll", hll_precision=p)
+        est = m.corpus_score(texts)
+        assert est.estimated and abs(est.unique - exact.unique) / exact.unique < 4 * 1.04 / np.sqrt(2**p)
+        # Sharded sketches merge to the same registers (hence estimate) as one pass.
+        parts = [m.stats(texts[i:i + 300]).total() for i in range(0, len(texts), 300)]
+        assert m.score_stats(sum(parts[1:], parts[0])).unique == est.unique
+        assert "union:hll-p" in str(est.signature)
+    assert Distinct(2, n_threads=1, sketch="hll").corpus_score(texts).score == Distinct(2, n_threads=2, sketch="hll").corpus_score(texts).score
+
+
+def test_threads_tokenizer_case(corpora):
+    texts = responses(corpora, "empatheticdialogues/transformer_ranker")
+    assert Distinct(3, n_threads=1).corpus_score(texts).score == Distinct(3, n_threads=2).corpus_score(texts).score
+    assert Distinct(1, lowercase=True).corpus_score(["A a", "a"]).unique == 1
+    assert Distinct(1).corpus_score(["A a", "a"]).unique == 2
+    assert Distinct(1, tokenize="char").corpus_score(["猫猫犬"]).score == 2 / 3
+    assert Distinct(1, tokenize="13a").corpus_score(["hi, hi."]).unique == 3
+
+
+def test_edge_cases_and_errors():
+    s = Distinct(2).corpus_score(["", " ", "a"])
+    assert s.score == 0.0 and s.mean == 0.0 and s.ngrams == 0
+    assert list(Distinct(2).sentence_scores(["a a", "", "a b a b"])) == [1.0, 0.0, 2 / 3]
+    assert nlgmetrics.load("distinct", n=1).corpus_score(["a b"], ["ignored"]).score == 1.0
+    assert distinct(["a b", "a c"], n=1).score == 3 / 4
+    for bad in (dict(n=0), dict(mode="avg"), dict(tokenize="x"), dict(sketch="bloom"), dict(hll_precision=3)):
+        with pytest.raises(InvalidOptionError):
+            Distinct(**bad)
+    with pytest.raises(InputTypeError):
+        Distinct().corpus_score("a b")
+    with pytest.raises(InputTypeError):
+        Distinct().corpus_score(["a", 3])
+    with pytest.raises(InvalidInputError):
+        Distinct().compute()
+    with pytest.raises(IncompatibleStatsError):
+        Distinct(1).state + Distinct(2).state
+
+
+def test_cli(tmp_path, capsys):
+    from nlgmetrics.cli import main
+
+    hyp = tmp_path / "hyp.txt"
+    ref = tmp_path / "ref.txt"
+    hyp.write_text("the cat sat on the mat\na b c d\na b c e\n", encoding="utf-8")
+    ref.write_text("the cat is on the mat\na b c d\nx y z\n", encoding="utf-8")
+    argv = ["score", "-i", str(hyp), "-r", str(ref), "-f", "json", "-m", "distinct", "self_bleu", "bleu",
+            "--distinct-n", "1", "--self-bleu-n", "2", "--bleu-flavour", "nltk", "--nltk-smoothing", "method1"]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    by = {r["name"]: r for r in out}
+    assert by["distinct-1"]["score"] == Distinct(1).corpus_score(hyp.read_text().splitlines()).score
+    assert "n:1" in by["distinct-1"]["signature"]
+    hyps, refs = hyp.read_text().splitlines(), ref.read_text().splitlines()
+    assert by["BLEU"]["score"] == nlgmetrics.BLEU(flavour="nltk", smoothing="method1").corpus_score(hyps, refs).score
+    assert by["self-BLEU"]["score"] == nlgmetrics.SelfBLEU(2).corpus_score(hyps).score
