@@ -31,14 +31,21 @@ from .errors import (  # noqa: E402
 )
 from .metrics.base import Metric, Score  # noqa: E402
 from .metrics.bleu import BLEU, bleu, sentence_bleu  # noqa: E402
+from .metrics.chrf import CHRF, chrf, chrf_plus_plus, sentence_chrf  # noqa: E402
+from .metrics.ter import TER, sentence_ter, ter  # noqa: E402
 from .registry import available, load, register  # noqa: E402
 from .signature import Signature  # noqa: E402
 from .stats import SegmentStats, Stats  # noqa: E402
 
 register("bleu", BLEU, "BLEU (flavours: sacrebleu)", tuple(BLEU.flavours))
+register("chrf", CHRF, "chrF / chrF++ (word_order=2) (flavours: sacrebleu)", tuple(CHRF.flavours))
+register("chrf++", chrf_plus_plus, "chrF++: chrF with word_order=2 (flavours: sacrebleu)", tuple(CHRF.flavours))
+register("ter", TER, "TER, translation edit rate (flavours: sacrebleu)", tuple(TER.flavours))
 
 __all__ = [
     "BLEU",
+    "CHRF",
+    "TER",
     "IncompatibleStatsError",
     "InputTypeError",
     "InternalError",
@@ -56,8 +63,13 @@ __all__ = [
     "Stats",
     "available",
     "bleu",
+    "chrf",
+    "chrf_plus_plus",
     "load",
     "references_from_streams",
     "register",
     "sentence_bleu",
+    "sentence_chrf",
+    "sentence_ter",
+    "ter",
 ]

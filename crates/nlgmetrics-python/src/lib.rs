@@ -4,6 +4,8 @@
 use pyo3::prelude::*;
 
 mod bleu;
+mod chrf;
+mod ter;
 mod convert;
 mod tokenize;
 
@@ -12,5 +14,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     tokenize::register(m)?;
     bleu::register(m)?;
+    chrf::register(m)?;
+    ter::register(m)?;
     Ok(())
 }

@@ -1,3 +1,5 @@
 //! One module per metric family: statistics extraction and scoring.
 
 pub mod bleu;
+pub mod chrf;
+pub mod ter;

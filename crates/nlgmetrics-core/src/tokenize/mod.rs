@@ -4,6 +4,7 @@
 mod char_level;
 mod intl;
 mod mteval13a;
+pub mod ter;
 mod unicode;
 mod zh;
 
