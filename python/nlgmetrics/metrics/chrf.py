@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .. import _core
+from .._inputs import check_all_text
 from ..errors import InvalidOptionError
 from ..stats import SegmentStats, Stats
 from .base import Metric, Score
@@ -157,7 +158,12 @@ class SacreCHRF(CHRF):
         return _core.chrf_scores(seg.counts, float(self.beta), self.eps_smoothing)
 
     def _pairwise(self, cands: list[str], refs: list[str]) -> np.ndarray:
-        return _core.chrf_pairwise(cands, refs, *self._options(), self.n_threads)
+        try:
+            return _core.chrf_pairwise(cands, refs, *self._options(), self.n_threads)
+        except UnicodeEncodeError:
+            check_all_text(cands, "candidates")
+            check_all_text(refs, "references")
+            raise
 
 
 def chrf(predictions, references, **options: Any) -> CHRFScore:

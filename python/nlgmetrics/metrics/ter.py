@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .. import _core
+from .._inputs import as_texts, check_all_text
 from ..errors import InvalidOptionError
 from ..stats import SegmentStats, Stats
 from .base import Metric, Score
@@ -110,9 +111,12 @@ class SacreTER(TER):
 
     def tokenize(self, lines: list[str]) -> list[str]:
         """The tercom tokenization of each line under this metric's options."""
-        from .._inputs import as_texts
-
-        return list(_core.ter_tokenize(as_texts(lines, "lines"), *self._options(), self.n_threads))
+        texts = as_texts(lines, "lines")
+        try:
+            return list(_core.ter_tokenize(texts, *self._options(), self.n_threads))
+        except UnicodeEncodeError:
+            check_all_text(texts, "lines")
+            raise
 
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
         edits, lengths = _core.ter_stats(predictions, references, *self._options(), self.n_threads)
@@ -137,7 +141,12 @@ class SacreTER(TER):
         return _core.ter_scores(np.ascontiguousarray(seg.counts[:, 0]), np.ascontiguousarray(seg.sums[:, 0]))
 
     def _pairwise(self, cands: list[str], refs: list[str]) -> np.ndarray:
-        return _core.ter_pairwise(cands, refs, *self._options(), self.n_threads)
+        try:
+            return _core.ter_pairwise(cands, refs, *self._options(), self.n_threads)
+        except UnicodeEncodeError:
+            check_all_text(cands, "candidates")
+            check_all_text(refs, "references")
+            raise
 
 
 def ter(predictions, references, **options: Any) -> TERScore:
