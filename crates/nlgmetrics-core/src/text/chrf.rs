@@ -169,6 +169,34 @@ impl NgramIds {
     }
 }
 
+/// An n-gram absent from the interned side (it cannot match).
+pub const ABSENT: u32 = u32::MAX;
+
+impl NgramIds {
+    /// Like [`NgramIds::ngrams`] but read-only: an n-gram never interned gets
+    /// [`ABSENT`], and so does every extension of it (it cannot be interned either).
+    pub fn lookup(&self, tokens: &[u32], max_order: usize, root: u64, out: &mut Vec<u32>, bounds: &mut Vec<usize>) {
+        let len = tokens.len();
+        let get = |key: u64| self.map.get(&key).copied().unwrap_or(ABSENT);
+        for n in 1..=max_order {
+            if n <= len {
+                if n == 1 {
+                    out.extend(tokens.iter().map(|&t| if t == ABSENT { ABSENT } else { get(root | t as u64) }));
+                } else {
+                    let prev = bounds.last().map_or(0, |&b| b) - (len - n + 2);
+                    for p in 0..=len - n {
+                        let g = out[prev + p];
+                        let t = tokens[p + n - 1];
+                        let id = if g == ABSENT || t == ABSENT { ABSENT } else { get(((g as u64) << 32) | t as u64) };
+                        out.push(id);
+                    }
+                }
+            }
+            bounds.push(out.len());
+        }
+    }
+}
+
 /// One side of a comparison: n-gram ids per order (chars then words).
 #[derive(Default, Clone)]
 pub struct Side {
@@ -222,7 +250,10 @@ pub struct Scratch {
 
 /// Extract the n-gram ids of one text (lowercasing and whitespace removal included).
 /// `words` maps word strings to token ids for the word orders.
-fn extract(cfg: &ChrfConfig, text: &str, scratch_lower: &mut String, chars: &mut Vec<u32>, words: &mut Vec<u32>, word_ids: &mut FxHashMap<String, u32>, ids: &mut NgramIds, side: &mut Side) {
+/// `intern = false` only looks n-grams up (references of one segment: an n-gram the
+/// hypothesis lacks cannot match, so it need not be interned).
+#[allow(clippy::too_many_arguments)]
+fn extract_with(cfg: &ChrfConfig, text: &str, scratch_lower: &mut String, chars: &mut Vec<u32>, words: &mut Vec<u32>, word_ids: &mut FxHashMap<String, u32>, ids: &mut NgramIds, side: &mut Side, intern: bool) {
     side.ids.clear();
     side.bounds.clear();
     let text = if cfg.lowercase {
@@ -237,7 +268,11 @@ fn extract(cfg: &ChrfConfig, text: &str, scratch_lower: &mut String, chars: &mut
     } else {
         chars.extend(text.chars().filter(|&c| !is_py_space(c)).map(|c| c as u32));
     }
-    ids.ngrams(chars, cfg.char_order, CHAR_ROOT, &mut side.ids, &mut side.bounds);
+    if intern {
+        ids.ngrams(chars, cfg.char_order, CHAR_ROOT, &mut side.ids, &mut side.bounds);
+    } else {
+        ids.lookup(chars, cfg.char_order, CHAR_ROOT, &mut side.ids, &mut side.bounds);
+    }
     if cfg.word_order > 0 {
         let mut toks = Vec::new();
         split_punctuation(text, &mut toks);
@@ -246,6 +281,7 @@ fn extract(cfg: &ChrfConfig, text: &str, scratch_lower: &mut String, chars: &mut
             let next = word_ids.len() as u32;
             let id = match word_ids.get(t) {
                 Some(&id) => id,
+                None if !intern => ABSENT,
                 None => {
                     word_ids.insert(t.to_owned(), next);
                     next
@@ -253,8 +289,17 @@ fn extract(cfg: &ChrfConfig, text: &str, scratch_lower: &mut String, chars: &mut
             };
             words.push(id);
         }
-        ids.ngrams(words, cfg.word_order, WORD_ROOT, &mut side.ids, &mut side.bounds);
+        if intern {
+            ids.ngrams(words, cfg.word_order, WORD_ROOT, &mut side.ids, &mut side.bounds);
+        } else {
+            ids.lookup(words, cfg.word_order, WORD_ROOT, &mut side.ids, &mut side.bounds);
+        }
     }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn extract(cfg: &ChrfConfig, text: &str, scratch_lower: &mut String, chars: &mut Vec<u32>, words: &mut Vec<u32>, word_ids: &mut FxHashMap<String, u32>, ids: &mut NgramIds, side: &mut Side) {
+    extract_with(cfg, text, scratch_lower, chars, words, word_ids, ids, side, true)
 }
 
 /// The triples `[n_hyp, n_ref, n_match]` of `hyp` against one reference, given the
@@ -264,6 +309,9 @@ fn match_stats(hyp: &Side, reference: &Side, hyp_count: &[u32], ref_seen: &mut [
         let (h, r) = (hyp.order(k), reference.order(k));
         let mut matched = 0u64;
         for &g in r {
+            if g == ABSENT {
+                continue;
+            }
             let g = g as usize;
             // the c-th occurrence in the reference matches while the hypothesis has ≥ c
             if ref_seen[g] < hyp_count[g] {
@@ -272,7 +320,9 @@ fn match_stats(hyp: &Side, reference: &Side, hyp_count: &[u32], ref_seen: &mut [
             ref_seen[g] += 1;
         }
         for &g in r {
-            ref_seen[g as usize] = 0;
+            if g != ABSENT {
+                ref_seen[g as usize] = 0;
+            }
         }
         t[0] = if r.is_empty() { 0 } else { h.len() as u64 };
         t[1] = r.len() as u64;
@@ -292,7 +342,7 @@ pub fn segment_stats<S: AsRef<str>>(cfg: &ChrfConfig, hyp: &str, refs: &[S], s: 
         s.refs.resize_with(refs.len(), Side::default);
     }
     for (r, side) in refs.iter().zip(s.refs.iter_mut()) {
-        extract(cfg, r.as_ref(), &mut s.lowered, &mut s.chars, &mut s.words, &mut word_ids, &mut s.ids, side);
+        extract_with(cfg, r.as_ref(), &mut s.lowered, &mut s.chars, &mut s.words, &mut word_ids, &mut s.ids, side, false);
     }
     let n_ids = s.ids.len();
     s.hyp_count.clear();
