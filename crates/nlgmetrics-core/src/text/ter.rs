@@ -25,7 +25,9 @@
 //!
 //! Speed without changing a number: words are integer ids; every shift candidate
 //! re-uses the rows of the current hypothesis' matrix up to its first changed word and
-//! computes only the costs (no trace) of the remaining rows, in two reused buffers.
+//! computes only the costs (no trace) of the remaining rows, in two reused buffers,
+//! and stops as soon as a row's minimum shows that the candidate cannot outrank the
+//! best one found so far (it still counts towards the 1000-candidate cap).
 //! (sacrebleu's prefix-trie row cache is an optimisation with no effect on the value:
 //! rows depend only on the hypothesis prefix, since every shift preserves its length.)
 
@@ -229,11 +231,14 @@ impl Aligner {
     }
 
     /// Edit distance (cost only) of `self.shifted`, whose first `p` words equal those of
-    /// `self.words`: rows `0..=p` come from the current matrix.
-    fn shifted_cost(&mut self, reference: &[u32], p: usize) -> u32 {
+    /// `self.words`: rows `0..=p` come from the current matrix. Returns None as soon as
+    /// the distance is known to exceed `limit`: every path to the last cell crosses each
+    /// row and costs never decrease along a path, so a row's minimum is a lower bound.
+    fn shifted_cost(&mut self, reference: &[u32], p: usize, limit: u32) -> Option<u32> {
         let (n, w) = (self.n, self.m + 1);
         if p >= n {
-            return self.cost[n * w + self.m];
+            let c = self.cost[n * w + self.m];
+            return (c <= limit).then_some(c);
         }
         let mut prev_main = true;
         let mut prev_idx = 0usize;
@@ -247,21 +252,28 @@ impl Aligner {
             let prev: &[u32] = if prev_main { &self.cost[(i - 1) * w..i * w] } else { other };
             let (lo, hi) = (self.lo[i], self.hi[i]);
             let word = self.shifted[i - 1];
+            let mut row_min = INF;
             for j in lo..hi {
-                if j == 0 {
-                    cur[0] = prev[0] + 1;
-                    continue;
-                }
-                let sub = prev[j - 1] + (word != reference[j - 1]) as u32;
-                let del = prev[j] + 1;
-                let ins = cur[j - 1] + 1;
-                cur[j] = INF.min(sub).min(del).min(ins);
+                let c = if j == 0 {
+                    prev[0] + 1
+                } else {
+                    let sub = prev[j - 1] + (word != reference[j - 1]) as u32;
+                    let del = prev[j] + 1;
+                    let ins = cur[j - 1] + 1;
+                    INF.min(sub).min(del).min(ins)
+                };
+                cur[j] = c;
+                row_min = row_min.min(c);
             }
             self.dirty[cur_idx] = (lo, hi);
             prev_main = false;
             prev_idx = cur_idx;
+            if row_min > limit {
+                return None;
+            }
         }
-        self.rows[prev_idx][self.m]
+        let c = self.rows[prev_idx][self.m];
+        (c <= limit).then_some(c)
     }
 
     /// One round of `_shift`: the best candidate, or None; `checked` is updated.
@@ -311,15 +323,27 @@ impl Aligner {
             }
             prev_target = target;
             let target = target as usize;
+            *checked += 1;
+            // the largest distance with which this candidate still beats the best one
+            let limit = match best {
+                None => INF as i64,
+                Some(b) => {
+                    let tie = Candidate { gain: b.gain, len, start: start_h, target };
+                    pre_score - b.gain - 1 + tie.beats(b) as i64
+                }
+            };
+            if limit < 0 {
+                continue;
+            }
             let words = std::mem::take(&mut self.words);
             perform_shift(&words, start_h, len, target, &mut self.shifted);
             self.words = words;
             let first_changed = start_h.min(target);
-            let ed = self.shifted_cost(reference, first_changed) as i64;
-            let cand = Candidate { gain: pre_score - ed, len, start: start_h, target };
-            *checked += 1;
-            if best.as_ref().is_none_or(|b| cand.beats(b)) {
-                *best = Some(cand);
+            if let Some(ed) = self.shifted_cost(reference, first_changed, limit as u32) {
+                let cand = Candidate { gain: pre_score - ed as i64, len, start: start_h, target };
+                if best.as_ref().is_none_or(|b| cand.beats(b)) {
+                    *best = Some(cand);
+                }
             }
         }
     }
