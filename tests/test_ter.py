@@ -194,6 +194,8 @@ EDGE = [
     ("the cat sat on the mat", "the cat sat on the mat"), ("mat the on sat cat the", "the cat sat on the mat"),
     ("The Cat", "the cat"), ("a b c d e f g h i j k l", "g h i j k l a b c d e f"),
     ("我 爱 你", "你 爱 我"), ("我爱你", "你爱我"),
+    # sacrebleu tokenizes references twice; normalization is not idempotent here
+    ("his 40's,", "his 40's,"), ("in his 40's, won't i", "if i go as a guy in his 40's, won't i stand out?"),
 ]
 
 

@@ -11,7 +11,9 @@ tokenizer (``normalized``, ``no_punct``, ``asian_support``, ``case_sensitive``; 
 by default), greedy shifting of phrases of at most 10 words by at most 50 positions,
 stopped when no shift helps or after 1000 evaluated candidates per sentence, ranked by
 gain, then phrase length, then earliest start, then earliest target; a banded edit
-distance (±25 around the pseudo-diagonal, last row full). These limits move the number
+distance (±25 around the pseudo-diagonal, last row full); references tokenized twice
+(sacrebleu's reference caching preprocesses them twice, which matters with
+``normalized``). These limits move the number
 in long sentences, so the signature records them after sacrebleu's own keys
 (``shift``, ``dist``, ``beam``, ``cands``).
 
@@ -110,7 +112,12 @@ class SacreTER(TER):
         return (self.normalized, self.no_punct, self.asian_support, self.case_sensitive)
 
     def tokenize(self, lines: list[str]) -> list[str]:
-        """The tercom tokenization of each line under this metric's options."""
+        """The tercom tokenization of each line under this metric's options.
+
+        This is what hypotheses get. References get it twice, as in sacrebleu (whose
+        reference caching preprocesses them twice; the normalizer is not idempotent:
+        ``"his 40's,"`` → ``"his 40's ,"`` → ``"his 40 's ,"``).
+        """
         texts = as_texts(lines, "lines")
         try:
             return list(_core.ter_tokenize(texts, *self._options(), self.n_threads))
