@@ -40,6 +40,8 @@ from .metrics.distinct import Distinct, distinct  # noqa: E402
 from .metrics.self_bleu import SelfBLEU, self_bleu  # noqa: E402
 from .metrics.perplexity import Perplexity, perplexity  # noqa: E402
 from .metrics.coverage import ContentSelectionOrdering, Coverage, coverage, parse_mr  # noqa: E402
+from .metrics.chrf import CHRF, chrf, chrf_plus_plus, sentence_chrf  # noqa: E402
+from .metrics.ter import TER, sentence_ter, ter  # noqa: E402
 from .registry import available, load, register  # noqa: E402
 from .signature import Signature  # noqa: E402
 from .stats import SegmentStats, Stats  # noqa: E402
@@ -73,6 +75,14 @@ __all__ = [
     "parse_mr",
     "perplexity",
     "self_bleu",
+register("chrf", CHRF, "chrF / chrF++ (word_order=2) (flavours: sacrebleu)", tuple(CHRF.flavours))
+register("chrf++", chrf_plus_plus, "chrF++: chrF with word_order=2 (flavours: sacrebleu)", tuple(CHRF.flavours))
+register("ter", TER, "TER, translation edit rate (flavours: sacrebleu)", tuple(TER.flavours))
+
+__all__ = [
+    "BLEU",
+    "CHRF",
+    "TER",
     "IncompatibleStatsError",
     "InputTypeError",
     "InternalError",
@@ -98,9 +108,14 @@ __all__ = [
     "paired_test",
     "significance",
     "cider_score",
+    "chrf",
+    "chrf_plus_plus",
     "load",
     "references_from_streams",
     "register",
     "rouge",
     "sentence_bleu",
+    "sentence_chrf",
+    "sentence_ter",
+    "ter",
 ]

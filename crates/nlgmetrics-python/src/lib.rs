@@ -10,6 +10,8 @@ mod cider;
 mod coco;
 mod bleu_nltk;
 mod diversity;
+mod chrf;
+mod ter;
 mod convert;
 mod significance;
 mod tokenize;
@@ -26,5 +28,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     coco::register(m)?;
     bleu_nltk::register(m)?;
     diversity::register(m)?;
+    chrf::register(m)?;
+    ter::register(m)?;
     Ok(())
 }

@@ -31,3 +31,5 @@ from . import opts_bleu  # noqa: E402,F401
 from . import opts_rouge  # noqa: E402,F401
 from . import opts_cider  # noqa: E402,F401
 from . import opts_diversity  # noqa: E402,F401
+from . import opts_chrf  # noqa: E402,F401
+from . import opts_ter  # noqa: E402,F401

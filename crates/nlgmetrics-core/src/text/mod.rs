@@ -9,3 +9,5 @@ pub mod bleu_coco;
 pub mod cider;
 pub mod bleu_nltk;
 pub mod distinct;
+pub mod chrf;
+pub mod ter;

@@ -6,6 +6,7 @@ pub mod rouge;
 pub mod ptb;
 mod intl;
 mod mteval13a;
+pub mod ter;
 mod unicode;
 mod zh;
 
