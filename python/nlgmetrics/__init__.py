@@ -31,11 +31,13 @@ from .errors import (  # noqa: E402
 )
 from .metrics.base import Metric, Score  # noqa: E402
 from .metrics.bleu import BLEU, bleu, sentence_bleu  # noqa: E402
+from .metrics.meteor import METEOR, meteor  # noqa: E402
 from .registry import available, load, register  # noqa: E402
 from .signature import Signature  # noqa: E402
 from .stats import SegmentStats, Stats  # noqa: E402
 
 register("bleu", BLEU, "BLEU (flavours: sacrebleu)", tuple(BLEU.flavours))
+register("meteor", METEOR, "METEOR (flavours: meteor-1.5, nltk)", tuple(METEOR.flavours))
 
 __all__ = [
     "BLEU",
@@ -46,6 +48,7 @@ __all__ = [
     "InvalidOptionError",
     "InvalidTextError",
     "LengthMismatchError",
+    "METEOR",
     "Metric",
     "MissingExtraError",
     "MissingReferenceError",
@@ -57,6 +60,7 @@ __all__ = [
     "available",
     "bleu",
     "load",
+    "meteor",
     "references_from_streams",
     "register",
     "sentence_bleu",

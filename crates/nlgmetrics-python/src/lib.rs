@@ -5,6 +5,7 @@ use pyo3::prelude::*;
 
 mod bleu;
 mod convert;
+mod meteor;
 mod tokenize;
 
 #[pymodule]
@@ -12,5 +13,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     tokenize::register(m)?;
     bleu::register(m)?;
+    meteor::register(m)?;
     Ok(())
 }

@@ -1,0 +1,202 @@
+"""METEOR (Banerjee & Lavie, 2005; Denkowski & Lavie, 2014).
+
+Flavours (``METEOR(flavour=...)``):
+
+- ``meteor-1.5`` (default): METEOR 1.5 exactly as pycocoevalcap runs its jar
+  (``java -jar meteor-1.5.jar - - -stdio -l en -norm``), natively, without Java.
+  Text is normalized (Moses-style tokenization, quote/dash normalization) and
+  lowercased; words are aligned by the exact, Snowball-stem, WordNet-synonym and
+  paraphrase modules with the beam-search aligner. With function-word weighting
+  (``delta``) and module weights ``w_i``::
+
+      P = Σ_i w_i (δ·tc_i + (1-δ)·tf_i) / (δ·(t - tfw) + (1-δ)·tfw)     (R likewise)
+      Fmean = 1 / ((1-α)/P + α/R)
+      frag = chunks / ((tm + rm)/2)   (0 for a perfect one-chunk match)
+      score = Fmean · (1 - γ·frag^β)
+
+  Task ``rank`` (default): α, β, γ, δ = 0.85, 0.20, 0.60, 0.75, weights 1.0 0.6 0.8
+  0.6. Each hypothesis keeps the statistics of its best-scoring reference (first on
+  ties). The **corpus score is pycocoevalcap's aggregate**: METEOR of the summed
+  statistics, where chunks of perfect segments are not added — not the mean of the
+  segment scores. Resources come from the installed pycocoevalcap (extra ``[meteor]``).
+
+Statistics per segment (uint64): the 23 METEOR 1.5 numbers (``tst_len ref_len
+tst_func ref_func``, per stage ``tc rc tf rf``, ``chunks tst_matches ref_matches``)
+plus ``agg_chunks`` (``chunks`` unless the segment is a perfect match).
+
+Citation: Denkowski, Lavie. Meteor Universal: Language Specific Translation Evaluation
+for Any Target Language. WMT 2014. Banerjee, Lavie. METEOR: An Automatic Metric for MT
+Evaluation with Improved Correlation with Human Judgments. ACL 2005 Workshop.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Sequence
+
+import numpy as np
+
+from .. import _core
+from ..errors import InvalidOptionError
+from ..stats import SegmentStats, Stats
+from .base import Metric, Score
+from .meteor_resources import load_resources
+
+STAGES = ("exact", "stem", "synonym", "paraphrase")
+COUNT_FIELDS = (
+    "tst_len", "ref_len", "tst_func", "ref_func",
+    *(f"{s}_{k}" for s in ("stage1", "stage2", "stage3", "stage4") for k in ("tst_content", "ref_content", "tst_function", "ref_function")),
+    "chunks", "tst_word_matches", "ref_word_matches", "agg_chunks",
+)  # fmt: skip
+
+# Constants.PARAM_* / WEIGHT_* and getModules for English.
+TASKS: dict[str, tuple[tuple[str, ...], tuple[float, float, float, float], tuple[float, ...]]] = {
+    "rank": (STAGES, (0.85, 0.20, 0.60, 0.75), (1.0, 0.6, 0.8, 0.6)),
+    "adq": (STAGES, (0.75, 1.40, 0.45, 0.70), (1.0, 1.0, 0.6, 0.8)),
+    "hter": (STAGES, (0.40, 1.50, 0.35, 0.55), (1.0, 0.2, 0.6, 0.8)),
+    "li": (STAGES, (0.75, 1.40, 0.70, 0.50), (1.0, 0.5, 0.5, 0.5)),
+    "tune": (STAGES, (0.5, 1.0, 0.5, 0.5), (1.0, 0.5, 0.5, 0.5)),
+    "universal": (("exact", "paraphrase"), (0.70, 1.40, 0.30, 0.70), (1.0, 0.6)),
+}
+NORMALIZATIONS = ("norm", "nopunct", "lower", "none")
+
+
+class METEORScore(Score):
+    """METEOR with precision, recall, fmean and fragmentation penalty."""
+
+
+class METEOR(Metric):
+    """METEOR. ``METEOR(flavour="meteor-1.5", **options)``; see the module docstring.
+
+    >>> from nlgmetrics import METEOR  # doctest: +SKIP
+    >>> METEOR().corpus_score(["a man riding a horse"], [["a man is riding a horse"]]).score  # doctest: +SKIP
+    0.4645695216158345
+    """
+
+    name = "METEOR"
+    flavours: ClassVar[dict[str, type["METEOR"]]] = {}
+
+    def __new__(cls, flavour: str = "meteor-1.5", **options: Any):
+        if cls is METEOR:
+            try:
+                cls = METEOR.flavours[flavour]
+            except KeyError:
+                raise InvalidOptionError(f"unknown METEOR flavour {flavour!r}; known: {', '.join(METEOR.flavours)}") from None
+        return super().__new__(cls)
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        if cls.flavour:
+            METEOR.flavours[cls.flavour] = cls
+
+
+def _coco_line(hyp: str, refs: list[str]) -> tuple[str, list[str]]:
+    """What the jar sees through pycocoevalcap's stdio line: ``|||`` is removed from the
+    hypothesis, references are split on ``|||``, every part is trimmed."""
+    hyp = hyp.replace("|||", "").replace("  ", " ")
+    parts = [p.strip() for r in refs for p in r.split("|||")]
+    return hyp.strip(), parts
+
+
+class Meteor15(METEOR):
+    """METEOR 1.5 (English). Options: ``task`` (rank, adq, hter, li, tune, universal),
+    ``alpha``/``beta``/``gamma``/``delta``/``weights``/``modules`` to override the
+    task's, ``normalize`` (``norm`` = ``-norm`` as pycocoevalcap, ``nopunct``,
+    ``lower``, ``none``), ``language`` (``en`` only), ``n_threads``.
+    """
+
+    flavour = "meteor-1.5"
+    count_fields = COUNT_FIELDS
+
+    def __init__(
+        self,
+        flavour: str = "meteor-1.5",
+        *,
+        task: str = "rank",
+        language: str = "en",
+        normalize: str = "norm",
+        alpha: float | None = None,
+        beta: float | None = None,
+        gamma: float | None = None,
+        delta: float | None = None,
+        weights: Sequence[float] | None = None,
+        modules: Sequence[str] | None = None,
+        n_threads: int = 0,
+    ):
+        super().__init__(n_threads=n_threads)
+        if language not in ("en", "english"):
+            raise InvalidOptionError(f"METEOR 1.5 is available for English only (language='en'), got {language!r}")
+        if task == "util":
+            raise InvalidOptionError("METEOR task 'util' (character-based) is not supported")
+        if task not in TASKS:
+            raise InvalidOptionError(f"unknown METEOR task {task!r}; known: {', '.join(TASKS)}")
+        if normalize not in NORMALIZATIONS:
+            raise InvalidOptionError(f"unknown METEOR normalize {normalize!r}; known: {', '.join(NORMALIZATIONS)}")
+        mods, params, w = TASKS[task]
+        if modules is not None:
+            modules = tuple(modules)
+            bad = [m for m in modules if m not in STAGES]
+            if bad or not 1 <= len(modules) <= 4 or len(set(modules)) != len(modules):
+                raise InvalidOptionError(f"METEOR modules must be 1-4 distinct names of {STAGES}, got {modules!r}")
+            if weights is None:
+                w = tuple(w[list(mods).index(m)] if m in mods else 0.0 for m in modules)
+            mods = modules
+        if weights is not None:
+            w = tuple(float(x) for x in weights)
+            if len(w) != len(mods):
+                raise InvalidOptionError(f"METEOR needs one weight per module ({len(mods)}), got {len(w)}")
+        a, b, g, d = (params[i] if v is None else float(v) for i, v in enumerate((alpha, beta, gamma, delta)))
+        if not all(np.isfinite([a, b, g, d, *w])):
+            raise InvalidOptionError("METEOR parameters and weights must be finite")
+        self.task = task
+        self.normalize = normalize
+        self.modules = tuple(mods)
+        self.params = (a, b, g, d)
+        self.weights = tuple(w)
+        self._resources = load_resources(paraphrases="paraphrase" in self.modules)
+
+    def _signature_items(self) -> dict[str, Any]:
+        return {
+            "task": self.task,
+            "norm": self.normalize,
+            "modules": "+".join(self.modules),
+            "params": "_".join(f"{x:g}" for x in self.params),
+            "weights": "_".join(f"{x:g}" for x in self.weights),
+        }
+
+    def _args(self) -> tuple:
+        return (list(self.modules), *self.params, list(self.weights), self.normalize)
+
+    def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
+        pairs = [_coco_line(h, r) for h, r in zip(predictions, references)]
+        hyps = [h for h, _ in pairs]
+        refs = [r for _, r in pairs]
+        counts = _core.meteor_stats(self._resources, hyps, refs, *self._args(), self.n_threads)
+        return SegmentStats(
+            key=self.key,
+            count_fields=self.count_fields,
+            counts=counts,
+            ref_counts=np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references)),
+        )
+
+    def _score(self, stats: Stats) -> METEORScore:
+        d = _core.meteor_score(stats.counts, *self.params, list(self.weights))
+        return METEORScore("METEOR", d.pop("score"), self.signature(stats), stats, **d)
+
+    def _sentence_scores(self, seg: SegmentStats) -> np.ndarray:
+        return _core.meteor_scores(np.ascontiguousarray(seg.counts), *self.params, list(self.weights))
+
+    def _pairwise(self, cands: list[str], refs: list[str]) -> np.ndarray:
+        if not cands or not refs:
+            return np.zeros((len(cands), len(refs)))
+        c = [_coco_line(x, [])[0] for x in cands]
+        r = [p for x in refs for p in _coco_line("", [x])[1]]
+        if len(r) != len(refs):
+            # A reference holding "|||" is several references to the jar: score the slow way.
+            return super()._pairwise(cands, refs)
+        stats = _core.meteor_pairwise_stats(self._resources, c, r, *self._args(), self.n_threads)
+        return _core.meteor_scores(stats, *self.params, list(self.weights)).reshape(len(cands), len(refs))
+
+
+def meteor(predictions, references, **options: Any) -> METEORScore:
+    """Corpus METEOR (pycocoevalcap's aggregate): ``METEOR(**options).corpus_score(...)``."""
+    return METEOR(**options).corpus_score(predictions, references)
