@@ -11,6 +11,8 @@
 
 use super::resources::{intersects, Resources, UNKNOWN};
 use super::stemmer;
+use rustc_hash::FxHashMap;
+use std::rc::Rc;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Module {
@@ -113,12 +115,97 @@ impl<'a> AlignerConfig<'a> {
     }
 }
 
-/// Align hypothesis `w1` with reference `w2` (both already normalized and split).
-pub fn align(cfg: &AlignerConfig<'_>, w1: &[&str], w2: &[&str]) -> AlignCounts {
-    let n1 = w1.len();
-    let n2 = w2.len();
-    let h1: Vec<i32> = w1.iter().map(|w| java_hash(w)).collect();
-    let h2: Vec<i32> = w2.iter().map(|w| java_hash(w)).collect();
+/// One side of an alignment with everything the modules compare, computed once per
+/// sentence (a hypothesis is aligned against each of its references).
+pub struct Words<'w> {
+    pub words: Vec<&'w str>,
+    hash: Vec<i32>,
+    stem: Vec<i32>,
+    syn: Vec<Rc<[i32]>>,
+    para: Vec<u32>,
+    function: Vec<bool>,
+}
+
+/// What the modules need to know about one word type.
+struct WordInfo {
+    hash: i32,
+    stem: i32,
+    syn: Rc<[i32]>,
+    para: u32,
+    function: bool,
+}
+
+/// Per-worker memo of word types (captions repeat a small vocabulary).
+#[derive(Default)]
+pub struct WordCache {
+    map: FxHashMap<String, WordInfo>,
+}
+
+impl WordCache {
+    fn info(&mut self, cfg: &AlignerConfig<'_>, w: &str) -> &WordInfo {
+        if !self.map.contains_key(w) {
+            let res = cfg.resources;
+            let has = |m: Module| cfg.modules.contains(&m);
+            let info = WordInfo {
+                hash: java_hash(w),
+                stem: if has(Module::Stem) { java_hash(&stemmer::stem(w)) } else { 0 },
+                syn: if has(Module::Synonym) { res.synonyms.all_synsets(w).into() } else { Rc::from(Vec::new()) },
+                para: match (&res.paraphrases, has(Module::Paraphrase)) {
+                    (Some(pt), true) => pt.translate(w),
+                    _ => UNKNOWN,
+                },
+                function: res.function_words.contains(&w.to_lowercase()),
+            };
+            if self.map.len() > 1 << 20 {
+                self.map.clear();
+            }
+            self.map.insert(w.to_string(), info);
+        }
+        &self.map[w]
+    }
+}
+
+impl<'w> Words<'w> {
+    pub fn new(cfg: &AlignerConfig<'_>, words: Vec<&'w str>, cache: &mut WordCache) -> Self {
+        let n = words.len();
+        let mut x = Words {
+            words: Vec::new(),
+            hash: Vec::with_capacity(n),
+            stem: Vec::with_capacity(n),
+            syn: Vec::with_capacity(n),
+            para: Vec::with_capacity(n),
+            function: Vec::with_capacity(n),
+        };
+        for w in &words {
+            let i = cache.info(cfg, w);
+            x.hash.push(i.hash);
+            x.stem.push(i.stem);
+            x.syn.push(i.syn.clone());
+            x.para.push(i.para);
+            x.function.push(i.function);
+        }
+        x.words = words;
+        x
+    }
+
+    pub fn len(&self) -> usize {
+        self.words.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    pub fn function_words(&self) -> usize {
+        self.function.iter().filter(|&&b| b).count()
+    }
+}
+
+/// Align hypothesis `a` (line 1) with reference `b` (line 2).
+pub fn align(cfg: &AlignerConfig<'_>, a: &Words<'_>, b: &Words<'_>) -> AlignCounts {
+    let n1 = a.len();
+    let n2 = b.len();
+    let (h1, h2) = (&a.hash, &b.hash);
     let mut cand: Vec<Vec<Match>> = vec![Vec::new(); n2];
     let mut cov1 = vec![0u32; n1];
     let mut cov2 = vec![0u32; n2];
@@ -146,8 +233,7 @@ pub fn align(cfg: &AlignerConfig<'_>, w1: &[&str], w2: &[&str]) -> AlignCounts {
                 }
             }
             Module::Stem => {
-                let s1: Vec<i32> = w1.iter().map(|w| java_hash(&stemmer::stem(w))).collect();
-                let s2: Vec<i32> = w2.iter().map(|w| java_hash(&stemmer::stem(w))).collect();
+                let (s1, s2) = (&a.stem, &b.stem);
                 for j in 0..n2 {
                     for i in 0..n1 {
                         if s1[i] == s2[j] && h1[i] != h2[j] {
@@ -157,11 +243,10 @@ pub fn align(cfg: &AlignerConfig<'_>, w1: &[&str], w2: &[&str]) -> AlignCounts {
                 }
             }
             Module::Synonym => {
-                let y1: Vec<Vec<i32>> = w1.iter().map(|w| res.synonyms.all_synsets(w)).collect();
-                let y2: Vec<Vec<i32>> = w2.iter().map(|w| res.synonyms.all_synsets(w)).collect();
+                let (y1, y2) = (&a.syn, &b.syn);
                 for j in 0..n2 {
                     for i in 0..n1 {
-                        if intersects(&y1[i], &y2[j]) && h1[i] != h2[j] {
+                        if h1[i] != h2[j] && intersects(&y1[i], &y2[j]) {
                             add(&mut cand, one(j, i, stage));
                         }
                     }
@@ -169,29 +254,35 @@ pub fn align(cfg: &AlignerConfig<'_>, w1: &[&str], w2: &[&str]) -> AlignCounts {
             }
             Module::Paraphrase => {
                 let Some(pt) = res.paraphrases.as_ref() else { continue };
-                let l1: Vec<u32> = w1.iter().map(|w| pt.translate(w)).collect();
-                let l2: Vec<u32> = w2.iter().map(|w| pt.translate(w)).collect();
+                let (l1, l2) = (&a.para, &b.para);
                 let occurs = |line: &[u32], at: usize, words: &[u32]| {
                     words.iter().enumerate().all(|(k, &w)| at + k < line.len() && line[at + k] == w && w != UNKNOWN)
                 };
                 let mut paths = Vec::new();
                 for j in 0..n2 {
-                    pt.paths(&l2, j, &mut paths);
+                    pt.paths(l2, j, &mut paths);
                     for &(len, idx) in &paths {
                         let words = pt.paraphrase(idx);
+                        // Skipping a paraphrase that cannot occur keeps the candidate order.
+                        if words.first().is_some_and(|w| !l1.contains(w)) {
+                            continue;
+                        }
                         for i in 0..n1 {
-                            if occurs(&l1, i, words) {
+                            if occurs(l1, i, words) {
                                 add(&mut cand, Match { start: j, length: len, match_start: i, match_length: words.len(), stage });
                             }
                         }
                     }
                 }
                 for i in 0..n1 {
-                    pt.paths(&l1, i, &mut paths);
+                    pt.paths(l1, i, &mut paths);
                     for &(len, idx) in &paths {
                         let words = pt.paraphrase(idx);
+                        if words.first().is_some_and(|w| !l2.contains(w)) {
+                            continue;
+                        }
                         for j in 0..n2 {
-                            if occurs(&l2, j, words) {
+                            if occurs(l2, j, words) {
                                 add(&mut cand, Match { start: j, length: words.len(), match_start: i, match_length: len, stage });
                             }
                         }
@@ -223,7 +314,7 @@ pub fn align(cfg: &AlignerConfig<'_>, w1: &[&str], w2: &[&str]) -> AlignCounts {
         }
     }
     let best = resolve(cfg, &cand, initial);
-    counts(cfg, w1, w2, &best.matches, res)
+    counts(cfg, a, b, &best.matches)
 }
 
 fn resolve(cfg: &AlignerConfig<'_>, cand: &[Vec<Match>], start: Partial) -> Partial {
@@ -283,14 +374,12 @@ fn resolve(cfg: &AlignerConfig<'_>, cand: &[Vec<Match>], start: Partial) -> Part
     next.swap_remove(0)
 }
 
-fn counts(cfg: &AlignerConfig<'_>, w1: &[&str], w2: &[&str], matches: &[Option<Match>], res: &Resources) -> AlignCounts {
+fn counts(cfg: &AlignerConfig<'_>, a: &Words<'_>, b: &Words<'_>, matches: &[Option<Match>]) -> AlignCounts {
     let k = cfg.modules.len();
-    let is_fn = |w: &&str| res.function_words.contains(&w.to_lowercase());
-    let f1: Vec<bool> = w1.iter().map(is_fn).collect();
-    let f2: Vec<bool> = w2.iter().map(is_fn).collect();
+    let (f1, f2) = (&a.function, &b.function);
     let mut c = AlignCounts {
-        test_function_words: f1.iter().filter(|&&b| b).count(),
-        ref_function_words: f2.iter().filter(|&&b| b).count(),
+        test_function_words: a.function_words(),
+        ref_function_words: b.function_words(),
         test_content: vec![0; k],
         ref_content: vec![0; k],
         test_function: vec![0; k],

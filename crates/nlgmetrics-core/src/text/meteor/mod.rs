@@ -15,7 +15,7 @@ pub mod resources;
 pub mod stemmer;
 
 use crate::{parallel, Error, Result};
-use aligner::{align, AlignerConfig, Module};
+use aligner::{align, AlignerConfig, Module, WordCache, Words};
 pub use resources::Resources;
 
 pub const WIDTH: usize = 24;
@@ -106,18 +106,19 @@ impl<'a> MeteorConfig<'a> {
     }
 }
 
+fn words<'w>(acfg: &AlignerConfig<'_>, text: &'w str, cache: &mut WordCache) -> Words<'w> {
+    Words::new(acfg, normalize::java_tokens(text).collect(), cache)
+}
+
 /// Statistics of one (prepared) hypothesis against one (prepared) reference.
-pub fn pair_stats(cfg: &MeteorConfig<'_>, hyp: &str, reference: &str) -> [u64; WIDTH] {
-    let acfg = AlignerConfig::new(&cfg.modules, cfg.resources);
-    let w1: Vec<&str> = normalize::java_tokens(hyp).collect();
-    let w2: Vec<&str> = normalize::java_tokens(reference).collect();
-    let a = align(&acfg, &w1, &w2);
+pub fn pair_stats(acfg: &AlignerConfig<'_>, w1: &Words<'_>, w2: &Words<'_>) -> [u64; WIDTH] {
+    let a = align(acfg, w1, w2);
     let mut row = [0u64; WIDTH];
     row[0] = w1.len() as u64;
     row[1] = w2.len() as u64;
     row[2] = a.test_function_words as u64;
     row[3] = a.ref_function_words as u64;
-    for s in 0..cfg.modules.len() {
+    for s in 0..acfg.modules.len() {
         row[4 + 4 * s] = a.test_content[s] as u64;
         row[5 + 4 * s] = a.ref_content[s] as u64;
         row[6 + 4 * s] = a.test_function[s] as u64;
@@ -147,12 +148,16 @@ fn is_perfect(row: &[u64], chunks: f64) -> bool {
 
 /// Statistics of a hypothesis against its references: those of the reference with the
 /// highest segment score (the first one on ties).
-pub fn segment_stats(cfg: &MeteorConfig<'_>, hyp: &str, refs: &[String]) -> [u64; WIDTH] {
+pub fn segment_stats(cfg: &MeteorConfig<'_>, hyp: &str, refs: &[String], cache: &mut WordCache) -> [u64; WIDTH] {
+    let acfg = AlignerConfig::new(&cfg.modules, cfg.resources);
     let hyp = cfg.prepare(hyp);
+    let w1 = words(&acfg, &hyp, cache);
     let mut best = [0u64; WIDTH];
     let mut best_score = -1.0;
     for r in refs {
-        let row = pair_stats(cfg, &hyp, &cfg.prepare(r));
+        let r = cfg.prepare(r);
+        let w2 = words(&acfg, &r, cache);
+        let row = pair_stats(&acfg, &w1, &w2);
         let s = score(&cfg.params, &row).score;
         if s > best_score {
             best_score = s;
@@ -171,8 +176,8 @@ pub fn batch_stats(cfg: &MeteorConfig<'_>, hyps: &[String], refs: &[Vec<String>]
     if let Some(index) = refs.iter().position(|r| r.is_empty()) {
         return Err(Error::MissingReference { index });
     }
-    parallel::map_rows(hyps.len(), WIDTH, n_threads, || (), |_, i, row: &mut [u64]| {
-        row.copy_from_slice(&segment_stats(cfg, &hyps[i], &refs[i]));
+    parallel::map_rows(hyps.len(), WIDTH, n_threads, WordCache::default, |cache, i, row: &mut [u64]| {
+        row.copy_from_slice(&segment_stats(cfg, &hyps[i], &refs[i], cache));
         Ok::<(), Error>(())
     })
 }
@@ -180,11 +185,16 @@ pub fn batch_stats(cfg: &MeteorConfig<'_>, hyps: &[String], refs: &[Vec<String>]
 /// Statistics of every hypothesis against every reference alone, row-major (n·m × 24).
 pub fn pairwise_stats(cfg: &MeteorConfig<'_>, cands: &[String], refs: &[String], n_threads: usize) -> Result<Vec<u64>> {
     cfg.validate()?;
+    let acfg = AlignerConfig::new(&cfg.modules, cfg.resources);
     let c: Vec<String> = cands.iter().map(|s| cfg.prepare(s)).collect();
     let r: Vec<String> = refs.iter().map(|s| cfg.prepare(s)).collect();
     let m = r.len();
-    parallel::map_rows(c.len() * m, WIDTH, n_threads, || (), |_, k, row: &mut [u64]| {
-        row.copy_from_slice(&pair_stats(cfg, &c[k / m], &r[k % m]));
+    // Word data is per worker (not shared across threads), so each worker prepares
+    // the sentences it meets.
+    parallel::map_rows(c.len() * m, WIDTH, n_threads, WordCache::default, |cache, k, row: &mut [u64]| {
+        let cw = words(&acfg, &c[k / m], cache);
+        let rw = words(&acfg, &r[k % m], cache);
+        row.copy_from_slice(&pair_stats(&acfg, &cw, &rw));
         Ok::<(), Error>(())
     })
 }

@@ -133,6 +133,8 @@ pub struct Paraphrases {
     words: Vec<u32>,
     /// (phrase start, phrase len, paraphrase start, paraphrase len) into `words`.
     entries: Vec<(u32, u32, u32, u32)>,
+    /// Range of `entries` whose phrase starts with a given word.
+    by_first: FxHashMap<u32, (u32, u32)>,
 }
 
 pub const UNKNOWN: u32 = u32::MAX;
@@ -173,7 +175,14 @@ impl Paraphrases {
         use rayon::slice::ParallelSliceMut;
         // Stable, so entries with equal phrases keep the file's order.
         entries.par_sort_by(|a, b| w[a.0 as usize..(a.0 + a.1) as usize].cmp(&w[b.0 as usize..(b.0 + b.1) as usize]));
-        Ok(Paraphrases { vocab, words, entries })
+        let mut by_first: FxHashMap<u32, (u32, u32)> = FxHashMap::default();
+        for (k, e) in entries.iter().enumerate() {
+            if e.1 > 0 {
+                let r = by_first.entry(words[e.0 as usize]).or_insert((k as u32, k as u32));
+                r.1 = k as u32 + 1;
+            }
+        }
+        Ok(Paraphrases { vocab, words, entries, by_first })
     }
 
     pub fn translate(&self, word: &str) -> u32 {
@@ -194,8 +203,8 @@ impl Paraphrases {
     /// `line[start..start+length]`; stops at the first length that is no prefix.
     pub fn paths(&self, line: &[u32], start: usize, out: &mut Vec<(usize, usize)>) {
         out.clear();
-        let mut lo = 0usize;
-        let mut hi = self.entries.len();
+        let Some(&(lo, hi)) = self.by_first.get(&line[start]) else { return };
+        let (mut lo, mut hi) = (lo as usize, hi as usize);
         for len in 1..=line.len() - start {
             let key = &line[start..start + len];
             if key[len - 1] == UNKNOWN {
