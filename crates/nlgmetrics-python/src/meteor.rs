@@ -2,7 +2,7 @@
 //! threads) and batch statistics / scores.
 
 use crate::convert::{detached, matrix};
-use nlgmetrics_core::text::meteor::{self, aligner::Module, MeteorConfig, Normalization, Params, Resources};
+use nlgmetrics_core::text::meteor::{self, aligner::Module, nltk, MeteorConfig, Normalization, Params, Resources};
 use nlgmetrics_core::Error;
 use numpy::{PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -186,7 +186,32 @@ fn meteor_stem(words: Vec<String>) -> Vec<String> {
     words.iter().map(|w| meteor::stemmer::stem(w)).collect()
 }
 
+/// nltk-flavour statistics `(hyp_len, ref_len, matches, chunks)` of the best reference
+/// (n × 4 uint64) and the segment scores (n float64), from interned word ids.
+#[pyfunction]
+#[pyo3(signature = (hyps, refs, stem_of, syn_of, alpha, beta, gamma, n_threads=0))]
+#[allow(clippy::too_many_arguments)]
+fn nltk_meteor_stats<'py>(
+    py: Python<'py>,
+    hyps: Vec<Vec<u32>>,
+    refs: Vec<Vec<Vec<u32>>>,
+    stem_of: Vec<u32>,
+    syn_of: Vec<Vec<u32>>,
+    alpha: f64,
+    beta: f64,
+    gamma: f64,
+    n_threads: usize,
+) -> PyResult<(Bound<'py, PyArray2<u64>>, Bound<'py, PyArray1<f64>>)> {
+    let n = hyps.len();
+    let (counts, scores) = detached(py, || {
+        let t = nltk::NltkTables { stem_of: &stem_of, syn_of: &syn_of };
+        nltk::batch_stats(&t, nltk::NltkParams { alpha, beta, gamma }, &hyps, &refs, n_threads)
+    })?;
+    Ok((matrix(py, counts, n, nltk::WIDTH)?, PyArray1::from_vec(py, scores)))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(nltk_meteor_stats, m)?)?;
     m.add_class::<MeteorResources>()?;
     m.add_function(wrap_pyfunction!(meteor_stats, m)?)?;
     m.add_function(wrap_pyfunction!(meteor_pairwise_stats, m)?)?;

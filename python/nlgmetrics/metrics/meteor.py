@@ -200,3 +200,125 @@ class Meteor15(METEOR):
 def meteor(predictions, references, **options: Any) -> METEORScore:
     """Corpus METEOR (pycocoevalcap's aggregate): ``METEOR(**options).corpus_score(...)``."""
     return METEOR(**options).corpus_score(predictions, references)
+
+
+class NltkMeteor(METEOR):
+    """nltk 3.10.4 ``meteor_score`` (Lavie & Agarwal 2007 parameters).
+
+    Texts are split on whitespace (nltk wants pre-tokenized input) and mapped with
+    ``preprocess`` (``str.lower``); alignment is nltk's greedy exact → stem → WordNet
+    synonym matching (see ``reference-semantics`` §3.4), with ``stemmer`` (default
+    nltk's ``PorterStemmer()``) and ``wordnet`` (a ``WordNetCorpusReader``; default
+    ``nltk.corpus.wordnet``, which needs the WordNet data installed). Each segment
+    scores ``max`` over its references of::
+
+        P = m/|h|, R = m/|r|, Fmean = P·R / (α·P + (1-α)·R),
+        score = (1 - γ·(chunks/m)^β) · Fmean        (0 when nltk divides by zero)
+
+    with α, β, γ = 0.9, 3.0, 0.5. nltk has no corpus-level METEOR: the corpus score
+    here is the mean of the segment scores (exact sum).
+    """
+
+    flavour = "nltk"
+    count_fields = ("hyp_len", "ref_len", "matches", "chunks")
+    sum_fields = ("score",)
+
+    def __init__(
+        self,
+        flavour: str = "nltk",
+        *,
+        alpha: float = 0.9,
+        beta: float = 3.0,
+        gamma: float = 0.5,
+        wordnet: Any = None,
+        stemmer: Any = None,
+        preprocess: Any = str.lower,
+        n_threads: int = 0,
+    ):
+        super().__init__(n_threads=n_threads)
+        if not all(np.isfinite([alpha, beta, gamma])):
+            raise InvalidOptionError("nltk METEOR alpha, beta, gamma must be finite")
+        try:
+            if stemmer is None:
+                from nltk.stem.porter import PorterStemmer
+
+                stemmer = PorterStemmer()
+            if wordnet is None:
+                from nltk.corpus import wordnet
+        except ImportError:
+            from ..errors import MissingExtraError
+
+            raise MissingExtraError("the nltk METEOR flavour needs nltk: pip install nltk") from None
+        self.alpha, self.beta, self.gamma = float(alpha), float(beta), float(gamma)
+        self.wordnet = wordnet
+        self.stemmer = stemmer
+        self.preprocess = preprocess
+        self._stems: dict[str, str] = {}
+        self._syns: dict[str, tuple[str, ...]] = {}
+
+    def _signature_items(self) -> dict[str, Any]:
+        return {
+            "params": f"{self.alpha:g}_{self.beta:g}_{self.gamma:g}",
+            "stemmer": type(self.stemmer).__name__,
+            "wordnet": getattr(self.wordnet, "get_version", lambda: "custom")(),
+        }
+
+    def _synonyms(self, stem: str) -> tuple[str, ...]:
+        syn = self._syns.get(stem)
+        if syn is None:
+            names = []
+            for synset in self.wordnet.synsets(stem):
+                names.extend(lemma.name() for lemma in synset.lemmas() if lemma.name().find("_") < 0)
+            syn = self._syns[stem] = tuple(dict.fromkeys(names))
+        return syn
+
+    def _encode(self, predictions: list[str], references: list[list[str]]):
+        """Intern words; tables of stems (per word) and synonyms (per hypothesis stem)."""
+        ids: dict[str, int] = {}
+
+        def intern(w: str) -> int:
+            i = ids.get(w)
+            if i is None:
+                i = ids[w] = len(ids)
+            return i
+
+        pre = self.preprocess
+        hyps = [[intern(pre(w)) for w in h.split()] for h in predictions]
+        refs = [[[intern(pre(w)) for w in r.split()] for r in rs] for rs in references]
+        words = list(ids)
+        stem_of = []
+        for w in words:
+            s = self._stems.get(w)
+            if s is None:
+                s = self._stems[w] = self.stemmer.stem(w)
+            stem_of.append(intern(s))
+        hyp_stems = {stem_of[i] for h in hyps for i in h}
+        # Stems interned above may be new words: give them (unused) stem entries.
+        stem_of.extend(range(len(stem_of), len(ids)))
+        names = list(ids)
+        syn_of: list[list[int]] = [[] for _ in names]
+        for s in sorted(hyp_stems):
+            syn_of[s] = [intern(x) for x in self._synonyms(names[s])]
+        stem_of.extend(range(len(stem_of), len(ids)))
+        syn_of.extend([] for _ in range(len(syn_of), len(ids)))
+        return hyps, refs, stem_of, syn_of
+
+    def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
+        hyps, refs, stem_of, syn_of = self._encode(predictions, references)
+        counts, scores = _core.nltk_meteor_stats(hyps, refs, stem_of, syn_of, self.alpha, self.beta, self.gamma, self.n_threads)
+        return SegmentStats(
+            key=self.key,
+            count_fields=self.count_fields,
+            counts=counts,
+            sum_fields=self.sum_fields,
+            sums=scores.reshape(-1, 1),
+            ref_counts=np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references)),
+        )
+
+    def _score(self, stats: Stats) -> METEORScore:
+        n = stats.n_segments
+        mean = float(stats.sums[0]) / n if n else 0.0
+        return METEORScore("METEOR", mean, self.signature(stats), stats)
+
+    def _sentence_scores(self, seg: SegmentStats) -> np.ndarray:
+        return np.array(seg.sums[:, 0], dtype=np.float64)

@@ -10,6 +10,7 @@
 //! one chunk), which is what `MeteorStats.addStats` adds to a corpus total.
 
 pub mod aligner;
+pub mod nltk;
 pub mod normalize;
 pub mod resources;
 pub mod stemmer;
