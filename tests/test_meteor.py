@@ -269,3 +269,19 @@ def test_missing_extra(monkeypatch):
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "pycocoevalcap" else real(name, *a))
     with pytest.raises(MissingExtraError, match=r"nlgmetrics\[meteor\]"):
         meteor_resources.meteor_dir()
+
+
+def test_cli(tmp_path, capsys):
+    from nlgmetrics.cli.main import main
+
+    (tmp_path / "h.txt").write_text("a man riding a horse\ntwo dogs play\n")
+    (tmp_path / "r.txt").write_text("a man is riding a horse\ndogs playing in the grass\n")
+    args = ["score", "-i", str(tmp_path / "h.txt"), "-r", str(tmp_path / "r.txt"), "-m", "meteor", "-f", "json"]
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)[0]
+    expected = METEOR().corpus_score(["a man riding a horse", "two dogs play"], [["a man is riding a horse"], ["dogs playing in the grass"]])
+    assert out["score"] == expected.score
+    assert main([*args, "--meteor-task", "adq"]) == 0
+    adq = json.loads(capsys.readouterr().out)[0]
+    assert adq["score"] != out["score"] and "task:adq" in adq["signature"]
+    assert main([*args, "--meteor-task", "bogus"]) != 0
