@@ -285,3 +285,21 @@ def test_cli(tmp_path, capsys):
     adq = json.loads(capsys.readouterr().out)[0]
     assert adq["score"] != out["score"] and "task:adq" in adq["signature"]
     assert main([*args, "--meteor-task", "bogus"]) != 0
+
+
+def test_e2e_primary_systems(corpora, metric):
+    """E2E challenge METEOR (coco-caption: PTBTokenizer + the jar), 630 MRs x 1-45 refs:
+    the jar's score exactly, and the published 4-decimal value."""
+    path = GOLDENS / "e2e_ptb.json.gz"
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        g = json.load(f)
+    published = {}
+    for line in (corpora / "e2e" / "e2e_primary_scores.tsv").read_text().splitlines()[1:]:
+        name, _bleu, _nist, meteor_value, *_ = line.split("\t")
+        published[name] = float(meteor_value)
+    assert "tgen" in g["systems"]
+    for name in ("tgen", "adapt", "slug", "zhang"):
+        sys_ = g["systems"][name]
+        score = metric.corpus_score(sys_["hyps"], g["refs"]).score
+        assert score == pytest.approx(sys_["meteor"], rel=1e-12, abs=0), name
+        assert round(score, 4) == published[name], name
