@@ -303,3 +303,13 @@ def test_e2e_primary_systems(corpora, metric):
         score = metric.corpus_score(sys_["hyps"], g["refs"]).score
         assert score == pytest.approx(sys_["meteor"], rel=1e-12, abs=0), name
         assert round(score, 4) == published[name], name
+
+
+def test_stemmer_matches_the_jars_snowball():
+    from nlgmetrics import _core
+
+    with gzip.open(GOLDENS / "stems.tsv.gz", "rt", encoding="utf-8") as f:
+        pairs = [line.rstrip("\n").split("\t") for line in f]
+    words = [w for w, _ in pairs]
+    assert len(words) > 20000
+    assert _core.meteor_stem(words) == [s for _, s in pairs]
