@@ -313,3 +313,41 @@ def test_stemmer_matches_the_jars_snowball():
     words = [w for w, _ in pairs]
     assert len(words) > 20000
     assert _core.meteor_stem(words) == [s for _, s in pairs]
+
+
+NORM_PROBE = """
+import edu.cmu.meteor.util.Normalizer;
+import java.io.*;
+public class NormProbe {
+  public static void main(String[] a) throws Exception {
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, "UTF-8"));
+    PrintStream out = new PrintStream(new BufferedOutputStream(System.out), false, "UTF-8");
+    String line;
+    while ((line = in.readLine()) != null) out.println("[" + Normalizer.normalizeLine(line, 0, true).toLowerCase() + "]");
+    out.flush();
+  }
+}
+"""
+
+
+def test_normalizer_fuzz_against_the_jar(tmp_path):
+    """Random strings over a tricky alphabet through the jar's Normalizer (-norm) and ours."""
+    import subprocess
+
+    from nlgmetrics import _core
+    from nlgmetrics.metrics.meteor_resources import load_resources, meteor_dir
+
+    if shutil.which("javac") is None or shutil.which("java") is None:
+        pytest.skip("a JDK is needed to call the jar's Normalizer")
+    jar = meteor_dir() / "meteor-1.5.jar"
+    (tmp_path / "NormProbe.java").write_text(NORM_PROBE)
+    subprocess.run(["javac", "-cp", str(jar), "NormProbe.java"], cwd=tmp_path, check=True)
+    alphabet = list("abcXYZ019 .,'`-\"()[]$%&!?;:/\\|‘’“”–—…éÀß×Ж\u00a0\u2009\u3000\t猫İ")
+    alphabet += ["...", "--", "''", "U.S.", "Mr.", "No.", "e.g.", "1,000", "'s", "n't", "DOTMULTI"]
+    rng = random.Random(11)
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 25))) for _ in range(3000)]
+    out = subprocess.run(
+        ["java", "-cp", f"{jar}:{tmp_path}", "NormProbe"], input="\n".join(texts) + "\n", capture_output=True, text=True, encoding="utf-8", check=True
+    ).stdout.split("\n")
+    java = [o[1:-1] for o in out[: len(texts)]]
+    assert _core.meteor_normalize(load_resources(paraphrases=False), texts, "norm") == java
