@@ -19,6 +19,10 @@ Flavours (``METEOR(flavour=...)``):
   ties). The **corpus score is pycocoevalcap's aggregate**: METEOR of the summed
   statistics, where chunks of perfect segments are not added — not the mean of the
   segment scores. Resources come from the installed pycocoevalcap (extra ``[meteor]``).
+  Inputs pass through what pycocoevalcap's stdio line does to them: ``|||`` is
+  removed from hypotheses, a reference containing ``|||`` becomes several references,
+  texts are trimmed as Java's ``trim`` does. (A newline inside a text would break the
+  jar's line protocol; here it is whitespace.)
 
 Statistics per segment (uint64): the 23 METEOR 1.5 numbers (``tst_len ref_len
 tst_func ref_func``, per stage ``tc rc tf rf``, ``chunks tst_matches ref_matches``)
@@ -89,12 +93,16 @@ class METEOR(Metric):
             METEOR.flavours[cls.flavour] = cls
 
 
+# Java's String.trim() strips the code points <= U+0020 (not Unicode spaces).
+_JAVA_TRIM = "".join(chr(c) for c in range(0x21))
+
+
 def _coco_line(hyp: str, refs: list[str]) -> tuple[str, list[str]]:
     """What the jar sees through pycocoevalcap's stdio line: ``|||`` is removed from the
-    hypothesis, references are split on ``|||``, every part is trimmed."""
+    hypothesis, references are split on ``|||``, every part is trimmed (Java ``trim``)."""
     hyp = hyp.replace("|||", "").replace("  ", " ")
-    parts = [p.strip() for r in refs for p in r.split("|||")]
-    return hyp.strip(), parts
+    parts = [p.strip(_JAVA_TRIM) for r in refs for p in r.split("|||")]
+    return hyp.strip(_JAVA_TRIM), parts
 
 
 class Meteor15(METEOR):
