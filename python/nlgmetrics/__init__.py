@@ -42,6 +42,7 @@ from .metrics.perplexity import Perplexity, perplexity  # noqa: E402
 from .metrics.coverage import ContentSelectionOrdering, Coverage, coverage, parse_mr  # noqa: E402
 from .metrics.chrf import CHRF, chrf, chrf_plus_plus, sentence_chrf  # noqa: E402
 from .metrics.ter import TER, sentence_ter, ter  # noqa: E402
+from .metrics.meteor import METEOR, meteor  # noqa: E402
 from .registry import available, load, register  # noqa: E402
 from .signature import Signature  # noqa: E402
 from .stats import SegmentStats, Stats  # noqa: E402
@@ -51,6 +52,7 @@ from .significance import bootstrap_ci, paired_test  # noqa: E402
 register("bleu", BLEU, "BLEU (flavours: sacrebleu)", tuple(BLEU.flavours))
 register("rouge", ROUGE, "ROUGE-N/L/Lsum/W/S/SU", tuple(ROUGE.flavours))
 register("cider", CIDEr, "CIDEr-D as pycocoevalcap (corpus or fixed df), original CIDEr", CIDEr.flavours)
+register("meteor", METEOR, "METEOR (flavours: meteor-1.5, nltk)", tuple(METEOR.flavours))
 
 __all__ = [
     "BLEU",
@@ -90,6 +92,7 @@ __all__ = [
     "InvalidOptionError",
     "InvalidTextError",
     "LengthMismatchError",
+    "METEOR",
     "Metric",
     "ROUGE",
     "RougeTokenizerWarning",
@@ -111,6 +114,7 @@ __all__ = [
     "chrf",
     "chrf_plus_plus",
     "load",
+    "meteor",
     "references_from_streams",
     "register",
     "rouge",

@@ -14,6 +14,7 @@ mod chrf;
 mod ter;
 mod convert;
 mod significance;
+mod meteor;
 mod tokenize;
 
 #[pymodule]
@@ -30,5 +31,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     diversity::register(m)?;
     chrf::register(m)?;
     ter::register(m)?;
+    meteor::register(m)?;
     Ok(())
 }

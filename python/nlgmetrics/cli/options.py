@@ -33,3 +33,4 @@ from . import opts_cider  # noqa: E402,F401
 from . import opts_diversity  # noqa: E402,F401
 from . import opts_chrf  # noqa: E402,F401
 from . import opts_ter  # noqa: E402,F401
+from . import opts_meteor  # noqa: E402,F401

@@ -11,3 +11,4 @@ pub mod bleu_nltk;
 pub mod distinct;
 pub mod chrf;
 pub mod ter;
+pub mod meteor;

@@ -1,0 +1,223 @@
+//! METEOR 1.5 bindings: a resources handle (parsed once, shared across calls and
+//! threads) and batch statistics / scores.
+
+use crate::convert::{detached, matrix};
+use nlgmetrics_core::text::meteor::{self, aligner::Module, nltk, MeteorConfig, Normalization, Params, Resources};
+use nlgmetrics_core::Error;
+use numpy::{PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use std::sync::Arc;
+
+/// Parsed METEOR resources (function words, prefixes, synonyms, paraphrase table).
+#[pyclass(frozen, module = "nlgmetrics._core")]
+pub struct MeteorResources {
+    inner: Arc<Resources>,
+}
+
+#[pymethods]
+impl MeteorResources {
+    #[new]
+    #[pyo3(signature = (function_words, prefixes, synsets, exceptions, paraphrases=None))]
+    fn new(
+        py: Python<'_>,
+        function_words: &Bound<'_, PyBytes>,
+        prefixes: &Bound<'_, PyBytes>,
+        synsets: &Bound<'_, PyBytes>,
+        exceptions: &Bound<'_, PyBytes>,
+        paraphrases: Option<&Bound<'_, PyBytes>>,
+    ) -> PyResult<Self> {
+        let (f, p, s, e) = (function_words.as_bytes(), prefixes.as_bytes(), synsets.as_bytes(), exceptions.as_bytes());
+        let para = paraphrases.map(|b| b.as_bytes());
+        let inner = detached(py, || Resources::parse(f, p, s, e, para))?;
+        Ok(MeteorResources { inner: Arc::new(inner) })
+    }
+
+    #[getter]
+    fn has_paraphrases(&self) -> bool {
+        self.inner.paraphrases.is_some()
+    }
+}
+
+fn params(alpha: f64, beta: f64, gamma: f64, delta: f64, weights: Vec<f64>) -> Params {
+    Params { alpha, beta, gamma, delta, weights }
+}
+
+fn config<'a>(res: &'a Resources, modules: &[String], p: Params, normalization: &str) -> Result<MeteorConfig<'a>, Error> {
+    let modules = modules.iter().map(|m| Module::from_name(m)).collect::<Result<Vec<_>, _>>()?;
+    let cfg = MeteorConfig { modules, params: p, normalization: Normalization::from_name(normalization)?, resources: res };
+    cfg.validate()?;
+    Ok(cfg)
+}
+
+/// Per-segment statistics (n × 24 uint64): the 23 METEOR 1.5 numbers plus `agg_chunks`.
+#[pyfunction]
+#[pyo3(signature = (resources, hyps, refs, modules, alpha, beta, gamma, delta, weights, normalization, n_threads=0))]
+#[allow(clippy::too_many_arguments)]
+fn meteor_stats<'py>(
+    py: Python<'py>,
+    resources: &MeteorResources,
+    hyps: Vec<String>,
+    refs: Vec<Vec<String>>,
+    modules: Vec<String>,
+    alpha: f64,
+    beta: f64,
+    gamma: f64,
+    delta: f64,
+    weights: Vec<f64>,
+    normalization: &str,
+    n_threads: usize,
+) -> PyResult<Bound<'py, PyArray2<u64>>> {
+    let res = resources.inner.clone();
+    let n = hyps.len();
+    let data = detached(py, || {
+        let cfg = config(&res, &modules, params(alpha, beta, gamma, delta, weights), normalization)?;
+        meteor::batch_stats(&cfg, &hyps, &refs, n_threads)
+    })?;
+    matrix(py, data, n, meteor::WIDTH)
+}
+
+/// Statistics of every candidate against every reference alone ((n·m) × 24).
+#[pyfunction]
+#[pyo3(signature = (resources, cands, refs, modules, alpha, beta, gamma, delta, weights, normalization, n_threads=0))]
+#[allow(clippy::too_many_arguments)]
+fn meteor_pairwise_stats<'py>(
+    py: Python<'py>,
+    resources: &MeteorResources,
+    cands: Vec<String>,
+    refs: Vec<String>,
+    modules: Vec<String>,
+    alpha: f64,
+    beta: f64,
+    gamma: f64,
+    delta: f64,
+    weights: Vec<f64>,
+    normalization: &str,
+    n_threads: usize,
+) -> PyResult<Bound<'py, PyArray2<u64>>> {
+    let res = resources.inner.clone();
+    let n = cands.len() * refs.len();
+    let data = detached(py, || {
+        let cfg = config(&res, &modules, params(alpha, beta, gamma, delta, weights), normalization)?;
+        meteor::pairwise_stats(&cfg, &cands, &refs, n_threads)
+    })?;
+    matrix(py, data, n, meteor::WIDTH)
+}
+
+fn check_width(w: usize) -> Result<(), Error> {
+    if w != meteor::WIDTH {
+        return Err(Error::InvalidInput(format!("METEOR statistics need {} columns, got {w}", meteor::WIDTH)));
+    }
+    Ok(())
+}
+
+fn check_weights(w: &[f64]) -> Result<(), Error> {
+    if w.is_empty() || w.len() > meteor::MAX_MODULES {
+        return Err(Error::InvalidOption(format!("METEOR needs 1 to {} module weights", meteor::MAX_MODULES)));
+    }
+    Ok(())
+}
+
+/// Score one (summed) statistics row; returns the breakdown.
+#[pyfunction]
+fn meteor_score<'py>(
+    py: Python<'py>,
+    stats: PyReadonlyArray1<'py, u64>,
+    alpha: f64,
+    beta: f64,
+    gamma: f64,
+    delta: f64,
+    weights: Vec<f64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let row = stats.as_slice()?.to_vec();
+    let s = detached(py, || {
+        check_width(row.len())?;
+        check_weights(&weights)?;
+        Ok(meteor::score(&params(alpha, beta, gamma, delta, weights), &row))
+    })?;
+    let d = PyDict::new(py);
+    d.set_item("score", s.score)?;
+    d.set_item("precision", s.precision)?;
+    d.set_item("recall", s.recall)?;
+    d.set_item("fmean", s.fmean)?;
+    d.set_item("frag_penalty", s.frag_penalty)?;
+    Ok(d)
+}
+
+/// Score every row of a statistics matrix (segment scores).
+#[pyfunction]
+fn meteor_scores<'py>(
+    py: Python<'py>,
+    stats: PyReadonlyArray2<'py, u64>,
+    alpha: f64,
+    beta: f64,
+    gamma: f64,
+    delta: f64,
+    weights: Vec<f64>,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let width = stats.shape()[1];
+    let rows = stats.as_slice()?.to_vec();
+    let out = detached(py, || {
+        check_width(width)?;
+        check_weights(&weights)?;
+        Ok(meteor::scores(&params(alpha, beta, gamma, delta, weights), &rows))
+    })?;
+    Ok(PyArray1::from_vec(py, out))
+}
+
+/// The English normalization METEOR applies before aligning (for inspection/tests).
+#[pyfunction]
+fn meteor_normalize(py: Python<'_>, resources: &MeteorResources, texts: Vec<String>, normalization: &str) -> PyResult<Vec<String>> {
+    let res = resources.inner.clone();
+    detached(py, || {
+        let cfg = MeteorConfig {
+            modules: vec![Module::Exact],
+            params: params(0.0, 0.0, 0.0, 0.0, vec![1.0]),
+            normalization: Normalization::from_name(normalization)?,
+            resources: &res,
+        };
+        Ok(texts.iter().map(|t| cfg.prepare(t)).collect())
+    })
+}
+
+/// The Snowball English stem METEOR's stem module compares.
+#[pyfunction]
+fn meteor_stem(words: Vec<String>) -> Vec<String> {
+    words.iter().map(|w| meteor::stemmer::stem(w)).collect()
+}
+
+/// nltk-flavour statistics `(hyp_len, ref_len, matches, chunks)` of the best reference
+/// (n × 4 uint64) and the segment scores (n float64), from interned word ids.
+#[pyfunction]
+#[pyo3(signature = (hyps, refs, stem_of, syn_of, alpha, beta, gamma, n_threads=0))]
+#[allow(clippy::too_many_arguments)]
+fn nltk_meteor_stats<'py>(
+    py: Python<'py>,
+    hyps: Vec<Vec<u32>>,
+    refs: Vec<Vec<Vec<u32>>>,
+    stem_of: Vec<u32>,
+    syn_of: Vec<Vec<u32>>,
+    alpha: f64,
+    beta: f64,
+    gamma: f64,
+    n_threads: usize,
+) -> PyResult<(Bound<'py, PyArray2<u64>>, Bound<'py, PyArray1<f64>>)> {
+    let n = hyps.len();
+    let (counts, scores) = detached(py, || {
+        let t = nltk::NltkTables { stem_of: &stem_of, syn_of: &syn_of };
+        nltk::batch_stats(&t, nltk::NltkParams { alpha, beta, gamma }, &hyps, &refs, n_threads)
+    })?;
+    Ok((matrix(py, counts, n, nltk::WIDTH)?, PyArray1::from_vec(py, scores)))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(nltk_meteor_stats, m)?)?;
+    m.add_class::<MeteorResources>()?;
+    m.add_function(wrap_pyfunction!(meteor_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(meteor_pairwise_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(meteor_score, m)?)?;
+    m.add_function(wrap_pyfunction!(meteor_scores, m)?)?;
+    m.add_function(wrap_pyfunction!(meteor_normalize, m)?)?;
+    m.add_function(wrap_pyfunction!(meteor_stem, m)?)?;
+    Ok(())
+}
