@@ -5,6 +5,7 @@
 //! score is computed from (summed) statistics. Streaming, sharding, bootstrap and
 //! significance tests all reuse that one path.
 
+pub mod edit_distance;
 pub mod error;
 pub mod fsum;
 pub mod ngram;

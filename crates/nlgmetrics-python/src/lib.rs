@@ -5,6 +5,8 @@ use pyo3::prelude::*;
 
 mod bleu;
 mod convert;
+mod edit;
+mod nist;
 mod tokenize;
 
 #[pymodule]
@@ -12,5 +14,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     tokenize::register(m)?;
     bleu::register(m)?;
+    edit::register(m)?;
+    nist::register(m)?;
     Ok(())
 }

@@ -1,3 +1,6 @@
 //! One module per metric family: statistics extraction and scoring.
 
 pub mod bleu;
+pub mod edit;
+pub mod nist;
+pub mod per;

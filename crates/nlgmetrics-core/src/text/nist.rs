@@ -1,0 +1,481 @@
+//! NIST (Doddington 2002) in two flavours.
+//!
+//! Both weight matched n-grams by information gained from the *references of the whole
+//! corpus*, `info(w1..wn) = log2(count(w1..wn-1) / count(w1..wn))` (the prefix count of a
+//! unigram is the number of reference words). That table is phase one; statistics are
+//! phase two and depend on it.
+//!
+//! - `mteval` (mteval-v13a.pl): 13a tokenization, ASCII lowercasing unless
+//!   case-sensitive; per segment, hypothesis n-gram counts are clipped by their maximum
+//!   count over all references. Statistics per segment: `info_1..N` (f64: Σ info·clip),
+//!   `tst_1..N` (u64: hypothesis n-grams), `ref_words` (u64: words of all references),
+//!   `ref_len_mean` (f64: mean reference length).
+//!   `NIST = Σ_n info_n / max(tst_n, 1) · BP(tst_1 / (ref_words / #refs))`.
+//! - `nltk` (nltk 3.10 `corpus_nist`): whitespace tokens; per order and segment, the
+//!   reference with the largest `(precision, numerator, denominator, length)` tuple is
+//!   chosen; lengths are accumulated once per order (so n-fold). Statistics: `num_1..N`
+//!   (f64), `den_1..N`, `l_ref`, `l_sys` (u64). `NIST = Σ_i num_i / den_i · BP(l_ref, l_sys)`.
+
+use crate::error::{Error, Result};
+use crate::ngram::{count_ngrams, Interner, NgramCounts};
+use crate::parallel::map_rows;
+use crate::pystr::py_lower;
+use crate::tokenize::Tokenizer;
+use rustc_hash::FxHashMap;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavour {
+    Mteval,
+    Nltk,
+}
+
+impl Flavour {
+    pub fn from_name(name: &str) -> Result<Self> {
+        match name {
+            "mteval" => Ok(Flavour::Mteval),
+            "nltk" => Ok(Flavour::Nltk),
+            _ => Err(Error::InvalidOption(format!("unknown NIST flavour {name:?}; known: mteval, nltk"))),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct NistConfig {
+    pub flavour: Flavour,
+    pub tokenizer: Tokenizer,
+    /// mteval: lowercase ASCII letters (`tr/A-Z/a-z/`) unless case-sensitive; nltk: Python `lower()`.
+    pub lowercase: bool,
+    pub max_order: usize,
+}
+
+impl NistConfig {
+    pub fn validate(&self) -> Result<()> {
+        if self.max_order == 0 || self.max_order > 64 {
+            return Err(Error::InvalidOption(format!("NIST n must be between 1 and 64, got {}", self.max_order)));
+        }
+        Ok(())
+    }
+
+    pub fn width(&self) -> (usize, usize) {
+        match self.flavour {
+            Flavour::Mteval => (self.max_order + 1, self.max_order + 1),
+            Flavour::Nltk => (self.max_order + 2, self.max_order),
+        }
+    }
+
+    /// Tokens joined by single spaces.
+    pub fn preprocess(&self, s: &str) -> String {
+        match self.flavour {
+            Flavour::Mteval => {
+                let t = self.tokenizer.tokenize(s);
+                if self.lowercase {
+                    t.to_ascii_lowercase()
+                } else {
+                    t
+                }
+            }
+            Flavour::Nltk => {
+                if self.lowercase {
+                    self.tokenizer.tokenize(&py_lower(s))
+                } else {
+                    self.tokenizer.tokenize(s)
+                }
+            }
+        }
+    }
+}
+
+/// Reference n-gram counts of orders 1..=N keyed by the space-joined n-gram, and the
+/// number of reference words: phase one, additive over shards.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct InfoTable {
+    pub counts: FxHashMap<String, u64>,
+    pub total_words: u64,
+}
+
+impl InfoTable {
+    pub fn build<R: AsRef<str>>(cfg: &NistConfig, refs: &[Vec<R>]) -> Self {
+        let mut t = InfoTable::default();
+        for seg in refs {
+            for r in seg {
+                t.add_tokens(&cfg.preprocess(r.as_ref()), cfg.max_order);
+            }
+        }
+        t
+    }
+
+    fn add_tokens(&mut self, tokenized: &str, max_order: usize) {
+        let toks: Vec<&str> = tokenized.split(' ').filter(|t| !t.is_empty()).collect();
+        self.total_words += toks.len() as u64;
+        for n in 1..=max_order.min(toks.len()) {
+            for w in toks.windows(n) {
+                *self.counts.entry(w.join(" ")).or_insert(0) += 1;
+            }
+        }
+    }
+
+    /// Information weights of every reference n-gram, as the flavour computes them.
+    fn weights(&self, flavour: Flavour) -> FxHashMap<&str, f64> {
+        let mut out = FxHashMap::default();
+        for (g, &c) in &self.counts {
+            let prefix = match g.rfind(' ') {
+                Some(k) => self.counts.get(&g[..k]).copied().unwrap_or(self.total_words),
+                None => self.total_words,
+            };
+            let w = match flavour {
+                // mteval: - log(count/prefix) / log 2
+                Flavour::Mteval => -(c as f64 / prefix as f64).ln() / 2f64.ln(),
+                // nltk: math.log(prefix / count, 2)
+                Flavour::Nltk => (prefix as f64 / c as f64).ln() / 2f64.ln(),
+            };
+            out.insert(g.as_str(), w);
+        }
+        out
+    }
+}
+
+struct Seg<'a> {
+    hyp: Vec<u32>,
+    refs: Vec<Vec<u32>>,
+    /// n-gram id-slices back to their space-joined text (for weight lookups)
+    interner_words: Vec<&'a str>,
+}
+
+fn key_of(ids: &[u32], words: &[&str]) -> String {
+    let mut s = String::new();
+    for (k, &i) in ids.iter().enumerate() {
+        if k > 0 {
+            s.push(' ');
+        }
+        s.push_str(words[i as usize]);
+    }
+    s
+}
+
+fn prepare<'a>(hyp: &'a str, refs: &'a [String]) -> Seg<'a> {
+    let mut it = Interner::new();
+    let mut words: Vec<&str> = Vec::new();
+    let mut ids = |s: &'a str, words: &mut Vec<&'a str>| -> Vec<u32> {
+        s.split(' ')
+            .filter(|t| !t.is_empty())
+            .map(|t| {
+                let before = it.len();
+                let id = it.id(t);
+                if it.len() > before {
+                    words.push(t);
+                }
+                id
+            })
+            .collect()
+    };
+    let h = ids(hyp, &mut words);
+    let r = refs.iter().map(|x| ids(x, &mut words)).collect();
+    Seg { hyp: h, refs: r, interner_words: words }
+}
+
+fn mteval_row(seg: &Seg<'_>, w: &FxHashMap<&str, f64>, n_max: usize, out_c: &mut [u64], out_s: &mut [f64]) {
+    let mut ref_max = NgramCounts::default();
+    let mut one = NgramCounts::default();
+    let mut ref_words = 0u64;
+    for r in &seg.refs {
+        ref_words += r.len() as u64;
+        one.clear();
+        count_ngrams(r, n_max, &mut one);
+        for (g, c) in one.drain() {
+            let e = ref_max.entry(g).or_insert(0);
+            *e = (*e).max(c);
+        }
+    }
+    let mut hyp = NgramCounts::default();
+    count_ngrams(&seg.hyp, n_max, &mut hyp);
+    for n in 0..n_max {
+        out_c[n] = seg.hyp.len().saturating_sub(n) as u64;
+        out_s[n] = 0.0;
+    }
+    for (g, c) in hyp {
+        if let Some(&r) = ref_max.get(g) {
+            let info = w.get(key_of(g, &seg.interner_words).as_str()).copied().unwrap_or(0.0);
+            out_s[g.len() - 1] += info * c.min(r) as f64;
+        }
+    }
+    out_c[n_max] = ref_words;
+    let mean: f64 = seg.refs.iter().map(|r| r.len() as f64).sum::<f64>() / seg.refs.len() as f64;
+    out_s[n_max] = mean;
+}
+
+/// n-grams of one order in first-occurrence order with their counts (Python `Counter`).
+fn ordered_ngrams(ids: &[u32], n: usize) -> Vec<(&[u32], u32)> {
+    let mut pos: FxHashMap<&[u32], usize> = FxHashMap::default();
+    let mut out: Vec<(&[u32], u32)> = Vec::new();
+    if ids.len() >= n {
+        for g in ids.windows(n) {
+            match pos.get(g) {
+                Some(&k) => out[k].1 += 1,
+                None => {
+                    pos.insert(g, out.len());
+                    out.push((g, 1));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn nltk_row(seg: &Seg<'_>, w: &FxHashMap<&str, f64>, n_max: usize, out_c: &mut [u64], out_s: &mut [f64]) {
+    let hyp_len = seg.hyp.len() as u64;
+    let (mut l_ref, mut l_sys) = (0u64, 0u64);
+    for i in 1..=n_max {
+        let hyp_ngrams = ordered_ngrams(&seg.hyp, i);
+        let denominator: u64 = hyp_ngrams.iter().map(|x| x.1 as u64).sum();
+        // (precision, numerator, denominator, ref_len), max by tuple order, first max kept
+        let mut best: Option<(f64, f64, u64, u64)> = None;
+        for r in &seg.refs {
+            let mut rc: FxHashMap<&[u32], u32> = FxHashMap::default();
+            if r.len() >= i {
+                for g in r.windows(i) {
+                    *rc.entry(g).or_insert(0) += 1;
+                }
+            }
+            let mut numerator = 0.0f64;
+            let mut any = false;
+            for &(g, c) in &hyp_ngrams {
+                if let Some(&k) = rc.get(g) {
+                    let info = w.get(key_of(g, &seg.interner_words).as_str()).copied().unwrap_or(0.0);
+                    let term = info * c.min(k) as f64;
+                    numerator = if any { numerator + term } else { term };
+                    any = true;
+                }
+            }
+            let precision = if denominator == 0 { 0.0 } else { numerator / denominator as f64 };
+            let cand = (precision, numerator, denominator, r.len() as u64);
+            let better = match best {
+                None => true,
+                Some(b) => {
+                    (cand.0, cand.1, cand.2, cand.3).partial_cmp(&(b.0, b.1, b.2, b.3)) == Some(std::cmp::Ordering::Greater)
+                }
+            };
+            if better {
+                best = Some(cand);
+            }
+        }
+        let (_, num, den, rl) = best.expect("one reference");
+        out_s[i - 1] = num;
+        out_c[i - 1] = den;
+        l_ref += rl;
+        l_sys += hyp_len;
+    }
+    out_c[n_max] = l_ref;
+    out_c[n_max + 1] = l_sys;
+}
+
+/// Per-segment statistics with the weights of `table` (or, with `table = None`, of each
+/// segment's own references, like nltk's `sentence_nist`): `(counts, sums)`, row-major.
+pub fn batch_stats<H: AsRef<str> + Sync>(
+    cfg: &NistConfig,
+    hyps: &[H],
+    refs: &[Vec<String>],
+    table: Option<&InfoTable>,
+    n_threads: usize,
+) -> Result<(Vec<u64>, Vec<f64>)> {
+    cfg.validate()?;
+    if hyps.len() != refs.len() {
+        return Err(Error::LengthMismatch { what: "predictions and references".into(), left: hyps.len(), right: refs.len() });
+    }
+    for (i, r) in refs.iter().enumerate() {
+        if r.is_empty() {
+            return Err(Error::MissingReference { index: i });
+        }
+    }
+    let weights = table.map(|t| t.weights(cfg.flavour));
+    let (wc, ws) = cfg.width();
+    let n_max = cfg.max_order;
+    let rows: Vec<(Vec<u64>, Vec<f64>)> = {
+        let cells = map_rows(hyps.len(), 1, n_threads, || (), |_, i, row: &mut [Option<(Vec<u64>, Vec<f64>)>]| {
+            let h = cfg.preprocess(hyps[i].as_ref());
+            let rs: Vec<String> = refs[i].iter().map(|r| cfg.preprocess(r)).collect();
+            let seg = prepare(&h, &rs);
+            let (mut c, mut s) = (vec![0u64; wc], vec![0f64; ws]);
+            let fill = |w: &FxHashMap<&str, f64>, c: &mut [u64], s: &mut [f64]| match cfg.flavour {
+                Flavour::Mteval => mteval_row(&seg, w, n_max, c, s),
+                Flavour::Nltk => nltk_row(&seg, w, n_max, c, s),
+            };
+            match &weights {
+                Some(w) => fill(w, &mut c, &mut s),
+                None => {
+                    // nltk's sentence_nist: weights from this segment's references only
+                    let mut own = InfoTable::default();
+                    for r in &rs {
+                        own.add_tokens(r, n_max);
+                    }
+                    fill(&own.weights(cfg.flavour), &mut c, &mut s);
+                }
+            }
+            row[0] = Some((c, s));
+            Ok::<(), Error>(())
+        })?;
+        cells.into_iter().map(|x| x.expect("filled")).collect()
+    };
+    let mut counts = Vec::with_capacity(rows.len() * wc);
+    let mut sums = Vec::with_capacity(rows.len() * ws);
+    for (c, s) in rows {
+        counts.extend(c);
+        sums.extend(s);
+    }
+    Ok((counts, sums))
+}
+
+/// mteval's `nist_length_penalty` (β chosen so that a 2/3 length ratio gives 0.5).
+pub fn mteval_penalty(ratio: f64) -> f64 {
+    if ratio >= 1.0 {
+        return 1.0;
+    }
+    if ratio <= 0.0 {
+        return 0.0;
+    }
+    let (ratio_x, score_x) = (1.5f64, 0.5f64);
+    let beta = -score_x.ln() / ratio_x.ln() / ratio_x.ln();
+    (-beta * ratio.ln() * ratio.ln()).exp()
+}
+
+/// nltk's `nist_length_penalty(ref_len, hyp_len)`.
+pub fn nltk_penalty(ref_len: f64, hyp_len: f64) -> f64 {
+    let ratio = hyp_len / ref_len;
+    if 0.0 < ratio && ratio < 1.0 {
+        let (ratio_x, score_x) = (1.5f64, 0.5f64);
+        let beta = score_x.ln() / (ratio_x.ln() * ratio_x.ln());
+        let l = ratio.ln();
+        (beta * (l * l)).exp()
+    } else {
+        ratio.min(1.0).max(0.0)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct NistScore {
+    pub score: f64,
+    /// Per-order precisions (information per n-gram), before the length penalty.
+    pub precisions: Vec<f64>,
+    pub penalty: f64,
+    pub hyp_len: f64,
+    pub ref_len: f64,
+}
+
+/// mteval: `counts = [tst_1..N, ref_words]`, `ref_len` = average reference length.
+pub fn score_mteval(info: &[f64], counts: &[u64], ref_len: f64) -> Result<NistScore> {
+    let n = info.len();
+    let tst_words = counts[0] as f64;
+    if ref_len == 0.0 {
+        return Err(Error::InvalidInput(
+            "NIST: the references have no words (mteval-v13a stops with a division by zero)".into(),
+        ));
+    }
+    let penalty = mteval_penalty(tst_words / ref_len);
+    let mut score = 0.0;
+    let mut precisions = Vec::with_capacity(n);
+    for k in 0..n {
+        let p = info[k] / (counts[k].max(1)) as f64;
+        precisions.push(p);
+        score += p;
+    }
+    Ok(NistScore { score: score * penalty, precisions, penalty, hyp_len: tst_words, ref_len })
+}
+
+/// nltk: `counts = [den_1..N, l_ref, l_sys]`. Where nltk raises ZeroDivisionError (an
+/// order without hypothesis n-grams, or no reference words), `lenient` scores that
+/// order's precision as 0 (and the penalty as 0) instead of failing.
+pub fn score_nltk(num: &[f64], counts: &[u64], lenient: bool) -> Result<NistScore> {
+    let n = num.len();
+    let (l_ref, l_sys) = (counts[n] as f64, counts[n + 1] as f64);
+    let mut total = 0.0f64;
+    let mut precisions = Vec::with_capacity(n);
+    for k in 0..n {
+        if counts[k] == 0 {
+            if !lenient {
+                return Err(Error::InvalidInput(format!(
+                    "NIST (nltk): no hypothesis {}-grams in the corpus, so the {}-gram precision is 0/0 \
+                     (nltk raises ZeroDivisionError); use a smaller n or zero_division=\"zero\"",
+                    k + 1,
+                    k + 1
+                )));
+            }
+            precisions.push(0.0);
+            continue;
+        }
+        let p = num[k] / counts[k] as f64;
+        precisions.push(p);
+        total += p;
+    }
+    let penalty = if l_ref == 0.0 {
+        if !lenient {
+            return Err(Error::InvalidInput(
+                "NIST (nltk): the chosen references have no words (nltk raises ZeroDivisionError); use zero_division=\"zero\"".into(),
+            ));
+        }
+        0.0
+    } else {
+        nltk_penalty(l_ref, l_sys)
+    };
+    Ok(NistScore { score: total * penalty, precisions, penalty, hyp_len: l_sys, ref_len: l_ref })
+}
+
+/// Tokens of one text as a space-joined string (for the table of a text stream).
+pub fn tokenized(cfg: &NistConfig, s: &str) -> String {
+    cfg.preprocess(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn corpus(flavour: Flavour, hyps: &[&str], refs: &[Vec<&str>]) -> f64 {
+        let cfg = NistConfig { flavour, tokenizer: Tokenizer::None, lowercase: false, max_order: 5 };
+        let refs: Vec<Vec<String>> = refs.iter().map(|r| r.iter().map(|x| x.to_string()).collect()).collect();
+        let table = InfoTable::build(&cfg, &refs);
+        let (c, s) = batch_stats(&cfg, hyps, &refs, Some(&table), 1).unwrap();
+        let (wc, ws) = cfg.width();
+        let mut cs = vec![0u64; wc];
+        let mut ss = vec![0f64; ws];
+        for row in c.chunks(wc) {
+            for k in 0..wc {
+                cs[k] += row[k];
+            }
+        }
+        for row in s.chunks(ws) {
+            for k in 0..ws {
+                ss[k] += row[k];
+            }
+        }
+        match flavour {
+            Flavour::Mteval => {
+                let nrefs = refs[0].len() as f64;
+                score_mteval(&ss[..5], &cs, cs[5] as f64 / nrefs).unwrap().score
+            }
+            Flavour::Nltk => score_nltk(&ss, &cs, false).unwrap().score,
+        }
+    }
+
+    #[test]
+    fn penalty_is_half_at_two_thirds() {
+        assert!((mteval_penalty(2.0 / 3.0) - 0.5).abs() < 1e-12);
+        assert!((nltk_penalty(3.0, 2.0) - 0.5).abs() < 1e-12);
+        assert_eq!(mteval_penalty(1.2), 1.0);
+        assert_eq!(nltk_penalty(3.0, 0.0), 0.0);
+    }
+
+    #[test]
+    fn identical_single_segment() {
+        // One segment, hyp == ref: every n-gram's info is log2 of its prefix ratio.
+        let s = corpus(Flavour::Mteval, &["a b c"], &[vec!["a b c"]]);
+        // unigrams: 3 * log2(3) / 3, bigrams: log2(1)=0 ...
+        assert!((s - 3f64.log2()).abs() < 1e-12, "{s}");
+        let t = corpus(Flavour::Nltk, &["a b c d e"], &[vec!["a b c d e"]]);
+        assert!((t - 5f64.log2()).abs() < 1e-12, "{t}");
+    }
+
+    #[test]
+    fn nltk_zero_division_is_an_error() {
+        let err = score_nltk(&[1.0, 0.0], &[2, 0, 4, 4], false).unwrap_err();
+        assert!(matches!(err, Error::InvalidInput(_)));
+        assert!(score_nltk(&[1.0, 0.0], &[2, 0, 4, 4], true).is_ok());
+    }
+}
