@@ -28,3 +28,5 @@ def register_options(metric: str, add: Callable[[argparse._ArgumentGroup], None]
 
 # One module per metric family registers its flags; keep these imports last.
 from . import opts_bleu  # noqa: E402,F401
+from . import opts_edit  # noqa: E402,F401
+from . import opts_nist  # noqa: E402,F401
