@@ -91,6 +91,14 @@ fn edit_pairwise<'py>(
     matrix(py, data, n, m)
 }
 
+fn per_tokenizer(name: &str) -> Result<Option<Tokenizer>, nlgmetrics_core::Error> {
+    if name == "space" {
+        Ok(None)
+    } else {
+        Tokenizer::from_name(name).map(Some)
+    }
+}
+
 /// PER statistics `[correct, hyp_len, ref_len]`, shape (n, 3).
 #[pyfunction]
 #[pyo3(signature = (hyps, refs, tokenizer, lowercase, multi_ref, n_threads=0))]
@@ -105,7 +113,7 @@ fn per_stats<'py>(
 ) -> PyResult<Bound<'py, PyArray2<u64>>> {
     let n = hyps.len();
     let data = detached(py, || {
-        let cfg = per::PerConfig { tokenizer: Tokenizer::from_name(tokenizer)?, lowercase, multi: MultiRef::from_name(multi_ref)? };
+        let cfg = per::PerConfig { tokenizer: per_tokenizer(tokenizer)?, lowercase, multi: MultiRef::from_name(multi_ref)? };
         per::batch_stats(&cfg, &hyps, &refs, n_threads)
     })?;
     matrix(py, data, n, 3)
@@ -135,7 +143,7 @@ fn per_pairwise<'py>(
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let (n, m) = (cands.len(), refs.len());
     let data = detached(py, || {
-        let cfg = per::PerConfig { tokenizer: Tokenizer::from_name(tokenizer)?, lowercase, multi: MultiRef::Error };
+        let cfg = per::PerConfig { tokenizer: per_tokenizer(tokenizer)?, lowercase, multi: MultiRef::Error };
         per::pairwise(&cfg, &cands, &refs, n_threads)
     })?;
     matrix(py, data, n, m)

@@ -10,8 +10,10 @@ The corpus score sums the statistics first (as Moses does), then
 
 Moses reports ``1 − PER`` (to maximise) in float32; nlgmetrics reports PER in float64.
 With no reference word Moses scores ``1 − PER = 0``, so PER is 1.0 here.
-Tokens: whitespace split (``tokenize="none"``, Moses splits on spaces), case kept
-unless ``lowercase=True``. Moses takes one reference: ``multi_ref="error"`` (default)
+Tokens: ``tokenize="space"`` (default) splits on the space character only, as Moses'
+``TokenizeAndEncode`` does (a tab stays inside a token); any named tokenizer
+(``none``, ``13a``, ...) can be used instead. Case is kept (as Moses) unless
+``lowercase=True`` (an nlgmetrics extension: Python ``str.lower``). Moses takes one reference: ``multi_ref="error"`` (default)
 raises on several; ``multi_ref="best"`` uses the reference with the fewest errors
 ``max(ref, hyp) − correct`` (ties: the first).
 
@@ -45,12 +47,12 @@ class PER(Metric):
     flavour = "moses"
     count_fields = ("correct", "hyp_len", "ref_len")
 
-    def __init__(self, flavour: str = "moses", *, tokenize: str = "none", lowercase: bool = False, multi_ref: str = "error", n_threads: int = 0):
+    def __init__(self, flavour: str = "moses", *, tokenize: str = "space", lowercase: bool = False, multi_ref: str = "error", n_threads: int = 0):
         super().__init__(n_threads=n_threads)
         if flavour != "moses":
             raise InvalidOptionError(f"unknown PER flavour {flavour!r}; known: moses")
-        if tokenize not in _tok.CORE_TOKENIZERS:
-            raise InvalidOptionError(f"unknown tokenizer {tokenize!r} for PER; known: {', '.join(_tok.CORE_TOKENIZERS)}")
+        if tokenize != "space" and tokenize not in _tok.CORE_TOKENIZERS:
+            raise InvalidOptionError(f"unknown tokenizer {tokenize!r} for PER; known: space, {', '.join(_tok.CORE_TOKENIZERS)}")
         if multi_ref not in MULTI_REF:
             raise InvalidOptionError(f"unknown multi_ref {multi_ref!r}; known: {', '.join(MULTI_REF)}")
         self.tokenize = tokenize

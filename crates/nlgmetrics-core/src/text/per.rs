@@ -15,16 +15,25 @@ use rustc_hash::FxHashMap;
 
 #[derive(Debug, Clone, Copy)]
 pub struct PerConfig {
-    pub tokenizer: Tokenizer,
+    /// `None`: Moses' `TokenizeAndEncode` (split on the space character only).
+    pub tokenizer: Option<Tokenizer>,
     pub lowercase: bool,
     pub multi: MultiRef,
 }
 
 fn prep(cfg: &PerConfig, s: &str) -> String {
-    if cfg.lowercase {
-        cfg.tokenizer.tokenize(&py_lower(s))
+    let lowered;
+    let s = if cfg.lowercase {
+        lowered = py_lower(s);
+        lowered.as_str()
     } else {
-        cfg.tokenizer.tokenize(s)
+        s
+    };
+    match cfg.tokenizer {
+        Some(t) => t.tokenize(s),
+        // Moses splits on ' ' only; other whitespace stays inside tokens. Tokens are
+        // re-joined with single spaces for the interner, which splits on ' ' too.
+        None => s.split(' ').filter(|t| !t.is_empty()).collect::<Vec<_>>().join(" "),
     }
 }
 
@@ -116,7 +125,7 @@ mod tests {
 
     #[test]
     fn spec_example() {
-        let cfg = PerConfig { tokenizer: Tokenizer::None, lowercase: false, multi: MultiRef::Error };
+        let cfg = PerConfig { tokenizer: None, lowercase: false, multi: MultiRef::Error };
         let c = segment(&cfg, "c b a d", &["a b c"]).unwrap();
         assert_eq!(c, [3, 4, 3]);
         assert!((score(&c) - 1.0 / 3.0).abs() < 1e-15);
