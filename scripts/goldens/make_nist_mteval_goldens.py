@@ -4,10 +4,12 @@ Usage: python scripts/goldens/make_nist_mteval_goldens.py --mteval /path/to/mtev
 
 The script wraps each system and its references in NIST SGML (one document, segments
 numbered from 1; & < > escaped, which mteval's tokenizer turns back), runs
-``perl mteval-v13a.pl -r REF -s SRC -t TST [-c] -b`` ... with ``--metricsMATR``-free
-defaults and parses "NIST score = X" (4 decimals) and the per-order cumulative scores.
-E2E references vary in number per input; like the official E2E scorer, missing
-references are padded with empty segments.
+``perl mteval-v13a.pl -r ref.sgm -s src.sgm -t tst.sgm -n [-c]`` (NIST only; ``-c`` =
+case-sensitive) and parses "NIST score = X" (4 decimals) and the per-order cumulative
+scores of the report.
+E2E references vary in number per input (1-45); mteval-v13a needs the same number of
+reference sets everywhere, so missing references are padded with empty segments (as
+the official E2E scorer does when it writes its SGML files).
 """
 
 from __future__ import annotations
@@ -67,9 +69,9 @@ def main() -> None:
     wmt = CORPORA / "wmt22" / "zh-en"
     refs_a = read_lines(wmt / "generaltest2022.zh-en.ref.A.en")
     refs_b = read_lines(wmt / "generaltest2022.zh-en.ref.B.en")
-    for system in ["HuaweiTSC", "Online-B", "NiuTrans", "DLUT"]:
+    for system in ["HuaweiTSC", "Online-B", "DLUT"]:
         hyps = read_lines(wmt / "system-outputs" / f"generaltest2022.zh-en.hyp.{system}.en")
-        for cs in (False, True):
+        for cs in (False, True) if system != "DLUT" else (False,):
             refs = [[a, b] for a, b in zip(refs_a, refs_b)]
             goldens.append({"corpus": "wmt22/zh-en", "system": system, "refs": "A+B", "case_sensitive": cs, **run(args.mteval, hyps, refs, cs)})
         goldens.append({"corpus": "wmt22/zh-en", "system": system, "refs": "A", "case_sensitive": False, **run(args.mteval, hyps, [[a] for a in refs_a], False)})
@@ -86,11 +88,11 @@ def main() -> None:
             by_mr[r["mr"]] = []
         by_mr[r["mr"]].append(r["ref"])
     e2e_refs = [by_mr[m] for m in mrs]
-    for system in ["tgen", "adapt", "chen", "harv"]:
+    for system in ["tgen", "adapt", "chen", "gong"]:
         with open(e2e / "system_outputs_primary" / f"{system}.tsv", encoding="utf-8") as f:
-            out = {r[0]: r[1] for r in csv.reader(f, delimiter="\t")}
+            out = {r[0]: r[1] for r in csv.reader(f, delimiter="\t") if len(r) >= 2}
         hyps = [out[m] for m in mrs]
-        for cs in (False, True):
+        for cs in (False, True) if system in ("tgen", "chen") else (False,):
             goldens.append({"corpus": "e2e", "system": system, "refs": "padded", "case_sensitive": cs, **run(args.mteval, hyps, e2e_refs, cs)})
     OUT.write_text(json.dumps(goldens, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {len(goldens)} goldens to {OUT}")

@@ -59,22 +59,21 @@ fn to_dict<'py>(py: Python<'py>, s: nist::NistScore) -> PyResult<Bound<'py, PyDi
 
 /// Score one (summed) statistics row.
 #[pyfunction]
-#[pyo3(signature = (flavour, counts, sums, ref_len, lenient))]
-fn nist_score<'py>(py: Python<'py>, flavour: &str, counts: PyReadonlyArray1<'py, u64>, sums: PyReadonlyArray1<'py, f64>, ref_len: f64, lenient: bool) -> PyResult<Bound<'py, PyDict>> {
+#[pyo3(signature = (flavour, counts, sums, n_segments, lenient))]
+fn nist_score<'py>(py: Python<'py>, flavour: &str, counts: PyReadonlyArray1<'py, u64>, sums: PyReadonlyArray1<'py, f64>, n_segments: u64, lenient: bool) -> PyResult<Bound<'py, PyDict>> {
     let c = counts.as_slice()?.to_vec();
     let s = sums.as_slice()?.to_vec();
-    let out = detached(py, || score_row(flavour, &c, &s, ref_len, lenient))?;
+    let out = detached(py, || score_row(flavour, &c, &s, n_segments, lenient))?;
     to_dict(py, out)
 }
 
-fn score_row(flavour: &str, c: &[u64], s: &[f64], ref_len: f64, lenient: bool) -> Result<nist::NistScore, nlgmetrics_core::Error> {
+fn score_row(flavour: &str, c: &[u64], s: &[f64], n_segments: u64, lenient: bool) -> Result<nist::NistScore, nlgmetrics_core::Error> {
     match Flavour::from_name(flavour)? {
         Flavour::Mteval => {
-            let n = s.len() - 1;
-            if c.len() != n + 1 {
+            if c.len() != s.len() + 2 {
                 return Err(nlgmetrics_core::Error::InvalidInput("NIST statistics have inconsistent widths".into()));
             }
-            nist::score_mteval(&s[..n], c, ref_len)
+            nist::score_mteval(s, c, n_segments)
         }
         Flavour::Nltk => {
             if c.len() != s.len() + 2 {
@@ -85,8 +84,7 @@ fn score_row(flavour: &str, c: &[u64], s: &[f64], ref_len: f64, lenient: bool) -
     }
 }
 
-/// Sentence scores: one per row; mteval's reference length per row is the mean
-/// reference length (the last sum column).
+/// Sentence scores: one per statistics row.
 #[pyfunction]
 #[pyo3(signature = (flavour, counts, sums, lenient))]
 fn nist_scores<'py>(py: Python<'py>, flavour: &str, counts: numpy::PyReadonlyArray2<'py, u64>, sums: numpy::PyReadonlyArray2<'py, f64>, lenient: bool) -> PyResult<Bound<'py, PyArray1<f64>>> {
@@ -98,8 +96,7 @@ fn nist_scores<'py>(py: Python<'py>, flavour: &str, counts: numpy::PyReadonlyArr
     let out = detached(py, || {
         let mut out = Vec::with_capacity(ca.shape()[0]);
         for (c, s) in cf.chunks(wc.max(1)).zip(sf.chunks(ws.max(1))) {
-            let ref_len = if flavour == "mteval" { s[ws - 1] } else { 0.0 };
-            out.push(score_row(flavour, c, s, ref_len, lenient)?.score);
+            out.push(score_row(flavour, c, s, 1, lenient)?.score);
         }
         Ok(out)
     })?;

@@ -16,7 +16,11 @@ Flavours:
   ``case_sensitive=True`` (mteval's ``-c``); hypothesis n-gram counts clipped by their
   maximum count over all references; ``NIST = Σ_{n≤N} Σinfo_n / max(#hyp n-grams, 1)
   × BP(hyp words / average reference length)``, ``BP(r) = exp(−β ln² r)`` for
-  ``r < 1`` with ``β = −ln 0.5 / ln² 1.5``. Segment scores use the corpus weights (as
+  ``r < 1`` with ``β = −ln 0.5 / ln² 1.5``. The average reference length is
+  ``reference words / (references per segment)``: mteval-v13a's ``/ #refsets`` when
+  every segment has the same number of references (pass empty strings to pad, as
+  mteval's reference sets do), and mteval-v13a-sig's (the E2E challenge scorer's)
+  average number of references present when it varies. Segment scores use the corpus weights (as
   mteval's ``-d 2``). References without any word are an error (mteval divides by zero).
 - ``nltk`` (nltk 3.10 ``corpus_nist``): whitespace tokens (no lowercasing); per order
   and segment, the reference with the largest ``(precision, numerator, denominator,
@@ -108,8 +112,8 @@ class NIST(Metric):
             raise IncompatibleStatsError("info_table must come from reference_table() of a NIST metric with the same flavour, tokenizer, case and n")
         self.info_table = info_table
         if flavour == "mteval":
-            self.count_fields = (*(f"tst_{i}" for i in range(1, n + 1)), "ref_words")
-            self.sum_fields = (*(f"info_{i}" for i in range(1, n + 1)), "ref_len_mean")
+            self.count_fields = (*(f"tst_{i}" for i in range(1, n + 1)), "ref_words", "n_refs")
+            self.sum_fields = tuple(f"info_{i}" for i in range(1, n + 1))
         else:
             self.count_fields = (*(f"den_{i}" for i in range(1, n + 1)), "l_ref", "l_sys")
             self.sum_fields = tuple(f"num_{i}" for i in range(1, n + 1))
@@ -189,15 +193,9 @@ class NIST(Metric):
         counts = np.ascontiguousarray(stats.counts, dtype=np.uint64)
         sums = np.ascontiguousarray(stats.sums, dtype=np.float64)
         if self.flavour == "mteval":
-            if stats.n_segments == 0:
-                raise InvalidInputError("NIST: nothing to score")
-            if len(stats.ref_counts) == 1:
-                ref_len = int(counts[n]) / next(iter(stats.ref_counts))
-            else:
-                ref_len = float(sums[n])
-            d = _core.nist_score("mteval", counts, sums, ref_len, False)
+            d = _core.nist_score("mteval", counts, sums, stats.n_segments, False)
         else:
-            d = _core.nist_score("nltk", counts, sums, 0.0, self.zero_division == "zero")
+            d = _core.nist_score("nltk", counts, sums, stats.n_segments, self.zero_division == "zero")
         return NISTScore("NIST", d.pop("score"), self.signature(stats), stats, **d)
 
     def _sentence_scores(self, seg: SegmentStats) -> np.ndarray:

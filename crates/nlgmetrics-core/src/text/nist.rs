@@ -9,8 +9,11 @@
 //!   case-sensitive; per segment, hypothesis n-gram counts are clipped by their maximum
 //!   count over all references. Statistics per segment: `info_1..N` (f64: Σ info·clip),
 //!   `tst_1..N` (u64: hypothesis n-grams), `ref_words` (u64: words of all references),
-//!   `ref_len_mean` (f64: mean reference length).
-//!   `NIST = Σ_n info_n / max(tst_n, 1) · BP(tst_1 / (ref_words / #refs))`.
+//!   `n_refs` (u64: references of the segment).
+//!   `NIST = Σ_n info_n / max(tst_n, 1) · BP(tst_1 / (ref_words / (Σ n_refs / #segments)))`:
+//!   with the same number of references everywhere this is mteval-v13a's
+//!   `ref_words / #refsets`; with a variable number it is mteval-v13a-sig's (the E2E
+//!   challenge scorer's) average over the references actually present.
 //! - `nltk` (nltk 3.10 `corpus_nist`): whitespace tokens; per order and segment, the
 //!   reference with the largest `(precision, numerator, denominator, length)` tuple is
 //!   chosen; lengths are accumulated once per order (so n-fold). Statistics: `num_1..N`
@@ -58,7 +61,7 @@ impl NistConfig {
 
     pub fn width(&self) -> (usize, usize) {
         match self.flavour {
-            Flavour::Mteval => (self.max_order + 1, self.max_order + 1),
+            Flavour::Mteval => (self.max_order + 2, self.max_order),
             Flavour::Nltk => (self.max_order + 2, self.max_order),
         }
     }
@@ -199,8 +202,7 @@ fn mteval_row(seg: &Seg<'_>, w: &FxHashMap<&str, f64>, n_max: usize, out_c: &mut
         }
     }
     out_c[n_max] = ref_words;
-    let mean: f64 = seg.refs.iter().map(|r| r.len() as f64).sum::<f64>() / seg.refs.len() as f64;
-    out_s[n_max] = mean;
+    out_c[n_max + 1] = seg.refs.len() as u64;
 }
 
 /// n-grams of one order in first-occurrence order with their counts (Python `Counter`).
@@ -360,15 +362,19 @@ pub struct NistScore {
     pub ref_len: f64,
 }
 
-/// mteval: `counts = [tst_1..N, ref_words]`, `ref_len` = average reference length.
-pub fn score_mteval(info: &[f64], counts: &[u64], ref_len: f64) -> Result<NistScore> {
+/// mteval: `counts = [tst_1..N, ref_words, n_refs]` summed over `n_segments` segments.
+pub fn score_mteval(info: &[f64], counts: &[u64], n_segments: u64) -> Result<NistScore> {
     let n = info.len();
     let tst_words = counts[0] as f64;
-    if ref_len == 0.0 {
+    let (ref_words, n_refs) = (counts[n], counts[n + 1]);
+    if ref_words == 0 || n_segments == 0 {
         return Err(Error::InvalidInput(
             "NIST: the references have no words (mteval-v13a stops with a division by zero)".into(),
         ));
     }
+    // Perl: $tst / ($ref_words / ($ref_count / $seg_count))
+    let nsys = n_refs as f64 / n_segments as f64;
+    let ref_len = ref_words as f64 / nsys;
     let penalty = mteval_penalty(tst_words / ref_len);
     let mut score = 0.0;
     let mut precisions = Vec::with_capacity(n);
@@ -446,10 +452,7 @@ mod tests {
             }
         }
         match flavour {
-            Flavour::Mteval => {
-                let nrefs = refs[0].len() as f64;
-                score_mteval(&ss[..5], &cs, cs[5] as f64 / nrefs).unwrap().score
-            }
+            Flavour::Mteval => score_mteval(&ss, &cs, hyps.len() as u64).unwrap().score,
             Flavour::Nltk => score_nltk(&ss, &cs, false).unwrap().score,
         }
     }
