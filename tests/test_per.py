@@ -57,3 +57,33 @@ def test_properties():
         for j in range(4):
             assert M[i, j] == m.sentence_scores([preds[i]], [refs[j]])[0]
     assert nm.PER(n_threads=1).corpus_score(preds * 300, refs * 300).score == nm.PER(n_threads=2).corpus_score(preds * 300, refs * 300).score
+
+
+def _independent():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "goldens" / "make_per_goldens.py"
+    spec = importlib.util.spec_from_file_location("make_per_goldens", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_words = st.sampled_from(["a", "b", "c", "A", "猫", "é", "x\ty"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.lists(_words, max_size=8), st.lists(_words, max_size=8), st.sampled_from([" ", "  "])), min_size=1, max_size=6), st.booleans())
+def test_hypothesis_against_independent_script(rows, lowercase):
+    ref_impl = _independent()
+    hyps = [sep.join(h) for h, _, sep in rows]
+    refs = [sep.join(r) for _, r, sep in rows]
+    stats = [ref_impl.sentence_stats(h, r, lowercase) for h, r in zip(hyps, refs)]
+    s = nm.PER(lowercase=lowercase).corpus_score(hyps, refs)
+    c, hl, rl = (sum(x[k] for x in stats) for k in range(3))
+    assert (s.correct, s.hyp_len, s.ref_len) == (c, hl, rl)
+    if rl:
+        assert s.score == pytest.approx(ref_impl.moses_score(stats)[1], rel=1e-12)

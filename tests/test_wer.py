@@ -143,3 +143,22 @@ def test_properties():
     assert sent[3] == 4.0  # empty reference: the insertion count
     m.update(preds[:2], refs[:2]).update(preds[2:], refs[2:])
     assert m.compute().score == nm.wer(preds, refs).score
+
+
+def test_cli(tmp_path, capsys):
+    import json as _json
+
+    from nlgmetrics.cli import main
+
+    hyp = tmp_path / "hyp.txt"
+    ref = tmp_path / "ref.txt"
+    hyp.write_text("the cat sit on mat\nhello big world\n", encoding="utf-8")
+    ref.write_text("the cat sat on the mat\nhello world\n", encoding="utf-8")
+    assert main(["score", "-i", str(hyp), "-r", str(ref), "-m", "wer", "cer", "mer", "wil", "wip", "per", "nist", "-f", "json"]) == 0
+    res = {r["name"]: r for r in _json.loads(capsys.readouterr().out)}
+    assert res["WER"]["score"] == 0.375 and res["WER"]["hits"] == 6
+    assert set(res) == {"WER", "CER", "MER", "WIL", "WIP", "PER", "NIST"}
+    assert main(["score", "-i", str(hyp), "-r", str(ref), "-m", "nist", "--nist-flavour", "nltk", "--nist-n", "2", "-f", "json"]) == 0
+    capsys.readouterr()
+    assert main(["score", "-i", str(hyp), "-r", str(ref), "-m", "wer", "--wer-transform", "x"]) == 2
+    assert main(["score", "-i", str(hyp), "-r", str(ref), "-r", str(ref), "-m", "wer"]) == 1  # two references: error
