@@ -20,10 +20,11 @@ fn nist_table(py: Python<'_>, refs: Vec<Vec<String>>, flavour: &str, tokenizer: 
     Ok((keys, counts, t.total_words))
 }
 
-/// Per-segment statistics with the given table (or each segment's own references when
-/// `table` is None): `(counts, sums)`.
+/// Per-segment statistics with the given table; without one, with the table of all
+/// `refs` (`batch_table=True`, corpus semantics) or of each segment's own references
+/// (`batch_table=False`, nltk `sentence_nist`): `(counts, sums)`.
 #[pyfunction]
-#[pyo3(signature = (hyps, refs, flavour, tokenizer, lowercase, n, table=None, n_threads=0))]
+#[pyo3(signature = (hyps, refs, flavour, tokenizer, lowercase, n, table=None, n_threads=0, batch_table=false))]
 #[allow(clippy::too_many_arguments)]
 fn nist_stats<'py>(
     py: Python<'py>,
@@ -35,11 +36,16 @@ fn nist_stats<'py>(
     n: usize,
     table: Option<(Vec<String>, Vec<u64>, u64)>,
     n_threads: usize,
+    batch_table: bool,
 ) -> PyResult<(Bound<'py, PyArray2<u64>>, Bound<'py, PyArray2<f64>>)> {
     let rows = hyps.len();
     let (c, s, wc, ws) = detached(py, || {
         let cfg = config(flavour, tokenizer, lowercase, n)?;
-        let table = table.map(|(k, v, total)| InfoTable { counts: k.into_iter().zip(v).collect(), total_words: total });
+        let table = match table {
+            Some((k, v, total)) => Some(InfoTable { counts: k.into_iter().zip(v).collect(), total_words: total }),
+            None if batch_table => Some(InfoTable::build(&cfg, &refs)),
+            None => None,
+        };
         let (c, s) = nist::batch_stats(&cfg, &hyps, &refs, table.as_ref(), n_threads)?;
         let (wc, ws) = cfg.width();
         Ok((c, s, wc, ws))

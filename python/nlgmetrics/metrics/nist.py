@@ -162,8 +162,8 @@ class NIST(Metric):
         return {"flavour": "f", "n": "n", "tok": "tok", "case": "c", "weights": "w", "zerodiv": "z"}
 
     # -- phase two -------------------------------------------------------------------
-    def _stats_with(self, predictions: list[str], references: list[list[str]], table) -> SegmentStats:
-        counts, sums = _core.nist_stats(predictions, references, self.flavour, self.tokenize, self.lowercase, self.n, table, self.n_threads)
+    def _stats_with(self, predictions: list[str], references: list[list[str]], table, batch_table: bool = False) -> SegmentStats:
+        counts, sums = _core.nist_stats(predictions, references, self.flavour, self.tokenize, self.lowercase, self.n, table, self.n_threads, batch_table)
         return SegmentStats(
             key=self.key,
             count_fields=self.count_fields,
@@ -174,11 +174,8 @@ class NIST(Metric):
         )
 
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
-        table = self._table_arg()
-        if table is None:
-            keys, counts, total = _core.nist_table(references, self.flavour, self.tokenize, self.lowercase, self.n)
-            table = (keys, counts, total)
-        return self._stats_with(predictions, references, table)
+        # without a fixed table: the weights of this call's references (corpus semantics)
+        return self._stats_with(predictions, references, self._table_arg(), batch_table=True)
 
     def update(self, predictions, references) -> "NIST":
         if self.info_table is None:
