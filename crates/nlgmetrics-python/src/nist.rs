@@ -1,5 +1,5 @@
 use crate::convert::{detached, matrix};
-use nlgmetrics_core::text::nist::{self, Flavour, InfoTable, NistConfig};
+use nlgmetrics_core::text::nist::{self, Flavour, InfoTable, NistConfig, Weighting};
 use nlgmetrics_core::tokenize::Tokenizer;
 use numpy::{PyArray1, PyArray2, PyReadonlyArray1};
 use pyo3::prelude::*;
@@ -41,12 +41,13 @@ fn nist_stats<'py>(
     let rows = hyps.len();
     let (c, s, wc, ws) = detached(py, || {
         let cfg = config(flavour, tokenizer, lowercase, n)?;
-        let table = match table {
-            Some((k, v, total)) => Some(InfoTable { counts: k.into_iter().zip(v).collect(), total_words: total }),
-            None if batch_table => Some(InfoTable::build(&cfg, &refs)),
-            None => None,
+        let table = table.map(|(k, v, total)| InfoTable { counts: k.into_iter().zip(v).collect(), total_words: total });
+        let weighting = match &table {
+            Some(t) => Weighting::Table(t),
+            None if batch_table => Weighting::Batch,
+            None => Weighting::OwnReferences,
         };
-        let (c, s) = nist::batch_stats(&cfg, &hyps, &refs, table.as_ref(), n_threads)?;
+        let (c, s) = nist::batch_stats(&cfg, &hyps, &refs, weighting, n_threads)?;
         let (wc, ws) = cfg.width();
         Ok((c, s, wc, ws))
     })?;

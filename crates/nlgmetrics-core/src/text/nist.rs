@@ -98,89 +98,78 @@ pub struct InfoTable {
 
 impl InfoTable {
     pub fn build<R: AsRef<str>>(cfg: &NistConfig, refs: &[Vec<R>]) -> Self {
-        let mut t = InfoTable::default();
-        for seg in refs {
-            for r in seg {
-                t.add_tokens(&cfg.preprocess(r.as_ref()), cfg.max_order);
-            }
-        }
-        t
-    }
-
-    fn add_tokens(&mut self, tokenized: &str, max_order: usize) {
-        let toks: Vec<&str> = tokenized.split(' ').filter(|t| !t.is_empty()).collect();
-        self.total_words += toks.len() as u64;
-        for n in 1..=max_order.min(toks.len()) {
-            for w in toks.windows(n) {
-                *self.counts.entry(w.join(" ")).or_insert(0) += 1;
-            }
-        }
-    }
-
-    /// Information weights of every reference n-gram, as the flavour computes them.
-    fn weights(&self, flavour: Flavour) -> FxHashMap<&str, f64> {
-        let mut out = FxHashMap::default();
-        for (g, &c) in &self.counts {
-            let prefix = match g.rfind(' ') {
-                Some(k) => self.counts.get(&g[..k]).copied().unwrap_or(self.total_words),
-                None => self.total_words,
-            };
-            let w = match flavour {
-                // mteval: - log(count/prefix) / log 2
-                Flavour::Mteval => -(c as f64 / prefix as f64).ln() / 2f64.ln(),
-                // nltk: math.log(prefix / count, 2)
-                Flavour::Nltk => (prefix as f64 / c as f64).ln() / 2f64.ln(),
-            };
-            out.insert(g.as_str(), w);
+        let toks: Vec<String> = refs.iter().flatten().map(|r| cfg.preprocess(r.as_ref())).collect();
+        // count id slices, then spell each distinct n-gram once
+        let mut ids: FxHashMap<&str, u32> = FxHashMap::default();
+        let mut words: Vec<&str> = Vec::new();
+        let seqs: Vec<Vec<u32>> = toks
+            .iter()
+            .map(|s| {
+                s.split(' ')
+                    .filter(|t| !t.is_empty())
+                    .map(|t| {
+                        *ids.entry(t).or_insert_with(|| {
+                            words.push(t);
+                            (words.len() - 1) as u32
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut counts: FxHashMap<&[u32], u64> = FxHashMap::default();
+        let total_words = count_refs(seqs.iter(), cfg.max_order, &mut counts);
+        let mut out = InfoTable { counts: FxHashMap::default(), total_words };
+        out.counts.reserve(counts.len());
+        for (g, c) in counts {
+            let key = g.iter().map(|&i| words[i as usize]).collect::<Vec<_>>().join(" ");
+            out.counts.insert(key, c);
         }
         out
     }
 }
 
-struct Seg<'a> {
-    hyp: Vec<u32>,
-    refs: Vec<Vec<u32>>,
-    /// n-gram id-slices back to their space-joined text (for weight lookups)
-    interner_words: Vec<&'a str>,
-}
-
-fn key_of(ids: &[u32], words: &[&str]) -> String {
-    let mut s = String::new();
-    for (k, &i) in ids.iter().enumerate() {
-        if k > 0 {
-            s.push(' ');
-        }
-        s.push_str(words[i as usize]);
+/// The information weight of an n-gram with count `c` whose prefix has count `prefix`.
+#[inline]
+fn weight(flavour: Flavour, c: u64, prefix: u64) -> f64 {
+    match flavour {
+        // mteval: - log(count/prefix) / log 2
+        Flavour::Mteval => -(c as f64 / prefix as f64).ln() / 2f64.ln(),
+        // nltk: math.log(prefix / count, 2)
+        Flavour::Nltk => (prefix as f64 / c as f64).ln() / 2f64.ln(),
     }
-    s
 }
 
-fn prepare<'a>(hyp: &'a str, refs: &'a [String]) -> Seg<'a> {
-    let mut it = Interner::new();
-    let mut words: Vec<&str> = Vec::new();
-    let mut ids = |s: &'a str, words: &mut Vec<&'a str>| -> Vec<u32> {
-        s.split(' ')
-            .filter(|t| !t.is_empty())
-            .map(|t| {
-                let before = it.len();
-                let id = it.id(t);
-                if it.len() > before {
-                    words.push(t);
-                }
-                id
-            })
-            .collect()
-    };
-    let h = ids(hyp, &mut words);
-    let r = refs.iter().map(|x| ids(x, &mut words)).collect();
-    Seg { hyp: h, refs: r, interner_words: words }
+type Weights<'a> = FxHashMap<&'a [u32], f64>;
+
+/// Weights from n-gram counts keyed by token-id slices.
+fn weights_of<'a>(flavour: Flavour, counts: &FxHashMap<&'a [u32], u64>, total_words: u64) -> Weights<'a> {
+    let mut out = Weights::default();
+    out.reserve(counts.len());
+    for (&g, &c) in counts {
+        let prefix = if g.len() > 1 { counts.get(&g[..g.len() - 1]).copied().unwrap_or(total_words) } else { total_words };
+        out.insert(g, weight(flavour, c, prefix));
+    }
+    out
 }
 
-fn mteval_row(seg: &Seg<'_>, w: &FxHashMap<&str, f64>, n_max: usize, out_c: &mut [u64], out_s: &mut [f64]) {
+fn count_refs<'a>(refs: impl Iterator<Item = &'a Vec<u32>>, n_max: usize, into: &mut FxHashMap<&'a [u32], u64>) -> u64 {
+    let mut total = 0u64;
+    for r in refs {
+        total += r.len() as u64;
+        for n in 1..=n_max.min(r.len()) {
+            for w in r.windows(n) {
+                *into.entry(w).or_insert(0) += 1;
+            }
+        }
+    }
+    total
+}
+
+fn mteval_row(hyp: &[u32], refs: &[Vec<u32>], w: &Weights<'_>, n_max: usize, out_c: &mut [u64], out_s: &mut [f64]) {
     let mut ref_max = NgramCounts::default();
     let mut one = NgramCounts::default();
     let mut ref_words = 0u64;
-    for r in &seg.refs {
+    for r in refs {
         ref_words += r.len() as u64;
         one.clear();
         count_ngrams(r, n_max, &mut one);
@@ -189,20 +178,21 @@ fn mteval_row(seg: &Seg<'_>, w: &FxHashMap<&str, f64>, n_max: usize, out_c: &mut
             *e = (*e).max(c);
         }
     }
-    let mut hyp = NgramCounts::default();
-    count_ngrams(&seg.hyp, n_max, &mut hyp);
+    let mut hc = NgramCounts::default();
+    count_ngrams(hyp, n_max, &mut hc);
     for n in 0..n_max {
-        out_c[n] = seg.hyp.len().saturating_sub(n) as u64;
+        out_c[n] = hyp.len().saturating_sub(n) as u64;
         out_s[n] = 0.0;
     }
-    for (g, c) in hyp {
+    for (g, c) in hc {
         if let Some(&r) = ref_max.get(g) {
-            let info = w.get(key_of(g, &seg.interner_words).as_str()).copied().unwrap_or(0.0);
+            // an n-gram missing from a fixed table weighs 0 (Perl's undefined value)
+            let info = w.get(g).copied().unwrap_or(0.0);
             out_s[g.len() - 1] += info * c.min(r) as f64;
         }
     }
     out_c[n_max] = ref_words;
-    out_c[n_max + 1] = seg.refs.len() as u64;
+    out_c[n_max + 1] = refs.len() as u64;
 }
 
 /// n-grams of one order in first-occurrence order with their counts (Python `Counter`).
@@ -223,38 +213,34 @@ fn ordered_ngrams(ids: &[u32], n: usize) -> Vec<(&[u32], u32)> {
     out
 }
 
-fn nltk_row(seg: &Seg<'_>, w: &FxHashMap<&str, f64>, n_max: usize, out_c: &mut [u64], out_s: &mut [f64]) {
-    let hyp_len = seg.hyp.len() as u64;
+fn nltk_row(hyp: &[u32], refs: &[Vec<u32>], w: &Weights<'_>, n_max: usize, out_c: &mut [u64], out_s: &mut [f64]) {
+    let hyp_len = hyp.len() as u64;
     let (mut l_ref, mut l_sys) = (0u64, 0u64);
+    let mut rc: FxHashMap<&[u32], u32> = FxHashMap::default();
     for i in 1..=n_max {
-        let hyp_ngrams = ordered_ngrams(&seg.hyp, i);
+        let hyp_ngrams = ordered_ngrams(hyp, i);
         let denominator: u64 = hyp_ngrams.iter().map(|x| x.1 as u64).sum();
-        // (precision, numerator, denominator, ref_len), max by tuple order, first max kept
+        // (precision, numerator, denominator, ref_len): max by tuple order, first max kept
         let mut best: Option<(f64, f64, u64, u64)> = None;
-        for r in &seg.refs {
-            let mut rc: FxHashMap<&[u32], u32> = FxHashMap::default();
+        for r in refs {
+            rc.clear();
             if r.len() >= i {
                 for g in r.windows(i) {
                     *rc.entry(g).or_insert(0) += 1;
                 }
             }
+            // Python's sum() of floats, in the hypothesis n-grams' first-occurrence order
             let mut numerator = 0.0f64;
-            let mut any = false;
             for &(g, c) in &hyp_ngrams {
                 if let Some(&k) = rc.get(g) {
-                    let info = w.get(key_of(g, &seg.interner_words).as_str()).copied().unwrap_or(0.0);
-                    let term = info * c.min(k) as f64;
-                    numerator = if any { numerator + term } else { term };
-                    any = true;
+                    numerator += w.get(g).copied().unwrap_or(0.0) * c.min(k) as f64;
                 }
             }
             let precision = if denominator == 0 { 0.0 } else { numerator / denominator as f64 };
             let cand = (precision, numerator, denominator, r.len() as u64);
             let better = match best {
                 None => true,
-                Some(b) => {
-                    (cand.0, cand.1, cand.2, cand.3).partial_cmp(&(b.0, b.1, b.2, b.3)) == Some(std::cmp::Ordering::Greater)
-                }
+                Some(b) => cand.partial_cmp(&b) == Some(std::cmp::Ordering::Greater),
             };
             if better {
                 best = Some(cand);
@@ -270,13 +256,22 @@ fn nltk_row(seg: &Seg<'_>, w: &FxHashMap<&str, f64>, n_max: usize, out_c: &mut [
     out_c[n_max + 1] = l_sys;
 }
 
-/// Per-segment statistics with the weights of `table` (or, with `table = None`, of each
-/// segment's own references, like nltk's `sentence_nist`): `(counts, sums)`, row-major.
+/// Which information weights the statistics use.
+pub enum Weighting<'t> {
+    /// A fixed table (from `InfoTable::build` over a corpus, possibly merged from shards).
+    Table(&'t InfoTable),
+    /// The table of all references of this batch (corpus semantics).
+    Batch,
+    /// Each segment's own references (nltk `sentence_nist`).
+    OwnReferences,
+}
+
+/// Per-segment statistics: `(counts, sums)`, row-major.
 pub fn batch_stats<H: AsRef<str> + Sync>(
     cfg: &NistConfig,
     hyps: &[H],
     refs: &[Vec<String>],
-    table: Option<&InfoTable>,
+    weighting: Weighting<'_>,
     n_threads: usize,
 ) -> Result<(Vec<u64>, Vec<f64>)> {
     cfg.validate()?;
@@ -288,42 +283,58 @@ pub fn batch_stats<H: AsRef<str> + Sync>(
             return Err(Error::MissingReference { index: i });
         }
     }
-    let weights = table.map(|t| t.weights(cfg.flavour));
-    let (wc, ws) = cfg.width();
     let n_max = cfg.max_order;
-    let rows: Vec<(Vec<u64>, Vec<f64>)> = {
-        let cells = map_rows(hyps.len(), 1, n_threads, || (), |_, i, row: &mut [Option<(Vec<u64>, Vec<f64>)>]| {
-            let h = cfg.preprocess(hyps[i].as_ref());
-            let rs: Vec<String> = refs[i].iter().map(|r| cfg.preprocess(r)).collect();
-            let seg = prepare(&h, &rs);
-            let (mut c, mut s) = (vec![0u64; wc], vec![0f64; ws]);
-            let fill = |w: &FxHashMap<&str, f64>, c: &mut [u64], s: &mut [f64]| match cfg.flavour {
-                Flavour::Mteval => mteval_row(&seg, w, n_max, c, s),
-                Flavour::Nltk => nltk_row(&seg, w, n_max, c, s),
-            };
-            match &weights {
-                Some(w) => fill(w, &mut c, &mut s),
-                None => {
-                    // nltk's sentence_nist: weights from this segment's references only
-                    let mut own = InfoTable::default();
-                    for r in &rs {
-                        own.add_tokens(r, n_max);
-                    }
-                    fill(&own.weights(cfg.flavour), &mut c, &mut s);
-                }
+    let (hyp_tok, ref_tok): (Vec<String>, Vec<Vec<String>>) = crate::parallel::run(n_threads, || {
+        use rayon::prelude::*;
+        let h = hyps.par_iter().map(|x| cfg.preprocess(x.as_ref())).collect();
+        let r = refs.par_iter().map(|rs| rs.iter().map(|x| cfg.preprocess(x)).collect()).collect();
+        (h, r)
+    });
+    // one vocabulary for the batch (and the fixed table), so n-grams compare as id slices
+    let mut it = Interner::new();
+    let hyp_ids: Vec<Vec<u32>> = hyp_tok.iter().map(|s| it.ids_of(s)).collect();
+    let ref_ids: Vec<Vec<Vec<u32>>> = ref_tok.iter().map(|rs| rs.iter().map(|s| it.ids_of(s)).collect()).collect();
+    let table_ids: Vec<(Vec<u32>, u64)>;
+    let mut counts: FxHashMap<&[u32], u64> = FxHashMap::default();
+    let weights: Option<Weights<'_>> = match weighting {
+        Weighting::Table(t) => {
+            table_ids = t.counts.iter().map(|(k, &c)| (it.ids_of(k), c)).collect();
+            for (k, c) in &table_ids {
+                counts.insert(k.as_slice(), *c);
             }
-            row[0] = Some((c, s));
-            Ok::<(), Error>(())
-        })?;
-        cells.into_iter().map(|x| x.expect("filled")).collect()
+            Some(weights_of(cfg.flavour, &counts, t.total_words))
+        }
+        Weighting::Batch => {
+            let total = count_refs(ref_ids.iter().flatten(), n_max, &mut counts);
+            Some(weights_of(cfg.flavour, &counts, total))
+        }
+        Weighting::OwnReferences => None,
     };
-    let mut counts = Vec::with_capacity(rows.len() * wc);
-    let mut sums = Vec::with_capacity(rows.len() * ws);
-    for (c, s) in rows {
-        counts.extend(c);
-        sums.extend(s);
+    let (wc, ws) = cfg.width();
+    let rows = map_rows(hyps.len(), 1, n_threads, || (), |_, i, row: &mut [Option<(Vec<u64>, Vec<f64>)>]| {
+        let (mut c, mut s) = (vec![0u64; wc], vec![0f64; ws]);
+        let fill = |w: &Weights<'_>, c: &mut [u64], s: &mut [f64]| match cfg.flavour {
+            Flavour::Mteval => mteval_row(&hyp_ids[i], &ref_ids[i], w, n_max, c, s),
+            Flavour::Nltk => nltk_row(&hyp_ids[i], &ref_ids[i], w, n_max, c, s),
+        };
+        match &weights {
+            Some(w) => fill(w, &mut c, &mut s),
+            None => {
+                let mut own = FxHashMap::default();
+                let total = count_refs(ref_ids[i].iter(), n_max, &mut own);
+                fill(&weights_of(cfg.flavour, &own, total), &mut c, &mut s);
+            }
+        }
+        row[0] = Some((c, s));
+        Ok::<(), Error>(())
+    })?;
+    let mut counts_out = Vec::with_capacity(rows.len() * wc);
+    let mut sums_out = Vec::with_capacity(rows.len() * ws);
+    for (c, s) in rows.into_iter().map(|x| x.expect("filled")) {
+        counts_out.extend(c);
+        sums_out.extend(s);
     }
-    Ok((counts, sums))
+    Ok((counts_out, sums_out))
 }
 
 /// mteval's `nist_length_penalty` (β chosen so that a 2/3 length ratio gives 0.5).
@@ -437,7 +448,7 @@ mod tests {
         let cfg = NistConfig { flavour, tokenizer: Tokenizer::None, lowercase: false, max_order: 5 };
         let refs: Vec<Vec<String>> = refs.iter().map(|r| r.iter().map(|x| x.to_string()).collect()).collect();
         let table = InfoTable::build(&cfg, &refs);
-        let (c, s) = batch_stats(&cfg, hyps, &refs, Some(&table), 1).unwrap();
+        let (c, s) = batch_stats(&cfg, hyps, &refs, Weighting::Table(&table), 1).unwrap();
         let (wc, ws) = cfg.width();
         let mut cs = vec![0u64; wc];
         let mut ss = vec![0f64; ws];
