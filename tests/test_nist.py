@@ -169,6 +169,8 @@ def test_errors():
         nm.nist(["a"], [[]])
     with pytest.raises(InvalidInputError):
         nm.NIST().update(["a"], [["a"]])  # no table fixed: weights are corpus-wide
+    # the one-shot keyword call works without a table
+    assert nm.NIST().compute(predictions=["a b"], references=[["a b"]]).score == nm.nist(["a b"], [["a b"]]).score
     with pytest.raises(IncompatibleStatsError):
         nm.NIST(info_table=nm.NIST("nltk").reference_table([["a"]]))
 

@@ -20,7 +20,9 @@ Flavours:
   ``reference words / (references per segment)``: mteval-v13a's ``/ #refsets`` when
   every segment has the same number of references (pass empty strings to pad, as
   mteval's reference sets do), and mteval-v13a-sig's (the E2E challenge scorer's)
-  average number of references present when it varies. Segment scores use the corpus weights (as
+  average number of references present when it varies. ⚠ Copied quirk: mteval tests
+  the prefix string of an n-gram for Perl truth, so a bigram starting with the token
+  ``0`` is weighted as if it were a unigram (prefix count = all reference words). Segment scores use the corpus weights (as
   mteval's ``-d 2``). References without any word are an error (mteval divides by zero).
 - ``nltk`` (nltk 3.10 ``corpus_nist``): whitespace tokens (no lowercasing); per order
   and segment, the reference with the largest ``(precision, numerator, denominator,
@@ -184,6 +186,12 @@ class NIST(Metric):
                 "(or reference_table() per shard, merged with +), then stream"
             )
         return super().update(predictions, references)
+
+    def compute(self, *, predictions=None, references=None) -> NISTScore:
+        # the one-shot keyword call needs no fixed table: the weights come from these references
+        if self.info_table is None and self._state is None and predictions is not None and references is not None:
+            return self.corpus_score(predictions, references)
+        return super().compute(predictions=predictions, references=references)
 
     def _score(self, stats: Stats) -> NISTScore:
         n = self.n

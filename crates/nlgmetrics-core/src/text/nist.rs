@@ -141,12 +141,20 @@ fn weight(flavour: Flavour, c: u64, prefix: u64) -> f64 {
 
 type Weights<'a> = FxHashMap<&'a [u32], f64>;
 
-/// Weights from n-gram counts keyed by token-id slices.
-fn weights_of<'a>(flavour: Flavour, counts: &FxHashMap<&'a [u32], u64>, total_words: u64) -> Weights<'a> {
+/// Weights from n-gram counts keyed by token-id slices. `zero` is the id of the token
+/// "0": mteval-v13a tests the prefix string for truth (`$mgram ? ... : ...`), and Perl's
+/// "0" is false, so a bigram starting with the token "0" gets a unigram's prefix count
+/// (the number of reference words). The mteval flavour copies that quirk.
+fn weights_of<'a>(flavour: Flavour, counts: &FxHashMap<&'a [u32], u64>, total_words: u64, zero: Option<u32>) -> Weights<'a> {
     let mut out = Weights::default();
     out.reserve(counts.len());
     for (&g, &c) in counts {
-        let prefix = if g.len() > 1 { counts.get(&g[..g.len() - 1]).copied().unwrap_or(total_words) } else { total_words };
+        let perl_false_prefix = flavour == Flavour::Mteval && g.len() == 2 && Some(g[0]) == zero;
+        let prefix = if g.len() > 1 && !perl_false_prefix {
+            counts.get(&g[..g.len() - 1]).copied().unwrap_or(total_words)
+        } else {
+            total_words
+        };
         out.insert(g, weight(flavour, c, prefix));
     }
     out
@@ -292,6 +300,7 @@ pub fn batch_stats<H: AsRef<str> + Sync>(
     });
     // one vocabulary for the batch (and the fixed table), so n-grams compare as id slices
     let mut it = Interner::new();
+    let zero = Some(it.id("0"));
     let hyp_ids: Vec<Vec<u32>> = hyp_tok.iter().map(|s| it.ids_of(s)).collect();
     let ref_ids: Vec<Vec<Vec<u32>>> = ref_tok.iter().map(|rs| rs.iter().map(|s| it.ids_of(s)).collect()).collect();
     let table_ids: Vec<(Vec<u32>, u64)>;
@@ -302,11 +311,11 @@ pub fn batch_stats<H: AsRef<str> + Sync>(
             for (k, c) in &table_ids {
                 counts.insert(k.as_slice(), *c);
             }
-            Some(weights_of(cfg.flavour, &counts, t.total_words))
+            Some(weights_of(cfg.flavour, &counts, t.total_words, zero))
         }
         Weighting::Batch => {
             let total = count_refs(ref_ids.iter().flatten(), n_max, &mut counts);
-            Some(weights_of(cfg.flavour, &counts, total))
+            Some(weights_of(cfg.flavour, &counts, total, zero))
         }
         Weighting::OwnReferences => None,
     };
@@ -322,7 +331,7 @@ pub fn batch_stats<H: AsRef<str> + Sync>(
             None => {
                 let mut own = FxHashMap::default();
                 let total = count_refs(ref_ids[i].iter(), n_max, &mut own);
-                fill(&weights_of(cfg.flavour, &own, total), &mut c, &mut s);
+                fill(&weights_of(cfg.flavour, &own, total, zero), &mut c, &mut s);
             }
         }
         row[0] = Some((c, s));
@@ -484,6 +493,18 @@ mod tests {
         assert!((s - 3f64.log2()).abs() < 1e-12, "{s}");
         let t = corpus(Flavour::Nltk, &["a b c d e"], &[vec!["a b c d e"]]);
         assert!((t - 5f64.log2()).abs() < 1e-12, "{t}");
+    }
+
+    #[test]
+    fn mteval_perl_false_prefix_quirk() {
+        // the bigram "0 a" is weighted against all reference words (Perl's "0" is false)
+        let cfg = NistConfig { flavour: Flavour::Mteval, tokenizer: Tokenizer::None, lowercase: false, max_order: 2 };
+        let refs = vec![vec!["0 a b".to_string()], vec!["0 c".to_string()]];
+        let (_, s) = batch_stats(&cfg, &["0 a"], &refs[..1], Weighting::Table(&InfoTable::build(&cfg, &refs)), 1).unwrap();
+        // unigrams: log2(5/2) + log2(5/1); bigram "0 a": log2(5/1) instead of log2(2/1)
+        let want = (2.5f64).log2() + 5f64.log2();
+        assert!((s[0] - want).abs() < 1e-12, "{}", s[0]);
+        assert!((s[1] - 5f64.log2()).abs() < 1e-12, "{}", s[1]);
     }
 
     #[test]
