@@ -5,8 +5,7 @@ Usage: python scripts/goldens/make_nist_mteval_goldens.py --mteval /path/to/mtev
 The script wraps each system and its references in NIST SGML (one document, segments
 numbered from 1; & < > escaped, which mteval's tokenizer turns back), runs
 ``perl mteval-v13a.pl -r ref.sgm -s src.sgm -t tst.sgm -n [-c]`` (NIST only; ``-c`` =
-case-sensitive) and parses "NIST score = X" (4 decimals) and the per-order cumulative
-scores of the report.
+case-sensitive) and parses "NIST score = X" (4 decimals).
 E2E references vary in number per input (1-45); mteval-v13a needs the same number of
 reference sets everywhere, so missing references are padded with empty segments (as
 the official E2E scorer does when it writes its SGML files).
