@@ -77,24 +77,41 @@ struct Matrix {
     dist: usize,
 }
 
-/// Bit masks of the positions of every symbol of `s1`, 64 positions per block.
+/// Bit masks of the positions of every symbol of `s1`, 64 positions per block. Word ids
+/// are dense per segment, so a flat table indexed by symbol is used when it is small;
+/// characters (code points) fall back to a hash map.
 struct BlockPm {
     words: usize,
+    dense: Vec<u64>,
     map: rustc_hash::FxHashMap<u32, Vec<u64>>,
 }
+
+const DENSE_LIMIT: usize = 1 << 22;
 
 impl BlockPm {
     fn new(s1: &[u32]) -> Self {
         let words = s1.len().div_ceil(WORD);
-        let mut map: rustc_hash::FxHashMap<u32, Vec<u64>> = Default::default();
-        for (i, &c) in s1.iter().enumerate() {
-            map.entry(c).or_insert_with(|| vec![0; words])[i / WORD] |= 1u64 << (i % WORD);
+        let max_id = s1.iter().copied().max().unwrap_or(0) as usize;
+        let mut pm = Self { words, dense: Vec::new(), map: Default::default() };
+        // dense for word ids and ASCII-range characters; sparse alphabets use the map
+        if max_id < 2 * s1.len() + 256 && (max_id + 1).saturating_mul(words) <= DENSE_LIMIT {
+            pm.dense = vec![0; (max_id + 1) * words];
+            for (i, &c) in s1.iter().enumerate() {
+                pm.dense[c as usize * words + i / WORD] |= 1u64 << (i % WORD);
+            }
+        } else {
+            for (i, &c) in s1.iter().enumerate() {
+                pm.map.entry(c).or_insert_with(|| vec![0; words])[i / WORD] |= 1u64 << (i % WORD);
+            }
         }
-        Self { words, map }
+        pm
     }
 
     #[inline]
     fn get(&self, word: usize, c: u32) -> u64 {
+        if !self.dense.is_empty() {
+            return self.dense.get(c as usize * self.words + word).copied().unwrap_or(0);
+        }
         self.map.get(&c).map_or(0, |v| v[word])
     }
 }
