@@ -80,6 +80,18 @@ fn flush_run(run: &mut String, out: &mut String) {
     run.clear();
 }
 
+fn has_whitespace_run(s: &str) -> bool {
+    let mut prev = false;
+    for c in s.chars() {
+        let sp = is_py_space(c);
+        if sp && prev {
+            return true;
+        }
+        prev = sp;
+    }
+    false
+}
+
 /// `re.sub(r"[<\[][^>\]]*[>\]]", "", s)`: a match runs from an opener to the first closer.
 fn remove_kaldi_non_words(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -144,6 +156,10 @@ impl Vocab {
 pub fn tokens(transform: Transform, text: &str, interner: &mut Vocab, buf: &mut String) -> Vec<u32> {
     match transform {
         Transform::CerDefault => py_strip(text).chars().map(|c| c as u32).collect(),
+        Transform::WerDefault if !has_whitespace_run(text) => {
+            // nothing to collapse: split the stripped text in place
+            py_strip(text).split(' ').filter(|w| !w.is_empty()).map(|w| interner.id(w)).collect()
+        }
         Transform::WerDefault | Transform::WerStandardize => {
             let pre = if transform == Transform::WerStandardize { standardize(text) } else { text.to_owned() };
             *buf = py_strip(&remove_multiple_spaces(&pre)).to_owned();
