@@ -43,6 +43,9 @@ from .metrics.coverage import ContentSelectionOrdering, Coverage, coverage, pars
 from .metrics.chrf import CHRF, chrf, chrf_plus_plus, sentence_chrf  # noqa: E402
 from .metrics.ter import TER, sentence_ter, ter  # noqa: E402
 from .metrics.meteor import METEOR, meteor  # noqa: E402
+from .metrics.nist import NIST, nist  # noqa: E402
+from .metrics.per import PER, per  # noqa: E402
+from .metrics.wer import CER, MER, WER, WIL, WIP, AlignmentChunk, cer, mer, wer, wil, wip  # noqa: E402
 from .registry import available, load, register  # noqa: E402
 from .signature import Signature  # noqa: E402
 from .stats import SegmentStats, Stats  # noqa: E402
@@ -58,6 +61,13 @@ register("self_bleu", SelfBLEU, "Self-BLEU (Texygen conventions)")
 register("chrf", CHRF, "chrF / chrF++ (word_order=2) (flavours: sacrebleu)", tuple(CHRF.flavours))
 register("chrf++", chrf_plus_plus, "chrF++: chrF with word_order=2 (flavours: sacrebleu)", tuple(CHRF.flavours))
 register("ter", TER, "TER, translation edit rate (flavours: sacrebleu)", tuple(TER.flavours))
+register("wer", WER, "word error rate (jiwer 4.0)", ("jiwer",))
+register("cer", CER, "character error rate (jiwer 4.0)", ("jiwer",))
+register("mer", MER, "match error rate (jiwer 4.0)", ("jiwer",))
+register("wil", WIL, "word information lost (jiwer 4.0)", ("jiwer",))
+register("wip", WIP, "word information preserved (jiwer 4.0)", ("jiwer",))
+register("per", PER, "position-independent error rate (Moses PerScorer)", ("moses",))
+register("nist", NIST, "NIST (flavours: mteval, nltk)", ("mteval", "nltk"))
 
 # Everything imported above that is public: metric classes, functions, errors, modules.
 __all__ = sorted(

@@ -6,6 +6,7 @@
 //! significance tests all reuse that one path.
 
 pub mod classification;
+pub mod edit_distance;
 pub mod error;
 pub mod fsum;
 pub mod ngram;

@@ -15,6 +15,8 @@ mod ter;
 mod convert;
 mod significance;
 mod meteor;
+mod edit;
+mod nist;
 mod tokenize;
 
 #[pymodule]
@@ -32,5 +34,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     chrf::register(m)?;
     ter::register(m)?;
     meteor::register(m)?;
+    edit::register(m)?;
+    nist::register(m)?;
     Ok(())
 }

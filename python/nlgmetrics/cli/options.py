@@ -34,3 +34,5 @@ from . import opts_diversity  # noqa: E402,F401
 from . import opts_chrf  # noqa: E402,F401
 from . import opts_ter  # noqa: E402,F401
 from . import opts_meteor  # noqa: E402,F401
+from . import opts_edit  # noqa: E402,F401
+from . import opts_nist  # noqa: E402,F401

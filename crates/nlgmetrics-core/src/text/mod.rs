@@ -12,3 +12,6 @@ pub mod distinct;
 pub mod chrf;
 pub mod ter;
 pub mod meteor;
+pub mod edit;
+pub mod nist;
+pub mod per;

@@ -1,0 +1,516 @@
+//! NIST (Doddington 2002) in two flavours.
+//!
+//! Both weight matched n-grams by information gained from the *references of the whole
+//! corpus*, `info(w1..wn) = log2(count(w1..wn-1) / count(w1..wn))` (the prefix count of a
+//! unigram is the number of reference words). That table is phase one; statistics are
+//! phase two and depend on it.
+//!
+//! - `mteval` (mteval-v13a.pl): 13a tokenization, ASCII lowercasing unless
+//!   case-sensitive; per segment, hypothesis n-gram counts are clipped by their maximum
+//!   count over all references. Statistics per segment: `info_1..N` (f64: Σ info·clip),
+//!   `tst_1..N` (u64: hypothesis n-grams), `ref_words` (u64: words of all references),
+//!   `n_refs` (u64: references of the segment).
+//!   `NIST = Σ_n info_n / max(tst_n, 1) · BP(tst_1 / (ref_words / (Σ n_refs / #segments)))`:
+//!   with the same number of references everywhere this is mteval-v13a's
+//!   `ref_words / #refsets`; with a variable number it is mteval-v13a-sig's (the E2E
+//!   challenge scorer's) average over the references actually present.
+//! - `nltk` (nltk 3.10 `corpus_nist`): whitespace tokens; per order and segment, the
+//!   reference with the largest `(precision, numerator, denominator, length)` tuple is
+//!   chosen; lengths are accumulated once per order (so n-fold). Statistics: `num_1..N`
+//!   (f64), `den_1..N`, `l_ref`, `l_sys` (u64). `NIST = Σ_i num_i / den_i · BP(l_ref, l_sys)`.
+
+use crate::error::{Error, Result};
+use crate::ngram::{count_ngrams, Interner, NgramCounts};
+use crate::parallel::map_rows;
+use crate::pystr::py_lower;
+use crate::tokenize::Tokenizer;
+use rustc_hash::FxHashMap;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavour {
+    Mteval,
+    Nltk,
+}
+
+impl Flavour {
+    pub fn from_name(name: &str) -> Result<Self> {
+        match name {
+            "mteval" => Ok(Flavour::Mteval),
+            "nltk" => Ok(Flavour::Nltk),
+            _ => Err(Error::InvalidOption(format!("unknown NIST flavour {name:?}; known: mteval, nltk"))),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct NistConfig {
+    pub flavour: Flavour,
+    pub tokenizer: Tokenizer,
+    /// mteval: lowercase ASCII letters (`tr/A-Z/a-z/`) unless case-sensitive; nltk: Python `lower()`.
+    pub lowercase: bool,
+    pub max_order: usize,
+}
+
+impl NistConfig {
+    pub fn validate(&self) -> Result<()> {
+        if self.max_order == 0 || self.max_order > 64 {
+            return Err(Error::InvalidOption(format!("NIST n must be between 1 and 64, got {}", self.max_order)));
+        }
+        Ok(())
+    }
+
+    pub fn width(&self) -> (usize, usize) {
+        match self.flavour {
+            Flavour::Mteval => (self.max_order + 2, self.max_order),
+            Flavour::Nltk => (self.max_order + 2, self.max_order),
+        }
+    }
+
+    /// Tokens joined by single spaces.
+    pub fn preprocess(&self, s: &str) -> String {
+        match self.flavour {
+            Flavour::Mteval => {
+                let t = self.tokenizer.tokenize(s);
+                if self.lowercase {
+                    t.to_ascii_lowercase()
+                } else {
+                    t
+                }
+            }
+            Flavour::Nltk => {
+                if self.lowercase {
+                    self.tokenizer.tokenize(&py_lower(s))
+                } else {
+                    self.tokenizer.tokenize(s)
+                }
+            }
+        }
+    }
+}
+
+/// Reference n-gram counts of orders 1..=N keyed by the space-joined n-gram, and the
+/// number of reference words: phase one, additive over shards.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct InfoTable {
+    pub counts: FxHashMap<String, u64>,
+    pub total_words: u64,
+}
+
+impl InfoTable {
+    pub fn build<R: AsRef<str>>(cfg: &NistConfig, refs: &[Vec<R>]) -> Self {
+        let toks: Vec<String> = refs.iter().flatten().map(|r| cfg.preprocess(r.as_ref())).collect();
+        // count id slices, then spell each distinct n-gram once
+        let mut ids: FxHashMap<&str, u32> = FxHashMap::default();
+        let mut words: Vec<&str> = Vec::new();
+        let seqs: Vec<Vec<u32>> = toks
+            .iter()
+            .map(|s| {
+                s.split(' ')
+                    .filter(|t| !t.is_empty())
+                    .map(|t| {
+                        *ids.entry(t).or_insert_with(|| {
+                            words.push(t);
+                            (words.len() - 1) as u32
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut counts: FxHashMap<&[u32], u64> = FxHashMap::default();
+        let total_words = count_refs(seqs.iter(), cfg.max_order, &mut counts);
+        let mut out = InfoTable { counts: FxHashMap::default(), total_words };
+        out.counts.reserve(counts.len());
+        for (g, c) in counts {
+            let key = g.iter().map(|&i| words[i as usize]).collect::<Vec<_>>().join(" ");
+            out.counts.insert(key, c);
+        }
+        out
+    }
+}
+
+/// The information weight of an n-gram with count `c` whose prefix has count `prefix`.
+#[inline]
+fn weight(flavour: Flavour, c: u64, prefix: u64) -> f64 {
+    match flavour {
+        // mteval: - log(count/prefix) / log 2
+        Flavour::Mteval => -(c as f64 / prefix as f64).ln() / 2f64.ln(),
+        // nltk: math.log(prefix / count, 2)
+        Flavour::Nltk => (prefix as f64 / c as f64).ln() / 2f64.ln(),
+    }
+}
+
+type Weights<'a> = FxHashMap<&'a [u32], f64>;
+
+/// Weights from n-gram counts keyed by token-id slices. `zero` is the id of the token
+/// "0": mteval-v13a tests the prefix string for truth (`$mgram ? ... : ...`), and Perl's
+/// "0" is false, so a bigram starting with the token "0" gets a unigram's prefix count
+/// (the number of reference words). The mteval flavour copies that quirk.
+fn weights_of<'a>(flavour: Flavour, counts: &FxHashMap<&'a [u32], u64>, total_words: u64, zero: Option<u32>) -> Weights<'a> {
+    let mut out = Weights::default();
+    out.reserve(counts.len());
+    for (&g, &c) in counts {
+        let perl_false_prefix = flavour == Flavour::Mteval && g.len() == 2 && Some(g[0]) == zero;
+        let prefix = if g.len() > 1 && !perl_false_prefix {
+            counts.get(&g[..g.len() - 1]).copied().unwrap_or(total_words)
+        } else {
+            total_words
+        };
+        out.insert(g, weight(flavour, c, prefix));
+    }
+    out
+}
+
+fn count_refs<'a>(refs: impl Iterator<Item = &'a Vec<u32>>, n_max: usize, into: &mut FxHashMap<&'a [u32], u64>) -> u64 {
+    let mut total = 0u64;
+    for r in refs {
+        total += r.len() as u64;
+        for n in 1..=n_max.min(r.len()) {
+            for w in r.windows(n) {
+                *into.entry(w).or_insert(0) += 1;
+            }
+        }
+    }
+    total
+}
+
+fn mteval_row(hyp: &[u32], refs: &[Vec<u32>], w: &Weights<'_>, n_max: usize, out_c: &mut [u64], out_s: &mut [f64]) {
+    let mut ref_max = NgramCounts::default();
+    let mut one = NgramCounts::default();
+    let mut ref_words = 0u64;
+    for r in refs {
+        ref_words += r.len() as u64;
+        one.clear();
+        count_ngrams(r, n_max, &mut one);
+        for (g, c) in one.drain() {
+            let e = ref_max.entry(g).or_insert(0);
+            *e = (*e).max(c);
+        }
+    }
+    let mut hc = NgramCounts::default();
+    count_ngrams(hyp, n_max, &mut hc);
+    for n in 0..n_max {
+        out_c[n] = hyp.len().saturating_sub(n) as u64;
+        out_s[n] = 0.0;
+    }
+    for (g, c) in hc {
+        if let Some(&r) = ref_max.get(g) {
+            // an n-gram missing from a fixed table weighs 0 (Perl's undefined value)
+            let info = w.get(g).copied().unwrap_or(0.0);
+            out_s[g.len() - 1] += info * c.min(r) as f64;
+        }
+    }
+    out_c[n_max] = ref_words;
+    out_c[n_max + 1] = refs.len() as u64;
+}
+
+/// n-grams of one order in first-occurrence order with their counts (Python `Counter`).
+fn ordered_ngrams(ids: &[u32], n: usize) -> Vec<(&[u32], u32)> {
+    let mut pos: FxHashMap<&[u32], usize> = FxHashMap::default();
+    let mut out: Vec<(&[u32], u32)> = Vec::new();
+    if ids.len() >= n {
+        for g in ids.windows(n) {
+            match pos.get(g) {
+                Some(&k) => out[k].1 += 1,
+                None => {
+                    pos.insert(g, out.len());
+                    out.push((g, 1));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn nltk_row(hyp: &[u32], refs: &[Vec<u32>], w: &Weights<'_>, n_max: usize, out_c: &mut [u64], out_s: &mut [f64]) {
+    let hyp_len = hyp.len() as u64;
+    let (mut l_ref, mut l_sys) = (0u64, 0u64);
+    let mut rc: FxHashMap<&[u32], u32> = FxHashMap::default();
+    for i in 1..=n_max {
+        let hyp_ngrams = ordered_ngrams(hyp, i);
+        let denominator: u64 = hyp_ngrams.iter().map(|x| x.1 as u64).sum();
+        // (precision, numerator, denominator, ref_len): max by tuple order, first max kept
+        let mut best: Option<(f64, f64, u64, u64)> = None;
+        for r in refs {
+            rc.clear();
+            if r.len() >= i {
+                for g in r.windows(i) {
+                    *rc.entry(g).or_insert(0) += 1;
+                }
+            }
+            // Python's sum() of floats, in the hypothesis n-grams' first-occurrence order
+            let mut numerator = 0.0f64;
+            for &(g, c) in &hyp_ngrams {
+                if let Some(&k) = rc.get(g) {
+                    numerator += w.get(g).copied().unwrap_or(0.0) * c.min(k) as f64;
+                }
+            }
+            let precision = if denominator == 0 { 0.0 } else { numerator / denominator as f64 };
+            let cand = (precision, numerator, denominator, r.len() as u64);
+            let better = match best {
+                None => true,
+                Some(b) => cand.partial_cmp(&b) == Some(std::cmp::Ordering::Greater),
+            };
+            if better {
+                best = Some(cand);
+            }
+        }
+        let (_, num, den, rl) = best.expect("one reference");
+        out_s[i - 1] = num;
+        out_c[i - 1] = den;
+        l_ref += rl;
+        l_sys += hyp_len;
+    }
+    out_c[n_max] = l_ref;
+    out_c[n_max + 1] = l_sys;
+}
+
+/// Which information weights the statistics use.
+pub enum Weighting<'t> {
+    /// A fixed table (from `InfoTable::build` over a corpus, possibly merged from shards).
+    Table(&'t InfoTable),
+    /// The table of all references of this batch (corpus semantics).
+    Batch,
+    /// Each segment's own references (nltk `sentence_nist`).
+    OwnReferences,
+}
+
+/// Per-segment statistics: `(counts, sums)`, row-major.
+pub fn batch_stats<H: AsRef<str> + Sync>(
+    cfg: &NistConfig,
+    hyps: &[H],
+    refs: &[Vec<String>],
+    weighting: Weighting<'_>,
+    n_threads: usize,
+) -> Result<(Vec<u64>, Vec<f64>)> {
+    cfg.validate()?;
+    if hyps.len() != refs.len() {
+        return Err(Error::LengthMismatch { what: "predictions and references".into(), left: hyps.len(), right: refs.len() });
+    }
+    for (i, r) in refs.iter().enumerate() {
+        if r.is_empty() {
+            return Err(Error::MissingReference { index: i });
+        }
+    }
+    let n_max = cfg.max_order;
+    let (hyp_tok, ref_tok): (Vec<String>, Vec<Vec<String>>) = crate::parallel::run(n_threads, || {
+        use rayon::prelude::*;
+        let h = hyps.par_iter().map(|x| cfg.preprocess(x.as_ref())).collect();
+        let r = refs.par_iter().map(|rs| rs.iter().map(|x| cfg.preprocess(x)).collect()).collect();
+        (h, r)
+    });
+    // one vocabulary for the batch (and the fixed table), so n-grams compare as id slices
+    let mut it = Interner::new();
+    let zero = Some(it.id("0"));
+    let hyp_ids: Vec<Vec<u32>> = hyp_tok.iter().map(|s| it.ids_of(s)).collect();
+    let ref_ids: Vec<Vec<Vec<u32>>> = ref_tok.iter().map(|rs| rs.iter().map(|s| it.ids_of(s)).collect()).collect();
+    let table_ids: Vec<(Vec<u32>, u64)>;
+    let mut counts: FxHashMap<&[u32], u64> = FxHashMap::default();
+    let weights: Option<Weights<'_>> = match weighting {
+        Weighting::Table(t) => {
+            table_ids = t.counts.iter().map(|(k, &c)| (it.ids_of(k), c)).collect();
+            for (k, c) in &table_ids {
+                counts.insert(k.as_slice(), *c);
+            }
+            Some(weights_of(cfg.flavour, &counts, t.total_words, zero))
+        }
+        Weighting::Batch => {
+            let total = count_refs(ref_ids.iter().flatten(), n_max, &mut counts);
+            Some(weights_of(cfg.flavour, &counts, total, zero))
+        }
+        Weighting::OwnReferences => None,
+    };
+    let (wc, ws) = cfg.width();
+    let rows = map_rows(hyps.len(), 1, n_threads, || (), |_, i, row: &mut [Option<(Vec<u64>, Vec<f64>)>]| {
+        let (mut c, mut s) = (vec![0u64; wc], vec![0f64; ws]);
+        let fill = |w: &Weights<'_>, c: &mut [u64], s: &mut [f64]| match cfg.flavour {
+            Flavour::Mteval => mteval_row(&hyp_ids[i], &ref_ids[i], w, n_max, c, s),
+            Flavour::Nltk => nltk_row(&hyp_ids[i], &ref_ids[i], w, n_max, c, s),
+        };
+        match &weights {
+            Some(w) => fill(w, &mut c, &mut s),
+            None => {
+                let mut own = FxHashMap::default();
+                let total = count_refs(ref_ids[i].iter(), n_max, &mut own);
+                fill(&weights_of(cfg.flavour, &own, total, zero), &mut c, &mut s);
+            }
+        }
+        row[0] = Some((c, s));
+        Ok::<(), Error>(())
+    })?;
+    let mut counts_out = Vec::with_capacity(rows.len() * wc);
+    let mut sums_out = Vec::with_capacity(rows.len() * ws);
+    for (c, s) in rows.into_iter().map(|x| x.expect("filled")) {
+        counts_out.extend(c);
+        sums_out.extend(s);
+    }
+    Ok((counts_out, sums_out))
+}
+
+/// mteval's `nist_length_penalty` (β chosen so that a 2/3 length ratio gives 0.5).
+pub fn mteval_penalty(ratio: f64) -> f64 {
+    if ratio >= 1.0 {
+        return 1.0;
+    }
+    if ratio <= 0.0 {
+        return 0.0;
+    }
+    let (ratio_x, score_x) = (1.5f64, 0.5f64);
+    let beta = -score_x.ln() / ratio_x.ln() / ratio_x.ln();
+    (-beta * ratio.ln() * ratio.ln()).exp()
+}
+
+/// nltk's `nist_length_penalty(ref_len, hyp_len)`.
+pub fn nltk_penalty(ref_len: f64, hyp_len: f64) -> f64 {
+    let ratio = hyp_len / ref_len;
+    if 0.0 < ratio && ratio < 1.0 {
+        let (ratio_x, score_x) = (1.5f64, 0.5f64);
+        let beta = score_x.ln() / (ratio_x.ln() * ratio_x.ln());
+        let l = ratio.ln();
+        (beta * (l * l)).exp()
+    } else {
+        ratio.min(1.0).max(0.0)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct NistScore {
+    pub score: f64,
+    /// Per-order precisions (information per n-gram), before the length penalty.
+    pub precisions: Vec<f64>,
+    pub penalty: f64,
+    pub hyp_len: f64,
+    pub ref_len: f64,
+}
+
+/// mteval: `counts = [tst_1..N, ref_words, n_refs]` summed over `n_segments` segments.
+pub fn score_mteval(info: &[f64], counts: &[u64], n_segments: u64) -> Result<NistScore> {
+    let n = info.len();
+    let tst_words = counts[0] as f64;
+    let (ref_words, n_refs) = (counts[n], counts[n + 1]);
+    if ref_words == 0 || n_segments == 0 {
+        return Err(Error::InvalidInput(
+            "NIST: the references have no words (mteval-v13a stops with a division by zero)".into(),
+        ));
+    }
+    // Perl: $tst / ($ref_words / ($ref_count / $seg_count))
+    let nsys = n_refs as f64 / n_segments as f64;
+    let ref_len = ref_words as f64 / nsys;
+    let penalty = mteval_penalty(tst_words / ref_len);
+    let mut score = 0.0;
+    let mut precisions = Vec::with_capacity(n);
+    for k in 0..n {
+        let p = info[k] / (counts[k].max(1)) as f64;
+        precisions.push(p);
+        score += p;
+    }
+    Ok(NistScore { score: score * penalty, precisions, penalty, hyp_len: tst_words, ref_len })
+}
+
+/// nltk: `counts = [den_1..N, l_ref, l_sys]`. Where nltk raises ZeroDivisionError (an
+/// order without hypothesis n-grams, or no reference words), `lenient` scores that
+/// order's precision as 0 (and the penalty as 0) instead of failing.
+pub fn score_nltk(num: &[f64], counts: &[u64], lenient: bool) -> Result<NistScore> {
+    let n = num.len();
+    let (l_ref, l_sys) = (counts[n] as f64, counts[n + 1] as f64);
+    let mut total = 0.0f64;
+    let mut precisions = Vec::with_capacity(n);
+    for k in 0..n {
+        if counts[k] == 0 {
+            if !lenient {
+                return Err(Error::InvalidInput(format!(
+                    "NIST (nltk): no hypothesis {}-grams in the corpus, so the {}-gram precision is 0/0 \
+                     (nltk raises ZeroDivisionError); use a smaller n or zero_division=\"zero\"",
+                    k + 1,
+                    k + 1
+                )));
+            }
+            precisions.push(0.0);
+            continue;
+        }
+        let p = num[k] / counts[k] as f64;
+        precisions.push(p);
+        total += p;
+    }
+    let penalty = if l_ref == 0.0 {
+        if !lenient {
+            return Err(Error::InvalidInput(
+                "NIST (nltk): the chosen references have no words (nltk raises ZeroDivisionError); use zero_division=\"zero\"".into(),
+            ));
+        }
+        0.0
+    } else {
+        nltk_penalty(l_ref, l_sys)
+    };
+    Ok(NistScore { score: total * penalty, precisions, penalty, hyp_len: l_sys, ref_len: l_ref })
+}
+
+/// Tokens of one text as a space-joined string (for the table of a text stream).
+pub fn tokenized(cfg: &NistConfig, s: &str) -> String {
+    cfg.preprocess(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn corpus(flavour: Flavour, hyps: &[&str], refs: &[Vec<&str>]) -> f64 {
+        let cfg = NistConfig { flavour, tokenizer: Tokenizer::None, lowercase: false, max_order: 5 };
+        let refs: Vec<Vec<String>> = refs.iter().map(|r| r.iter().map(|x| x.to_string()).collect()).collect();
+        let table = InfoTable::build(&cfg, &refs);
+        let (c, s) = batch_stats(&cfg, hyps, &refs, Weighting::Table(&table), 1).unwrap();
+        let (wc, ws) = cfg.width();
+        let mut cs = vec![0u64; wc];
+        let mut ss = vec![0f64; ws];
+        for row in c.chunks(wc) {
+            for k in 0..wc {
+                cs[k] += row[k];
+            }
+        }
+        for row in s.chunks(ws) {
+            for k in 0..ws {
+                ss[k] += row[k];
+            }
+        }
+        match flavour {
+            Flavour::Mteval => score_mteval(&ss, &cs, hyps.len() as u64).unwrap().score,
+            Flavour::Nltk => score_nltk(&ss, &cs, false).unwrap().score,
+        }
+    }
+
+    #[test]
+    fn penalty_is_half_at_two_thirds() {
+        assert!((mteval_penalty(2.0 / 3.0) - 0.5).abs() < 1e-12);
+        assert!((nltk_penalty(3.0, 2.0) - 0.5).abs() < 1e-12);
+        assert_eq!(mteval_penalty(1.2), 1.0);
+        assert_eq!(nltk_penalty(3.0, 0.0), 0.0);
+    }
+
+    #[test]
+    fn identical_single_segment() {
+        // One segment, hyp == ref: every n-gram's info is log2 of its prefix ratio.
+        let s = corpus(Flavour::Mteval, &["a b c"], &[vec!["a b c"]]);
+        // unigrams: 3 * log2(3) / 3, bigrams: log2(1)=0 ...
+        assert!((s - 3f64.log2()).abs() < 1e-12, "{s}");
+        let t = corpus(Flavour::Nltk, &["a b c d e"], &[vec!["a b c d e"]]);
+        assert!((t - 5f64.log2()).abs() < 1e-12, "{t}");
+    }
+
+    #[test]
+    fn mteval_perl_false_prefix_quirk() {
+        // the bigram "0 a" is weighted against all reference words (Perl's "0" is false)
+        let cfg = NistConfig { flavour: Flavour::Mteval, tokenizer: Tokenizer::None, lowercase: false, max_order: 2 };
+        let refs = vec![vec!["0 a b".to_string()], vec!["0 c".to_string()]];
+        let (_, s) = batch_stats(&cfg, &["0 a"], &refs[..1], Weighting::Table(&InfoTable::build(&cfg, &refs)), 1).unwrap();
+        // unigrams: log2(5/2) + log2(5/1); bigram "0 a": log2(5/1) instead of log2(2/1)
+        let want = (2.5f64).log2() + 5f64.log2();
+        assert!((s[0] - want).abs() < 1e-12, "{}", s[0]);
+        assert!((s[1] - 5f64.log2()).abs() < 1e-12, "{}", s[1]);
+    }
+
+    #[test]
+    fn nltk_zero_division_is_an_error() {
+        let err = score_nltk(&[1.0, 0.0], &[2, 0, 4, 4], false).unwrap_err();
+        assert!(matches!(err, Error::InvalidInput(_)));
+        assert!(score_nltk(&[1.0, 0.0], &[2, 0, 4, 4], true).is_ok());
+    }
+}

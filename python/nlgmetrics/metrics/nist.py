@@ -1,0 +1,226 @@
+"""NIST (Doddington 2002): information-weighted n-gram precision with a length penalty.
+
+Information weights come from the references of the *whole corpus*:
+``info(w1..wn) = log2(count(w1..wn−1) / count(w1..wn))`` (a unigram's prefix count is
+the number of reference words). NIST is therefore two-phase: the reference n-gram
+table (:meth:`NIST.reference_table`, a :class:`Stats` whose ``tables["ngrams"]`` merge
+by key-wise addition) comes first, segment statistics second. A single
+``corpus_score``/``stats`` call builds the table from its own references, as both
+reference tools do. To stream or shard, build the table first (merge the shards'
+tables with ``+``) and pass it: ``NIST(info_table=table)``; statistics computed with
+different tables never merge (the table's digest is part of the key).
+
+Flavours:
+
+- ``mteval`` (default; mteval-v13a.pl): 13a tokenization, ASCII lowercasing unless
+  ``case_sensitive=True`` (mteval's ``-c``); hypothesis n-gram counts clipped by their
+  maximum count over all references; ``NIST = Σ_{n≤N} Σinfo_n / max(#hyp n-grams, 1)
+  × BP(hyp words / average reference length)``, ``BP(r) = exp(−β ln² r)`` for
+  ``r < 1`` with ``β = −ln 0.5 / ln² 1.5``. The average reference length is
+  ``reference words / (references per segment)``: mteval-v13a's ``/ #refsets`` when
+  every segment has the same number of references (pass empty strings to pad, as
+  mteval's reference sets do), and mteval-v13a-sig's (the E2E challenge scorer's)
+  average number of references present when it varies. ⚠ Copied quirk: mteval tests
+  the prefix string of an n-gram for Perl truth, so a bigram starting with the token
+  ``0`` is weighted as if it were a unigram (prefix count = all reference words). Segment scores use the corpus weights (as
+  mteval's ``-d 2``). References without any word are an error (mteval divides by zero).
+- ``nltk`` (nltk 3.10 ``corpus_nist``): whitespace tokens (no lowercasing); per order
+  and segment, the reference with the largest ``(precision, numerator, denominator,
+  length)`` is used, and lengths are accumulated once per order. nltk raises
+  ZeroDivisionError when some order has no hypothesis n-gram in the corpus (hypotheses
+  shorter than ``n``) or no reference word; nlgmetrics raises
+  :class:`InvalidInputError` there, or with ``zero_division="zero"`` scores such an
+  order's precision (and a zero-length penalty) as 0. Sentence scores follow nltk's
+  ``sentence_nist`` (weights from the segment's own references) unless ``info_table``
+  is given.
+
+Citation: Doddington. Automatic evaluation of machine translation quality using n-gram
+co-occurrence statistics. HLT 2002.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Sequence
+
+import numpy as np
+
+from .. import _core
+from .. import tokenizers as _tok
+from .._inputs import as_references
+from ..errors import IncompatibleStatsError, InvalidInputError, InvalidOptionError
+from ..stats import SegmentStats, Stats
+from .base import Metric, Score
+
+FLAVOURS = ("mteval", "nltk")
+
+
+class NISTScore(Score):
+    def format(self, width: int = 4, score_only: bool = False) -> str:
+        if score_only:
+            return f"{self.score:.{width}f}"
+        prec = "/".join(f"{p:.4f}" for p in self.precisions)
+        return f"NIST = {self.score:.{width}f} {prec} (penalty = {self.penalty:.4f})"
+
+
+def _digest(table: dict[str, int], total: int) -> str:
+    h = hashlib.sha1(str(total).encode())
+    for k in sorted(table):
+        h.update(f"\x00{k}\x01{table[k]}".encode())
+    return h.hexdigest()[:12]
+
+
+class NIST(Metric):
+    """NIST; ``NIST(flavour="mteval", n=5, ...)``. See the module docstring.
+
+    >>> from nlgmetrics import NIST
+    >>> round(NIST().corpus_score(["a b c"], [["a b c"]]).score, 6)
+    1.584963
+    """
+
+    name = "NIST"
+
+    def __init__(
+        self,
+        flavour: str = "mteval",
+        *,
+        n: int = 5,
+        case_sensitive: bool = False,
+        tokenize: str | None = None,
+        lowercase: bool = False,
+        zero_division: str = "error",
+        info_table: Stats | None = None,
+        n_threads: int = 0,
+    ):
+        super().__init__(n_threads=n_threads)
+        if flavour not in FLAVOURS:
+            raise InvalidOptionError(f"unknown NIST flavour {flavour!r}; known: {', '.join(FLAVOURS)}")
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 64:
+            raise InvalidOptionError(f"NIST n must be an integer in 1..64, got {n!r}")
+        if zero_division not in ("error", "zero"):
+            raise InvalidOptionError(f"zero_division must be 'error' or 'zero', got {zero_division!r}")
+        if tokenize is None:
+            tokenize = "13a" if flavour == "mteval" else "none"
+        if tokenize not in _tok.CORE_TOKENIZERS:
+            raise InvalidOptionError(f"unknown tokenizer {tokenize!r} for NIST; known: {', '.join(_tok.CORE_TOKENIZERS)}")
+        self.flavour = flavour
+        self.n = n
+        self.tokenize = tokenize
+        # mteval lowercases unless -c; nltk only when asked
+        self.lowercase = (not case_sensitive) if flavour == "mteval" else bool(lowercase)
+        self.case_sensitive = bool(case_sensitive)
+        self.zero_division = zero_division
+        if info_table is not None and (not isinstance(info_table, Stats) or info_table.key != self._table_key):
+            raise IncompatibleStatsError("info_table must come from reference_table() of a NIST metric with the same flavour, tokenizer, case and n")
+        self.info_table = info_table
+        if flavour == "mteval":
+            self.count_fields = (*(f"tst_{i}" for i in range(1, n + 1)), "ref_words", "n_refs")
+            self.sum_fields = tuple(f"info_{i}" for i in range(1, n + 1))
+        else:
+            self.count_fields = (*(f"den_{i}" for i in range(1, n + 1)), "l_ref", "l_sys")
+            self.sum_fields = tuple(f"num_{i}" for i in range(1, n + 1))
+
+    # -- phase one -------------------------------------------------------------------
+    @property
+    def _table_key(self) -> str:
+        return f"NIST-table|flavour:{self.flavour}|tok:{self.tokenize}|lc:{self.lowercase}|n:{self.n}"
+
+    def reference_table(self, references: Sequence[str | Sequence[str]]) -> Stats:
+        """Reference n-gram counts of a corpus (or a shard): merge shards with ``+``."""
+        refs = as_references(references)
+        keys, counts, total = _core.nist_table(refs, self.flavour, self.tokenize, self.lowercase, self.n)
+        return Stats(
+            key=self._table_key,
+            count_fields=("ref_words",),
+            counts=np.array([total], dtype=np.uint64),
+            n_segments=len(refs),
+            tables={"ngrams": dict(zip(keys, counts))},
+        )
+
+    def fit(self, references: Sequence[str | Sequence[str]]) -> "NIST":
+        """Fix the information weights to those of ``references`` (for streaming)."""
+        self.info_table = self.reference_table(references)
+        return self
+
+    def _table_arg(self) -> tuple[list[str], list[int], int] | None:
+        if self.info_table is None:
+            return None
+        t = self.info_table.tables.get("ngrams", {})
+        return list(t.keys()), list(t.values()), int(self.info_table.counts[0])
+
+    # -- identity --------------------------------------------------------------------
+    def _signature_items(self) -> dict[str, Any]:
+        if self.info_table is None:
+            weights = "refs"
+        else:
+            t = self.info_table.tables.get("ngrams", {})
+            weights = "table-" + _digest(t, int(self.info_table.counts[0]))
+        items: dict[str, Any] = {"flavour": self.flavour, "n": self.n, "tok": self.tokenize, "case": "lc" if self.lowercase else "mixed", "weights": weights}
+        if self.flavour == "nltk":
+            items["zerodiv"] = self.zero_division
+        return items
+
+    def _abbreviations(self) -> dict[str, str]:
+        return {"flavour": "f", "n": "n", "tok": "tok", "case": "c", "weights": "w", "zerodiv": "z"}
+
+    # -- phase two -------------------------------------------------------------------
+    def _stats_with(self, predictions: list[str], references: list[list[str]], table, batch_table: bool = False) -> SegmentStats:
+        counts, sums = _core.nist_stats(predictions, references, self.flavour, self.tokenize, self.lowercase, self.n, table, self.n_threads, batch_table)
+        return SegmentStats(
+            key=self.key,
+            count_fields=self.count_fields,
+            counts=counts,
+            sum_fields=self.sum_fields,
+            sums=sums,
+            ref_counts=np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references)),
+        )
+
+    def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
+        # without a fixed table: the weights of this call's references (corpus semantics)
+        return self._stats_with(predictions, references, self._table_arg(), batch_table=True)
+
+    def update(self, predictions, references) -> "NIST":
+        if self.info_table is None:
+            raise InvalidInputError(
+                "NIST information weights are corpus-wide: build them first with fit(references) "
+                "(or reference_table() per shard, merged with +), then stream"
+            )
+        return super().update(predictions, references)
+
+    def compute(self, *, predictions=None, references=None) -> NISTScore:
+        # the one-shot keyword call needs no fixed table: the weights come from these references
+        if self.info_table is None and self._state is None and predictions is not None and references is not None:
+            return self.corpus_score(predictions, references)
+        return super().compute(predictions=predictions, references=references)
+
+    def _score(self, stats: Stats) -> NISTScore:
+        n = self.n
+        counts = np.ascontiguousarray(stats.counts, dtype=np.uint64)
+        sums = np.ascontiguousarray(stats.sums, dtype=np.float64)
+        if self.flavour == "mteval":
+            d = _core.nist_score("mteval", counts, sums, stats.n_segments, False)
+        else:
+            d = _core.nist_score("nltk", counts, sums, stats.n_segments, self.zero_division == "zero")
+        return NISTScore("NIST", d.pop("score"), self.signature(stats), stats, **d)
+
+    def _sentence_scores(self, seg: SegmentStats) -> np.ndarray:
+        return _core.nist_scores(self.flavour, np.ascontiguousarray(seg.counts), np.ascontiguousarray(seg.sums), self.zero_division == "zero")
+
+    def sentence_scores(self, predictions, references) -> np.ndarray:
+        if self.flavour == "nltk" and self.info_table is None:
+            preds, refs = self._prepare(predictions, references)
+            return self._sentence_scores(self._stats_with(preds, refs, None))
+        return super().sentence_scores(predictions, references)
+
+    def _pairwise(self, cands: list[str], refs: list[str]) -> np.ndarray:
+        preds = [c for c in cands for _ in refs]
+        flat = [[r] for _ in cands for r in refs]
+        if not preds:
+            return np.zeros((len(cands), len(refs)))
+        # each pair alone: the weights of that one reference (unless a table is fixed)
+        seg = self._stats_with(preds, flat, self._table_arg())
+        return self._sentence_scores(seg).reshape(len(cands), len(refs))
+
+
+def nist(predictions, references, **options: Any) -> NISTScore:
+    return NIST(**options).corpus_score(predictions, references)
