@@ -52,22 +52,22 @@ from .stats import SegmentStats, Stats  # noqa: E402
 from . import meta, significance  # noqa: E402
 from .significance import bootstrap_ci, paired_test  # noqa: E402
 
-register("bleu", BLEU, "BLEU (flavours: sacrebleu)", tuple(BLEU.flavours))
+register("bleu", BLEU, "BLEU", tuple(BLEU.flavours))
 register("rouge", ROUGE, "ROUGE-N/L/Lsum/W/S/SU", tuple(ROUGE.flavours))
 register("cider", CIDEr, "CIDEr-D as pycocoevalcap (corpus or fixed df), original CIDEr", CIDEr.flavours)
-register("meteor", METEOR, "METEOR (flavours: meteor-1.5, nltk)", tuple(METEOR.flavours))
+register("meteor", METEOR, "METEOR", tuple(METEOR.flavours))
 register("distinct", Distinct, "Distinct-n: corpus, paper and mean-per-response conventions")
 register("self_bleu", SelfBLEU, "Self-BLEU (Texygen conventions)")
-register("chrf", CHRF, "chrF / chrF++ (word_order=2) (flavours: sacrebleu)", tuple(CHRF.flavours))
-register("chrf++", chrf_plus_plus, "chrF++: chrF with word_order=2 (flavours: sacrebleu)", tuple(CHRF.flavours))
-register("ter", TER, "TER, translation edit rate (flavours: sacrebleu)", tuple(TER.flavours))
+register("chrf", CHRF, "chrF (chrF++ with word_order=2)", tuple(CHRF.flavours))
+register("chrf++", chrf_plus_plus, "chrF++: chrF with word_order=2", tuple(CHRF.flavours))
+register("ter", TER, "TER, translation edit rate", tuple(TER.flavours))
 register("wer", WER, "word error rate (jiwer 4.0)", ("jiwer",))
 register("cer", CER, "character error rate (jiwer 4.0)", ("jiwer",))
 register("mer", MER, "match error rate (jiwer 4.0)", ("jiwer",))
 register("wil", WIL, "word information lost (jiwer 4.0)", ("jiwer",))
 register("wip", WIP, "word information preserved (jiwer 4.0)", ("jiwer",))
 register("per", PER, "position-independent error rate (Moses PerScorer)", ("moses",))
-register("nist", NIST, "NIST (flavours: mteval, nltk)", ("mteval", "nltk"))
+register("nist", NIST, "NIST", ("mteval", "nltk"))
 
 # Everything imported above that is public: metric classes, functions, errors, modules.
 __all__ = sorted(
