@@ -33,6 +33,10 @@ def test_corpus_formats_match_expected(coco, system):
             assert ev.eval[k] == e[k], (f.stem, k)
         assert ev.eval["CIDEr"] == pytest.approx(e["CIDEr"], rel=REL), f.stem
         assert ev.bleu_stats == e["bleu_stats"]
+        # METEOR (native METEOR 1.5) and ROUGE-L (coco flavour) complete COCOEvalCap's table.
+        assert list(ev.eval) == ["Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4", "METEOR", "ROUGE_L", "CIDEr"]
+        assert ev.eval["METEOR"] == pytest.approx(e["METEOR"], rel=REL), f.stem
+        assert ev.eval["ROUGE_L"] == pytest.approx(e["ROUGE_L"], rel=REL), f.stem
 
 
 @pytest.fixture(scope="module")
@@ -89,14 +93,14 @@ def test_cli_text_json_tsv(coco_json, capsys):
     a, r, _, _ = coco_json
     assert main(["coco", "--annotations", str(a), "--results", str(r)]) == 0
     text = capsys.readouterr().out.splitlines()
-    assert [line.split(":")[0] for line in text] == ["Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4", "CIDEr"]
+    assert [line.split(":")[0] for line in text] == ["Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4", "METEOR", "ROUGE_L", "CIDEr"]
     assert main(["coco", "-a", str(a), "-R", str(r), "--format", "json", "--per-image"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["n_images"] == 300 and len(doc["img_to_eval"]) == 300
     assert f"{doc['eval']['Bleu_1']:.3f}" == text[0].split(": ")[1]
     assert main(["coco", "-a", str(a), "-R", str(r), "--format", "tsv", "--per-image"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "image_id\tBleu_1\tBleu_2\tBleu_3\tBleu_4\tCIDEr" and len(lines) == 301
+    assert lines[0] == "image_id\tBleu_1\tBleu_2\tBleu_3\tBleu_4\tMETEOR\tROUGE_L\tCIDEr" and len(lines) == 301
 
 
 def test_cli_errors(tmp_path, coco_json, capsys):
@@ -129,15 +133,18 @@ def test_ignored_results_warn_and_types(coco_json):
 
 
 def test_scorer_hook(coco_json):
+    from nlgmetrics import coco as mod
+
     a, r, _, _ = coco_json
-    register_scorer("ROUGE_L", lambda refs, preds: (0.5, [0.5] * len(preds)))
+    saved = dict(mod._EXTRA_SCORERS)
+    register_scorer("SPICE", lambda refs, preds: (0.5, [0.5] * len(preds)))
     try:
         ev = evaluate(a, r)
-        assert list(ev.eval) == ["Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4", "ROUGE_L", "CIDEr"]
+        assert list(ev.eval) == ["Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4", "METEOR", "ROUGE_L", "CIDEr", "SPICE"]
+        assert ev.eval["SPICE"] == 0.5
     finally:
-        from nlgmetrics import coco as mod
-
-        mod._EXTRA_SCORERS.pop("ROUGE_L")
+        mod._EXTRA_SCORERS.clear()
+        mod._EXTRA_SCORERS.update(saved)
 
 
 def test_score_subcommand_cider_and_coco_bleu(tmp_path, capsys, coco):

@@ -9,10 +9,12 @@ BLEU-1..4 (``BLEU(flavour="coco")``) and CIDEr-D (``CIDEr()``, df from these
 references). It returns the corpus numbers under COCOEvalCap's names (``Bleu_1`` ..
 ``Bleu_4``, ``CIDEr``) and the per-image scores (``imgToEval``).
 
-METEOR and ROUGE-L are computed by their own metric families; they plug in with
-:func:`register_scorer` (a function of the tokenized references and results returning
-the corpus value and per-image values) and then appear in the output in COCOEvalCap's
-order (Bleu, METEOR, ROUGE_L, CIDEr). SPICE is not provided.
+METEOR (``METEOR()``, the native METEOR 1.5 with pycocoevalcap's aggregate; it needs the
+``[meteor]`` extra for its resources and is skipped with a warning without it) and
+ROUGE-L (``ROUGE(flavour="coco")``) come from their own metric families through the
+same hook other scorers use, :func:`register_scorer` (a function of the tokenized
+references and results returning the corpus value and per-image values). Results
+appear in COCOEvalCap's order (Bleu, METEOR, ROUGE_L, CIDEr). SPICE is not provided.
 
 Inputs: COCO annotation JSON (``{"images": [...], "annotations": [{"image_id",
 "caption"}]}``) or a references JSONL (``{"image_id"|"image_name", "references": [...]}``
@@ -33,7 +35,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from . import _core
-from .errors import InputTypeError, InvalidInputError, MissingReferenceError
+from .errors import InputTypeError, InvalidInputError, MissingExtraError, MissingReferenceError
 from .metrics.bleu_coco import CocoBLEU
 from .metrics.cider import CIDEr
 
@@ -217,7 +219,11 @@ def evaluate(annotations: Any, results: Any, *, n_threads: int = 0) -> CocoEval:
         values[f"Bleu_{j + 1}"] = total.bleus[j]
         per_image[f"Bleu_{j + 1}"] = per[:, j].copy()
     for name, scorer in _EXTRA_SCORERS.items():
-        v, p = scorer(refs_tok, preds_tok)
+        try:
+            v, p = scorer(refs_tok, preds_tok)
+        except MissingExtraError as e:
+            warnings.warn(f"{name} skipped: {e}", stacklevel=2)
+            continue
         values[name], per_image[name] = float(v), np.asarray(p, dtype=np.float64)
     cider = CIDEr(tokenize="none", n_threads=n_threads)
     with warnings.catch_warnings():
@@ -229,3 +235,22 @@ def evaluate(annotations: Any, results: Any, *, n_threads: int = 0) -> CocoEval:
     keys = sorted(values, key=lambda m: order.get(m, len(order)))
     stats = {"testlen": total.testlen, "reflen": total.reflen, "guess": total.guess, "correct": total.correct}
     return CocoEval(ids, {m: values[m] for m in keys}, {m: per_image[m] for m in keys}, stats)
+
+
+def _meteor(refs_tok: list[list[str]], preds_tok: list[str]) -> tuple[float, Sequence[float]]:
+    from .metrics.meteor import METEOR
+
+    metric = METEOR()
+    seg = metric.stats(preds_tok, refs_tok)
+    return metric.score_stats(seg).score, metric._sentence_scores(seg)
+
+
+def _rouge_l(refs_tok: list[list[str]], preds_tok: list[str]) -> tuple[float, Sequence[float]]:
+    from .metrics.rouge import ROUGE
+
+    per = ROUGE(flavour="coco").sentence_scores(preds_tok, refs_tok)
+    return float(np.mean(per)), per
+
+
+register_scorer("METEOR", _meteor)
+register_scorer("ROUGE_L", _rouge_l)
