@@ -83,18 +83,25 @@ impl Tokenizer {
     }
 }
 
+/// `' '.join(line.split())` for ASCII bytes (Python's ASCII whitespace includes
+/// \x1c-\x1f), validating the output once instead of token by token.
+pub(crate) fn join_split_ascii(line: &[u8], out: &mut String) {
+    let is_space = |b: &u8| matches!(b, b'\t'..=b'\r' | b'\x1c'..=b'\x1f' | b' ');
+    let mut bytes = std::mem::take(out).into_bytes();
+    bytes.clear();
+    for tok in line.split(is_space).filter(|t| !t.is_empty()) {
+        if !bytes.is_empty() {
+            bytes.push(b' ');
+        }
+        bytes.extend_from_slice(tok);
+    }
+    *out = String::from_utf8(bytes).expect("ASCII input gives ASCII output");
+}
+
 /// `' '.join(line.split())`
 pub(crate) fn join_split(line: &str, out: &mut String) {
     if line.is_ascii() {
-        // ASCII fast path; Python's ASCII whitespace includes \x1c-\x1f.
-        let is_space = |b: &u8| matches!(b, b'\t'..=b'\r' | b'\x1c'..=b'\x1f' | b' ');
-        for tok in line.as_bytes().split(is_space).filter(|t| !t.is_empty()) {
-            if !out.is_empty() {
-                out.push(' ');
-            }
-            // Safe: a slice of an ASCII string is valid UTF-8.
-            out.push_str(std::str::from_utf8(tok).expect("ASCII"));
-        }
+        join_split_ascii(line.as_bytes(), out);
         return;
     }
     for (i, tok) in py_split(line).enumerate() {

@@ -5,7 +5,7 @@
 //! one left-to-right byte scan with Python's non-overlapping `re.sub` semantics; a
 //! multi-byte character only ever plays the role of "not a digit", which its bytes are too.
 
-use super::join_split;
+use super::{join_split, join_split_ascii};
 
 #[inline]
 fn is_split_punct(b: u8) -> bool {
@@ -76,13 +76,26 @@ pub fn post_tokenize(line: &str, out: &mut String) {
         sub_pairs(&a, &mut b, 4);
         std::mem::swap(&mut a, &mut b);
     }
-    // Only ASCII bytes were inserted next to whole UTF-8 sequences.
-    let s = std::str::from_utf8(&a).expect("ASCII edits keep UTF-8 valid");
-    join_split(s, out);
+    if a.is_ascii() {
+        join_split_ascii(&a, out);
+    } else {
+        // Only ASCII bytes were inserted next to whole UTF-8 sequences.
+        let s = std::str::from_utf8(&a).expect("ASCII edits keep UTF-8 valid");
+        join_split(s, out);
+    }
 }
 
 /// Tokenizer13a.__call__
 pub fn tokenize_13a(line: &str, out: &mut String) {
+    if !line.bytes().any(|b| matches!(b, b'<' | b'\n' | b'&')) {
+        // Nothing to replace: skip the string copies.
+        let mut wrapped = String::with_capacity(line.len() + 2);
+        wrapped.push(' ');
+        wrapped.push_str(line);
+        wrapped.push(' ');
+        post_tokenize(&wrapped, out);
+        return;
+    }
     let mut s = line.replace("<skipped>", "").replace("-\n", "").replace('\n', " ");
     if s.contains('&') {
         s = s
