@@ -58,7 +58,7 @@ def corpus(n: int, seed: int = 2026, vocab_size: int = 20000, n_refs: int = 1) -
             if extra[j] < 0.05:
                 hyp.append(inserts[j])
         for i in range(len(hyp) - 1):
-            if swap[start + i] < 0.05:
+            if swap[(start + i) % len(swap)] < 0.05:
                 hyp[i], hyp[i + 1] = hyp[i + 1], hyp[i]
         hyps.append(" ".join(hyp))
         refs.append(seg_refs)
