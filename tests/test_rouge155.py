@@ -183,3 +183,19 @@ def test_signature_and_perl_options():
     assert r.perl_options() == "-n 2 -w 1.2 -2 4 -u -m -l 100 -f B -p 0.5"
     sig = r.signature().as_dict()
     assert sig["flavour"] == "rouge155" and sig["formula"] == "B" and sig["limit"] == "100w" and sig["w"] == 1.2
+
+
+def test_missing_data_package_names_the_extra(monkeypatch):
+    from nlgmetrics.errors import MissingExtraError
+    from nlgmetrics.metrics import rouge155
+
+    def no_package(name):
+        raise ModuleNotFoundError(name)
+
+    monkeypatch.setattr(rouge155.resources, "files", no_package)
+    rouge155.wordnet_exceptions.cache_clear()
+    try:
+        with pytest.raises(MissingExtraError, match=r"nlgmetrics\[rouge155\]"):
+            rouge155.wordnet_exceptions()
+    finally:
+        rouge155.wordnet_exceptions.cache_clear()

