@@ -1,8 +1,13 @@
-"""Metric registry: ``load(name, **options)`` for the CLI, the keyword API and plugins."""
+"""Metric registry: ``load(name, **options)`` for the CLI, the keyword API and plugins.
+
+Built-in metrics are listed by import path so that nothing is imported until a metric is
+loaded; a plugin may register a callable directly.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import importlib
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .errors import InvalidOptionError
@@ -11,11 +16,30 @@ from .errors import InvalidOptionError
 @dataclass(frozen=True)
 class Entry:
     name: str
-    factory: Callable[..., Any]
+    # A callable, or "module:attribute" resolved on first use.
+    target: Callable[..., Any] | str
     description: str
-    flavours: tuple[str, ...] = ()
+    # None: read the factory's own ``flavours`` attribute when asked.
+    declared_flavours: tuple[str, ...] | None = ()
     # "text" metrics take predictions and references through `nlgmetrics score`.
     kind: str = "text"
+    _resolved: list = field(default_factory=list, compare=False, repr=False)
+
+    @property
+    def factory(self) -> Callable[..., Any]:
+        if not self._resolved:
+            target = self.target
+            if isinstance(target, str):
+                module, _, attribute = target.partition(":")
+                target = getattr(importlib.import_module(module), attribute)
+            self._resolved.append(target)
+        return self._resolved[0]
+
+    @property
+    def flavours(self) -> tuple[str, ...]:
+        if self.declared_flavours is None:
+            return tuple(getattr(self.factory, "flavours", ()))
+        return self.declared_flavours
 
     @property
     def text(self) -> bool:
@@ -27,11 +51,12 @@ _REGISTRY: dict[str, Entry] = {}
 
 def register(
     name: str,
-    factory: Callable[..., Any],
+    factory: Callable[..., Any] | str,
     description: str,
-    flavours: tuple[str, ...] = (),
+    flavours: tuple[str, ...] | None = (),
     kind: str = "text",
 ) -> None:
+    """Register a metric factory (a callable or a ``"module:attribute"`` path)."""
     _REGISTRY[name.lower()] = Entry(name.lower(), factory, description, flavours, kind)
 
 
@@ -46,3 +71,26 @@ def load(name: str, **options: Any):
 
 def available() -> list[Entry]:
     return [_REGISTRY[k] for k in sorted(_REGISTRY)]
+
+
+_M = "nlgmetrics.metrics."
+# name, factory, description, flavours (None: the class's own list)
+for _entry in [
+    ("bleu", _M + "bleu:BLEU", "BLEU", None),
+    ("rouge", _M + "rouge:ROUGE", "ROUGE-N/L/Lsum/W/S/SU", None),
+    ("cider", _M + "cider:CIDEr", "CIDEr-D as pycocoevalcap (corpus or fixed df), original CIDEr", None),
+    ("meteor", _M + "meteor:METEOR", "METEOR", None),
+    ("distinct", _M + "distinct:Distinct", "Distinct-n: corpus, paper and mean-per-response conventions", ()),
+    ("self_bleu", _M + "self_bleu:SelfBLEU", "Self-BLEU (Texygen conventions)", ()),
+    ("chrf", _M + "chrf:CHRF", "chrF (chrF++ with word_order=2)", None),
+    ("chrf++", _M + "chrf:chrf_plus_plus", "chrF++: chrF with word_order=2", ("sacrebleu",)),
+    ("ter", _M + "ter:TER", "TER, translation edit rate", None),
+    ("wer", _M + "wer:WER", "word error rate (jiwer 4.0)", ("jiwer",)),
+    ("cer", _M + "wer:CER", "character error rate (jiwer 4.0)", ("jiwer",)),
+    ("mer", _M + "wer:MER", "match error rate (jiwer 4.0)", ("jiwer",)),
+    ("wil", _M + "wer:WIL", "word information lost (jiwer 4.0)", ("jiwer",)),
+    ("wip", _M + "wer:WIP", "word information preserved (jiwer 4.0)", ("jiwer",)),
+    ("per", _M + "per:PER", "position-independent error rate (Moses PerScorer)", ("moses",)),
+    ("nist", _M + "nist:NIST", "NIST", ("mteval", "nltk")),
+]:
+    register(*_entry)

@@ -179,3 +179,7 @@ def sentence_bleu(predictions, references, **options: Any) -> np.ndarray:
     """Sentence BLEU per prediction, with sacrebleu's sentence defaults (effective order on)."""
     options.setdefault("effective_order", True)
     return BLEU(**options).sentence_scores(predictions, references)
+
+
+# The other flavours register themselves when their modules load.
+from . import bleu_coco, bleu_nltk  # noqa: E402,F401

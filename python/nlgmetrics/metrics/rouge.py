@@ -311,3 +311,7 @@ def rouge(predictions, references, **options: Any) -> RougeScore:
 # The other flavours register themselves on import.
 from . import rouge155 as _rouge155  # noqa: E402,F401
 from . import rouge_coco as _rouge_coco  # noqa: E402,F401
+
+
+# The other flavours register themselves when their modules load.
+from . import rouge155, rouge_coco  # noqa: E402,F401
