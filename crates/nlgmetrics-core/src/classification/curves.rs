@@ -41,8 +41,9 @@ fn wide_order(scores: &[f64], keep: Option<&[usize]>, n_threads: usize) -> Vec<u
     keys.into_iter().map(|k| (k as u64) as usize).collect()
 }
 
-/// `confusion_matrix_at_thresholds(y_true == pos_label, y_score, sample_weight)`.
-pub fn binary_clf_curve(y: &[bool], scores: &[f64], weights: Option<&[f64]>, n_threads: usize) -> Result<Thresholded> {
+/// Checks the shapes and finiteness of a binary scoring batch; the indices of the samples
+/// with non-zero weight (scikit-learn drops the others), when there are weights.
+pub(crate) fn nonzero_weight_samples(y: &[bool], scores: &[f64], weights: Option<&[f64]>) -> Result<Option<Vec<usize>>> {
     if y.len() != scores.len() {
         return Err(Error::LengthMismatch { what: "y_true and y_score".into(), left: y.len(), right: scores.len() });
     }
@@ -52,11 +53,16 @@ pub fn binary_clf_curve(y: &[bool], scores: &[f64], weights: Option<&[f64]>, n_t
             return Err(Error::LengthMismatch { what: "y_true and sample_weight".into(), left: y.len(), right: w.len() });
         }
         check_finite(w, "sample_weight")?;
-        if !w.is_empty() && w.iter().all(|&x| x == 0.0) {
-            return Err(Error::InvalidInput("sample_weight must contain at least one non-zero number".into()));
-        }
     }
-    let keep: Option<Vec<usize>> = weights.map(|w| (0..w.len()).filter(|&i| w[i] != 0.0).collect());
+    Ok(weights.map(|w| (0..w.len()).filter(|&i| w[i] != 0.0).collect()))
+}
+
+/// `confusion_matrix_at_thresholds(y_true == pos_label, y_score, sample_weight)`.
+pub fn binary_clf_curve(y: &[bool], scores: &[f64], weights: Option<&[f64]>, n_threads: usize) -> Result<Thresholded> {
+    let keep = nonzero_weight_samples(y, scores, weights)?;
+    if weights.is_some_and(|w| !w.is_empty() && keep.as_ref().is_some_and(|k| k.is_empty())) {
+        return Err(Error::InvalidInput("sample_weight must contain at least one non-zero number".into()));
+    }
     if scores.len() >= 1 << 31 {
         let order = stable_descending_order(scores, keep.as_deref(), n_threads);
         return Ok(accumulate(y, scores, weights, &order, |k| f64::from_bits(descending_key(scores[order[k]]))));
@@ -159,12 +165,26 @@ fn second_diff_nonzero(a: &[f64], i: usize) -> bool {
     d1 - d0 != 0.0
 }
 
-fn select(c: &Thresholded, keep: &[usize]) -> Thresholded {
-    Thresholded {
+/// The curve's points with the first and last kept and an inner point `i` (1..n-1) kept
+/// when `keep_inner(i)`; the curve unchanged when `drop_intermediate` is off or it is short.
+fn thin<'a>(
+    c: &'a Thresholded,
+    drop_intermediate: bool,
+    keep_inner: impl Fn(usize) -> bool,
+) -> std::borrow::Cow<'a, Thresholded> {
+    let n = c.tps.len();
+    if !drop_intermediate || n <= 2 {
+        return std::borrow::Cow::Borrowed(c);
+    }
+    let keep: Vec<usize> = std::iter::once(0)
+        .chain((1..n - 1).filter(|&i| keep_inner(i)))
+        .chain(std::iter::once(n - 1))
+        .collect();
+    std::borrow::Cow::Owned(Thresholded {
         tps: keep.iter().map(|&i| c.tps[i]).collect(),
         fps: keep.iter().map(|&i| c.fps[i]).collect(),
         thresholds: keep.iter().map(|&i| c.thresholds[i]).collect(),
-    }
+    })
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -179,21 +199,9 @@ pub struct RocCurve {
 /// `roc_curve`: optional drop of collinear points, then (0, 0) at threshold +inf.
 /// fpr (tpr) is all NaN when there is no negative (positive) weight.
 pub fn roc(c: &Thresholded, drop_intermediate: bool) -> RocCurve {
-    let n = c.fps.len();
-    let dropped;
-    let c = if drop_intermediate && n > 2 {
-        let mut keep = vec![0];
-        for i in 0..n - 2 {
-            if second_diff_nonzero(&c.fps, i) || second_diff_nonzero(&c.tps, i) {
-                keep.push(i + 1);
-            }
-        }
-        keep.push(n - 1);
-        dropped = select(c, &keep);
-        &dropped
-    } else {
-        c
-    };
+    let c = &*thin(c, drop_intermediate, |i| {
+        second_diff_nonzero(&c.fps, i - 1) || second_diff_nonzero(&c.tps, i - 1)
+    });
     let mut tps = vec![0.0];
     tps.extend_from_slice(&c.tps);
     let mut fps = vec![0.0];
@@ -220,21 +228,9 @@ pub struct PrCurve {
 /// reversed (recall decreasing) with (precision 1, recall 0) appended. Recall is all ones
 /// when there is no positive (scikit-learn's convention, with a warning).
 pub fn precision_recall(c: &Thresholded, drop_intermediate: bool) -> PrCurve {
-    let n = c.tps.len();
-    let dropped;
-    let c = if drop_intermediate && n > 2 {
-        let mut keep = vec![0];
-        for j in 1..n - 1 {
-            if c.tps[j] - c.tps[j - 1] != 0.0 || c.tps[j + 1] - c.tps[j] != 0.0 {
-                keep.push(j);
-            }
-        }
-        keep.push(n - 1);
-        dropped = select(c, &keep);
-        &dropped
-    } else {
-        c
-    };
+    let c = &*thin(c, drop_intermediate, |j| {
+        c.tps[j] - c.tps[j - 1] != 0.0 || c.tps[j + 1] - c.tps[j] != 0.0
+    });
     let last = c.tps.last().copied().unwrap_or(0.0);
     let no_positive = last == 0.0;
     let mut precision: Vec<f64> = c

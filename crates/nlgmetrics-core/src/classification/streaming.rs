@@ -31,17 +31,7 @@ pub struct ScoreTable {
 impl ScoreTable {
     /// A table of one batch (zero-weight samples are dropped, as scikit-learn does).
     pub fn from_batch(y: &[bool], scores: &[f64], weights: Option<&[f64]>, n_threads: usize) -> Result<Self> {
-        if y.len() != scores.len() {
-            return Err(Error::LengthMismatch { what: "y_true and y_score".into(), left: y.len(), right: scores.len() });
-        }
-        check_finite(scores, "y_score")?;
-        if let Some(w) = weights {
-            if w.len() != y.len() {
-                return Err(Error::LengthMismatch { what: "y_true and sample_weight".into(), left: y.len(), right: w.len() });
-            }
-            check_finite(w, "sample_weight")?;
-        }
-        let keep: Option<Vec<usize>> = weights.map(|w| (0..w.len()).filter(|&i| w[i] != 0.0).collect());
+        let keep = super::curves::nonzero_weight_samples(y, scores, weights)?;
         let order = super::curves::stable_descending_order(scores, keep.as_deref(), n_threads);
         let mut t = ScoreTable::default();
         for (k, &i) in order.iter().enumerate() {
