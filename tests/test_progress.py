@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 
 import numpy as np
 import pytest
@@ -165,9 +166,12 @@ def files(wmt, tmp_path_factory):
     return d
 
 
-def _score(d, args, capsys, monkeypatch):
+def _score(d, args, capsys, monkeypatch, terminal=None):
     monkeypatch.chdir(d)
+    if terminal is not None:
+        monkeypatch.setattr(sys, "stderr", terminal)
     assert main(["score", "-r", "ref.txt", "-i", "hyp.txt", "-f", "json", *args]) == 0
+    monkeypatch.undo()
     captured = capsys.readouterr()
     return json.loads(captured.out), captured.err
 
@@ -175,15 +179,32 @@ def _score(d, args, capsys, monkeypatch):
 @pytest.mark.parametrize("extra", [[], ["--confidence", "-cin", "200"], ["--confidence", "-cin", "200", "--method", "sacrebleu"]])
 def test_cli_results_do_not_depend_on_chunking(files, capsys, monkeypatch, extra):
     metrics = ["-m", "bleu", "chrf", "ter"]
-    whole, _ = _score(files, [*metrics, *extra, "--chunk-size", "100000"], capsys, monkeypatch)
-    chunked, err = _score(files, [*metrics, *extra, "--chunk-size", "7"], capsys, monkeypatch)
+    whole, err = _score(files, [*metrics, *extra], capsys, monkeypatch)
+    assert err == ""  # stderr is not a terminal: no bar, one core call per batch
+    term = _Terminal()
+    chunked, _ = _score(files, [*metrics, *extra, "--chunk-size", "7"], capsys, monkeypatch, terminal=term)
     assert chunked == whole
-    assert err == ""  # stderr is not a terminal under pytest: no bar
-    quiet, err = _score(files, [*metrics, *extra, "--chunk-size", "7", "--quiet"], capsys, monkeypatch)
-    assert quiet == whole and err == ""
+    assert "/240" in term.getvalue()  # the bar was drawn on the terminal, over 240 segments
+    term = _Terminal()
+    quiet, _ = _score(files, [*metrics, *extra, "--chunk-size", "7", "--quiet"], capsys, monkeypatch, terminal=term)
+    assert quiet == whole and term.getvalue() == ""
 
 
 def test_cli_rejects_a_bad_chunk_size(files, capsys, monkeypatch):
     monkeypatch.chdir(files)
     assert main(["score", "-r", "ref.txt", "-i", "hyp.txt", "--chunk-size", "0"]) == 2
     assert "chunk_size" in capsys.readouterr().err
+
+
+def test_report_numbers_do_not_depend_on_chunking(wmt):
+    from nlgmetrics.report import text_report
+
+    hyps, refs = wmt
+    systems = [("a", hyps), ("b", hyps[::-1])]
+    metrics = [("bleu", load("bleu")), ("ter", load("ter"))]
+    whole = text_report(metrics, systems, refs, n_resamples=50, show_progress=False)
+    chunked = text_report(metrics, systems, refs, n_resamples=50, chunk_size=31, show_progress=True)
+    for mw, mc in zip(whole.metrics, chunked.metrics):
+        for rw, rc in zip(mw.rows, mc.rows):
+            assert (rw.score, rw.mean, rw.ci, rw.lower, rw.upper, rw.p_value) == (rc.score, rc.mean, rc.ci, rc.lower, rc.upper, rc.p_value)
+            assert np.array_equal(rw.bootstrap, rc.bootstrap) and np.array_equal(rw.segments, rc.segments)

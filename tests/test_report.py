@@ -202,6 +202,7 @@ def test_report_to_stdout_and_errors(wmt_dir, capsys, monkeypatch):
     assert _run(["report", "-r", "ref.txt", "-i", names[0], names[0], "-o", "x.html"], capsys, monkeypatch, d)[0] == 1
     assert _run(["report", "-i", names[0], "-o", "x.html"], capsys, monkeypatch, d)[0] == 2  # no references
     assert _run(["report", "-r", "ref.txt", "-i", names[0]], capsys, monkeypatch, d)[0] == 2  # no -o
+    assert _run(["report", "-r", "ref.txt", "-i", names[0], "--chunk-size", "0", "-o", "x.html"], capsys, monkeypatch, d)[0] == 2
     code, _, err = _run(["report", "-r", "ref.txt", "-i", names[0], "-m", "nope", "-o", "x.html"], capsys, monkeypatch, d)
     assert code == 2 and "unknown metric" in err
     assert not (d / "x.html").exists()

@@ -185,8 +185,9 @@ def wrap(metrics: list[tuple[str, Any]], args: Any) -> list[tuple[str, Any]]:
     quiet = getattr(args, "quiet", False)
     chunk_size = getattr(args, "chunk_size", DEFAULT_CHUNK_SIZE)
     chunk_ranges(1, chunk_size)  # validate early: a usage error before any work
-    show = enabled(sys.stderr, quiet)
-    return [(name, ChunkedMetric(m, chunk_size=chunk_size, show=show)) for name, m in metrics]
+    if not enabled(sys.stderr, quiet):
+        return metrics  # no bar to drive: one core call per batch, no chunking overhead
+    return [(name, ChunkedMetric(m, chunk_size=chunk_size, show=True)) for name, m in metrics]
 
 
 __all__ = ["ChunkedMetric", "add_flags", "chunk_ranges", "chunked_stats", "enabled", "segment_local", "track", "wrap"]

@@ -19,7 +19,7 @@ import sys
 from typing import Any, Callable
 
 from ..errors import InvalidInputError, NlgMetricsError
-from ..progress import add_flags as add_progress_flags
+from ..progress import add_flags as add_progress_flags, chunk_ranges
 
 
 def add_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
@@ -83,6 +83,7 @@ def run(args: argparse.Namespace, out: Any, load_metric: Callable[[str, argparse
     """``nlgmetrics report``: helpers come from cli/main.py so every command reads files alike."""
     if args.confidence_n < 1 or args.top_k < 0:
         raise InvalidInputError("--confidence-n must be positive and --top-k non-negative")
+    chunk_ranges(1, args.chunk_size)  # a bad --chunk-size is a usage error even when no bar is drawn
     if args.labels is not None:
         _write(args.output, _classification(args, read_lines), out)
         return 0

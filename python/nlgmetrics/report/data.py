@@ -16,7 +16,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..errors import InvalidInputError, LengthMismatchError, NlgMetricsError
-from ..progress import DEFAULT_CHUNK_SIZE, chunked_stats, segment_local
+from ..progress import DEFAULT_CHUNK_SIZE, chunked_stats, enabled, segment_local
 
 
 @dataclass
@@ -126,9 +126,12 @@ def text_report(
             raise LengthMismatchError(f"{name} has {len(h)} segments but there are references for {len(refs)}")
     if not refs:
         raise InvalidInputError("no segments to score")
+    show = enabled() if show_progress is None else show_progress
+    if not show:
+        chunk_size = len(refs)  # no bar to drive: one core call per system
     results = []
     for metric_name, metric in metrics:
-        stats = {n: chunked_stats(metric, hyps[n], refs, chunk_size=chunk_size, desc=f"{metric_name} {n}", show=show_progress) for n in names}
+        stats = {n: chunked_stats(metric, hyps[n], refs, chunk_size=chunk_size, desc=f"{metric_name} {n}", show=show) for n in names}
         try:
             cis: dict[str, Any] = {n: bootstrap_ci(metric, stats[n], n_resamples=n_resamples, seed=seed, n_threads=n_threads) for n in names}
             p_values: dict[str, float | None] = {names[0]: None}

@@ -23,7 +23,7 @@ code,.sig{font-family:"DejaVu Sans Mono",monospace;font-size:.85em;word-break:br
 .meta{color:#555}.sig-list li{margin:.2em 0}
 .significant{color:#1a5fb4;font-weight:bold}.ns{color:#666}
 .plots{display:flex;flex-wrap:wrap;gap:1em}.plots figure{margin:0}.plots img{max-width:100%;border:1px solid #eee}
-table.seg td{text-align:left;max-width:36em}
+table.seg td,table.seg th{text-align:left;max-width:36em}
 .m1{background:#fff3b0}.m2{background:#ffd98a}.m3{background:#ffb870}.m4{background:#ff9a66}
 .empty{color:#999;font-style:italic}.legend span{padding:0 .4em;margin-right:.3em}
 """
