@@ -8,11 +8,13 @@ import sys
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from test_significance_helpers import wmt_systems
 from nlgmetrics import load
 from nlgmetrics.cli import main
-from nlgmetrics.errors import InvalidOptionError
+from nlgmetrics.errors import InvalidInputError, InvalidOptionError
 from nlgmetrics.progress import SEGMENT_LOCAL, ChunkedMetric, chunk_ranges, chunked_stats, enabled, segment_local, track
 
 # one configuration per segment-local class (SEGMENT_LOCAL), by registry name and options
@@ -208,3 +210,27 @@ def test_report_numbers_do_not_depend_on_chunking(wmt):
         for rw, rc in zip(mw.rows, mc.rows):
             assert (rw.score, rw.mean, rw.ci, rw.lower, rw.upper, rw.p_value) == (rc.score, rc.mean, rc.ci, rc.lower, rc.upper, rc.p_value)
             assert np.array_equal(rw.bootstrap, rc.bootstrap) and np.array_equal(rw.segments, rc.segments)
+
+
+_words = st.lists(st.sampled_from(["the", "cat", "sat", "on", "a", "mat", "Katze", "猫", "!", "on-line", ""]), max_size=12).map(" ".join)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    pairs=st.lists(st.tuples(_words, st.lists(_words, min_size=1, max_size=3)), min_size=1, max_size=25),
+    chunk_size=st.integers(1, 30),
+    name=st.sampled_from(["bleu", "chrf", "ter", "wer", "cer", "per", "rouge"]),
+)
+def test_chunking_never_changes_statistics(pairs, chunk_size, name):
+    m = load(name)
+    hyps = [h for h, _ in pairs]
+    refs = [r for _, r in pairs]
+    if name in ("ter", "wer", "cer", "per"):  # single-reference metrics (per/wer take one)
+        refs = [r[:1] for r in refs]
+    try:
+        whole = m.stats(hyps, refs)
+    except InvalidInputError:  # e.g. empty references where the flavour rejects them
+        with pytest.raises(InvalidInputError):
+            chunked_stats(m, hyps, refs, chunk_size=chunk_size, show=False)
+        return
+    _same(chunked_stats(m, hyps, refs, chunk_size=chunk_size, show=False), whole)
