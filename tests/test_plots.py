@@ -138,10 +138,18 @@ def test_png_is_a_png(bleu_ci):
     assert plots.to_png(fig).startswith(b"\x89PNG\r\n\x1a\n")
 
 
-def test_missing_matplotlib_names_the_extra(monkeypatch):
+def test_missing_matplotlib_names_the_extra(monkeypatch, tmp_path, capsys):
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # import fails as if absent
     with pytest.raises(MissingExtraError, match=r"nlgmetrics\[report\]"):
         plots.system_bars(["x"], [1.0])
+    # the command says so before scoring anything: a usage error naming the extra
+    from nlgmetrics.cli import main
+
+    (tmp_path / "y.txt").write_text("0\n1\n")
+    (tmp_path / "s.txt").write_text("0.2\n0.9\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["report", "--labels", "y.txt", "--scores", "s.txt", "-o", "r.html"]) == 2
+    assert "nlgmetrics[report]" in capsys.readouterr().err and not (tmp_path / "r.html").exists()
 
 
 def test_no_pyplot_and_cheap_import():

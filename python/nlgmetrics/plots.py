@@ -23,13 +23,20 @@ if TYPE_CHECKING:
     from .significance import ConfidenceInterval
 
 
+def require() -> None:
+    """Raise :class:`MissingExtraError` now if matplotlib is absent (before long work)."""
+    try:
+        import matplotlib.figure  # noqa: F401
+    except ImportError:
+        raise MissingExtraError("plots need matplotlib: pip install 'nlgmetrics[report]'") from None
+
+
 def _axes(ax: "Axes | None", size: tuple[float, float] = (5.0, 3.6)) -> tuple["Figure", "Axes"]:
     if ax is not None:
         return ax.figure, ax
-    try:
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise MissingExtraError("plots need matplotlib: pip install 'nlgmetrics[report]'") from None
+    require()
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=size, layout="constrained")
     return fig, fig.add_subplot()
 
@@ -181,6 +188,7 @@ def to_png(fig: "Figure", dpi: int = 96) -> bytes:
 
 __all__ = [
     "bootstrap_distribution",
+    "require",
     "confusion_matrix",
     "metric_human_scatter",
     "pr_curve",

@@ -71,9 +71,8 @@ def _classification(args: argparse.Namespace, read_lines: Callable[[str], list[s
             pos = int(pos)
         except ValueError:
             pass
-    labels = [x for x in read_lines(args.labels)]
     rep = classification_report(
-        labels, [(p, read_lines(p)) for p in args.scores], predictions=preds,
+        read_lines(args.labels), [(p, read_lines(p)) for p in args.scores], predictions=preds,
         threshold=args.threshold, pos_label=pos, n_threads=args.n_threads,
     )
     return render_classification(rep, **({"title": args.title} if args.title else {}))
@@ -84,6 +83,9 @@ def run(args: argparse.Namespace, out: Any, load_metric: Callable[[str, argparse
     if args.confidence_n < 1 or args.top_k < 0:
         raise InvalidInputError("--confidence-n must be positive and --top-k non-negative")
     chunk_ranges(1, args.chunk_size)  # a bad --chunk-size is a usage error even when no bar is drawn
+    from ..plots import require
+
+    require()  # a missing [report] extra is reported before any scoring
     if args.labels is not None:
         _write(args.output, _classification(args, read_lines), out)
         return 0
