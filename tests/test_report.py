@@ -275,3 +275,16 @@ def test_harness_sees_console_errors_and_network_requests(tmp_path):
     shown = render(bad, tmp_path / "browser", height=300)
     assert any("broken page" in m for m in shown.console)
     assert shown.page_requests == ["http://example.invalid/a.png"]
+
+
+def test_metrics_without_intervals_are_still_reported(wmt_dir, capsys, monkeypatch):
+    d, names = wmt_dir
+    code, page, _ = _run(["report", "-r", "ref.txt", "-i", *names[:2], "-m", "self_bleu", "distinct", "-cin", "20", "-o", "-"], capsys, monkeypatch, d)
+    assert code == 0
+    cs = cells(page)
+    assert "the metric has no per-segment statistics" in page  # Self-BLEU scores outputs against each other
+    code, out, _ = _run(["score", "-r", "ref.txt", "-i", *names[:2], "-m", "self_bleu", "distinct", "-f", "json"], capsys, monkeypatch, d)
+    for r in json.loads(out):
+        metric = "self_bleu" if "self" in r["name"].lower() else "distinct"
+        assert value(cs, field="score", system=r["system"], metric=metric) == r["score"]
+        assert text(cs, field="signature", metric=metric) == r["signature"]

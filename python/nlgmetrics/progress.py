@@ -126,11 +126,12 @@ def chunked_stats(
     Bit-identical to one call (the rows are the same and come in the same order); metrics
     that are not :func:`segment_local` are extracted in one chunk.
     """
+    chunk_ranges(1, chunk_size)
+    if not segment_local(metric):  # its own inputs and corpus-wide fitting: one call, as is
+        return metric.stats(predictions, references)
     preds, refs = metric._prepare(predictions, references)
     n = len(preds)
-    ranges = chunk_ranges(n, chunk_size) if segment_local(metric) else [(0, n)]
-    if len(ranges) <= 1:
-        ranges = [(0, n)]
+    ranges = chunk_ranges(n, chunk_size) or [(0, 0)]
     parts = []
     for start, end in track(ranges, total=n, desc=desc or metric.name, size=lambda r: r[1] - r[0], show=show, stream=stream):
         parts.append(metric.stats(preds[start:end], refs[start:end]))

@@ -10,6 +10,7 @@ shows the numbers those commands print.
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -79,7 +80,7 @@ class TextReport:
 
 def _sentence_scores(metric: Any, stats: Any, hyps: list[str], refs: list[list[str]]) -> np.ndarray | None:
     try:
-        if segment_local(metric):  # the statistics are already per segment: no second pass
+        if stats is not None and segment_local(metric):  # the statistics are already per segment: no second pass
             return np.asarray(metric._sentence_scores(stats), dtype=np.float64)
         return np.asarray(metric.sentence_scores(hyps, refs), dtype=np.float64)
     except (NlgMetricsError, NotImplementedError, TypeError):
@@ -91,6 +92,51 @@ def _lengths(system: str, hyps: list[str], refs: list[list[str]]) -> LengthRow:
     # each segment's references count as their mean length
     ref_words = float(sum(np.mean([len(r.split()) for r in rs]) if rs else 0.0 for rs in refs))
     return LengthRow(system, len(hyps), int(lengths.sum()), ref_words, int(sum(1 for h in hyps if not h.strip())), lengths)
+
+
+def _has_segment_stats(metric: Any) -> bool:
+    """Whether ``metric.stats(predictions, references)`` gives per-segment statistics
+    (Self-BLEU, for one, scores a set of outputs against itself and has none)."""
+    try:
+        params = inspect.signature(metric.stats).parameters
+    except (AttributeError, TypeError, ValueError):
+        return False
+    return len(params) >= 2
+
+
+def _corpus_only(metric_name: str, metric: Any, names: list[str], hyps: dict[str, list[str]], refs: list[list[str]]) -> MetricResult:
+    rows = []
+    for n in names:
+        score = metric.corpus_score(hyps[n], refs)
+        rows.append(SystemRow(n, score.to_dict(), None, None, None, None, None, None, _sentence_scores(metric, None, hyps[n], refs)))
+    first = metric.corpus_score(hyps[names[0]], refs)
+    return MetricResult(metric_name, first.name, first.signature.format(), None, rows, "no bootstrap intervals or significance tests: the metric has no per-segment statistics")
+
+
+def _with_intervals(metric_name: str, metric: Any, names: list[str], stats: dict[str, Any], hyps: dict[str, list[str]], refs: list[list[str]], n_resamples: int, seed: int, n_threads: int) -> MetricResult:
+    from ..significance import bootstrap_ci, paired_test_stats
+
+    try:
+        cis: dict[str, Any] = {n: bootstrap_ci(metric, stats[n], n_resamples=n_resamples, seed=seed, n_threads=n_threads) for n in names}
+        p_values: dict[str, float | None] = {names[0]: None}
+        if len(names) > 1:
+            paired = paired_test_stats(
+                metric, (names[0], stats[names[0]]), [(n, stats[n]) for n in names[1:]],
+                test="bs", n_samples=n_resamples, seed=seed, n_threads=n_threads,
+            )
+            p_values.update({row.name: row.p_value for row in paired.systems[1:]})
+        note = None
+    except NlgMetricsError as e:  # a metric the resampling cannot score: report it without intervals
+        cis, p_values, note = {}, {}, f"no bootstrap intervals or significance tests: {e}"
+    rows = []
+    for n in names:
+        ci = cis.get(n)
+        score = ci.score if ci is not None else metric.score_stats(stats[n])
+        interval = (ci.mean, ci.ci, ci.lower, ci.upper, p_values[n], ci.scores) if ci is not None else (None,) * 6
+        rows.append(SystemRow(n, score.to_dict(), *interval, _sentence_scores(metric, stats[n], hyps[n], refs)))
+    first = cis.get(names[0])
+    base_score = first.score if first is not None else metric.score_stats(stats[names[0]])
+    return MetricResult(metric_name, base_score.name, base_score.signature.format(), first.signature.format() if first else None, rows, note)
 
 
 def text_report(
@@ -110,7 +156,6 @@ def text_report(
     ``references[i]`` are the references of segment ``i``.
     """
     from .. import __version__
-    from ..significance import bootstrap_ci, paired_test_stats
 
     if not systems:
         raise InvalidInputError("a report needs at least one system")
@@ -131,28 +176,11 @@ def text_report(
         chunk_size = len(refs)  # no bar to drive: one core call per system
     results = []
     for metric_name, metric in metrics:
+        if not _has_segment_stats(metric):
+            results.append(_corpus_only(metric_name, metric, names, hyps, refs))
+            continue
         stats = {n: chunked_stats(metric, hyps[n], refs, chunk_size=chunk_size, desc=f"{metric_name} {n}", show=show) for n in names}
-        try:
-            cis: dict[str, Any] = {n: bootstrap_ci(metric, stats[n], n_resamples=n_resamples, seed=seed, n_threads=n_threads) for n in names}
-            p_values: dict[str, float | None] = {names[0]: None}
-            if len(names) > 1:
-                paired = paired_test_stats(
-                    metric, (names[0], stats[names[0]]), [(n, stats[n]) for n in names[1:]],
-                    test="bs", n_samples=n_resamples, seed=seed, n_threads=n_threads,
-                )
-                p_values.update({row.name: row.p_value for row in paired.systems[1:]})
-            note = None
-        except NlgMetricsError as e:  # a metric the resampling cannot score: report it without intervals
-            cis, p_values, note = {}, {}, f"no bootstrap intervals or significance tests: {e}"
-        rows = []
-        for n in names:
-            ci = cis.get(n)
-            score = ci.score if ci is not None else metric.score_stats(stats[n])
-            interval = (ci.mean, ci.ci, ci.lower, ci.upper, p_values[n], ci.scores) if ci is not None else (None,) * 6
-            rows.append(SystemRow(n, score.to_dict(), *interval, _sentence_scores(metric, stats[n], hyps[n], refs)))
-        first = cis.get(names[0])
-        base_score = first.score if first is not None else metric.score_stats(stats[names[0]])
-        results.append(MetricResult(metric_name, base_score.name, base_score.signature.format(), first.signature.format() if first else None, rows, note))
+        results.append(_with_intervals(metric_name, metric, names, stats, hyps, refs, n_resamples, seed, n_threads))
     lengths = [_lengths(n, hyps[n], refs) for n in names]
     return TextReport(names, refs, hyps, results, lengths, n_resamples, seed, alpha, __version__)
 
