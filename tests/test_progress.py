@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sys
 
 import numpy as np
@@ -234,3 +235,45 @@ def test_chunking_never_changes_statistics(pairs, chunk_size, name):
             chunked_stats(m, hyps, refs, chunk_size=chunk_size, show=False)
         return
     _same(chunked_stats(m, hyps, refs, chunk_size=chunk_size, show=False), whole)
+
+
+def _run_on_terminal(args, cwd) -> tuple[str, str]:
+    """Run the CLI with stderr on a real pseudo-terminal (100 columns); (stdout, terminal output)."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import subprocess
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 0, 0))
+    p = subprocess.Popen([sys.executable, "-m", "nlgmetrics", *args], cwd=cwd, stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    seen = b""
+    while True:
+        ready, _, _ = select.select([master], [], [], 0.5)
+        if ready:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # the child closed the terminal
+                break
+            if not chunk:
+                break
+            seen += chunk
+        elif p.poll() is not None:
+            break
+    out = p.stdout.read().decode()
+    p.wait()
+    os.close(master)
+    return out, seen.decode(errors="replace")
+
+
+def test_bar_on_a_real_terminal(files, capsys, monkeypatch):
+    args = ["score", "-r", "ref.txt", "-i", "hyp.txt", "-m", "ter", "-f", "json", "--chunk-size", "40"]
+    out, terminal = _run_on_terminal(args, files)
+    assert "TER:" in terminal and "/240 [" in terminal
+    piped, err = _score(files, ["-m", "ter"], capsys, monkeypatch)
+    assert json.loads(out) == piped and err == ""
+    out, terminal = _run_on_terminal([*args, "--quiet"], files)
+    assert terminal == "" and json.loads(out) == piped
