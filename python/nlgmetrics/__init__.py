@@ -91,6 +91,9 @@ _EXPORTS: dict[str, str] = {
     "classification": "",
     "significance": "",
     "meta": "",
+    "plots": "",
+    "progress": "",
+    "report": "",
 }
 
 __all__ = sorted(_EXPORTS)

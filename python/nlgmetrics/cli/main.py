@@ -47,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
     for opts in OPTION_SETS.values():
         opts.add(s.add_argument_group(f"{opts.metric} options"))
     compare.add_confidence_flags(s)  # --- significance: score --confidence ---
+    from ..progress import add_flags as _add_progress_flags  # progress bars (--quiet, --chunk-size)
+
+    _add_progress_flags(s)
 
     # --- significance & meta-evaluation: compare, correlate (cli/compare.py, cli/correlate.py) ---
     compare.add_parser(sub, _add_shared_metric_flags)
@@ -64,6 +67,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_coco(sub)
     # --- end coco ---
+    # --- report subcommand (HTML report, cli/report.py) ---
+    from .report import add_parser as _add_report
+
+    _add_report(sub, _add_shared_metric_flags)
+    # --- end report ---
     return p
 
 
@@ -139,6 +147,9 @@ def _score(args: argparse.Namespace, out) -> int:
     if args.confidence and args.sentence_level:  # significance
         raise UsageError("--confidence needs corpus-level scores; drop --sentence-level")
     metrics = [(name, load(name, **_metric_options(name, args))) for name in args.metrics]
+    from ..progress import wrap as _with_progress  # chunked extraction behind a progress bar; same numbers
+
+    metrics = _with_progress(metrics, args)
     results: list[dict[str, Any]] = []
     for sys_name, hyps, refs in _inputs(args):
         for name, metric in metrics:
@@ -224,6 +235,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return _run_classify(args, out)
         # --- end classification ---
+        # --- report ---
+        if args.command == "report":
+            from .report import run as _run_report
+
+            return _run_report(args, out, lambda name, a: load(name, **_metric_options(name, a)), read_lines, _references)
+        # --- end report ---
         if args.command == "coco":  # captioning family
             from .coco import run as _run_coco
 

@@ -1,0 +1,107 @@
+"""``nlgmetrics report``: one self-contained HTML file.
+
+Text generation: ``report -r REF -i BASELINE SYS1 SYS2 ... -m bleu chrf rouge -o report.html``
+(the first system is the baseline of the significance tests; intervals and p-values use
+the defaults of ``score --confidence`` and ``compare --paired-bs``, so the report shows
+their numbers).
+
+Binary classification: ``report --labels y.txt --scores s1.txt s2.txt -o report.html``
+(one value per line; predictions are ``score >= --threshold`` unless ``--predictions``
+gives one file per score file), with the numbers of ``nlgmetrics classify``.
+
+The HTML goes to ``-o`` (``-`` for stdout); progress bars and messages go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, Callable
+
+from ..errors import InvalidInputError, NlgMetricsError
+from ..progress import add_flags as add_progress_flags, chunk_ranges
+
+
+def add_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
+    r = sub.add_parser("report", help="a self-contained HTML report of systems (or classifiers), with plots and significance")
+    r.add_argument("-o", "--output", required=True, metavar="HTML", help="the report file ('-' for stdout)")
+    r.add_argument("--title", default=None, help="the report's title")
+    g = r.add_argument_group("text generation")
+    g.add_argument("-r", "--references", action="append", default=[], metavar="REF", help="a reference file (repeat for several references)")
+    g.add_argument("-i", "--input", nargs="+", default=None, metavar="HYP", help="system outputs; the first is the baseline")
+    g.add_argument("-m", "--metrics", nargs="+", default=["bleu", "chrf"], metavar="METRIC", help="metrics (default: bleu chrf)")
+    g.add_argument("--confidence-n", "-cin", type=int, default=1000, help="bootstrap resamples for intervals and paired tests (default: 1000)")
+    g.add_argument("--seed", type=int, default=12345, help="random seed of the resampling (default: 12345)")
+    g.add_argument("--alpha", type=float, default=0.05, help="significance level of the markers (default: 0.05)")
+    g.add_argument("--top-k", type=int, default=5, help="segments shown per system where it differs most from the baseline (default: 5)")
+    c = r.add_argument_group("binary classification")
+    c.add_argument("--labels", default=None, metavar="FILE", help="true labels, one per line (switches to a classification report)")
+    c.add_argument("--scores", nargs="+", default=None, metavar="FILE", help="scores of each classifier, one per line (higher = positive)")
+    c.add_argument("--predictions", nargs="+", default=None, metavar="FILE", help="predicted labels, one file per score file (default: score >= --threshold)")
+    c.add_argument("--threshold", type=float, default=0.5, help="decision threshold on the scores (default: 0.5)")
+    c.add_argument("--pos-label", default=None, help="the positive label (default: 1, or the larger label)")
+    add_progress_flags(r)
+    common(r)
+
+
+def _write(path: str, text: str, out: Any) -> None:
+    if path == "-":
+        out.write(text)
+        return
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    print(f"nlgmetrics: wrote {path}", file=sys.stderr)
+
+
+def _classification(args: argparse.Namespace, read_lines: Callable[[str], list[str]]) -> str:
+    from ..report import classification_report, render_classification
+
+    if not args.scores:
+        raise InvalidInputError("a classification report needs --scores FILE [FILE ...]")
+    if args.input or args.references:
+        raise InvalidInputError("--labels makes a classification report; drop -r/-i")
+    preds = None
+    if args.predictions is not None:
+        if len(args.predictions) != len(args.scores):
+            raise InvalidInputError(f"{len(args.predictions)} --predictions files for {len(args.scores)} --scores files")
+        preds = {s: read_lines(p) for s, p in zip(args.scores, args.predictions)}
+    pos = args.pos_label
+    if pos is not None:
+        try:
+            pos = int(pos)
+        except ValueError:
+            pass
+    rep = classification_report(
+        read_lines(args.labels), [(p, read_lines(p)) for p in args.scores], predictions=preds,
+        threshold=args.threshold, pos_label=pos, n_threads=args.n_threads,
+    )
+    return render_classification(rep, **({"title": args.title} if args.title else {}))
+
+
+def run(args: argparse.Namespace, out: Any, load_metric: Callable[[str, argparse.Namespace], Any], read_lines: Callable[[str], list[str]], references: Callable[[list[str], int], list[list[str]]]) -> int:
+    """``nlgmetrics report``: helpers come from cli/main.py so every command reads files alike."""
+    if args.confidence_n < 1 or args.top_k < 0:
+        raise InvalidInputError("--confidence-n must be positive and --top-k non-negative")
+    chunk_ranges(1, args.chunk_size)  # a bad --chunk-size is a usage error even when no bar is drawn
+    from ..plots import require
+
+    require()  # a missing [report] extra is reported before any scoring
+    if args.labels is not None:
+        _write(args.output, _classification(args, read_lines), out)
+        return 0
+    from ..progress import enabled
+    from ..report import render_text, text_report
+
+    if not args.input:
+        raise InvalidInputError("give system outputs with -i BASELINE [SYS ...] (or --labels/--scores for classification)")
+    if len(set(args.input)) != len(args.input):
+        raise NlgMetricsError("each system file may be given once")
+    systems = [(path, read_lines(path)) for path in args.input]
+    refs = references(args.references, len(systems[0][1]))
+    metrics = [(name, load_metric(name, args)) for name in args.metrics]
+    rep = text_report(
+        metrics, systems, refs, n_resamples=args.confidence_n, seed=args.seed, alpha=args.alpha,
+        chunk_size=args.chunk_size, show_progress=enabled(sys.stderr, args.quiet), n_threads=args.n_threads,
+    )
+    _write(args.output, render_text(rep, top_k=args.top_k, **({"title": args.title} if args.title else {})), out)
+    return 0

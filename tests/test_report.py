@@ -1,0 +1,290 @@
+"""``nlgmetrics report``: the HTML opens in a real headless browser offline, without console
+errors, and shows the numbers the command line prints as JSON."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from html.parser import HTMLParser
+
+import numpy as np
+import pytest
+
+from browser import chromium, render
+from test_significance_helpers import wmt_systems
+from nlgmetrics.cli import main
+from nlgmetrics.report.highlight import highlighted_html, match_orders
+
+NEEDS_BROWSER = pytest.mark.skipif(
+    chromium() is None and not os.environ.get("NLGMETRICS_REQUIRE_BROWSER"),
+    reason="chromium is not installed (scripts/test.sh installs it and requires it)",
+)
+N_RESAMPLES = "200"
+
+
+class _Cells(HTMLParser):
+    """Every element with a data-field attribute: its data-* attributes and its text."""
+
+    def __init__(self):
+        super().__init__()
+        self.cells: list[dict[str, str]] = []
+        self._open: list[dict[str, str] | None] = []
+
+    def handle_starttag(self, tag, attrs):
+        d = {k[5:]: v for k, v in attrs if k.startswith("data-")}
+        cell = d if "field" in d else None
+        if cell is not None:
+            cell["_text"] = ""
+            self.cells.append(cell)
+        if tag not in ("img", "br", "meta", "input"):
+            self._open.append(cell)
+
+    def handle_endtag(self, tag):
+        if self._open and tag not in ("img", "br", "meta", "input"):
+            self._open.pop()
+
+    def handle_data(self, data):
+        for cell in self._open:
+            if cell is not None:
+                cell["_text"] += data
+
+
+def cells(dom: str) -> list[dict[str, str]]:
+    p = _Cells()
+    p.feed(dom)
+    return p.cells
+
+
+def value(cs, **where) -> float:
+    (hit,) = [c for c in cs if all(c.get(k) == v for k, v in where.items())]
+    return float(hit["value"])
+
+
+def text(cs, **where) -> str:
+    (hit,) = [c for c in cs if all(c.get(k) == v for k, v in where.items())]
+    return hit["_text"]
+
+
+def _run(args, capsys, monkeypatch, cwd) -> tuple[int, str, str]:
+    monkeypatch.chdir(cwd)
+    code = main(args)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+# -- text generation ----------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def wmt_dir(corpora, tmp_path_factory):
+    ref, systems = wmt_systems(corpora, "zh-en", n_systems=3, n_segments=300)
+    d = tmp_path_factory.mktemp("report")
+    (d / "ref.txt").write_text("\n".join(ref) + "\n")
+    names = []
+    for n, h in systems.items():
+        (d / f"{n}.txt").write_text("\n".join(h) + "\n")
+        names.append(f"{n}.txt")
+    return d, names
+
+
+@pytest.fixture(scope="module")
+def text_report(wmt_dir):
+    d, names = wmt_dir
+    here = os.getcwd()
+    os.chdir(d)  # relative paths: system names as the other commands print them
+    try:
+        assert main(["report", "-r", "ref.txt", "-i", *names, "-m", "bleu", "chrf", "ter", "rouge", "-cin", N_RESAMPLES, "-o", "report.html"]) == 0
+    finally:
+        os.chdir(here)
+    return d / "report.html"
+
+
+def test_report_is_self_contained(text_report):
+    page = text_report.read_text()
+    assert page.startswith("<!DOCTYPE html>")
+    assert "<script" not in page and "<link" not in page
+    assert "http://" not in page and "https://" not in page
+    srcs = [s.split('"', 1)[0] for s in page.split(' src="')[1:]]
+    assert srcs and all(s.startswith("data:image/png;base64,") for s in srcs)
+
+
+@NEEDS_BROWSER
+def test_browser_renders_offline_and_shows_the_cli_numbers(text_report, wmt_dir, capsys, monkeypatch, tmp_path):
+    d, names = wmt_dir
+    shown = render(text_report, tmp_path / "browser")
+    assert shown.console == []
+    assert shown.page_requests == []
+    png = shown.screenshot.read_bytes()
+    assert png.startswith(b"\x89PNG") and len(png) > 50_000  # a page of tables and plots, not a blank one
+    cs = cells(shown.dom)
+
+    code, out, _ = _run(["score", "-r", "ref.txt", "-i", *names, "-m", "bleu", "chrf", "ter", "--confidence", "-cin", N_RESAMPLES, "-f", "json"], capsys, monkeypatch, d)
+    assert code == 0
+    metric_of = {"BLEU": "bleu", "chrF2": "chrf", "TER": "ter"}
+    scored = json.loads(out)
+    assert len(scored) == 9
+    for r in scored:
+        where = {"system": r["system"], "metric": metric_of[r["name"]]}
+        assert value(cs, field="score", **where) == r["score"]
+        assert value(cs, field="overview", **where) == r["score"]
+        assert value(cs, field="confidence-mean", **where) == r["confidence_mean"]
+        assert value(cs, field="confidence-ci", **where) == r["confidence_ci"]
+        assert value(cs, field="confidence-lower", **where) == r["confidence_lower"]
+        assert value(cs, field="confidence-upper", **where) == r["confidence_upper"]
+        assert text(cs, field="ci-signature", metric=where["metric"]) == r["signature"]
+        assert f"{r['score']:.2f}" == text(cs, field="score", **where)
+
+    code, out, _ = _run(["compare", "-r", "ref.txt", "-i", *names, "-m", "bleu", "chrf", "ter", "--paired-bs", "-pbsn", N_RESAMPLES, "-f", "json"], capsys, monkeypatch, d)
+    assert code == 0
+    label_of = {"bleu": "BLEU", "chrf": "chrF", "ter": "TER"}  # compare names metrics as sacrebleu does
+    compared = {row["system"].removeprefix("Baseline: "): row for row in json.loads(out)}
+    significant = 0
+    for system in names[1:]:
+        for metric, label in label_of.items():
+            p = compared[system][label]["p_value"]
+            assert value(cs, field="p-value", system=system, metric=metric) == p
+            significant += p < 0.05
+            base = compared[names[0]][label]["score"]
+            assert value(cs, field="delta", system=system, metric=metric) == compared[system][label]["score"] - base
+    assert significant > 0  # the real systems differ: the markers are exercised
+    assert shown.dom.count('data-significant="true"') == significant
+
+    # ROUGE cannot be resampled (its score is a mean over n_segments): shown without intervals
+    code, out, _ = _run(["score", "-r", "ref.txt", "-i", *names, "-m", "rouge", "-f", "json"], capsys, monkeypatch, d)
+    for r in json.loads(out):
+        assert value(cs, field="score", system=r["system"], metric="rouge") == r["score"]
+        assert text(cs, field="signature", metric="rouge") == r["signature"]
+    assert "no bootstrap intervals" in shown.dom
+
+    # BLEU's brevity statistics
+    code, out, _ = _run(["score", "-r", "ref.txt", "-i", *names, "-m", "bleu", "-f", "json"], capsys, monkeypatch, d)
+    for r in json.loads(out):
+        assert value(cs, field="bp", system=r["system"], metric="bleu") == r["bp"]
+        assert value(cs, field="sys_len", system=r["system"], metric="bleu") == r["sys_len"]
+        assert value(cs, field="ref_len", system=r["system"], metric="bleu") == r["ref_len"]
+
+
+def test_segments_that_differ_most(text_report, wmt_dir, capsys, monkeypatch):
+    d, names = wmt_dir
+    cs = cells(text_report.read_text())
+    code, out, _ = _run(["score", "-r", "ref.txt", "-i", *names, "-m", "bleu", "--sentence-level", "-f", "json"], capsys, monkeypatch, d)
+    seg = {}
+    for line in out.splitlines():
+        r = json.loads(line)
+        seg[(r["system"], r["segment"])] = r["score"]
+    n = 300
+    base = np.array([seg[(names[0], i)] for i in range(1, n + 1)])
+    for system in names[1:]:
+        other = np.array([seg[(system, i)] for i in range(1, n + 1)])
+        expected = np.argsort(-np.abs(other - base), kind="stable")[:5] + 1
+        shown = [int(c["segment"]) for c in cs if c.get("field") == "segment" and c["system"] == system]
+        assert shown == expected.tolist()
+        for i in shown:
+            assert value(cs, field="segment", system=system, segment=str(i)) == seg[(system, i)]
+            base_cells = [float(c["value"]) for c in cs if c.get("field") == "segment" and c["system"] == names[0] and c["segment"] == str(i)]
+            assert base_cells and set(base_cells) == {seg[(names[0], i)]}
+
+
+def test_highlighting_marks_the_longest_shared_ngram():
+    got = match_orders("the cat sat on a mat today", ["a cat sat on the mat", "today"])
+    assert got == [("the", 1), ("cat", 3), ("sat", 3), ("on", 3), ("a", 1), ("mat", 1), ("today", 1)]
+    assert match_orders("x y", ["z"]) == [("x", 0), ("y", 0)]
+    assert highlighted_html("<b> ok", ["ok"]) == '&lt;b&gt; <span class="m1">ok</span>'
+    assert "empty" in highlighted_html("", ["ref"])
+
+
+def test_report_to_stdout_and_errors(wmt_dir, capsys, monkeypatch):
+    d, names = wmt_dir
+    code, out, err = _run(["report", "-r", "ref.txt", "-i", names[0], "-m", "bleu", "-cin", "20", "-o", "-", "--title", "One <system>"], capsys, monkeypatch, d)
+    assert code == 0 and out.startswith("<!DOCTYPE html>") and "One &lt;system&gt;" in out and err == ""
+    (d / "short.txt").write_text("one line\n")
+    assert _run(["report", "-r", "ref.txt", "-i", names[0], "short.txt", "-o", "x.html"], capsys, monkeypatch, d)[0] == 1
+    assert _run(["report", "-r", "ref.txt", "-o", "x.html"], capsys, monkeypatch, d)[0] == 1  # no systems
+    assert _run(["report", "-r", "ref.txt", "-i", names[0], names[0], "-o", "x.html"], capsys, monkeypatch, d)[0] == 1
+    assert _run(["report", "-i", names[0], "-o", "x.html"], capsys, monkeypatch, d)[0] == 2  # no references
+    assert _run(["report", "-r", "ref.txt", "-i", names[0]], capsys, monkeypatch, d)[0] == 2  # no -o
+    assert _run(["report", "-r", "ref.txt", "-i", names[0], "--chunk-size", "0", "-o", "x.html"], capsys, monkeypatch, d)[0] == 2
+    code, _, err = _run(["report", "-r", "ref.txt", "-i", names[0], "-m", "nope", "-o", "x.html"], capsys, monkeypatch, d)
+    assert code == 2 and "unknown metric" in err
+    assert not (d / "x.html").exists()
+
+
+# -- classification -----------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def cancer_dir(corpora, tmp_path_factory):
+    with open(corpora / "classification_sklearn" / "breast_cancer_oof.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    d = tmp_path_factory.mktemp("classify")
+    (d / "y.txt").write_text("".join(r["y_true"] + "\n" for r in rows))
+    (d / "logreg.txt").write_text("".join(r["p_logreg"] + "\n" for r in rows))
+    (d / "radius.txt").write_text("".join(r["score_mean_radius_rounded"] + "\n" for r in rows))
+    for name, col in [("logreg", "p_logreg"), ("radius", "score_mean_radius_rounded")]:
+        lines = ["y_true\ty_score\ty_pred"] + [f"{r['y_true']}\t{r[col]}\t{int(float(r[col]) >= 0.5)}" for r in rows]
+        (d / f"{name}.tsv").write_text("\n".join(lines) + "\n")
+    return d
+
+
+@NEEDS_BROWSER
+def test_classification_report_in_the_browser(cancer_dir, capsys, monkeypatch, tmp_path):
+    d = cancer_dir
+    code, _, _ = _run(["report", "--labels", "y.txt", "--scores", "logreg.txt", "radius.txt", "-o", "cls.html"], capsys, monkeypatch, d)
+    assert code == 0
+    shown = render(d / "cls.html", tmp_path / "browser", height=1600)
+    assert shown.console == [] and shown.page_requests == []
+    assert len(shown.screenshot.read_bytes()) > 30_000
+    cs = cells(shown.dom)
+    for name in ("logreg", "radius"):
+        code, out, _ = _run(["classify", "-i", f"{name}.tsv", "-f", "json"], capsys, monkeypatch, d)
+        expected = json.loads(out)
+        for key in ("roc_auc", "average_precision", "accuracy", "balanced_accuracy", "precision", "recall", "f1"):
+            assert value(cs, field=key, system=f"{name}.txt") == expected[key], key
+        shown_cm = [[value(cs, field="confusion", system=f"{name}.txt", row=str(i), col=str(j)) for j in range(2)] for i in range(2)]
+        assert shown_cm == expected["confusion_matrix"]
+
+
+def test_classification_report_errors(cancer_dir, capsys, monkeypatch):
+    d = cancer_dir
+    (d / "three.txt").write_text("0\n1\n2\n")
+    (d / "s3.txt").write_text("0.1\n0.2\n0.3\n")
+    (d / "bad.txt").write_text("0.1\nnan\n0.3\n")
+    (d / "word.txt").write_text("0.1\nhigh\n0.3\n")
+    (d / "y3.txt").write_text("0\n1\n1\n")
+    cases = [
+        (["--labels", "three.txt", "--scores", "s3.txt"], "two classes"),
+        (["--labels", "y.txt", "--scores", "s3.txt"], "3 scores"),
+        (["--labels", "y3.txt", "--scores", "bad.txt"], "not finite"),
+        (["--labels", "y3.txt", "--scores", "word.txt"], "not a number"),
+        (["--labels", "y3.txt"], "--scores"),
+        (["--labels", "y3.txt", "--scores", "s3.txt", "--predictions", "y3.txt", "y3.txt"], "--predictions"),
+        (["--labels", "y3.txt", "--scores", "s3.txt", "--pos-label", "7"], "pos_label"),
+    ]
+    for args, message in cases:
+        code, _, err = _run(["report", *args, "-o", "c.html"], capsys, monkeypatch, d)
+        assert code == 1 and message in err, (args, err)
+    # given predictions are used instead of the threshold
+    (d / "p3.txt").write_text("1\n1\n1\n")
+    code, out, _ = _run(["report", "--labels", "y3.txt", "--scores", "s3.txt", "--predictions", "p3.txt", "-o", "-"], capsys, monkeypatch, d)
+    cs = cells(out)
+    assert code == 0 and value(cs, field="accuracy", system="s3.txt") == 2 / 3
+
+
+# -- the browser harness itself -------------------------------------------------------------
+@NEEDS_BROWSER
+def test_harness_sees_console_errors_and_network_requests(tmp_path):
+    bad = tmp_path / "bad.html"
+    bad.write_text('<!DOCTYPE html><html><body><p>x</p><img src="http://example.invalid/a.png"><script>console.error("broken page")</script></body></html>')
+    shown = render(bad, tmp_path / "browser", height=300)
+    assert any("broken page" in m for m in shown.console)
+    assert shown.page_requests == ["http://example.invalid/a.png"]
+
+
+def test_metrics_without_intervals_are_still_reported(wmt_dir, capsys, monkeypatch):
+    d, names = wmt_dir
+    code, page, _ = _run(["report", "-r", "ref.txt", "-i", *names[:2], "-m", "self_bleu", "distinct", "-cin", "20", "-o", "-"], capsys, monkeypatch, d)
+    assert code == 0
+    cs = cells(page)
+    assert "the metric has no per-segment statistics" in page  # Self-BLEU scores outputs against each other
+    code, out, _ = _run(["score", "-r", "ref.txt", "-i", *names[:2], "-m", "self_bleu", "distinct", "-f", "json"], capsys, monkeypatch, d)
+    for r in json.loads(out):
+        metric = "self_bleu" if "self" in r["name"].lower() else "distinct"
+        assert value(cs, field="score", system=r["system"], metric=metric) == r["score"]
+        assert text(cs, field="signature", metric=metric) == r["signature"]
