@@ -157,6 +157,11 @@ def test_hypothesis_parity(data, method, weights, reweigh):
     sent = [nltk_call(sentence_bleu, r, h, weights, method=method, auto_reweigh=reweigh) for h, r in data]
     if not any(isinstance(e, Exception) for e in sent):
         got_s = ours(hyps, refs, method, weights, auto_reweigh=reweigh, sentence=True)
+        if isinstance(got_s, InvalidOptionError):
+            # method6 with fewer than 3 orders is rejected up front (see agree()), even
+            # where every sentence has no unigram match and nltk returns 0 early.
+            assert method == 6 and "method6" in str(got_s), got_s
+            return
         several = isinstance(weights, list)
         exp_s = np.array([[x] * len(weights) if several and x == 0 else x for x in sent], dtype=float)
         assert close(exp_s.reshape(np.shape(got_s)), got_s)
