@@ -150,3 +150,37 @@ def test_errors_on_tables_and_missing_values(wmt):
         score_frame(wmt, "hyp", "refs", metrics=["no-such-metric"])
     with pytest.raises(InvalidOptionError, match="both write column"):
         score_frame(wmt, "hyp", "refs", metrics=["chrf", "chrf"])
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: nm.BLEU(flavour="nltk", smoothing="method1"),
+        lambda: nm.BLEU(flavour="coco"),
+        lambda: nm.ROUGE("rouge155"),
+        lambda: nm.ROUGE("coco"),
+        lambda: nm.ROUGE(tokenizer="unicode"),
+        lambda: nm.CIDEr(flavour="cider"),
+        lambda: nm.NIST(flavour="nltk", zero_division="zero"),
+        lambda: nm.WER(transform="standardize", multi_ref="best"),
+    ],
+    ids=["bleu-nltk", "bleu-coco", "rouge155", "rouge-coco", "rouge-unicode", "cider", "nist-nltk", "wer-standardize"],
+)
+def test_other_flavours_take_series(wmt, make):
+    hyps, refs = _as_lists(wmt)
+    metric = make()
+    assert metric.corpus_score(wmt.hyp, wmt[["ref_a", "ref_b"]]).score == metric.corpus_score(hyps, refs).score
+    np.testing.assert_array_equal(metric.sentence_scores(wmt.hyp.to_numpy(), wmt.refs), metric.sentence_scores(hyps, refs))
+
+
+def test_token_lists_coverage_and_perplexity_take_series():
+    tokens = pd.Series([["the", "cat", "sat"], ["a", "cat", "ran"]], index=[4, 0])
+    refs = pd.Series([[["the", "cat", "sat", "down"]], [["the", "cat", "ran"]]], index=[1, 9])
+    nltk = nm.BLEU(flavour="nltk", smoothing="method1")
+    assert nltk.corpus_score(tokens, refs).score == nltk.corpus_score(list(tokens), list(refs)).score
+    assert nm.SelfBLEU(n=2).corpus_score(tokens).score == nm.SelfBLEU(n=2).corpus_score(list(tokens)).score
+    mrs = pd.Series(["name[Blue Spice], eatType[coffee shop]", "name[Aromi], area[riverside]"])
+    texts = pd.Series(["Blue Spice is a pub.", "Aromi is by the riverside."])
+    assert nm.coverage(texts, mrs).score == nm.coverage(list(texts), list(mrs)).score == 0.75
+    logprobs = pd.Series([np.log([0.5, 0.25]), np.log([0.5])])
+    assert nm.perplexity(logprobs).score == nm.perplexity(list(logprobs)).score
