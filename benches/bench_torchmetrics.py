@@ -1,0 +1,107 @@
+"""torchmetrics' own text metrics vs nlgmetrics through ``TorchMetric``, side by side.
+
+Run: ``python benches/bench_torchmetrics.py [--systems K] [--batch B]``. Both sides stream
+the same WMT22 zh-en system outputs (reference A) in batches of ``B`` segments through
+``update`` and ``compute`` once, as a training loop's validation does. Prints a markdown
+table: wall time, ratio, the peak memory each case adds, and whether the scores agree
+(to 1e-9 relative).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "benches"))
+CORPORA = Path(os.environ.get("NLGMETRICS_SHARED", REPO.parent / "shared")) / "corpora"
+
+from harness import log, measure  # noqa: E402
+
+
+def read_lines(path: Path) -> list[str]:
+    lines = path.read_text(encoding="utf-8").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line.rstrip() for line in lines]
+
+
+def data(k: int) -> tuple[list[str], list[str]]:
+    d = CORPORA / "wmt22" / "zh-en"
+    ref = read_lines(d / "generaltest2022.zh-en.ref.A.en")
+    hyps, refs = [], []
+    for p in sorted((d / "system-outputs").glob("*"))[:k]:
+        hyps += read_lines(p)
+        refs += ref
+    return hyps, refs
+
+
+def stream(metric, hyps, refs, batch: int, wrap_refs: bool) -> float:
+    for i in range(0, len(hyps), batch):
+        r = refs[i : i + batch]
+        metric.update(hyps[i : i + batch], [[x] for x in r] if wrap_refs else r)
+    value = metric.compute()
+    if isinstance(value, dict):  # torchmetrics ROUGE: one tensor per key
+        value = value["rouge1_fmeasure"]
+    return float(value)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--systems", type=int, default=4)
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--rouge-segments", type=int, default=4000, help="torchmetrics ROUGE is slow: fewer segments")
+    args = ap.parse_args()
+    import torch
+    import torchmetrics
+    from torchmetrics.text import CHRFScore, ROUGEScore, SacreBLEUScore, TranslationEditRate, WordErrorRate
+
+    from nlgmetrics.torchmetrics import TorchMetric
+
+    torch.set_num_threads(1)
+    hyps, refs = data(args.systems)
+    log(f"{len(hyps)} segments; torchmetrics {torchmetrics.__version__}, torch {torch.__version__}")
+    cases = [
+        ("BLEU", lambda: SacreBLEUScore(), lambda: TorchMetric("bleu"), len(hyps)),
+        ("chrF++", lambda: CHRFScore(n_word_order=2), lambda: TorchMetric("chrf++"), len(hyps)),
+        ("TER", lambda: TranslationEditRate(), lambda: TorchMetric("ter"), len(hyps) // 4),
+        ("WER", lambda: WordErrorRate(), lambda: TorchMetric("wer"), len(hyps)),
+        ("ROUGE-1 F", lambda: ROUGEScore(rouge_keys=("rouge1",)), lambda: TorchMetric("rouge", rouge_types=["rouge1"]), args.rouge_segments),
+    ]
+    print(f"WMT22 zh-en, {args.systems} systems against reference A, streamed in batches of {args.batch} "
+          f"(torchmetrics {torchmetrics.__version__}, torch {torch.__version__}; one thread for torch).")
+    print()
+    print("| metric | segments | torchmetrics s | nlgmetrics s | speed-up | torchmetrics +MiB | nlgmetrics +MiB | scores agree |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|")
+    for name, make_peer, make_ours, n in cases:
+        h, r = hyps[:n], refs[:n]
+        # WER and ROUGE references are plain strings there
+        wrap = name not in ("WER", "ROUGE-1 F")
+        got = {}
+
+        def peer():
+            got["peer"] = stream(make_peer(), h, r, args.batch, wrap)
+
+        def ours():
+            got["ours"] = stream(make_ours(), h, r, args.batch, wrap)
+
+        log(f"== {name}")
+        p, o = measure(peer), measure(ours)
+        # the values are computed in the forked children; once more here to compare them
+        vp = stream(make_peer(), h, r, args.batch, wrap)
+        vo = stream(make_ours(), h, r, args.batch, wrap)
+        if name in ("BLEU", "chrF++", "TER"):
+            vp *= 100  # torchmetrics reports these on a 0-1 scale, sacrebleu (and we) on 0-100
+        agree = abs(vp - vo) <= 1e-9 * max(1.0, abs(vo))
+        verdict = "yes" if agree else f"no ({vp:.6f} vs {vo:.6f})"
+        if "error" in p or "error" in o:
+            print(f"| {name} | {n} | {p.get('error', '')} | {o.get('error', '')} | | | | |")
+            continue
+        print(f"| {name} | {n} | {p['seconds']:.2f} | {o['seconds']:.3f} | {p['seconds'] / o['seconds']:.0f}× "
+              f"| {p['delta_mib']:.0f} | {o['delta_mib']:.0f} | {verdict} |")
+
+
+if __name__ == "__main__":
+    main()
