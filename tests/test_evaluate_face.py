@@ -206,3 +206,14 @@ def test_loaded_metric_add_add_batch_compute(wmt, name):
     metric.reset()
     with pytest.raises(InvalidInputError):
         metric.compute()
+
+
+def test_self_bleu_keyword_call_and_no_streaming(wmt):
+    hyps, _, _ = wmt
+    metric = nm.load("self_bleu")
+    assert metric.compute(predictions=hyps).score == nm.self_bleu(hyps).score
+    assert evaluate.load("self_bleu").compute(predictions=hyps)["score"] == nm.self_bleu(hyps).score
+    with pytest.raises(InvalidInputError, match="does not stream"):
+        metric.add_batch(predictions=hyps[:5])
+    with pytest.raises(InvalidInputError, match="needs predictions="):
+        metric.compute()

@@ -44,7 +44,7 @@ def _metrics(metrics: Any) -> dict[str, Metric]:
     out: dict[str, Metric] = {}
     for column, m in items:
         metric = load(m) if isinstance(m, str) else m
-        if not isinstance(metric, Metric):
+        if not (isinstance(metric, Metric) or hasattr(metric, "sentence_scores")):
             raise InputTypeError(f"metric {column!r} must be a registered name or a Metric object, got {type(m).__name__}")
         if column in out:
             raise InvalidOptionError(f"two metrics would both write column {column!r}; pass a mapping {{column: metric}}")
