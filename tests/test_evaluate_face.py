@@ -217,3 +217,19 @@ def test_self_bleu_keyword_call_and_no_streaming(wmt):
         metric.add_batch(predictions=hyps[:5])
     with pytest.raises(InvalidInputError, match="needs predictions="):
         metric.compute()
+
+
+def test_nothing_is_written(wmt, tmp_path, monkeypatch):
+    """No cache files, no lock files: the working directory and HOME stay empty."""
+    hyps, refs, _ = wmt
+    home, work = tmp_path / "home", tmp_path / "work"
+    home.mkdir()
+    work.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+    monkeypatch.chdir(work)
+    for name in ("sacrebleu", "chrf", "wer", "rouge"):
+        m = evaluate.load(name)
+        m.add_batch(predictions=hyps[:10], references=[r[0] for r in refs[:10]])
+        m.compute()
+    assert list(home.iterdir()) == [] and list(work.iterdir()) == []
