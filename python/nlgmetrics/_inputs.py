@@ -13,7 +13,23 @@ from .errors import InputTypeError, InvalidTextError, LengthMismatchError, Missi
 
 
 def _describe(x: Any) -> str:
+    if is_missing(x) and x is not None:
+        return f"a missing value ({x!r})"
     return type(x).__name__
+
+
+def is_missing(x: Any) -> bool:
+    """None, NaN, or pandas' NA / NaT: how a missing cell reads out of a table."""
+    if x is None:
+        return True
+    if isinstance(x, float):
+        return x != x
+    return type(x).__name__ in ("NAType", "NaTType")
+
+
+def _is_table(x: Any) -> bool:
+    # a pandas DataFrame iterates over its column *names*: never a sequence of texts
+    return hasattr(x, "columns") and hasattr(x, "itertuples")
 
 
 def _check_text(s: str, what: str) -> None:
@@ -30,6 +46,8 @@ def as_texts(items: Any, what: str = "predictions") -> list[str]:
     """A list of strings from any sequence of strings (list, tuple, numpy array, Series)."""
     if isinstance(items, (str, bytes)):
         raise InputTypeError(f"{what} must be a sequence of strings, not a single {_describe(items)}")
+    if _is_table(items):
+        raise InputTypeError(f"{what} must be a sequence of strings (e.g. one column), not a table with columns {list(items.columns)!r}")
     try:
         out = list(items)
     except TypeError:
@@ -41,11 +59,14 @@ def as_texts(items: Any, what: str = "predictions") -> list[str]:
 
 
 def as_references(references: Any, n: int | None = None, what: str = "references") -> list[list[str]]:
-    """``references[i]`` as a list of strings per segment; ``None`` entries are dropped."""
+    """``references[i]`` as a list of strings per segment; missing entries (``None``, NaN) are dropped.
+
+    A table (pandas DataFrame) is read row by row: its columns are reference streams.
+    """
     if isinstance(references, (str, bytes)):
         raise InputTypeError(f"{what} must be a sequence (one entry per prediction), not a single string")
     try:
-        items = list(references)
+        items = list(references.itertuples(index=False, name=None)) if _is_table(references) else list(references)
     except TypeError:
         raise InputTypeError(f"{what} must be a sequence, got {_describe(references)}") from None
     if n is not None and len(items) != n:
@@ -57,10 +78,10 @@ def as_references(references: Any, n: int | None = None, what: str = "references
         if isinstance(r, str):
             out.append([r])
             continue
-        if r is None:
-            raise MissingReferenceError(f"{what}[{i}] is None")
+        if is_missing(r):
+            raise MissingReferenceError(f"{what}[{i}] is missing ({r!r})")
         try:
-            refs = [x for x in r if x is not None]
+            refs = [x for x in r if not is_missing(x)]
         except TypeError:
             raise InputTypeError(f"{what}[{i}] must be a string or a sequence of strings, got {_describe(r)}") from None
         for j, x in enumerate(refs):

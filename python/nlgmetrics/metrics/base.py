@@ -186,7 +186,19 @@ class Metric:
         self._state = total if self._state is None else self._state + total
         return self
 
-    add_batch = update
+    def add_batch(self, *args: Any, **kwargs: Any) -> "Metric":
+        """Hugging Face evaluate's name for :meth:`update` (``add_batch(predictions=..., references=...)``).
+
+        Delegates at call time, so a subclass's own ``update`` is the one that runs.
+        """
+        return self.update(*args, **kwargs)
+
+    def add(self, *, prediction: Any, reference: Any = None) -> "Metric":
+        """Add one example, as evaluate's ``add(prediction=..., reference=...)``.
+
+        ``reference`` is a string or the list of references of this one prediction.
+        """
+        return self.add_batch(predictions=[prediction], references=[reference])
 
     def merge(self, other: "Metric | Stats") -> "Metric":
         """Fold another metric's state (e.g. from another process) into this one."""

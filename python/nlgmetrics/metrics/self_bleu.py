@@ -141,6 +141,27 @@ class SelfBLEU:
         total = float(np.cumsum(scores)[-1])
         return Score(self.name, total / len(scores), self.signature(), None, sentence_scores=scores, n_sentences=len(scores))
 
+    def update(self, predictions: Any, references: Any = None) -> "SelfBLEU":
+        # every sentence is scored against all the others: there is no per-batch state to sum
+        from ..errors import InvalidInputError
+
+        raise InvalidInputError("Self-BLEU compares each sentence with all the others and does not stream; "
+                                "call corpus_score(predictions) or compute(predictions=...) on the whole set")
+
+    def add_batch(self, *args: Any, **kwargs: Any) -> "SelfBLEU":
+        return self.update(*args, **kwargs)
+
+    def add(self, *, prediction: Any = None, reference: Any = None) -> "SelfBLEU":
+        return self.update([prediction])
+
+    def compute(self, *, predictions: Any = None, references: Any = None) -> Score:
+        """The evaluate-style keyword call: ``compute(predictions=...)`` is ``corpus_score``."""
+        if predictions is None:
+            from ..errors import InvalidInputError
+
+            raise InvalidInputError("Self-BLEU: compute() needs predictions= (it does not stream)")
+        return self.corpus_score(predictions)
+
     def __repr__(self) -> str:
         return f"SelfBLEU({self.signature()})"
 

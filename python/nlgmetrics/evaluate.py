@@ -1,0 +1,170 @@
+"""Hugging Face ``evaluate``-style face: ``load(name)`` then ``add`` / ``add_batch`` /
+``compute(predictions=..., references=..., **options)``, returning the result the
+evaluate metric of that name returns (same keys, same numbers).
+
+>>> from nlgmetrics import evaluate
+>>> sacrebleu = evaluate.load("sacrebleu")
+>>> sacrebleu.add_batch(predictions=["the cat sat on the mat"], references=[["the cat is on the mat"]])
+>>> round(sacrebleu.compute(lowercase=True)["score"], 4)
+37.9918
+
+Differences from ``evaluate`` that users can rely on:
+
+- nothing is downloaded and nothing is written: examples are kept in memory (no Arrow
+  cache files, no file locks), so it works offline and in any number of processes;
+- like evaluate, options are given to ``compute`` (or to ``load`` as defaults), the
+  examples added so far are consumed by ``compute``, and a prediction's references are a
+  string or a list of strings;
+- ``rouge`` with ``use_aggregator=True`` takes a ``seed`` (default 0): evaluate's
+  bootstrap draws from numpy's global generator, so its numbers change from run to run;
+  with ``seed=s`` they equal evaluate's after ``numpy.random.seed(s)``;
+- names whose evaluate metric is a different implementation than nlgmetrics' metric of
+  the same name (``bleu``: the TensorFlow-NMT script; ``meteor``: nltk with
+  ``word_tokenize``) are refused with a message naming the equivalent, rather than
+  giving other numbers under the same name. Every other registered metric
+  (``nlgmetrics.available()``) returns ``{"score": ..., <its breakdown>}``.
+
+The metric objects themselves (``nlgmetrics.load(name)``) have the same ``add`` /
+``add_batch`` / ``compute(predictions=..., references=...)`` calls and return
+:class:`~nlgmetrics.Score` objects; unlike evaluate they keep their state after
+``compute`` (call ``reset()``), because their state is mergeable statistics.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .errors import InvalidInputError, InvalidOptionError
+from .registry import load as load_metric
+
+
+def _plain(value: Any) -> Any:
+    """numpy arrays and scalars as lists and Python numbers, as evaluate returns them."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    return value
+
+
+def _sacrebleu(preds, refs, *, smooth_method="exp", smooth_value=None, force=False, lowercase=False,
+               tokenize=None, use_effective_order=False) -> dict:
+    # ``force`` only silences sacrebleu's warning about tokenized input: nothing to do
+    metric = load_metric("bleu", smooth_method=smooth_method, smooth_value=smooth_value, lowercase=lowercase,
+                         tokenize=tokenize, effective_order=use_effective_order)
+    s = metric.corpus_score(preds, refs)
+    return {"score": s.score, **{k: _plain(getattr(s, k)) for k in ("counts", "totals", "precisions", "bp", "sys_len", "ref_len")}}
+
+
+def _chrf(preds, refs, *, char_order=6, word_order=0, beta=2, lowercase=False, whitespace=False,
+          eps_smoothing=False) -> dict:
+    s = load_metric("chrf", char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase,
+                    whitespace=whitespace, eps_smoothing=eps_smoothing).corpus_score(preds, refs)
+    return {"score": s.score, "char_order": s.char_order, "word_order": s.word_order, "beta": s.beta}
+
+
+def _ter(preds, refs, *, normalized=False, ignore_punct=False, support_zh_ja_chars=False, case_sensitive=False) -> dict:
+    s = load_metric("ter", normalized=normalized, no_punct=ignore_punct, asian_support=support_zh_ja_chars,
+                    case_sensitive=case_sensitive).corpus_score(preds, refs)
+    return {"score": s.score, "num_edits": s.num_edits, "ref_length": s.ref_length}
+
+
+def _edit_rate(name: str) -> Callable[..., float]:
+    def compute(preds, refs, *, concatenate_texts=False) -> float:
+        # evaluate's two paths both pool the counts over all pairs: one number either way
+        return load_metric(name).corpus_score(preds, refs).score
+
+    return compute
+
+
+def _rouge(preds, refs, *, rouge_types=None, use_aggregator=True, use_stemmer=False, tokenizer=None, seed=0) -> dict:
+    if tokenizer is not None:
+        raise InvalidOptionError("rouge: a custom tokenizer callable is not supported; see ROUGE(tokenizer=...) for the named ones")
+    types = list(rouge_types) if rouge_types is not None else ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    metric = load_metric("rouge", rouge_types=types, use_stemmer=use_stemmer)
+    if use_aggregator:
+        agg = metric.bootstrap(preds, refs, seed=seed)
+        return {t: agg[t].mid.fmeasure for t in types}
+    seg = metric.stats(preds, refs).sums
+    # columns per type: precision, recall, fmeasure
+    return {t: seg[:, 3 * k + 2].tolist() for k, t in enumerate(types)}
+
+
+_ADAPTERS: dict[str, Callable[..., Any]] = {
+    "sacrebleu": _sacrebleu,
+    "chrf": _chrf,
+    "ter": _ter,
+    "wer": _edit_rate("wer"),
+    "cer": _edit_rate("cer"),
+    "rouge": _rouge,
+}
+
+_DIFFERENT = {
+    "bleu": "evaluate's 'bleu' is the TensorFlow-NMT script (shortest reference length); "
+    "use 'sacrebleu', or nlgmetrics.load('bleu', flavour='nltk'|'coco') for those conventions",
+    "meteor": "evaluate's 'meteor' is nltk's meteor_score over word_tokenize tokens; "
+    "use nlgmetrics.load('meteor', flavour='nltk') (whitespace tokens) or METEOR 1.5 (the default)",
+}
+
+
+def _generic(name: str) -> Callable[..., dict]:
+    def compute(preds, refs, **options) -> dict:
+        metric = load_metric(name, **options)
+        s = metric.corpus_score(preds, refs)
+        out = {"score": s.score}
+        out.update({k: _plain(v) for k, v in s.breakdown.items()})
+        out["signature"] = s.signature.format()
+        return out
+
+    return compute
+
+
+class EvaluationModule:
+    """One metric with evaluate's calling conventions; see the module docstring."""
+
+    def __init__(self, name: str, compute: Callable[..., Any], options: dict[str, Any]):
+        self.name = name
+        self._compute = compute
+        self._options = options
+        self._predictions: list[Any] = []
+        self._references: list[Any] = []
+
+    def add(self, *, prediction: Any = None, reference: Any = None) -> None:
+        """Add one example."""
+        self._predictions.append(prediction)
+        self._references.append(reference)
+
+    def add_batch(self, *, predictions: Any = None, references: Any = None) -> None:
+        """Add a batch; references may be omitted only for reference-free metrics."""
+        if predictions is None:
+            raise InvalidInputError(f"{self.name}: add_batch() needs predictions=")
+        preds = list(predictions)
+        refs = [None] * len(preds) if references is None else list(references)
+        if len(refs) != len(preds):
+            from .errors import LengthMismatchError
+
+            raise LengthMismatchError(f"{len(preds)} predictions but {len(refs)} references")
+        self._predictions += preds
+        self._references += refs
+
+    def compute(self, *, predictions: Any = None, references: Any = None, **options: Any) -> Any:
+        """Score everything added (plus ``predictions``/``references``), then forget it."""
+        if predictions is not None or references is not None:
+            self.add_batch(predictions=predictions, references=references)
+        preds, refs = self._predictions, self._references
+        self._predictions, self._references = [], []
+        if not preds:
+            raise InvalidInputError(f"{self.name}: nothing to compute; add examples or pass predictions=")
+        return self._compute(preds, refs, **{**self._options, **options})
+
+    def __repr__(self) -> str:
+        return f"EvaluationModule({self.name!r})"
+
+
+def load(path: str, **options: Any) -> EvaluationModule:
+    """An evaluate-style metric by name; ``options`` become defaults of ``compute``."""
+    name = path.lower()
+    if name in _DIFFERENT:
+        raise InvalidOptionError(_DIFFERENT[name])
+    if name in _ADAPTERS:
+        return EvaluationModule(name, _ADAPTERS[name], options)
+    load_metric(name)  # unknown names fail here, listing the known ones
+    return EvaluationModule(name, _generic(name), options)
