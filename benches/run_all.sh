@@ -23,4 +23,5 @@ run meteor benches/bench_meteor.py
 run diversity benches/bench_diversity.py
 run significance benches/bench_significance.py
 run classification benches/bench_classification.py --n 10000000 --stream-n 200000000 --exact-stream-n 20000000
+run parent benches/bench_parent.py --systems tgen zhang  # needs NLGMETRICS_PARENT_REFERENCE (a google-research/language checkout)
 python benches/assemble.py

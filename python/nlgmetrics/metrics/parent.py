@@ -18,6 +18,11 @@ segment and on the corpus. For each reference and n = 1..``max_order``:
   ``None``, λ = 1 − the table recall of the reference itself;
 - F = 2PR / (P + R + 1e-8).
 
+``lambda_weight`` defaults to 0.5, the default of the reference's ``parent()`` function;
+its command-line script defaults to ``None`` (``nlgmetrics score --parent-lambda auto``).
+Only the word-overlap entailment model is implemented (the reference's co-occurrence model
+needs corpus-specific count files).
+
 The reference with the best F (first maximum) gives the segment's precision, recall and
 F; the corpus values are their means (as the reference, which averages per segment).
 

@@ -267,7 +267,8 @@ mod tests {
     #[test]
     fn exact_copy_of_the_table_scores_high() {
         let table = vec![s(&["name", "michael dahlquist"]), s(&["occupation", "drummer"])];
-        let row = segment_stats(&ParentConfig::default(), "michael dahlquist drummer", &s(&["michael dahlquist was a drummer"]), &table, 0).unwrap();
+        let cfg = ParentConfig { max_order: 3, ..ParentConfig::default() };
+        let row = segment_stats(&cfg, "michael dahlquist drummer", &s(&["michael dahlquist was a drummer"]), &table, 0).unwrap();
         assert_eq!(row[0], 1.0); // every n-gram is entailed by the table
         assert_eq!(row[4], 1.0); // every value is mentioned
         assert!(row[1] > 0.0 && row[1] < 1.0);
@@ -278,9 +279,17 @@ mod tests {
         let table = vec![s(&["a", "x"])];
         let row = segment_stats(&ParentConfig::default(), "q", &s(&["r"]), &table, 0).unwrap();
         assert_eq!(row[0], 0.0);
-        assert_eq!(row[3], 0.00001); // reference recall falls back to smoothing
+        assert_eq!(row[3], 1.0); // no reference n-gram is entailed: every order's recall is 1
         assert_eq!(row[4], 0.00001);
         assert_eq!(row[2], 0.0);
+    }
+
+    #[test]
+    fn short_prediction_is_smoothed_at_missing_orders() {
+        // three tokens have no 4-gram: that order's precision is 0, replaced by smoothing
+        let table = vec![s(&["name", "a b c"])];
+        let row = segment_stats(&ParentConfig::default(), "a b c", &s(&["a b c"]), &table, 0).unwrap();
+        assert_eq!(row[0], (0.25f64 * 0.00001f64.ln()).exp());
     }
 
     #[test]
