@@ -21,6 +21,7 @@ ORDER = [
     ("significance", "Paired significance tests"),
     ("classification", "Classification"),
     ("torchmetrics", "torchmetrics: its text metrics vs the TorchMetric adapter"),
+    ("parent", "PARENT (data-to-text)"),
 ]
 
 

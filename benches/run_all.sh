@@ -24,4 +24,5 @@ run diversity benches/bench_diversity.py
 run significance benches/bench_significance.py
 run classification benches/bench_classification.py --n 10000000 --stream-n 200000000 --exact-stream-n 20000000
 run torchmetrics benches/bench_torchmetrics.py --systems 2 --slow-segments 1000
+run parent benches/bench_parent.py --systems tgen zhang  # needs NLGMETRICS_PARENT_REFERENCE (a google-research/language checkout)
 python benches/assemble.py

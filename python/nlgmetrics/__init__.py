@@ -84,6 +84,8 @@ _EXPORTS: dict[str, str] = {
     "ContentSelectionOrdering": ".metrics.coverage",
     "coverage": ".metrics.coverage",
     "parse_mr": ".metrics.coverage",
+    "Parent": ".metrics.parent",
+    "parent": ".metrics.parent",
     # significance and meta-evaluation
     "bootstrap_ci": ".significance",
     "paired_test": ".significance",

@@ -349,3 +349,15 @@ def nist_stats(
 ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.float64]]: ...
 def nist_score(flavour: str, counts: npt.NDArray[np.uint64], sums: npt.NDArray[np.float64], n_segments: int, lenient: bool) -> dict[str, object]: ...
 def nist_scores(flavour: str, counts: npt.NDArray[np.uint64], sums: npt.NDArray[np.float64], lenient: bool) -> npt.NDArray[np.float64]: ...
+
+# PARENT (data-to-text)
+def parent_stats(
+    preds: list[str],
+    refs: list[list[str]],
+    tables: list[list[list[str]]],
+    lambda_weight: float | None,
+    smoothing: float,
+    max_order: int,
+    lowercase: bool,
+    n_threads: int = 0,
+) -> np.ndarray: ...

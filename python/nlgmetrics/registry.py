@@ -92,5 +92,6 @@ for _entry in [
     ("wip", _M + "wer:WIP", "word information preserved (jiwer 4.0)", ("jiwer",)),
     ("per", _M + "per:PER", "position-independent error rate (Moses PerScorer)", ("moses",)),
     ("nist", _M + "nist:NIST", "NIST", ("mteval", "nltk")),
+    ("parent", _M + "parent:Parent", "PARENT: data-to-text precision/recall against table and references", ()),
 ]:
     register(*_entry)

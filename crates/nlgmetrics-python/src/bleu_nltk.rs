@@ -1,5 +1,5 @@
-use crate::convert::{detached, matrix};
-use nlgmetrics_core::text::bleu_nltk::{self, Alpha, Smoothing, Weights};
+use crate::convert::{detached, matrix, rows_of};
+use nlgmetrics_core::text::bleu_nltk::{self, Alpha, Smoothing, TokenSeq, Weights};
 use nlgmetrics_core::Error;
 use numpy::{PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
@@ -28,6 +28,13 @@ fn weights_of(weights: Vec<Vec<f64>>, uniform4: Vec<bool>) -> Result<Vec<Weights
     Ok(weights.into_iter().zip(uniform4).map(|(w, uniform4)| Weights { w, uniform4 }).collect())
 }
 
+/// The statistics matrix of hypotheses and references of one token representation.
+fn stats_matrix<'py, T: TokenSeq + Sync>(py: Python<'py>, hyps: Vec<T>, refs: Vec<Vec<T>>, n_orders: usize, n_threads: usize) -> PyResult<Bound<'py, PyArray2<u64>>> {
+    let n = hyps.len();
+    let data = detached(py, || bleu_nltk::batch_stats(&hyps, &refs, n_orders, n_threads))?;
+    matrix(py, data, n, bleu_nltk::width(n_orders))
+}
+
 /// Per-segment statistics of whitespace-split strings, shape (n, 2+2N+3).
 #[pyfunction]
 #[pyo3(signature = (hyps, refs, n_orders, n_threads=0))]
@@ -38,9 +45,7 @@ fn nltk_bleu_stats_text<'py>(
     n_orders: usize,
     n_threads: usize,
 ) -> PyResult<Bound<'py, PyArray2<u64>>> {
-    let n = hyps.len();
-    let data = detached(py, || bleu_nltk::batch_stats(&hyps, &refs, n_orders, n_threads))?;
-    matrix(py, data, n, bleu_nltk::width(n_orders))
+    stats_matrix(py, hyps, refs, n_orders, n_threads)
 }
 
 /// Per-segment statistics of token lists, shape (n, 2+2N+3).
@@ -53,9 +58,7 @@ fn nltk_bleu_stats_tokens<'py>(
     n_orders: usize,
     n_threads: usize,
 ) -> PyResult<Bound<'py, PyArray2<u64>>> {
-    let n = hyps.len();
-    let data = detached(py, || bleu_nltk::batch_stats(&hyps, &refs, n_orders, n_threads))?;
-    matrix(py, data, n, bleu_nltk::width(n_orders))
+    stats_matrix(py, hyps, refs, n_orders, n_threads)
 }
 
 /// nltk `corpus_bleu` of one summed statistics row (tail = the last segment's).
@@ -81,13 +84,13 @@ fn nltk_bleu_score<'py>(
         let w = weights_of(weights, uniform4)?;
         bleu_nltk::score_stats(&row, n_orders, &w, &sm, auto_reweigh)
     })?;
-    let d = PyDict::new(py);
-    d.set_item("scores", s.scores)?;
-    d.set_item("precisions", s.precisions)?;
-    d.set_item("bp", s.bp)?;
-    d.set_item("hyp_len", s.hyp_len)?;
-    d.set_item("ref_len", s.ref_len)?;
-    Ok(d)
+    Ok(crate::py_dict!(py,
+        "scores" => s.scores,
+        "precisions" => s.precisions,
+        "bp" => s.bp,
+        "hyp_len" => s.hyp_len,
+        "ref_len" => s.ref_len,
+    ))
 }
 
 /// Sentence scores of every statistics row: shape (rows, number of weight tuples).
@@ -107,9 +110,8 @@ fn nltk_bleu_scores<'py>(
     auto_reweigh: bool,
     n_threads: usize,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-    let arr = stats.as_array();
-    let rows = arr.shape()[0];
-    let flat: Vec<u64> = arr.iter().copied().collect();
+    let rows = stats.as_array().shape()[0];
+    let (flat, _) = rows_of(&stats);
     let n_weights = weights.len();
     let sm = smoothing(method, epsilon, alpha, k)?;
     let data = detached(py, || {

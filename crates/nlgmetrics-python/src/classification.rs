@@ -2,28 +2,33 @@
 //! GIL, call the core, return numpy arrays. Label encoding and input validation happen
 //! in `nlgmetrics.classification` before these are called.
 
-use crate::convert::{detached, matrix};
+use crate::convert::{detached, matrix, opt_slice, vector, vectors3, F64s};
 use nlgmetrics_core::classification::{
     self as cls, ap, auc, confusion, curves, npsum, prf as prf_mod,
     streaming::{Histogram, ScoreTable},
     BinaryMetric,
 };
 use nlgmetrics_core::Error;
-use numpy::{PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use numpy::{PyArray2, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-type F64s<'py> = Bound<'py, PyArray1<f64>>;
+type Bools<'py> = PyReadonlyArray1<'py, bool>;
+type Floats<'py> = PyReadonlyArray1<'py, f64>;
 
-fn opt_slice<'a>(w: &'a Option<PyReadonlyArray1<'_, f64>>) -> PyResult<Option<&'a [f64]>> {
-    Ok(match w {
-        Some(a) => Some(a.as_slice()?),
-        None => None,
-    })
+/// Labels, scores and optional weights of a binary problem as slices.
+fn binary_inputs<'a>(y: &'a Bools<'_>, scores: &'a Floats<'_>, weights: &'a Option<Floats<'_>>) -> PyResult<(&'a [bool], &'a [f64], Option<&'a [f64]>)> {
+    Ok((y.as_slice()?, scores.as_slice()?, opt_slice(weights)?))
 }
 
-fn arr<'py>(py: Python<'py>, v: Vec<f64>) -> F64s<'py> {
-    PyArray1::from_vec(py, v)
+/// Grouped counts `(thresholds, pos, neg)` as slices.
+fn group_inputs<'a>(thresholds: &'a Floats<'_>, pos: &'a Floats<'_>, neg: &'a Floats<'_>) -> PyResult<(&'a [f64], &'a [f64], &'a [f64])> {
+    Ok((thresholds.as_slice()?, pos.as_slice()?, neg.as_slice()?))
+}
+
+/// An owned score table from three arrays.
+fn score_table(scores: &Floats<'_>, pos: &Floats<'_>, neg: &Floats<'_>) -> PyResult<ScoreTable> {
+    Ok(ScoreTable { scores: scores.as_slice()?.to_vec(), pos: pos.as_slice()?.to_vec(), neg: neg.as_slice()?.to_vec() })
 }
 
 fn metric(name: &str, max_fpr: Option<f64>) -> Result<BinaryMetric, Error> {
@@ -44,9 +49,9 @@ fn clf_curve<'py>(
     weights: Option<PyReadonlyArray1<'py, f64>>,
     n_threads: usize,
 ) -> PyResult<(F64s<'py>, F64s<'py>, F64s<'py>)> {
-    let (y, s, w) = (y.as_slice()?, scores.as_slice()?, opt_slice(&weights)?);
+    let (y, s, w) = binary_inputs(&y, &scores, &weights)?;
     let c = detached(py, || curves::binary_clf_curve(y, s, w, n_threads))?;
-    Ok((arr(py, c.fps), arr(py, c.tps), arr(py, c.thresholds)))
+    Ok(vectors3(py, [c.fps, c.tps, c.thresholds]))
 }
 
 fn groups(thresholds: &[f64], pos: &[f64], neg: &[f64]) -> Result<curves::Thresholded, Error> {
@@ -56,11 +61,11 @@ fn groups(thresholds: &[f64], pos: &[f64], neg: &[f64]) -> Result<curves::Thresh
 }
 
 fn roc_out<'py>(py: Python<'py>, r: curves::RocCurve) -> (F64s<'py>, F64s<'py>, F64s<'py>, bool, bool) {
-    (arr(py, r.fpr), arr(py, r.tpr), arr(py, r.thresholds), r.no_positive, r.no_negative)
+    (vector(py, r.fpr), vector(py, r.tpr), vector(py, r.thresholds), r.no_positive, r.no_negative)
 }
 
 fn pr_out<'py>(py: Python<'py>, r: curves::PrCurve) -> (F64s<'py>, F64s<'py>, F64s<'py>, bool) {
-    (arr(py, r.precision), arr(py, r.recall), arr(py, r.thresholds), r.no_positive)
+    (vector(py, r.precision), vector(py, r.recall), vector(py, r.thresholds), r.no_positive)
 }
 
 /// `roc_curve`: `(fpr, tpr, thresholds, no_positive, no_negative)`.
@@ -74,7 +79,7 @@ fn roc_curve<'py>(
     drop_intermediate: bool,
     n_threads: usize,
 ) -> PyResult<(F64s<'py>, F64s<'py>, F64s<'py>, bool, bool)> {
-    let (y, s, w) = (y.as_slice()?, scores.as_slice()?, opt_slice(&weights)?);
+    let (y, s, w) = binary_inputs(&y, &scores, &weights)?;
     let r = detached(py, || Ok(curves::roc(&curves::binary_clf_curve(y, s, w, n_threads)?, drop_intermediate)))?;
     Ok(roc_out(py, r))
 }
@@ -90,7 +95,7 @@ fn pr_curve<'py>(
     drop_intermediate: bool,
     n_threads: usize,
 ) -> PyResult<(F64s<'py>, F64s<'py>, F64s<'py>, bool)> {
-    let (y, s, w) = (y.as_slice()?, scores.as_slice()?, opt_slice(&weights)?);
+    let (y, s, w) = binary_inputs(&y, &scores, &weights)?;
     let r = detached(py, || {
         Ok(curves::precision_recall(&curves::binary_clf_curve(y, s, w, n_threads)?, drop_intermediate))
     })?;
@@ -109,7 +114,7 @@ fn binary_metric<'py>(
     max_fpr: Option<f64>,
     n_threads: usize,
 ) -> PyResult<f64> {
-    let (y, s, w) = (y.as_slice()?, scores.as_slice()?, opt_slice(&weights)?);
+    let (y, s, w) = binary_inputs(&y, &scores, &weights)?;
     detached(py, || cls::binary_metric(metric(name, max_fpr)?, y, s, w, n_threads))
 }
 
@@ -128,7 +133,7 @@ fn column_metrics<'py>(
     let shape = scores.shape().to_vec();
     let (ys, ss, w) = (y.as_slice()?, scores.as_slice()?, opt_slice(&weights)?);
     let out = detached(py, || cls::column_metrics(metric(name, max_fpr)?, ys, ss, shape[0], shape[1], w, n_threads))?;
-    Ok(arr(py, out))
+    Ok(vector(py, out))
 }
 
 /// Hand & Till pair scores and prevalences for codes `0..k` (k = columns of `scores`).
@@ -149,7 +154,7 @@ fn ovo_pairs<'py>(
             .collect::<Result<_, _>>()?;
         cls::ovo_pairs(&codes, s, k, n_threads)
     })?;
-    Ok((arr(py, a), arr(py, b)))
+    Ok((vector(py, a), vector(py, b)))
 }
 
 /// Confusion matrix of label codes: exact u64 counts without weights.
@@ -185,8 +190,7 @@ fn label_sums<'py>(
     weights: Option<PyReadonlyArray1<'py, f64>>,
 ) -> PyResult<(F64s<'py>, F64s<'py>, F64s<'py>)> {
     let (t, p, w) = (y_true.as_slice()?, y_pred.as_slice()?, opt_slice(&weights)?);
-    let [a, b, c] = detached(py, || confusion::label_sums(t, p, w, k))?;
-    Ok((arr(py, a), arr(py, b), arr(py, c)))
+    Ok(vectors3(py, detached(py, || confusion::label_sums(t, p, w, k))?))
 }
 
 /// `(tp, pred, true)` of multilabel indicator matrices, per label or per sample.
@@ -207,8 +211,7 @@ fn indicator_sums<'py>(
         ));
     }
     let (t, p, w) = (y_true.as_slice()?, y_pred.as_slice()?, opt_slice(&weights)?);
-    let [a, b, c] = detached(py, || confusion::indicator_sums(t, p, n, k, w, samplewise))?;
-    Ok((arr(py, a), arr(py, b), arr(py, c)))
+    Ok(vectors3(py, detached(py, || confusion::indicator_sums(t, p, n, k, w, samplewise))?))
 }
 
 /// Precision, recall, F-beta (per label and averaged) from per-label sums.
@@ -227,14 +230,15 @@ fn prf<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let (a, b, c, w) = (tp.as_slice()?, pred.as_slice()?, truth.as_slice()?, opt_slice(&sample_weight)?);
     let r = detached(py, || prf_mod::prf(a, b, c, beta, prf_mod::Average::from_name(average)?, zero_division, w))?;
-    let d = PyDict::new(py);
-    d.set_item("precision", arr(py, r.precision))?;
-    d.set_item("recall", arr(py, r.recall))?;
-    d.set_item("fscore", arr(py, r.fscore))?;
-    d.set_item("support", arr(py, r.support))?;
-    d.set_item("averaged", r.averaged.map(|v| (v[0], v[1], v[2])))?;
-    d.set_item("zero_division_hit", (r.zero_division_hit[0], r.zero_division_hit[1], r.zero_division_hit[2]))?;
-    Ok(d)
+    let [zp, zr, zf] = r.zero_division_hit;
+    Ok(crate::py_dict!(py,
+        "precision" => vector(py, r.precision),
+        "recall" => vector(py, r.recall),
+        "fscore" => vector(py, r.fscore),
+        "support" => vector(py, r.support),
+        "averaged" => r.averaged.map(|v| (v[0], v[1], v[2])),
+        "zero_division_hit" => (zp, zr, zf),
+    ))
 }
 
 /// numpy's pairwise `np.sum` (exposed for tests of bit parity).
@@ -273,7 +277,7 @@ fn ranked_ap<'py>(
             other => return Err(Error::InvalidOption(format!("unknown AP convention {other:?}"))),
         })
     })?;
-    Ok(arr(py, out))
+    Ok(vector(py, out))
 }
 
 /// Exact score table of one batch: `(scores descending, pos, neg)`.
@@ -286,9 +290,9 @@ fn table_from_batch<'py>(
     weights: Option<PyReadonlyArray1<'py, f64>>,
     n_threads: usize,
 ) -> PyResult<(F64s<'py>, F64s<'py>, F64s<'py>)> {
-    let (y, s, w) = (y.as_slice()?, scores.as_slice()?, opt_slice(&weights)?);
+    let (y, s, w) = binary_inputs(&y, &scores, &weights)?;
     let t = detached(py, || ScoreTable::from_batch(y, s, w, n_threads))?;
-    Ok((arr(py, t.scores), arr(py, t.pos), arr(py, t.neg)))
+    Ok(vectors3(py, [t.scores, t.pos, t.neg]))
 }
 
 /// Merge two score tables.
@@ -303,14 +307,13 @@ fn table_merge<'py>(
     p2: PyReadonlyArray1<'py, f64>,
     n2: PyReadonlyArray1<'py, f64>,
 ) -> PyResult<(F64s<'py>, F64s<'py>, F64s<'py>)> {
-    let a = ScoreTable { scores: s1.as_slice()?.to_vec(), pos: p1.as_slice()?.to_vec(), neg: n1.as_slice()?.to_vec() };
-    let b = ScoreTable { scores: s2.as_slice()?.to_vec(), pos: p2.as_slice()?.to_vec(), neg: n2.as_slice()?.to_vec() };
+    let (a, b) = (score_table(&s1, &p1, &n1)?, score_table(&s2, &p2, &n2)?);
     let t = detached(py, || {
         a.check()?;
         b.check()?;
         Ok(a.merge(&b))
     })?;
-    Ok((arr(py, t.scores), arr(py, t.pos), arr(py, t.neg)))
+    Ok(vectors3(py, [t.scores, t.pos, t.neg]))
 }
 
 /// ROC curve of grouped counts (thresholds descending).
@@ -323,7 +326,7 @@ fn groups_roc<'py>(
     neg: PyReadonlyArray1<'py, f64>,
     drop_intermediate: bool,
 ) -> PyResult<(F64s<'py>, F64s<'py>, F64s<'py>, bool, bool)> {
-    let (t, p, n) = (thresholds.as_slice()?, pos.as_slice()?, neg.as_slice()?);
+    let (t, p, n) = group_inputs(&thresholds, &pos, &neg)?;
     let r = detached(py, || Ok(curves::roc(&groups(t, p, n)?, drop_intermediate)))?;
     Ok(roc_out(py, r))
 }
@@ -338,7 +341,7 @@ fn groups_pr<'py>(
     neg: PyReadonlyArray1<'py, f64>,
     drop_intermediate: bool,
 ) -> PyResult<(F64s<'py>, F64s<'py>, F64s<'py>, bool)> {
-    let (t, p, n) = (thresholds.as_slice()?, pos.as_slice()?, neg.as_slice()?);
+    let (t, p, n) = group_inputs(&thresholds, &pos, &neg)?;
     let r = detached(py, || Ok(curves::precision_recall(&groups(t, p, n)?, drop_intermediate)))?;
     Ok(pr_out(py, r))
 }
@@ -353,7 +356,7 @@ fn groups_scores<'py>(
     neg: PyReadonlyArray1<'py, f64>,
     max_fpr: Option<f64>,
 ) -> PyResult<(f64, f64)> {
-    let (t, p, n) = (thresholds.as_slice()?, pos.as_slice()?, neg.as_slice()?);
+    let (t, p, n) = group_inputs(&thresholds, &pos, &neg)?;
     detached(py, || {
         let c = groups(t, p, n)?;
         let has_pos = p.iter().any(|&v| v != 0.0);
@@ -377,13 +380,13 @@ fn hist_counts<'py>(
     weights: Option<PyReadonlyArray1<'py, f64>>,
     n_threads: usize,
 ) -> PyResult<(F64s<'py>, F64s<'py>)> {
-    let (y, s, w) = (y.as_slice()?, scores.as_slice()?, opt_slice(&weights)?);
+    let (y, s, w) = binary_inputs(&y, &scores, &weights)?;
     let h = detached(py, || {
         let mut h = Histogram::new(lo, hi, n_bins)?;
         h.update(y, s, w, n_threads)?;
         Ok(h)
     })?;
-    Ok((arr(py, h.pos), arr(py, h.neg)))
+    Ok((vector(py, h.pos), vector(py, h.neg)))
 }
 
 /// Grouped counts of a histogram (non-empty bins, highest first, lower edges as
@@ -411,7 +414,7 @@ fn hist_groups<'py>(
         let gn = bins.iter().map(|&b| h.neg[b]).collect();
         Ok((t, gp, gn, h.auc_error_bound(), h.ap_error_bound()))
     })?;
-    Ok((arr(py, t), arr(py, gp), arr(py, gn), b1, b2))
+    Ok((vector(py, t), vector(py, gp), vector(py, gn), b1, b2))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

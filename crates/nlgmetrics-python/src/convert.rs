@@ -55,3 +55,39 @@ pub fn matrix<'py, T: numpy::Element>(
 ) -> PyResult<Bound<'py, PyArray2<T>>> {
     PyArray1::from_vec(py, data).reshape([rows, cols])
 }
+
+/// A float64 numpy vector.
+pub type F64s<'py> = Bound<'py, PyArray1<f64>>;
+
+pub fn vector<'py>(py: Python<'py>, v: Vec<f64>) -> F64s<'py> {
+    PyArray1::from_vec(py, v)
+}
+
+/// Three float64 vectors, the shape of many `(a, b, c)` results.
+pub fn vectors3<'py>(py: Python<'py>, [a, b, c]: [Vec<f64>; 3]) -> (F64s<'py>, F64s<'py>, F64s<'py>) {
+    (vector(py, a), vector(py, b), vector(py, c))
+}
+
+/// Optional sample weights as a slice.
+pub fn opt_slice<'a>(w: &'a Option<numpy::PyReadonlyArray1<'_, f64>>) -> PyResult<Option<&'a [f64]>> {
+    Ok(match w {
+        Some(a) => Some(a.as_slice()?),
+        None => None,
+    })
+}
+
+/// A statistics matrix as owned row-major values and its width (any memory layout).
+pub fn rows_of<T: numpy::Element + Copy>(stats: &numpy::PyReadonlyArray2<'_, T>) -> (Vec<T>, usize) {
+    let arr = stats.as_array();
+    (arr.iter().copied().collect(), arr.shape()[1])
+}
+
+/// A Python dict from `key => value` pairs (a score's breakdown); `?` inside a PyResult fn.
+#[macro_export]
+macro_rules! py_dict {
+    ($py:expr, $($key:literal => $value:expr),+ $(,)?) => {{
+        let d = pyo3::types::PyDict::new($py);
+        $(d.set_item($key, $value)?;)+
+        d
+    }};
+}

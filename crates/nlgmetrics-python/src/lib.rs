@@ -18,6 +18,7 @@ mod meteor;
 mod edit;
 mod nist;
 mod tokenize;
+mod parent;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -36,5 +37,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     meteor::register(m)?;
     edit::register(m)?;
     nist::register(m)?;
+    parent::register(m)?;
     Ok(())
 }

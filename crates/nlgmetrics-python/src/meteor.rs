@@ -1,10 +1,10 @@
 //! METEOR 1.5 bindings: a resources handle (parsed once, shared across calls and
 //! threads) and batch statistics / scores.
 
-use crate::convert::{detached, matrix};
+use crate::convert::{detached, matrix, rows_of};
 use nlgmetrics_core::text::meteor::{self, aligner::Module, nltk, MeteorConfig, Normalization, Params, Resources};
 use nlgmetrics_core::Error;
-use numpy::{PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::sync::Arc;
@@ -50,6 +50,22 @@ fn config<'a>(res: &'a Resources, modules: &[String], p: Params, normalization: 
     Ok(cfg)
 }
 
+/// Statistics rows (× `meteor::WIDTH`) computed by `f` under one validated configuration.
+#[allow(clippy::too_many_arguments)]
+fn stats_matrix<'py>(
+    py: Python<'py>,
+    resources: &MeteorResources,
+    rows: usize,
+    modules: Vec<String>,
+    p: Params,
+    normalization: &str,
+    f: impl FnOnce(&MeteorConfig) -> Result<Vec<u64>, Error> + Send,
+) -> PyResult<Bound<'py, PyArray2<u64>>> {
+    let res = resources.inner.clone();
+    let data = detached(py, || f(&config(&res, &modules, p, normalization)?))?;
+    matrix(py, data, rows, meteor::WIDTH)
+}
+
 /// Per-segment statistics (n × 24 uint64): the 23 METEOR 1.5 numbers plus `agg_chunks`.
 #[pyfunction]
 #[pyo3(signature = (resources, hyps, refs, modules, alpha, beta, gamma, delta, weights, normalization, n_threads=0))]
@@ -68,13 +84,8 @@ fn meteor_stats<'py>(
     normalization: &str,
     n_threads: usize,
 ) -> PyResult<Bound<'py, PyArray2<u64>>> {
-    let res = resources.inner.clone();
-    let n = hyps.len();
-    let data = detached(py, || {
-        let cfg = config(&res, &modules, params(alpha, beta, gamma, delta, weights), normalization)?;
-        meteor::batch_stats(&cfg, &hyps, &refs, n_threads)
-    })?;
-    matrix(py, data, n, meteor::WIDTH)
+    let p = params(alpha, beta, gamma, delta, weights);
+    stats_matrix(py, resources, hyps.len(), modules, p, normalization, |cfg| meteor::batch_stats(cfg, &hyps, &refs, n_threads))
 }
 
 /// Statistics of every candidate against every reference alone ((n·m) × 24).
@@ -95,13 +106,8 @@ fn meteor_pairwise_stats<'py>(
     normalization: &str,
     n_threads: usize,
 ) -> PyResult<Bound<'py, PyArray2<u64>>> {
-    let res = resources.inner.clone();
-    let n = cands.len() * refs.len();
-    let data = detached(py, || {
-        let cfg = config(&res, &modules, params(alpha, beta, gamma, delta, weights), normalization)?;
-        meteor::pairwise_stats(&cfg, &cands, &refs, n_threads)
-    })?;
-    matrix(py, data, n, meteor::WIDTH)
+    let p = params(alpha, beta, gamma, delta, weights);
+    stats_matrix(py, resources, cands.len() * refs.len(), modules, p, normalization, |cfg| meteor::pairwise_stats(cfg, &cands, &refs, n_threads))
 }
 
 fn check_width(w: usize) -> Result<(), Error> {
@@ -118,6 +124,13 @@ fn check_weights(w: &[f64]) -> Result<(), Error> {
     Ok(())
 }
 
+/// Scoring parameters, checked against the statistics' width.
+fn scoring_params(width: usize, alpha: f64, beta: f64, gamma: f64, delta: f64, weights: Vec<f64>) -> Result<Params, Error> {
+    check_width(width)?;
+    check_weights(&weights)?;
+    Ok(params(alpha, beta, gamma, delta, weights))
+}
+
 /// Score one (summed) statistics row; returns the breakdown.
 #[pyfunction]
 fn meteor_score<'py>(
@@ -130,18 +143,14 @@ fn meteor_score<'py>(
     weights: Vec<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let row = stats.as_slice()?.to_vec();
-    let s = detached(py, || {
-        check_width(row.len())?;
-        check_weights(&weights)?;
-        Ok(meteor::score(&params(alpha, beta, gamma, delta, weights), &row))
-    })?;
-    let d = PyDict::new(py);
-    d.set_item("score", s.score)?;
-    d.set_item("precision", s.precision)?;
-    d.set_item("recall", s.recall)?;
-    d.set_item("fmean", s.fmean)?;
-    d.set_item("frag_penalty", s.frag_penalty)?;
-    Ok(d)
+    let s = detached(py, || Ok(meteor::score(&scoring_params(row.len(), alpha, beta, gamma, delta, weights)?, &row)))?;
+    Ok(crate::py_dict!(py,
+        "score" => s.score,
+        "precision" => s.precision,
+        "recall" => s.recall,
+        "fmean" => s.fmean,
+        "frag_penalty" => s.frag_penalty,
+    ))
 }
 
 /// Score every row of a statistics matrix (segment scores).
@@ -155,13 +164,8 @@ fn meteor_scores<'py>(
     delta: f64,
     weights: Vec<f64>,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let width = stats.shape()[1];
-    let rows = stats.as_slice()?.to_vec();
-    let out = detached(py, || {
-        check_width(width)?;
-        check_weights(&weights)?;
-        Ok(meteor::scores(&params(alpha, beta, gamma, delta, weights), &rows))
-    })?;
+    let (rows, width) = rows_of(&stats);
+    let out = detached(py, || Ok(meteor::scores(&scoring_params(width, alpha, beta, gamma, delta, weights)?, &rows)))?;
     Ok(PyArray1::from_vec(py, out))
 }
 

@@ -14,6 +14,7 @@ from ..io.text import read_lines
 from ..registry import available, load
 from .options import OPTION_SETS
 from . import compare, correlate  # significance & meta-evaluation subcommands
+from . import data_to_text  # tables for PARENT
 
 
 class UsageError(Exception):
@@ -153,6 +154,9 @@ def _score(args: argparse.Namespace, out) -> int:
     results: list[dict[str, Any]] = []
     for sys_name, hyps, refs in _inputs(args):
         for name, metric in metrics:
+            if data_to_text.needs_tables(metric):  # data-to-text: PARENT reads tables too
+                results.extend(data_to_text.score(metric, sys_name, hyps, refs, args))
+                continue
             if args.sentence_level:
                 scores = metric.sentence_scores(hyps, refs)
                 sig = metric.signature(metric.stats(hyps[:1], refs[:1]).total()).format(short=args.short) if hyps else ""

@@ -36,3 +36,4 @@ from . import opts_ter  # noqa: E402,F401
 from . import opts_meteor  # noqa: E402,F401
 from . import opts_edit  # noqa: E402,F401
 from . import opts_nist  # noqa: E402,F401
+from . import opts_parent  # noqa: E402,F401

@@ -15,3 +15,4 @@ pub mod meteor;
 pub mod edit;
 pub mod nist;
 pub mod per;
+pub mod parent;

@@ -3,37 +3,7 @@
 //! `(\P{N})(\p{P})`, `(\p{P})(\P{N})` and `(\p{S})`, replayed as character scans.
 
 use super::join_split;
-use unicode_general_category::{get_general_category, GeneralCategory as G};
-
-#[inline]
-fn is_p(c: char) -> bool {
-    matches!(
-        get_general_category(c),
-        G::ConnectorPunctuation
-            | G::DashPunctuation
-            | G::OpenPunctuation
-            | G::ClosePunctuation
-            | G::InitialPunctuation
-            | G::FinalPunctuation
-            | G::OtherPunctuation
-    )
-}
-
-#[inline]
-fn is_n(c: char) -> bool {
-    matches!(
-        get_general_category(c),
-        G::DecimalNumber | G::LetterNumber | G::OtherNumber
-    )
-}
-
-#[inline]
-fn is_s(c: char) -> bool {
-    matches!(
-        get_general_category(c),
-        G::MathSymbol | G::CurrencySymbol | G::ModifierSymbol | G::OtherSymbol
-    )
-}
+use super::categories::{is_number, is_punctuation, is_symbol};
 
 pub fn tokenize(line: &str, out: &mut String) {
     let a: Vec<char> = line.chars().collect();
@@ -41,7 +11,7 @@ pub fn tokenize(line: &str, out: &mut String) {
     let mut b = Vec::with_capacity(a.len() * 2);
     let mut i = 0;
     while i < a.len() {
-        if i + 1 < a.len() && !is_n(a[i]) && is_p(a[i + 1]) {
+        if i + 1 < a.len() && !is_number(a[i]) && is_punctuation(a[i + 1]) {
             b.extend_from_slice(&[a[i], ' ', a[i + 1], ' ']);
             i += 2;
         } else {
@@ -53,7 +23,7 @@ pub fn tokenize(line: &str, out: &mut String) {
     let mut c = Vec::with_capacity(b.len() * 2);
     i = 0;
     while i < b.len() {
-        if i + 1 < b.len() && is_p(b[i]) && !is_n(b[i + 1]) {
+        if i + 1 < b.len() && is_punctuation(b[i]) && !is_number(b[i + 1]) {
             c.extend_from_slice(&[' ', b[i], ' ', b[i + 1]]);
             i += 2;
         } else {
@@ -64,7 +34,7 @@ pub fn tokenize(line: &str, out: &mut String) {
     // (\p{S}) -> " \1 "
     let mut s = String::with_capacity(c.len() * 2);
     for ch in c {
-        if is_s(ch) {
+        if is_symbol(ch) {
             s.push(' ');
             s.push(ch);
             s.push(' ');

@@ -2,6 +2,7 @@
 //! the output is the tokens joined by single spaces (as the reference tools produce it).
 
 mod char_level;
+mod categories;
 pub mod rouge;
 pub mod ptb;
 mod intl;

@@ -9,7 +9,7 @@
 //!   two digits (3,000.50 stays one token).
 
 use crate::pystr::is_py_space;
-use unicode_general_category::{get_general_category, GeneralCategory as G};
+use super::categories::{is_mark, is_punctuation_or_symbol};
 
 pub fn is_character_script(c: char) -> bool {
     matches!(c as u32,
@@ -28,32 +28,6 @@ pub fn is_character_script(c: char) -> bool {
         | 0x0F00..=0x0FFF    // Tibetan
         | 0x1000..=0x109F    // Myanmar
         | 0x1780..=0x17FF    // Khmer
-    )
-}
-
-#[inline]
-fn is_mark(c: char) -> bool {
-    matches!(
-        get_general_category(c),
-        G::NonspacingMark | G::SpacingMark | G::EnclosingMark
-    )
-}
-
-#[inline]
-fn is_punct_or_symbol(c: char) -> bool {
-    matches!(
-        get_general_category(c),
-        G::ConnectorPunctuation
-            | G::DashPunctuation
-            | G::OpenPunctuation
-            | G::ClosePunctuation
-            | G::InitialPunctuation
-            | G::FinalPunctuation
-            | G::OtherPunctuation
-            | G::MathSymbol
-            | G::CurrencySymbol
-            | G::ModifierSymbol
-            | G::OtherSymbol
     )
 }
 
@@ -78,7 +52,7 @@ pub fn tokenize(line: &str, out: &mut String) {
                 out.push(chars[i]);
             }
             in_word = false;
-        } else if is_punct_or_symbol(c) {
+        } else if is_punctuation_or_symbol(c) {
             let numeric_sep = matches!(c, '.' | ',')
                 && i > 0
                 && chars[i - 1].is_ascii_digit()

@@ -1,0 +1,52 @@
+"""``nlgmetrics score`` for metrics that also read the input table (PARENT).
+
+Their input is ``--jsonl`` with one object per segment: ``"prediction"``,
+``"references"`` and ``"table"`` (a list of ``[attribute, value]`` or ``[head, relation,
+tail]`` records, an ``{attribute: value}`` object, or an E2E meaning representation
+string). Results have the same shape as every other metric's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from ..errors import InvalidOptionError, NlgMetricsError
+from ..io.text import read_lines
+
+
+def needs_tables(metric: Any) -> bool:
+    return bool(getattr(metric, "needs_tables", False))
+
+
+def read_tables(path: str) -> list[Any]:
+    """The ``"table"`` of every non-blank line of a JSON-lines file."""
+    tables = []
+    for lineno, line in enumerate(read_lines(path), 1):
+        if not line.strip():
+            continue
+        obj = json.loads(line)  # already validated by the prediction/reference reader
+        if not isinstance(obj, dict) or "table" not in obj:
+            raise NlgMetricsError(f'{path}:{lineno}: this metric needs a "table" in every line')
+        tables.append(obj["table"])
+    return tables
+
+
+def score(metric: Any, sys_name: str, hyps: list[str], refs: list[list[str]], args: argparse.Namespace) -> list[dict[str, Any]]:
+    if not args.jsonl:
+        raise InvalidOptionError(f'{metric.name} needs the input tables: give --jsonl with "prediction", "references" and "table"')
+    if getattr(args, "confidence", False):
+        raise InvalidOptionError(f"--confidence is not available for {metric.name}")
+    tables = read_tables(args.jsonl)
+    if args.sentence_level:
+        scores = metric.sentence_scores(hyps, refs, tables)
+        sig = metric.signature(metric.stats(hyps[:1], refs[:1], tables[:1]).total()).format(short=args.short) if hyps else ""
+        return [{"system": sys_name, "segment": i + 1, "metric": metric.name, "score": float(v), "signature": sig}
+                for i, v in enumerate(scores)]
+    s = metric.corpus_score(hyps, refs, tables)
+    d = s.to_dict()
+    d["system"] = sys_name
+    d["signature"] = s.signature.format(short=args.short)
+    d["_text"] = s.format(width=args.width, score_only=args.score_only)
+    return [d]
