@@ -266,17 +266,24 @@ fn score_lsum(target: &Doc, pred: &Doc, n_ids: usize, s: &mut Scratch) -> Prf {
             s.budget[t as usize].1 += 1;
         }
     }
-    let mut hits = 0u64;
-    for k in 0..target.sents.len() {
-        let r = target.sentence(k);
-        s.mask.clear();
-        s.mask.resize(r.len(), false);
-        for c in 0..pred.sents.len() {
-            s.bits.mark(r, pred.sentence(c), n_ids, &mut s.mask);
+    // Marks of every reference sentence, each candidate sentence's masks loaded once;
+    // the budgets are then consumed in the reference's order, as rouge-score does.
+    s.mask.clear();
+    s.mask.resize(target.tokens.len(), false);
+    for c in 0..pred.sents.len() {
+        let cand = pred.sentence(c);
+        s.bits.load_peer(cand, n_ids);
+        for &(a, b) in &target.sents {
+            let (a, b) = (a as usize, b as usize);
+            s.bits.mark_loaded(&target.tokens[a..b], cand, &mut s.mask[a..b]);
         }
-        for (q, &t) in r.iter().enumerate() {
+        s.bits.unload_peer(cand);
+    }
+    let mut hits = 0u64;
+    for &(a, b) in &target.sents {
+        for q in a as usize..b as usize {
             if s.mask[q] {
-                let e = &mut s.budget[t as usize];
+                let e = &mut s.budget[target.tokens[q] as usize];
                 if e.0 > 0 && e.1 > 0 {
                     hits += 1;
                     e.0 -= 1;

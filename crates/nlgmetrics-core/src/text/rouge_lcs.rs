@@ -211,12 +211,30 @@ impl BitLcs {
 
     /// [`mark_lcs`] by bit rows: model positions on the traced LCS set in `mask`.
     pub fn mark(&mut self, model: &[u32], peer: &[u32], n_ids: usize, mask: &mut [bool]) {
+        self.load_peer(peer, n_ids);
+        self.mark_loaded(model, peer, mask);
+        self.unload_peer(peer);
+    }
+
+    /// Keep `peer`'s match masks for several [`BitLcs::mark_loaded`] calls.
+    pub fn load_peer(&mut self, peer: &[u32], n_ids: usize) {
+        self.load(peer, n_ids, peer.len().div_ceil(64).max(1));
+    }
+
+    pub fn unload_peer(&mut self, peer: &[u32]) {
+        self.unload(peer, peer.len().div_ceil(64).max(1));
+    }
+
+    /// [`BitLcs::mark`] against the peer loaded last.
+    pub fn mark_loaded(&mut self, model: &[u32], peer: &[u32], mask: &mut [bool]) {
         let (m, n) = (model.len(), peer.len());
         if m == 0 || n == 0 {
             return;
         }
+        if n <= 64 {
+            return self.mark_short(model, peer, mask);
+        }
         let words = n.div_ceil(64);
-        self.load(peer, n_ids, words);
         self.rows.clear();
         self.rows.resize((m + 1) * words, u64::MAX);
         for i in 0..m {
@@ -224,7 +242,6 @@ impl BitLcs {
             let (done, rest) = self.rows.split_at_mut((i + 1) * words);
             Self::step(&done[i * words..], &self.pm[at..at + words], &mut rest[..words]);
         }
-        self.unload(peer, words);
         // L[i][j] = zero bits of row i below bit j.
         let l = |rows: &[u64], i: usize, j: usize| prefix_zeros(&rows[i * words..(i + 1) * words], j);
         let (mut i, mut j) = (m, n);
@@ -234,6 +251,38 @@ impl BitLcs {
                 i -= 1;
                 j -= 1;
             } else if l(&self.rows, i - 1, j) >= l(&self.rows, i, j - 1) {
+                i -= 1;
+            } else {
+                j -= 1;
+            }
+        }
+    }
+}
+
+impl BitLcs {
+    /// [`BitLcs::mark_loaded`] for a peer of at most 64 tokens: one word per row.
+    fn mark_short(&mut self, model: &[u32], peer: &[u32], mask: &mut [bool]) {
+        let (m, n) = (model.len(), peer.len());
+        self.rows.clear();
+        let mut v = u64::MAX;
+        self.rows.push(v);
+        for &t in model {
+            let u = v & self.pm[t as usize];
+            v = v.wrapping_add(u) | (v - u);
+            self.rows.push(v);
+        }
+        let rows = &self.rows;
+        let l = |i: usize, j: usize| {
+            let below = if j == 64 { u64::MAX } else { (1u64 << j) - 1 };
+            (!rows[i] & below).count_ones()
+        };
+        let (mut i, mut j) = (m, n);
+        while i > 0 && j > 0 {
+            if model[i - 1] == peer[j - 1] {
+                mask[i - 1] = true;
+                i -= 1;
+                j -= 1;
+            } else if l(i - 1, j) >= l(i, j - 1) {
                 i -= 1;
             } else {
                 j -= 1;
