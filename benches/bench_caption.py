@@ -22,6 +22,8 @@ import argparse
 import contextlib
 import io
 import json
+import os
+import resource
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -77,14 +79,26 @@ def rss_growth_mb(base, which):
     return int(out.stdout.strip().splitlines()[-1]) / 1024
 
 
+CPU: dict[str, float] = {}
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its finished children (the Java tokenizer)."""
+    a, b = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return a.ru_utime + a.ru_stime + b.ru_utime + b.ru_stime
+
+
 def best(fn, repeat):
-    times = []
+    """Best wall time over ``repeat`` runs; that run's CPU seconds go to CPU["last"]
+    (a ratio that a loaded machine distorts far less than the wall-time one)."""
+    runs = []
     out = None
     for _ in range(repeat):
-        t = time.perf_counter()
+        c, t = _cpu(), time.perf_counter()
         out = fn()
-        times.append(time.perf_counter() - t)
-    return min(times), out
+        runs.append((time.perf_counter() - t, _cpu() - c))
+    wall, CPU["last"] = min(runs)
+    return wall, out
 
 
 def main() -> None:
@@ -108,8 +122,8 @@ def main() -> None:
     refs_raw = [refs[n] for n in names]
     table = []
 
-    def add(what, t_ref, t_ours, note=""):
-        table.append((what, t_ref, t_ours, note))
+    def add(what, t_ref, t_ours, note="", cpu=(float("nan"), float("nan"))):
+        table.append((what, t_ref, t_ours, note, cpu))
 
     # PTB tokenizer: references (one run) + hypotheses (one run), as COCOEvalCap.
     def java():
@@ -119,18 +133,20 @@ def main() -> None:
         return g, r
 
     t_java, (g_java, r_java) = best(java, 1)
+    c_java = CPU["last"]
 
     def ours_tok():
         flat = ptb_tokenize([c for rs in refs_raw for c in rs])
         return flat, ptb_tokenize(hyps_raw)
 
     t_tok, (flat, htok) = best(ours_tok, a.repeat)
+    c_tok = CPU["last"]
     rtok, k = [], 0
     for rs in refs_raw:
         rtok.append(flat[k : k + len(rs)])
         k += len(rs)
     assert all(g_java[n] == rtok[i] for i, n in enumerate(names)) and all(r_java[n][0] == htok[i] for i, n in enumerate(names))
-    add("PTBTokenizer, 30,010 captions", t_java, t_tok, "Java jar (JVM start included) vs Rust; tokens identical")
+    add("PTBTokenizer, 30,010 captions", t_java, t_tok, "Java jar (JVM start included) vs Rust; tokens identical", (c_java, c_tok))
 
     gts = {i: r for i, r in enumerate(rtok)}
     res = {i: [h] for i, h in enumerate(htok)}
@@ -140,16 +156,19 @@ def main() -> None:
             return Bleu(4).compute_score(gts, res)
 
     t_rb, (rb, _) = best(ref_bleu, a.repeat)
+    c_rb = CPU["last"]
     m = BLEU(flavour="coco", tokenize="none")
     t_ob, ob = best(lambda: m.corpus_score(htok, rtok), a.repeat)
     assert ob.bleus == list(rb)
-    add("Bleu(4), 5,000 images x 5 refs", t_rb, t_ob, "identical")
+    add("Bleu(4), 5,000 images x 5 refs", t_rb, t_ob, "identical", (c_rb, CPU["last"]))
 
     t_rc, (rc, rc_per) = best(lambda: Cider().compute_score(gts, res), a.repeat)
+    c_rc = CPU["last"]
     c = CIDEr(tokenize="none")
     t_oc, oc = best(lambda: c.sentence_scores(htok, rtok), a.repeat)
     assert np.allclose(oc, rc_per, rtol=1e-9, atol=1e-12)
-    add("Cider (CIDEr-D), 5,000 images x 5 refs", t_rc, t_oc, f"max rel. diff {np.max(np.abs(oc - rc_per) / np.maximum(np.abs(rc_per), 1e-300)):.1e}")
+    diff = np.max(np.abs(oc - rc_per) / np.maximum(np.abs(rc_per), 1e-300))
+    add("Cider (CIDEr-D), 5,000 images x 5 refs", t_rc, t_oc, f"max rel. diff {diff:.1e}", (c_rc, CPU["last"]))
 
     # Rewards: vocabulary ids, a df fitted on all references, 50 images x 5 samples.
     vocab: dict[str, int] = defaultdict(lambda: len(vocab) + 1)
@@ -193,19 +212,22 @@ def main() -> None:
         return [reward(s, r) for s, r in batches]
 
     t_rr, rr = best(ref_reward, a.repeat)
+    c_rr = CPU["last"]
     t_or, orr = best(our_reward, a.repeat)
     assert all(np.allclose(x, y, rtol=1e-9, atol=1e-12) for x, y in zip(rr, orr))
-    add("CIDEr-D reward, batch of 50x5 samples (per batch)", t_rr / 20, t_or / 20, "token ids, fixed training df")
+    add("CIDEr-D reward, batch of 50x5 samples (per batch)", t_rr / 20, t_or / 20, "token ids, fixed training df", (c_rr / 20, CPU["last"] / 20))
 
     m_ref, m_ours = rss_growth_mb(base, "pycocoevalcap"), rss_growth_mb(base, "nlgmetrics")
-    table.append(("Cider peak RSS growth, 5,000 images x 5 refs", m_ref, m_ours, "MB; fresh subprocess per side"))
-    print("| task | pycocoevalcap 1.2 | nlgmetrics | speed-up | note |")
-    print("|---|---:|---:|---:|---|")
-    for what, tr, to, note in table:
+    table.append(("Cider peak RSS growth, 5,000 images x 5 refs", m_ref, m_ours, "MB; fresh subprocess per side", None))
+    print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end of the run\n")
+    print("| task | pycocoevalcap 1.2 | nlgmetrics | speed-up | CPU ms, pycocoevalcap / nlgmetrics | speed-up, CPU | note |")
+    print("|---|---:|---:|---:|---:|---:|---|")
+    for what, tr, to, note, cpu in table:
         if "RSS" in what:
-            print(f"| {what} | {tr:.0f} MB | {to:.0f} MB | {tr / max(to, 1e-9):.1f}x less | {note} |")
+            print(f"| {what} | {tr:.0f} MB | {to:.0f} MB | {tr / max(to, 1e-9):.1f}x less | | | {note} |")
         else:
-            print(f"| {what} | {tr * 1000:.1f} ms | {to * 1000:.1f} ms | {tr / to:.0f}x | {note} |")
+            cr, co = cpu
+            print(f"| {what} | {tr * 1000:.1f} ms | {to * 1000:.1f} ms | {tr / to:.0f}x | {cr * 1000:.0f} / {co * 1000:.0f} | {cr / co:.0f}x | {note} |")
 
 
 if __name__ == "__main__":

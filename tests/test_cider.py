@@ -311,3 +311,17 @@ def test_errors():
         CiderReward(CiderDF.from_counts({}, 0))
     with pytest.raises(IncompatibleStatsError):
         CIDEr(df=df).state + CIDEr().state
+
+
+def test_reward_reference_ids_of_any_sequence_type_and_bad_ids():
+    rng = np.random.default_rng(1)
+    train = [[[int(x) for x in rng.integers(1, 20, 6)] + [0] for _ in range(3)] for _ in range(20)]
+    df = CiderDF.fit_token_ids(train, eos_id=0)
+    reward = CiderReward(df, eos_id=0)
+    samples = rng.integers(0, 20, size=(4, 8))
+    lists = reward(samples, train[:4])
+    # tuples, arrays and numpy integers read the same as plain lists of ints
+    assert np.array_equal(reward(samples, tuple(np.array(r) for r in train[:4])), lists)
+    assert np.array_equal(reward(samples, [[tuple(np.int64(x) for x in r) for r in rs] for rs in train[:4]]), lists)
+    with pytest.raises(InputTypeError):
+        reward(samples, [[["a", "b"]]] * 4)

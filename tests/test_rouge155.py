@@ -55,6 +55,11 @@ def options_of(perl_opts: list[str]) -> tuple[dict, dict[str, str]]:
             o["length_limit"] = int(next(it))
         elif a == "-b":
             o["byte_limit"] = int(next(it))
+        elif a == "-M":
+            o["stem_models_only"] = True
+        elif a == "-t":
+            if next(it) != "0":
+                o["counting_unit"] = "token"
         else:
             raise ValueError(a)
     for k in range(1, n + 1):
@@ -79,7 +84,11 @@ def inputs():
     return json.loads((GOLDENS / "inputs.json").read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("run", RUNS)
+SENTENCE_RUNS = [r for r in RUNS if not r.startswith(("tokens_", "counts_"))]
+TOKEN_RUNS = [r for r in RUNS if r.startswith(("tokens_", "counts_"))]
+
+
+@pytest.mark.parametrize("run", SENTENCE_RUNS)
 def test_goldens_per_evaluation_exact(inputs, run):
     g = json.loads((GOLDENS / f"{run}.json").read_text())
     opts, names = options_of(g["options"])
@@ -102,6 +111,57 @@ def test_goldens_per_evaluation_exact(inputs, run):
     k0 = metric.rouge_types[0]
     first = list(names)[list(names.values()).index(k0)]
     np.testing.assert_allclose(score.score, np.mean([r[2] for r in g["scores"][first]]), rtol=1e-12)
+
+
+@pytest.mark.parametrize("run", TOKEN_RUNS)
+def test_goldens_token_counting_unit(inputs, run):
+    """``-t 1`` / ``-t 2``: per-evaluation raw counts, the printed bootstrap averages
+    (``-t 1``) or corpus counts (``-t 2``), and the pooled corpus score."""
+    g = json.loads((GOLDENS / f"{run}.json").read_text())
+    opts, names = options_of(g["options"])
+    assert opts["counting_unit"] == "token"
+    metric = ROUGE("rouge155", **opts)
+    preds = [e["peer"] for e in inputs]
+    refs = [e["models"][: g["n_models"]] for e in inputs]
+    sums = metric.stats(preds, refs).sums
+    score = metric.corpus_score(preds, refs)
+    for printed, ours in names.items():
+        k = metric.rouge_types.index(ours)
+        # -d prints (model count, peer count, hit) per evaluation with Perl's %.15g
+        want = np.array(g["scores"][printed])
+        np.testing.assert_allclose(sums[:, 3 * k : 3 * k + 3], want, rtol=1e-13, err_msg=f"{run} {printed}")
+        m, p, h = score.counts[ours]
+        if "counts" in g:
+            assert [int(m), int(p), int(h)] == g["counts"][printed], (run, printed)
+        r, pr = h / m, h / p
+        a = metric.alpha
+        assert score.types[ours].recall == pytest.approx(r, rel=1e-15)
+        assert score.types[ours].precision == pytest.approx(pr, rel=1e-15)
+        assert score.types[ours].fmeasure == pytest.approx(r * pr / ((1 - a) * pr + a * r), rel=1e-15)
+    if g["averages"]:
+        avg = metric.script_average(preds, refs)
+        for printed, ours in names.items():
+            for x in "RPF":
+                assert avg[ours][x] == tuple(g["averages"][printed][x]), (run, printed, x)
+
+
+def test_models_only_stemming_changes_only_what_the_script_stems():
+    base = dict(rouge_types=["rouge1", "rougeL", "rougeW", "rougeSU4"])
+    peer, model = "running runners ran", "running runner run"
+    plain = ROUGE("rouge155", **base).stats([peer], [[model]]).sums[0]
+    models = ROUGE("rouge155", stem_models_only=True, **base).stats([peer], [[model]]).sums[0]
+    assert models[0:3].tolist() == plain[0:3].tolist()  # ROUGE-N never stems under -M
+    assert models[4] < plain[4]  # the models' "run"/"runner" no longer match the peer's forms
+
+
+def test_token_unit_statistics_merge_like_counts():
+    m = ROUGE("rouge155", rouge_types=["rouge1", "rougeL"], counting_unit="token")
+    preds, refs = ["the cat sat", "a dog ran far"], [["the cat sat down"], ["the dog ran"]]
+    whole = m.corpus_score(preds, refs)
+    parts = m.score_stats(m.stats(preds[:1], refs[:1]).total() + m.stats(preds[1:], refs[1:]).total())
+    assert whole.score == parts.score
+    assert whole.counts["rouge1"] == (7.0, 7.0, 5.0)
+    assert "unit:token" in str(whole.signature) and "-t 1" in m.perl_options()
 
 
 def test_perl_porter_stemmer_on_all_words():
@@ -171,6 +231,8 @@ def test_non_latin_text_scores_zero_as_in_the_script():
         {"weight": 0},
         {"length_limit": 10, "byte_limit": 10},
         {"length_limit": 0},
+        {"counting_unit": "word"},
+        {"stemming": True, "stem_models_only": True},
     ],
 )
 def test_bad_options(opts):

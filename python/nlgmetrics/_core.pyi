@@ -67,11 +67,16 @@ def rouge155_stats(
     limit_words: int | None,
     limit_bytes: int | None,
     n_threads: int = 0,
+    stem_models_only: bool = False,
+    token_counts: bool = False,
 ) -> npt.NDArray[np.float64]:
     """ROUGE-1.5.5 statistics: per type the ``%7.5f``-rounded ``[P, R, F]``, shape (n, 3T)."""
 
 def rouge155_script_average(rows: npt.NDArray[np.float64], resamples: int = 1000, confidence: float = 95.0) -> dict[str, list[float]]:
     """ROUGE-1.5.5's printed average and CI from per-evaluation ``[R, P, F]`` rows."""
+
+def rouge155_script_average_counts(rows: npt.NDArray[np.float64], alpha: float, resamples: int = 1000, confidence: float = 95.0) -> dict[str, list[float]]:
+    """The same under ``-t 1``, from per-evaluation ``[model count, peer count, hit]`` rows."""
 
 def rouge_coco_stats(hyps: Sequence[str], refs: Sequence[Sequence[str]], beta: float = 1.2, n_threads: int = 0) -> npt.NDArray[np.float64]:
     """pycocoevalcap ROUGE-L statistics ``[P, R, score]``, shape (n, 3)."""

@@ -102,8 +102,14 @@ class CiderReward:
             preds, refs = tokenize_batch(preds, refs, self.tokenize, self.n_threads)
             return _core.cider_scores(preds, refs, self.flavour, self.df.n, self.sigma, "none", self.df._native, self.n_threads)
         hyps = _as_id_rows(samples, "samples")
-        refs_ids = [_as_id_rows(r, f"references[{i}]") for i, r in enumerate(references)]
-        return _core.cider_scores_ids(hyps, refs_ids, self.df._native, self.flavour, self.sigma, self.eos_id, self.include_eos, self.n_threads)
+        args = (self.df._native, self.flavour, self.sigma, self.eos_id, self.include_eos, self.n_threads)
+        try:
+            # Lists of integer lists go to the core as they are (no Python loop per id);
+            # anything it cannot read is converted, or rejected with a precise error, below.
+            return _core.cider_scores_ids(hyps, references if isinstance(references, list) else list(references), *args)
+        except TypeError:
+            refs_ids = [_as_id_rows(r, f"references[{i}]") for i, r in enumerate(references)]
+            return _core.cider_scores_ids(hyps, refs_ids, *args)
 
     def advantage(self, samples: Any, baseline: Any, references: Sequence[Any], baseline_references: Sequence[Any] | None = None) -> np.ndarray:
         """``reward(samples) - reward(baseline)`` (e.g. greedy decoding), per sample."""

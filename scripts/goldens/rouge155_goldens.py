@@ -40,6 +40,13 @@ RUNS: dict[str, tuple[list[str], int]] = {
     "words30_multiA": (["-n", "2", "-l", "30", "-w", "1.2", "-2", "4", "-u"], 2),
     "bytes150_multiB": (["-n", "2", "-b", "150", "-w", "1.2", "-f", "B"], 2),
     "stem_stop_B_su9": (["-n", "3", "-m", "-s", "-f", "B", "-p", "0.7", "-2", "9", "-u", "-x"], 2),
+    # -M (stem the models only) and -t (token counting unit)
+    "models_stem_w_su4": (["-n", "2", "-w", "1.2", "-2", "4", "-u", "-M"], 2),
+    "models_stem_B_sstar": (["-n", "1", "-w", "1.5", "-2", "-1", "-U", "-M", "-f", "B"], 2),
+    "tokens_w_su4": (["-n", "2", "-w", "1.2", "-2", "4", "-u", "-t", "1"], 2),
+    "tokens_stem_B_p": (["-n", "3", "-m", "-f", "B", "-p", "0.3", "-w", "1.2", "-t", "1"], 2),
+    "counts_stem_s": (["-n", "2", "-m", "-s", "-2", "4", "-u", "-t", "2"], 2),
+    "tokens_models_stem": (["-n", "2", "-M", "-w", "1.2", "-2", "4", "-t", "1"], 1),
 }
 COMMON = ["-c", "95", "-r", "1000", "-a", "-d", "-z", "SPL"]
 
@@ -76,12 +83,19 @@ def write_lines(path: Path, sentences: list[str]) -> None:
 
 LINE = re.compile(r"^X (ROUGE-\S+) Eval (\d+)\.X R:(\S+) P:(\S+) F:(\S+)$")
 AVG = re.compile(r"^X (ROUGE-\S+) Average_([RPF]): (\S+) \(\d+%-conf\.int\. (\S+) - (\S+)\)$")
+# -t 2 prints raw corpus counts instead of averages
+COUNTS = re.compile(r"^X (ROUGE-\S+) M_count: (\d+) P_count: (\d+) H_count: (\d+)$")
 
 
-def parse(out: str, n: int) -> tuple[dict, dict]:
+def parse(out: str, n: int) -> tuple[dict, dict, dict]:
     scores: dict[str, list] = {}
     averages: dict[str, dict] = {}
+    counts: dict[str, list[int]] = {}
     for line in out.splitlines():
+        m = COUNTS.match(line)
+        if m:
+            counts[m.group(1)] = [int(m.group(k)) for k in (2, 3, 4)]
+            continue
         m = LINE.match(line)
         if m:
             name, i = m.group(1), int(m.group(2))
@@ -90,7 +104,7 @@ def parse(out: str, n: int) -> tuple[dict, dict]:
         m = AVG.match(line)
         if m:
             averages.setdefault(m.group(1), {})[m.group(2)] = [float(m.group(3)), float(m.group(4)), float(m.group(5))]
-    return scores, averages
+    return scores, averages, counts
 
 
 def perl_stems(script: Path, words: list[str], tmp: Path) -> list[str]:
@@ -130,7 +144,7 @@ def main() -> None:
                     f.write(f"{tmp / f'{k}.peer'} {models}\n")
             cmd = ["perl", str(script), "-e", str(data), *opts, *COMMON, str(lst), "X"]
             out = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=tmp).stdout
-            scores, averages = parse(out, len(evals))
+            scores, averages, counts = parse(out, len(evals))
             shown = ["perl", "ROUGE-1.5.5.pl", "-e", "data", *opts, *COMMON, f"{name}.lst", "X"]
             record = {
                 "command": " ".join(shown),
@@ -140,6 +154,8 @@ def main() -> None:
                 "scores": scores,
                 "averages": averages,
             }
+            if counts:
+                record["counts"] = counts
             (args.out / f"{name}.json").write_text(json.dumps(record, indent=0) + "\n")
             print(name, {k: len(v) for k, v in scores.items()})
         # The Perl Porter stemmer on every word (longer than 3 letters) of the inputs.

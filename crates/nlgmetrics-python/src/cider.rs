@@ -35,7 +35,7 @@ impl PyDocFreq {
             let tok = CaptionTokenizer::from_name(tokenizer)?;
             let none: Vec<String> = Vec::new();
             let (_, r) = tokenize_batch::<String, String>(tok, &none, &refs, n_threads);
-            Ok(cider::fit(&r, max_order))
+            Ok(cider::fit_threads(&r, max_order, n_threads))
         })?;
         Ok(Self { inner: Arc::new(df) })
     }

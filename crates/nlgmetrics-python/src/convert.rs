@@ -90,4 +90,15 @@ macro_rules! py_dict {
         $(d.set_item($key, $value)?;)+
         d
     }};
+/// The UTF-8 of each Python str, borrowed (CPython keeps it with the object, and an
+/// ASCII str is stored as UTF-8 already): no copy per text. The borrows live as long
+/// as `items`, which keep the strings alive while the GIL is released.
+pub fn borrow_strs<'a>(items: &'a [Bound<'_, pyo3::types::PyString>]) -> PyResult<Vec<&'a str>> {
+    use pyo3::types::PyStringMethods;
+    items.iter().map(|s| s.to_str()).collect()
+}
+
+/// [`borrow_strs`] for a list of lists.
+pub fn borrow_str_lists<'a>(items: &'a [Vec<Bound<'_, pyo3::types::PyString>>]) -> PyResult<Vec<Vec<&'a str>>> {
+    items.iter().map(|r| borrow_strs(r)).collect()
 }

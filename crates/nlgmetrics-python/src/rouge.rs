@@ -1,4 +1,4 @@
-use crate::convert::{detached, matrix};
+use crate::convert::{borrow_str_lists, borrow_strs, detached, matrix};
 use nlgmetrics_core::stem::{porter_nltk, porter_rouge155};
 use nlgmetrics_core::text::rouge::{self, RougeConfig, RougeTokenizer, RougeType};
 use nlgmetrics_core::text::rouge155::{self, Limit, R155Config, R155Type};
@@ -7,7 +7,7 @@ use nlgmetrics_core::tokenize::rouge::{rouge_score_tokens, unicode_tokens};
 use nlgmetrics_core::Error;
 use numpy::{PyArray2, PyReadonlyArray2};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyString};
 
 fn rouge_config(types: &[String], use_stemmer: bool, tokenizer: &str) -> Result<RougeConfig, Error> {
     let cfg = RougeConfig {
@@ -24,14 +24,15 @@ fn rouge_config(types: &[String], use_stemmer: bool, tokenizer: &str) -> Result<
 #[pyo3(signature = (hyps, refs, types, use_stemmer, tokenizer, n_threads=0))]
 fn rouge_score_stats<'py>(
     py: Python<'py>,
-    hyps: Vec<String>,
-    refs: Vec<Vec<String>>,
+    hyps: Vec<Bound<'py, PyString>>,
+    refs: Vec<Vec<Bound<'py, PyString>>>,
     types: Vec<String>,
     use_stemmer: bool,
     tokenizer: &str,
     n_threads: usize,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let n = hyps.len();
+    let (hyps, refs) = (borrow_strs(&hyps)?, borrow_str_lists(&refs)?);
     let (data, width) = detached(py, || {
         let cfg = rouge_config(&types, use_stemmer, tokenizer)?;
         Ok((rouge::batch_stats(&cfg, &hyps, &refs, n_threads)?, cfg.width()))
@@ -105,6 +106,8 @@ fn r155_config(
     exceptions: Vec<(String, String)>,
     limit_words: Option<usize>,
     limit_bytes: Option<usize>,
+    stem_models_only: bool,
+    token_counts: bool,
 ) -> Result<R155Config, Error> {
     let limit = match (limit_words, limit_bytes) {
         (Some(_), Some(_)) => {
@@ -123,6 +126,8 @@ fn r155_config(
         stopwords: stopwords.map(|s| s.into_iter().map(String::into_bytes).collect()),
         exceptions: exceptions.into_iter().map(|(a, b)| (a.into_bytes(), b.into_bytes())).collect(),
         limit,
+        stem_models_only,
+        token_counts,
     };
     cfg.validate()?;
     Ok(cfg)
@@ -130,7 +135,7 @@ fn r155_config(
 
 /// ROUGE-1.5.5 statistics: per type the rounded `[P, R, F]`, shape (n, 3T).
 #[pyfunction]
-#[pyo3(signature = (hyps, refs, types, weight, best_model, alpha, stem, stopwords, exceptions, limit_words, limit_bytes, n_threads=0))]
+#[pyo3(signature = (hyps, refs, types, weight, best_model, alpha, stem, stopwords, exceptions, limit_words, limit_bytes, n_threads=0, stem_models_only=false, token_counts=false))]
 #[allow(clippy::too_many_arguments)]
 fn rouge155_stats<'py>(
     py: Python<'py>,
@@ -146,10 +151,12 @@ fn rouge155_stats<'py>(
     limit_words: Option<usize>,
     limit_bytes: Option<usize>,
     n_threads: usize,
+    stem_models_only: bool,
+    token_counts: bool,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let n = hyps.len();
     let (data, width) = detached(py, || {
-        let cfg = r155_config(&types, weight, best_model, alpha, stem, stopwords, exceptions, limit_words, limit_bytes)?;
+        let cfg = r155_config(&types, weight, best_model, alpha, stem, stopwords, exceptions, limit_words, limit_bytes, stem_models_only, token_counts)?;
         Ok((rouge155::batch_stats(&cfg, &hyps, &refs, n_threads)?, cfg.width()))
     })?;
     matrix(py, data, n, width)
@@ -165,12 +172,38 @@ fn rouge155_script_average<'py>(
     resamples: usize,
     confidence: f64,
 ) -> PyResult<Bound<'py, PyDict>> {
+    script_average_dict(py, rows, resamples, confidence, None)
+}
+
+/// The same under `-t 1`: rows `[model count, peer count, hit]`, `alpha` the `-p` value.
+#[pyfunction]
+#[pyo3(signature = (rows, alpha, resamples=1000, confidence=95.0))]
+fn rouge155_script_average_counts<'py>(
+    py: Python<'py>,
+    rows: PyReadonlyArray2<'py, f64>,
+    alpha: f64,
+    resamples: usize,
+    confidence: f64,
+) -> PyResult<Bound<'py, PyDict>> {
+    script_average_dict(py, rows, resamples, confidence, Some(alpha))
+}
+
+fn script_average_dict<'py>(
+    py: Python<'py>,
+    rows: PyReadonlyArray2<'py, f64>,
+    resamples: usize,
+    confidence: f64,
+    count_alpha: Option<f64>,
+) -> PyResult<Bound<'py, PyDict>> {
     let arr = rows.as_array();
     if arr.shape()[1] != 3 {
         return Err(crate::convert::to_py_err(py, Error::InvalidInput("rows must have 3 columns (R, P, F)".into())));
     }
     let data: Vec<[f64; 3]> = arr.outer_iter().map(|r| [r[0], r[1], r[2]]).collect();
-    let a = detached(py, || rouge155::script_average(&data, resamples, confidence))?;
+    let a = detached(py, || match count_alpha {
+        Some(alpha) => rouge155::script_average_counts(&data, resamples, confidence, alpha),
+        None => rouge155::script_average(&data, resamples, confidence),
+    })?;
     let d = PyDict::new(py);
     d.set_item("average", a.average.to_vec())?;
     d.set_item("low", a.low.to_vec())?;
@@ -200,6 +233,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(porter_stem, m)?)?;
     m.add_function(wrap_pyfunction!(rouge155_stats, m)?)?;
     m.add_function(wrap_pyfunction!(rouge155_script_average, m)?)?;
+    m.add_function(wrap_pyfunction!(rouge155_script_average_counts, m)?)?;
     m.add_function(wrap_pyfunction!(rouge_coco_stats, m)?)?;
     Ok(())
 }

@@ -62,8 +62,9 @@ class RougeTokenizerWarning(UserWarning):
     """Most letters of the input are outside what the flavour's tokenizer keeps."""
 
 
-_WORD_CHARS = re.compile(r"[^\W_]")
-_ASCII_WORD_CHARS = re.compile(r"[A-Za-z0-9]")
+_NON_ASCII_WORD_CHARS = re.compile(r"(?![\x00-\x7f])[^\W_]")
+_ASCII_ALNUM = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_SAMPLE_TEXTS = 512
 
 
 def deleted_fraction(texts: Sequence[str]) -> float:
@@ -71,21 +72,19 @@ def deleted_fraction(texts: Sequence[str]) -> float:
     deleted by rouge-score's and ROUGE-1.5.5's tokenizers).
 
     All-ASCII input (the common case) is recognised at C speed and returns 0. Otherwise
-    ASCII texts are weighed by their non-space characters, an estimate that keeps the
-    check cheap; it only decides whether to warn.
+    the share is measured on at most 512 evenly spaced texts, at C speed but for the
+    non-ASCII characters: it only decides whether to warn, and must not cost as much
+    as the scoring itself.
     """
     if all(s.isascii() for s in texts):
         return 0.0
-    total = kept = 0
-    for s in texts:
-        if s.isascii():
-            n = len(s) - s.count(" ")
-            total += n
-            kept += n
-        else:
-            total += len(_WORD_CHARS.findall(s))
-            kept += len(_ASCII_WORD_CHARS.findall(s))
-    return 1.0 - kept / total if total else 0.0
+    step = max(1, len(texts) // _SAMPLE_TEXTS)
+    sample = "".join(texts[::step])
+    ascii_part = sample.encode("ascii", "ignore")
+    kept = len(ascii_part) - len(ascii_part.translate(None, _ASCII_ALNUM))
+    deleted = len(_NON_ASCII_WORD_CHARS.findall(sample)) if len(ascii_part) < len(sample) else 0
+    total = kept + deleted
+    return deleted / total if total else 0.0
 
 
 def warn_if_mostly_deleted(flavour: str, predictions: list[str], references: list[list[str]]) -> None:

@@ -18,6 +18,18 @@ script's flags:
   CNN/DM run matches this setting exactly, not the full one).
 - ``remove_stopwords=False`` (``-s``): the SMART common-word list.
 - ``length_limit`` / ``byte_limit`` (``-l`` / ``-b``): truncation of every summary.
+- ``stem_models_only=False`` (``-M``): stem the models but not the peer, where the
+  script does: ROUGE-S/SU skip-bigrams, ROUGE-L (LCS tokens and clipping counts) and
+  ROUGE-W's clipping counts only (its LCS tokens stay unstemmed); ROUGE-N is never
+  affected. Not combinable with ``stemming`` (the script turns ``-m`` off after the
+  first model it stems under ``-M``).
+- ``counting_unit="sentence"`` (``-t 0``) or ``"token"`` (``-t 1`` / ``-t 2``): with
+  tokens, each evaluation contributes its raw counts (model n-grams, peer n-grams,
+  hits; for ROUGE-W the weighted ones, after ``-f A``/``-f B``) and the corpus score is
+  pooled: ``R = ΣH/ΣM``, ``P = ΣH/ΣP``, ``F = PR/((1-α)P + αR)``, unrounded
+  (``score.counts[type]`` holds ``(ΣM, ΣP, ΣH)``, what ``-t 2`` prints). The script
+  prints, for ``-t 1``, the mean of its bootstrap resamples of that pooled score
+  (:meth:`Rouge155.script_average`).
 
 Text: ASCII-lowercased, ``-`` split off, every byte outside ``[A-Za-z0-9-]`` a separator
 (non-Latin text scores 0, as in the script). R, P and F are rounded per evaluation with
@@ -48,7 +60,10 @@ import numpy as np
 
 from .. import _core
 from ..errors import InvalidInputError, InvalidOptionError, MissingExtraError
-from .rouge import PRF, ROUGE, warn_if_mostly_deleted
+from .rouge import PRF, ROUGE, RougeScore, warn_if_mostly_deleted
+
+COUNT_FIELDS = ("model_count", "peer_count", "hit")
+"""Columns of one type's statistics under ``counting_unit="token"`` (``-t 1``)."""
 
 _TYPE = re.compile(r"rouge(?:[1-9][0-9]*|L|W|SU?(?:[0-9]+|\*))")
 
@@ -109,10 +124,20 @@ class Rouge155(ROUGE):
         remove_stopwords: bool = False,
         length_limit: int | None = None,
         byte_limit: int | None = None,
+        stem_models_only: bool = False,
+        counting_unit: str = "sentence",
         n_threads: int = 0,
     ):
         super().__init__(n_threads=n_threads)
         self._set_types(rouge_types)
+        if counting_unit not in ("sentence", "token"):
+            raise InvalidOptionError(f"counting_unit must be 'sentence' (-t 0) or 'token' (-t 1), got {counting_unit!r}")
+        if stem_models_only and stemming:
+            raise InvalidOptionError("stem_models_only (-M) and stemming (-m) cannot be combined: choose one")
+        self.stem_models_only = bool(stem_models_only)
+        self.counting_unit = counting_unit
+        if counting_unit == "token":
+            self.sum_fields = tuple(f"{t}_{c}" for t in self.rouge_types for c in COUNT_FIELDS)
         for t in self.rouge_types:
             if not _TYPE.fullmatch(t):
                 raise InvalidOptionError(
@@ -154,6 +179,10 @@ class Rouge155(ROUGE):
             opts.append("-x")
         if self.stemming:
             opts.append("-m")
+        if self.stem_models_only:
+            opts.append("-M")
+        if self.counting_unit == "token":
+            opts.append("-t 1")
         if self.remove_stopwords:
             opts.append("-s")
         if self.length_limit:
@@ -170,14 +199,54 @@ class Rouge155(ROUGE):
             "w": self.weight if "rougeW" in self.rouge_types else None,
             "formula": self.scoring_formula,
             "alpha": self.alpha,
-            "stem": ("porter-perl+wordnet2.0" if self.wordnet_exceptions else "porter-perl") if self.stemming else "no",
+            "stem": self._stem_signature(),
+            "unit": "token" if self.counting_unit == "token" else None,
             "stop": "smart" if self.remove_stopwords else "no",
             "limit": f"{self.length_limit}w" if self.length_limit else (f"{self.byte_limit}b" if self.byte_limit else "none"),
             "agg": "mean",
         }
 
+    def _stem_signature(self) -> str:
+        if not (self.stemming or self.stem_models_only):
+            return "no"
+        name = "porter-perl+wordnet2.0" if self.wordnet_exceptions else "porter-perl"
+        return f"models:{name}" if self.stem_models_only else name
+
     def _abbreviations(self) -> dict[str, str]:
-        return {"flavour": "f", "types": "t", "formula": "fm", "alpha": "p", "stem": "s", "stop": "sw", "limit": "l", "agg": "a"}
+        return {"flavour": "f", "types": "t", "formula": "fm", "alpha": "p", "stem": "s", "unit": "u", "stop": "sw", "limit": "l", "agg": "a"}
+
+    # -- token counting unit (-t 1) -------------------------------------------------------
+    def _pooled(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(P, R, F) from columns (model count, peer count, hit), as the script pools them."""
+        m, p, h = counts[..., 0], counts[..., 1], counts[..., 2]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = np.where(m > 0, h / np.where(m > 0, m, 1), 0.0)
+            pr = np.where(p > 0, h / np.where(p > 0, p, 1), 0.0)
+            d = (1 - self.alpha) * pr + self.alpha * r
+            f = np.where(d > 0, (r * pr) / np.where(d > 0, d, 1), 0.0)
+        return pr, r, f
+
+    def _score(self, stats):
+        if self.counting_unit == "sentence":
+            return super()._score(stats)
+        if stats.n_segments == 0:
+            raise InvalidInputError("ROUGE of an empty corpus is undefined: give at least one prediction")
+        totals = np.asarray(stats.sums, dtype=np.float64).reshape(len(self.rouge_types), 3)
+        p, r, f = self._pooled(totals)
+        types = {t: PRF(float(p[k]), float(r[k]), float(f[k])) for k, t in enumerate(self.rouge_types)}
+        counts = {t: tuple(float(x) for x in totals[k]) for k, t in enumerate(self.rouge_types)}
+        return RougeScore(self.name, types[self.rouge_types[0]].fmeasure, self.signature(stats), stats, types=types, counts=counts)
+
+    def _sentence_scores(self, seg) -> np.ndarray:
+        if self.counting_unit == "sentence":
+            return super()._sentence_scores(seg)
+        return np.ascontiguousarray(self._pooled(seg._sum_matrix()[:, 0:3])[2])
+
+    def sentence_prf(self, predictions, references):
+        if self.counting_unit == "sentence":
+            return super().sentence_prf(predictions, references)
+        m = self.stats(predictions, references)._sum_matrix()
+        return {t: PRF(*self._pooled(m[:, 3 * k : 3 * k + 3])) for k, t in enumerate(self.rouge_types)}
 
     def _segment_matrix(self, predictions: list[str], references: list[list[str]]) -> np.ndarray:
         warn_if_mostly_deleted(self.flavour, predictions, references)
@@ -190,10 +259,12 @@ class Rouge155(ROUGE):
             self.alpha,
             self.stemming,
             list(smart_stopwords()) if self.remove_stopwords else None,
-            list(wordnet_exceptions()) if self.stemming and self.wordnet_exceptions else [],
+            list(wordnet_exceptions()) if (self.stemming or self.stem_models_only) and self.wordnet_exceptions else [],
             self.length_limit,
             self.byte_limit,
             self.n_threads,
+            stem_models_only=self.stem_models_only,
+            token_counts=self.counting_unit == "token",
         )
 
     def script_average(
@@ -212,6 +283,8 @@ class Rouge155(ROUGE):
         ``i`` seeds Perl's drand48 with ``srand(i)`` and draws ``int(rand(N))`` N times;
         the average is the mean of the sorted sample means, and the interval is read at
         ``int(R·(100−c)/200)`` and ``int(R − R·(100−c)/200 − 1)``, each ``%7.5f``-rounded.
+        With ``counting_unit="token"`` (``-t 1``) each resample pools the counts of the
+        drawn evaluations into one R, P and F before the mean is taken.
         Returns ``{type: {"R": (avg, low, high), "P": ..., "F": ...}}``.
         """
         m = self.stats(predictions, references)._sum_matrix()
@@ -224,8 +297,12 @@ class Rouge155(ROUGE):
         order = sorted(range(n), key=lambda i: f"{ids[i]}.X")
         out: dict[str, dict[str, tuple[float, float, float]]] = {}
         for k, t in enumerate(self.rouge_types):
-            rows = np.ascontiguousarray(m[order][:, [3 * k + 1, 3 * k, 3 * k + 2]])
-            d = _core.rouge155_script_average(rows, n_resamples, float(confidence))
+            if self.counting_unit == "token":
+                rows = np.ascontiguousarray(m[order][:, 3 * k : 3 * k + 3])
+                d = _core.rouge155_script_average_counts(rows, self.alpha, n_resamples, float(confidence))
+            else:
+                rows = np.ascontiguousarray(m[order][:, [3 * k + 1, 3 * k, 3 * k + 2]])
+                d = _core.rouge155_script_average(rows, n_resamples, float(confidence))
             out[t] = {x: (d["average"][j], d["low"][j], d["high"][j]) for j, x in enumerate("RPF")}
         return out
 

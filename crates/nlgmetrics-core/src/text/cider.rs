@@ -113,15 +113,14 @@ impl DocFreq {
     }
 
     fn add_document_ids(&mut self, seqs: &[Vec<u32>]) {
-        let mut seen: Vec<u128> = Vec::new();
-        for ids in seqs {
-            for n in 1..=self.max_order.min(ids.len()) {
-                seen.extend(ids.windows(n).map(pack));
-            }
-        }
-        seen.sort_unstable();
-        seen.dedup();
-        for k in seen {
+        let mut seen = Vec::new();
+        document_ngrams(seqs, self.max_order, &mut seen);
+        self.add_ngram_set(&seen);
+    }
+
+    /// Count one document given as its distinct n-grams.
+    fn add_ngram_set(&mut self, seen: &[u128]) {
+        for &k in seen {
             *self.counts.entry(k).or_insert(0) += 1;
         }
         self.n_docs += 1;
@@ -281,16 +280,31 @@ struct SentVec {
     norm: [f64; MAX_ORDER],
     length: f64,
     index: FxHashMap<u128, usize>,
+    tf: Vec<u32>,
+}
+
+/// `ln(max(1, df))` of the n-grams met in one image: its sentences share most n-grams,
+/// and each miss is a cache-missing lookup in the (large) table plus a logarithm.
+#[derive(Default)]
+struct IdfCache {
+    ln_df: FxHashMap<u128, f64>,
+}
+
+impl IdfCache {
+    fn get(&mut self, df: &DocFreq, k: u128) -> f64 {
+        *self.ln_df.entry(k).or_insert_with(|| (df.count(k) as f64).max(1.0).ln())
+    }
 }
 
 impl SentVec {
-    fn build(&mut self, ids: &[u32], max_order: usize, df: &DocFreq, ref_len: f64) {
+    fn build(&mut self, ids: &[u32], max_order: usize, df: &DocFreq, idf: &mut IdfCache, ref_len: f64) {
         self.keys.clear();
         self.order.clear();
         self.val.clear();
         self.index.clear();
         self.norm = [0.0; MAX_ORDER];
-        let mut tf: Vec<u32> = Vec::new();
+        let tf = &mut self.tf;
+        tf.clear();
         for n in 1..=max_order.min(ids.len()) {
             for w in ids.windows(n) {
                 let k = pack(w);
@@ -307,7 +321,7 @@ impl SentVec {
         }
         let mut length = 0u64;
         for (p, &k) in self.keys.iter().enumerate() {
-            let dfv = (df.count(k) as f64).max(1.0).ln();
+            let dfv = idf.get(df, k);
             let v = f64::from(tf[p]) * (ref_len - dfv);
             self.val.push(v);
             let n = self.order[p] as usize - 1;
@@ -331,15 +345,19 @@ impl SentVec {
 pub struct Scratch {
     hyp: SentVec,
     refv: SentVec,
+    idf: IdfCache,
+    hyp_ids: Vec<u32>,
+    ref_ids: Vec<Vec<u32>>,
 }
 
 /// The score of one image (hypothesis token ids against its references' token ids).
 fn image_score(cfg: &CiderConfig, df: &DocFreq, ref_len: f64, hyp: &[u32], refs: &[Vec<u32>], s: &mut Scratch) -> f64 {
     let n_max = cfg.max_order;
-    s.hyp.build(hyp, n_max, df, ref_len);
+    s.idf.ln_df.clear();
+    s.hyp.build(hyp, n_max, df, &mut s.idf, ref_len);
     let mut score = [0.0f64; MAX_ORDER];
     for r in refs {
-        s.refv.build(r, n_max, df, ref_len);
+        s.refv.build(r, n_max, df, &mut s.idf, ref_len);
         let delta = s.hyp.length - s.refv.length;
         let mut val = [0.0f64; MAX_ORDER];
         for (p, &k) in s.hyp.keys.iter().enumerate() {
@@ -393,11 +411,44 @@ fn check_df(cfg: &CiderConfig, df: &DocFreq) -> Result<f64> {
     Ok((df.n_docs as f64).ln())
 }
 
+/// The distinct n-grams (orders 1..=max_order) of one document's sentences, sorted.
+fn document_ngrams(seqs: &[Vec<u32>], max_order: usize, seen: &mut Vec<u128>) {
+    seen.clear();
+    for ids in seqs {
+        for n in 1..=max_order.min(ids.len()) {
+            seen.extend(ids.windows(n).map(pack));
+        }
+    }
+    seen.sort_unstable();
+    seen.dedup();
+}
+
 /// Fit a table on tokenized references, one document per image.
-pub fn fit<S: AsRef<str>>(refs: &[Vec<S>], max_order: usize) -> DocFreq {
+pub fn fit<S: AsRef<str> + Sync>(refs: &[Vec<S>], max_order: usize) -> DocFreq {
+    fit_threads(refs, max_order, 0)
+}
+
+/// [`fit`] on `n_threads` threads: words are interned in order (ids do not depend on
+/// the threads), each document's n-gram set is extracted in parallel, and the sets are
+/// counted in document order.
+pub fn fit_threads<S: AsRef<str> + Sync>(refs: &[Vec<S>], max_order: usize, n_threads: usize) -> DocFreq {
     let mut df = DocFreq::new(max_order);
-    for rs in refs {
-        df.add_document(rs);
+    let docs: Vec<Vec<Vec<u32>>> =
+        refs.iter().map(|rs| rs.iter().map(|s| py_split(s.as_ref()).map(|t| df.intern(t)).collect()).collect()).collect();
+    let sets: Vec<Vec<u128>> = crate::parallel::run(n_threads, || {
+        use rayon::prelude::*;
+        docs.par_iter()
+            .with_min_len(64)
+            .map(|seqs| {
+                let mut seen = Vec::new();
+                document_ngrams(seqs, max_order, &mut seen);
+                seen
+            })
+            .collect()
+    });
+    df.counts.reserve(sets.iter().map(Vec::len).sum::<usize>() / 2);
+    for seen in &sets {
+        df.add_ngram_set(seen);
     }
     df
 }
@@ -435,7 +486,7 @@ fn scores_tokenized<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
     let df = match df {
         Some(d) => d,
         None => {
-            fitted = fit(&r, cfg.max_order);
+            fitted = fit_threads(r, cfg.max_order, n_threads);
             if fitted.is_empty() && !hyps.is_empty() {
                 // pycocoevalcap fails here too (max() of an empty df); say why instead.
                 return Err(Error::InvalidInput(
@@ -451,9 +502,16 @@ fn scores_tokenized<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
     let ref_len = check_df(cfg, df)?;
     map_rows(h.len(), 1, n_threads, || (Scratch::default(), LocalIds::new(df)), |(s, ids), i, row| {
         ids.clear();
-        let hyp: Vec<u32> = py_split(h[i].as_ref()).map(|t| ids.id(t)).collect();
-        let rs: Vec<Vec<u32>> = r[i].iter().map(|x| py_split(x.as_ref()).map(|t| ids.id(t)).collect()).collect();
+        let (mut hyp, mut rs) = (std::mem::take(&mut s.hyp_ids), std::mem::take(&mut s.ref_ids));
+        hyp.clear();
+        hyp.extend(py_split(h[i].as_ref()).map(|t| ids.id(t)));
+        rs.resize_with(r[i].len(), Vec::new);
+        for (dst, x) in rs.iter_mut().zip(&r[i]) {
+            dst.clear();
+            dst.extend(py_split(x.as_ref()).map(|t| ids.id(t)));
+        }
         row[0] = image_score(cfg, df, ref_len, &hyp, &rs, s);
+        (s.hyp_ids, s.ref_ids) = (hyp, rs);
         Ok(())
     })
 }
@@ -473,9 +531,28 @@ pub fn scores_token_ids(
         return Ok(Vec::new());
     }
     let ref_len = check_df(cfg, df)?;
-    map_rows(hyps.len(), 1, n_threads, || (Scratch::default(), LocalIds::new(df), String::new()), |(s, ids, buf), i, row| {
+    // Token ids the table knows keep one word id for the whole batch: look each up once
+    // per worker instead of formatting and hashing its decimal spelling every time.
+    let init = || (Scratch::default(), LocalIds::new(df), String::new(), FxHashMap::<i64, u32>::default());
+    map_rows(hyps.len(), 1, n_threads, init, |(s, ids, buf, known), i, row| {
         ids.clear();
-        let mut conv = |seq: &[i64]| -> Vec<u32> { text.truncate(seq).iter().map(|&x| ids.id(text.word(x, buf))).collect() };
+        let mut conv = |seq: &[i64]| -> Vec<u32> {
+            text.truncate(seq)
+                .iter()
+                .map(|&x| {
+                    if let Some(&w) = known.get(&x) {
+                        return w;
+                    }
+                    match df.vocab.get(text.word(x, buf)) {
+                        Some(&w) => {
+                            known.insert(x, w);
+                            w
+                        }
+                        None => ids.id(text.word(x, buf)),
+                    }
+                })
+                .collect()
+        };
         let hyp = conv(&hyps[i]);
         let rs: Vec<Vec<u32>> = refs[i].iter().map(|x| conv(x)).collect();
         row[0] = image_score(cfg, df, ref_len, &hyp, &rs, s);

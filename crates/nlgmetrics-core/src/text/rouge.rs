@@ -17,7 +17,8 @@
 
 use crate::error::{Error, Result};
 use crate::parallel::map_rows;
-use crate::text::rouge_lcs::{lcs_len, mark_lcs};
+use crate::text::rouge_doc::{with_stems, Doc, Local, Reader, StemCache};
+use crate::text::rouge_lcs::BitLcs;
 use crate::tokenize::rouge::{rouge_score_tokens_into, unicode_tokens_into, Tokens};
 use rustc_hash::FxHashMap;
 
@@ -123,134 +124,166 @@ fn prf(p: f64, r: f64) -> Prf {
     Prf { precision: p, recall: r, fmeasure: fmeasure(p, r) }
 }
 
-/// One text as interned token ids: all tokens and, when `rougeLsum` is asked for,
-/// the tokens of each non-empty line.
-#[derive(Default, Clone)]
-pub struct Doc {
-    pub tokens: Vec<u32>,
-    pub sents: Vec<Vec<u32>>,
-}
-
-/// Token interning with owned keys (one per worker or per batch).
-#[derive(Default)]
-pub struct Vocab {
-    ids: FxHashMap<String, u32>,
-}
-
-impl Vocab {
-    pub fn clear(&mut self) {
-        self.ids.clear();
-    }
-
-    pub fn len(&self) -> usize {
-        self.ids.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.ids.is_empty()
-    }
-
-    pub fn id(&mut self, tok: &str) -> u32 {
-        if let Some(&i) = self.ids.get(tok) {
-            return i;
-        }
-        let i = self.ids.len() as u32;
-        self.ids.insert(tok.to_string(), i);
-        i
-    }
-}
-
-/// Tokenize a text into a [`Doc`]. Lines are tokenized separately and concatenated:
-/// `\n` separates tokens in both tokenizers, so this equals tokenizing the whole text.
-pub fn make_doc(cfg: &RougeConfig, text: &str, vocab: &mut Vocab, buf: &mut Tokens, doc: &mut Doc) {
-    doc.tokens.clear();
-    doc.sents.clear();
-    if !cfg.needs_sentences() {
-        buf.clear();
-        cfg.tokenizer.tokens_into(text, cfg.stemmer, buf);
-        doc.tokens.extend(buf.iter().map(|t| vocab.id(t)));
-        return;
-    }
-    for line in text.split('\n') {
-        buf.clear();
-        cfg.tokenizer.tokens_into(line, cfg.stemmer, buf);
-        let ids: Vec<u32> = buf.iter().map(|t| vocab.id(t)).collect();
-        doc.tokens.extend_from_slice(&ids);
-        if !line.is_empty() {
-            doc.sents.push(ids);
-        }
-    }
-}
-
-/// Reusable buffers.
+/// Reusable buffers of one thread.
 #[derive(Default)]
 pub struct Scratch {
-    row: Vec<u32>,
-    table: Vec<u32>,
-    mask: Vec<bool>,
-    counts: FxHashMap<u32, (u32, u32)>,
-    vocab: Vocab,
-    buf: Tokens,
+    local: Local,
+    word: Vec<u8>,
+    fallback: Tokens,
     docs: Vec<Doc>,
+    bits: BitLcs,
+    mask: Vec<bool>,
+    /// per token id: (reference budget, candidate budget) of `rougeLsum`, or counts
+    budget: Vec<(u32, u32)>,
+    keys_t: Vec<u64>,
+    keys_p: Vec<u64>,
 }
 
-fn score_ngrams(target: &[u32], pred: &[u32], n: usize) -> Prf {
-    // One table: (target count, prediction count) of every target n-gram; prediction
-    // n-grams absent from the target cannot overlap and are not stored.
-    let mut c: FxHashMap<&[u32], (u32, u32)> = FxHashMap::default();
-    if target.len() >= n {
-        for w in target.windows(n) {
-            c.entry(w).or_insert((0, 0)).0 += 1;
-        }
+/// Tokenize `text` into `doc` with this pair's numbering.
+fn read_doc(cfg: &RougeConfig, text: &str, stems: &mut StemCache, s: &mut Scratch, doc: &mut Doc) {
+    let lines = cfg.needs_sentences();
+    let (stem, tok) = (cfg.stemmer, cfg.tokenizer);
+    let stems = if stem { Some(stems) } else { None };
+    let mut r = Reader { stems, local: &mut s.local, word: &mut s.word, fallback: &mut s.fallback };
+    if tok == RougeTokenizer::RougeScore && text.is_ascii() {
+        r.ascii_doc(text.as_bytes(), lines, doc);
+    } else {
+        r.doc_with(text, lines, doc, |part, out| tok.tokens_into(part, stem, out));
     }
-    if pred.len() >= n {
-        for w in pred.windows(n) {
-            if let Some(e) = c.get_mut(w) {
-                e.1 += 1;
+}
+
+/// Clipped n-gram overlap by sorting packed keys (ids < 2^bits, n * bits <= 64).
+fn packed_overlap(target: &[u32], pred: &[u32], n: usize, bits: u32, s: &mut Scratch) -> u64 {
+    let pack = |w: &[u32]| w.iter().fold(0u64, |k, &t| (k << bits) | t as u64);
+    s.keys_t.clear();
+    s.keys_t.extend(target.windows(n).map(pack));
+    s.keys_p.clear();
+    s.keys_p.extend(pred.windows(n).map(pack));
+    s.keys_t.sort_unstable();
+    s.keys_p.sort_unstable();
+    let (a, b) = (&s.keys_t, &s.keys_p);
+    let (mut i, mut j, mut overlap) = (0, 0, 0u64);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                overlap += 1;
+                i += 1;
+                j += 1;
             }
         }
     }
-    let overlap: u64 = c.values().map(|&(t, p)| t.min(p) as u64).sum();
+    overlap
+}
+
+/// Clipped unigram overlap with dense counts.
+fn unigram_overlap(target: &[u32], pred: &[u32], n_ids: usize, s: &mut Scratch) -> u64 {
+    grow_budget(&mut s.budget, n_ids);
+    for &t in target {
+        s.budget[t as usize].0 += 1;
+    }
+    let mut overlap = 0u64;
+    for &t in pred {
+        let e = &mut s.budget[t as usize];
+        if e.0 > 0 {
+            e.0 -= 1;
+            overlap += 1;
+        }
+    }
+    for &t in target {
+        s.budget[t as usize] = (0, 0);
+    }
+    overlap
+}
+
+/// Budgets are all zero between calls; each call zeroes what it touched, so its cost
+/// follows the pair's length, not the number of ids (large in `pairwise`).
+fn grow_budget(budget: &mut Vec<(u32, u32)>, n_ids: usize) {
+    if budget.len() < n_ids {
+        budget.resize(n_ids, (0, 0));
+    }
+}
+
+/// Clipped overlap by hashing the n-gram slices (any n, any number of ids).
+fn hashed_overlap(target: &[u32], pred: &[u32], n: usize) -> u64 {
+    let mut c: FxHashMap<&[u32], (u32, u32)> = FxHashMap::default();
+    for w in target.windows(n) {
+        c.entry(w).or_insert((0, 0)).0 += 1;
+    }
+    for w in pred.windows(n) {
+        if let Some(e) = c.get_mut(w) {
+            e.1 += 1;
+        }
+    }
+    c.values().map(|&(t, p)| t.min(p) as u64).sum()
+}
+
+fn score_ngrams(target: &[u32], pred: &[u32], n: usize, n_ids: usize, s: &mut Scratch) -> Prf {
     let t_total = (target.len() + 1).saturating_sub(n);
     let p_total = (pred.len() + 1).saturating_sub(n);
+    let overlap = if t_total == 0 || p_total == 0 {
+        0
+    } else if n == 1 {
+        unigram_overlap(target, pred, n_ids, s)
+    } else {
+        let bits = usize::BITS - n_ids.max(2).saturating_sub(1).leading_zeros();
+        if n as u32 * bits <= 64 {
+            packed_overlap(target, pred, n, bits, s)
+        } else {
+            hashed_overlap(target, pred, n)
+        }
+    };
     prf(overlap as f64 / p_total.max(1) as f64, overlap as f64 / t_total.max(1) as f64)
 }
 
-fn score_lcs(target: &[u32], pred: &[u32], s: &mut Scratch) -> Prf {
+fn score_lcs(target: &[u32], pred: &[u32], n_ids: usize, s: &mut Scratch) -> Prf {
     if target.is_empty() || pred.is_empty() {
         return Prf::default();
     }
-    let lcs = lcs_len(target, pred, &mut s.row) as f64;
+    let lcs = s.bits.len(target, pred, n_ids) as f64;
     prf(lcs / pred.len() as f64, lcs / target.len() as f64)
 }
 
-fn score_lsum(target: &[Vec<u32>], pred: &[Vec<u32>], s: &mut Scratch) -> Prf {
-    if target.is_empty() || pred.is_empty() {
+fn score_lsum(target: &Doc, pred: &Doc, n_ids: usize, s: &mut Scratch) -> Prf {
+    if target.sents.is_empty() || pred.sents.is_empty() {
         return Prf::default();
     }
-    let m: usize = target.iter().map(Vec::len).sum();
-    let n: usize = pred.iter().map(Vec::len).sum();
+    let sent_tokens = |d: &Doc| d.sents.iter().map(|&(a, b)| (b - a) as usize).sum::<usize>();
+    let (m, n) = (sent_tokens(target), sent_tokens(pred));
     if m == 0 || n == 0 {
         return Prf::default();
     }
     // (reference budget, candidate budget) per token
-    s.counts.clear();
-    for t in target.iter().flatten() {
-        s.counts.entry(*t).or_insert((0, 0)).0 += 1;
+    grow_budget(&mut s.budget, n_ids);
+    for k in 0..target.sents.len() {
+        for &t in target.sentence(k) {
+            s.budget[t as usize].0 += 1;
+        }
     }
-    for t in pred.iter().flatten() {
-        s.counts.entry(*t).or_insert((0, 0)).1 += 1;
+    for k in 0..pred.sents.len() {
+        for &t in pred.sentence(k) {
+            s.budget[t as usize].1 += 1;
+        }
+    }
+    // Marks of every reference sentence, each candidate sentence's masks loaded once;
+    // the budgets are then consumed in the reference's order, as rouge-score does.
+    s.mask.clear();
+    s.mask.resize(target.tokens.len(), false);
+    for c in 0..pred.sents.len() {
+        let cand = pred.sentence(c);
+        s.bits.load_peer(cand, n_ids);
+        for &(a, b) in &target.sents {
+            let (a, b) = (a as usize, b as usize);
+            s.bits.mark_loaded(&target.tokens[a..b], cand, &mut s.mask[a..b]);
+        }
+        s.bits.unload_peer(cand);
     }
     let mut hits = 0u64;
-    for r in target {
-        s.mask.clear();
-        s.mask.resize(r.len(), false);
-        for c in pred {
-            mark_lcs(r, c, &mut s.mask, &mut s.table);
-        }
-        for (k, &t) in r.iter().enumerate() {
-            if s.mask[k] {
-                let e = s.counts.get_mut(&t).expect("token counted");
+    for &(a, b) in &target.sents {
+        for q in a as usize..b as usize {
+            if s.mask[q] {
+                let e = &mut s.budget[target.tokens[q] as usize];
                 if e.0 > 0 && e.1 > 0 {
                     hits += 1;
                     e.0 -= 1;
@@ -259,15 +292,22 @@ fn score_lsum(target: &[Vec<u32>], pred: &[Vec<u32>], s: &mut Scratch) -> Prf {
             }
         }
     }
+    for d in [target, pred] {
+        for k in 0..d.sents.len() {
+            for &t in d.sentence(k) {
+                s.budget[t as usize] = (0, 0);
+            }
+        }
+    }
     prf(hits as f64 / n as f64, hits as f64 / m as f64)
 }
 
-/// `RougeScorer.score(target, prediction)` for one type.
-pub fn score_type(t: RougeType, target: &Doc, pred: &Doc, s: &mut Scratch) -> Prf {
+/// `RougeScorer.score(target, prediction)` for one type; `n_ids` bounds the pair's ids.
+pub fn score_type(t: RougeType, target: &Doc, pred: &Doc, n_ids: usize, s: &mut Scratch) -> Prf {
     match t {
-        RougeType::N(n) => score_ngrams(&target.tokens, &pred.tokens, n),
-        RougeType::L => score_lcs(&target.tokens, &pred.tokens, s),
-        RougeType::Lsum => score_lsum(&target.sents, &pred.sents, s),
+        RougeType::N(n) => score_ngrams(&target.tokens, &pred.tokens, n, n_ids, s),
+        RougeType::L => score_lcs(&target.tokens, &pred.tokens, n_ids, s),
+        RougeType::Lsum => score_lsum(target, pred, n_ids, s),
     }
 }
 
@@ -276,21 +316,20 @@ pub fn segment_stats<S: AsRef<str>>(cfg: &RougeConfig, pred: &str, targets: &[S]
     if targets.is_empty() {
         return Err(Error::MissingReference { index: 0 });
     }
-    // The vocabulary persists across the segments of a worker's chunk: ids only need to
-    // be consistent within a pair, and reusing it saves an allocation per token.
-    if s.vocab.len() > 1 << 20 {
-        s.vocab.clear();
-    }
     let mut docs = std::mem::take(&mut s.docs);
     docs.resize_with(targets.len() + 1, Doc::default);
-    make_doc(cfg, pred, &mut s.vocab, &mut s.buf, &mut docs[0]);
-    for (k, t) in targets.iter().enumerate() {
-        make_doc(cfg, t.as_ref(), &mut s.vocab, &mut s.buf, &mut docs[k + 1]);
-    }
+    s.local.reset();
+    with_stems(|it| {
+        read_doc(cfg, pred, it, s, &mut docs[0]);
+        for (k, t) in targets.iter().enumerate() {
+            read_doc(cfg, t.as_ref(), it, s, &mut docs[k + 1]);
+        }
+    });
+    let n_ids = s.local.len();
     for (ti, &t) in cfg.types.iter().enumerate() {
         let mut best: Option<Prf> = None;
         for k in 0..targets.len() {
-            let sc = score_type(t, &docs[k + 1], &docs[0], s);
+            let sc = score_type(t, &docs[k + 1], &docs[0], n_ids, s);
             if best.map_or(true, |b| sc.fmeasure > b.fmeasure) {
                 best = Some(sc);
             }
@@ -319,19 +358,27 @@ pub fn batch_stats<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(cfg: &RougeConfig
 /// F of `cfg.types[0]` for every candidate against every reference: `out[i*m + j]`.
 pub fn pairwise<S: AsRef<str> + Sync>(cfg: &RougeConfig, cands: &[S], refs: &[S], n_threads: usize) -> Result<Vec<f64>> {
     cfg.validate()?;
-    let mut vocab = Vocab::default();
-    let mut buf = Tokens::default();
-    let mut doc_of = |x: &S| {
-        let mut d = Doc::default();
-        make_doc(cfg, x.as_ref(), &mut vocab, &mut buf, &mut d);
-        d
+    // One numbering for the whole matrix, so every document is read once.
+    let mut s = Scratch::default();
+    s.local.reset();
+    let read_all = |xs: &[S], s: &mut Scratch| -> Vec<Doc> {
+        with_stems(|it| {
+            xs.iter()
+                .map(|x| {
+                    let mut d = Doc::default();
+                    read_doc(cfg, x.as_ref(), it, s, &mut d);
+                    d
+                })
+                .collect()
+        })
     };
-    let cd: Vec<Doc> = cands.iter().map(&mut doc_of).collect();
-    let rd: Vec<Doc> = refs.iter().map(&mut doc_of).collect();
+    let cd = read_all(cands, &mut s);
+    let rd = read_all(refs, &mut s);
+    let n_ids = s.local.len();
     let t = cfg.types[0];
     map_rows(cands.len(), refs.len(), n_threads, Scratch::default, |s, i, row| {
         for (j, out) in row.iter_mut().enumerate() {
-            *out = score_type(t, &rd[j], &cd[i], s).fmeasure;
+            *out = score_type(t, &rd[j], &cd[i], n_ids, s).fmeasure;
         }
         Ok::<(), Error>(())
     })

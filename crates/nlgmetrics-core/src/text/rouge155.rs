@@ -98,6 +98,11 @@ pub struct R155Config {
     /// WordNet-2.0 exceptions (inflected form -> base form), used with `-m`
     pub exceptions: FxHashMap<Vec<u8>, Vec<u8>>,
     pub limit: Limit,
+    /// `-M`: stem the models only (ROUGE-S, the LCS tokens of ROUGE-L, the clipping
+    /// counts of ROUGE-L and ROUGE-W; never ROUGE-N)
+    pub stem_models_only: bool,
+    /// `-t 1`/`-t 2`: rows are the raw `[model count, peer count, hit]` per type
+    pub token_counts: bool,
 }
 
 impl R155Config {
@@ -114,6 +119,11 @@ impl R155Config {
         }
         if !(0.0..=1.0).contains(&self.alpha) {
             return Err(Error::InvalidOption(format!("alpha must be in [0, 1], got {}", self.alpha)));
+        }
+        if self.stem && self.stem_models_only {
+            // The script clears -m after the first model it stems under -M, so later
+            // evaluations lose stemming; that interplay is not reproduced.
+            return Err(Error::InvalidOption("stem the models only (-M) or everything (-m), not both".into()));
         }
         if matches!(self.limit, Limit::Words(0) | Limit::Bytes(0)) {
             return Err(Error::InvalidOption("a length limit must be positive".into()));
@@ -265,7 +275,7 @@ impl Vocab {
 
 /// `createNGram`'s word filter: stopwords, `^[a-z0-9$]`, then `MorphStem` for words
 /// longer than 3 characters.
-fn words_to_ids(cfg: &R155Config, text: &[u8], vocab: &mut Vocab, out: &mut Vec<u32>) {
+fn words_to_ids(cfg: &R155Config, stem: bool, text: &[u8], vocab: &mut Vocab, out: &mut Vec<u32>) {
     for w in rouge155_words(text) {
         if let Some(stop) = &cfg.stopwords {
             if stop.contains(w) {
@@ -275,7 +285,7 @@ fn words_to_ids(cfg: &R155Config, text: &[u8], vocab: &mut Vocab, out: &mut Vec<
         if !matches!(w[0], b'a'..=b'z' | b'0'..=b'9' | b'$') {
             continue;
         }
-        if cfg.stem && w.len() > 3 {
+        if stem && w.len() > 3 {
             if let Some(base) = cfg.exceptions.get(w) {
                 out.push(vocab.id(base));
             } else {
@@ -288,14 +298,14 @@ fn words_to_ids(cfg: &R155Config, text: &[u8], vocab: &mut Vocab, out: &mut Vec<
     }
 }
 
-fn read_summary(cfg: &R155Config, text: &str, vocab: &mut Vocab, lcs: bool) -> Summary {
+fn read_summary(cfg: &R155Config, stem: bool, text: &str, vocab: &mut Vocab, lcs: bool) -> Summary {
     let sents = sentences(text);
     let mut s = Summary::default();
-    words_to_ids(cfg, &read_text(&sents, cfg.limit), vocab, &mut s.tokens);
+    words_to_ids(cfg, stem, &read_text(&sents, cfg.limit), vocab, &mut s.tokens);
     if lcs {
         for sent in read_text_lcs(&sents, cfg.limit) {
             let mut ids = Vec::new();
-            words_to_ids(cfg, &sent, vocab, &mut ids);
+            words_to_ids(cfg, stem, &sent, vocab, &mut ids);
             s.sents.push(ids);
         }
     }
@@ -408,15 +418,15 @@ pub struct Scratch {
 }
 
 /// `lcs` (weight None) or `wlcs` of one model against the peer: (hit, base).
-fn lcs_hits(model: &Summary, peer: &Summary, weight: Option<f64>, s: &mut Scratch) -> (f64, f64) {
-    let mut model_1 = unigram_counts(&model.tokens);
+fn lcs_hits(model_sents: &[Vec<u32>], model_tokens: &[u32], peer: &Summary, weight: Option<f64>, s: &mut Scratch) -> (f64, f64) {
+    let mut model_1 = unigram_counts(model_tokens);
     let mut peer_1 = unigram_counts(&peer.tokens);
     let f = |k: f64| match weight {
         Some(w) => k.powf(w),
         None => k,
     };
     let (mut hit, mut base) = (0.0, 0.0);
-    for sent in &model.sents {
+    for sent in model_sents {
         s.mask.clear();
         s.mask.resize(sent.len(), false);
         base += f(sent.len() as f64);
@@ -457,50 +467,60 @@ fn lcs_hits(model: &Summary, peer: &Summary, weight: Option<f64>, s: &mut Scratc
     (hit, base)
 }
 
-fn score_type(cfg: &R155Config, t: R155Type, peer: &Summary, models: &[Summary], s: &mut Scratch) -> [f64; 3] {
+/// The models as each type reads them: under `-M` the stemmed reading where the script
+/// stems models, the plain one elsewhere.
+struct Models<'a> {
+    plain: &'a [Summary],
+    stemmed: &'a [Summary],
+}
+
+/// The evaluation's totals for one type after `-f A`/`-f B`, and the inverse weight of
+/// ROUGE-W's ratios.
+fn type_totals(cfg: &R155Config, t: R155Type, peer: &Summary, models: &Models, s: &mut Scratch) -> (Totals, Option<f64>) {
     let mut acc = Totals::default();
     let mut best = -1.0;
     match t {
         R155Type::N(n) => {
             let (pg, pc) = ngram_counts(&peer.tokens, n);
-            for m in models {
+            for m in models.plain {
                 let (mg, mc) = ngram_counts(&m.tokens, n);
                 let hit = clipped_hits(&mg, &pg);
                 let one = Totals { hit: hit as f64, model: mc as f64, peer: pc as f64 };
                 combine(cfg, &mut acc, &mut best, one, rounded_recall(hit, mc));
             }
-            finish(cfg, acc, None)
+            (acc, None)
         }
         R155Type::S { skip, unigrams } => {
             let (pg, pc) = skip_bigrams(&peer.tokens, skip, unigrams);
-            for m in models {
+            for m in models.stemmed {
                 let (mg, mc) = skip_bigrams(&m.tokens, skip, unigrams);
                 let hit = clipped_hits(&mg, &pg);
                 let one = Totals { hit: hit as f64, model: mc as f64, peer: pc as f64 };
                 combine(cfg, &mut acc, &mut best, one, rounded_recall(hit, mc));
             }
-            finish(cfg, acc, None)
+            (acc, None)
         }
         R155Type::L => {
             let peer_count = peer.tokens.len() as f64;
-            for m in models {
-                let (hit, base) = lcs_hits(m, peer, None, s);
+            for m in models.stemmed {
+                let (hit, base) = lcs_hits(&m.sents, &m.tokens, peer, None, s);
                 let score = if base > 0.0 { hit / base } else { 0.0 };
                 combine(cfg, &mut acc, &mut best, Totals { hit, model: base, peer: peer_count }, score);
             }
-            finish(cfg, acc, None)
+            (acc, None)
         }
         R155Type::W => {
             let w = cfg.weight;
             let peer_count = (peer.tokens.len() as f64).powf(w);
-            for m in models {
-                let (hit, base) = lcs_hits(m, peer, Some(w), s);
+            // ⚠ Under -M the script stems the clipping counts but not the LCS tokens.
+            for (plain, stemmed) in models.plain.iter().zip(models.stemmed) {
+                let (hit, base) = lcs_hits(&plain.sents, &stemmed.tokens, peer, Some(w), s);
                 // The script dies on a model without words here (division by zero);
                 // such a model scores 0.
                 let score = if base > 0.0 { (hit / base).powf(1.0 / w) } else { 0.0 };
                 combine(cfg, &mut acc, &mut best, Totals { hit, model: base.powf(w), peer: peer_count }, score);
             }
-            finish(cfg, acc, Some(w))
+            (acc, Some(w))
         }
     }
 }
@@ -512,10 +532,18 @@ pub fn segment_stats<S: AsRef<str>>(cfg: &R155Config, peer: &str, models: &[S], 
     }
     let lcs = cfg.types.iter().any(|t| t.needs_sentences());
     let mut vocab = Vocab::default();
-    let p = read_summary(cfg, peer, &mut vocab, lcs);
-    let ms: Vec<Summary> = models.iter().map(|m| read_summary(cfg, m.as_ref(), &mut vocab, lcs)).collect();
+    let p = read_summary(cfg, cfg.stem, peer, &mut vocab, lcs);
+    let plain: Vec<Summary> = models.iter().map(|m| read_summary(cfg, cfg.stem, m.as_ref(), &mut vocab, lcs)).collect();
+    let stemmed: Vec<Summary> = if cfg.stem_models_only {
+        models.iter().map(|m| read_summary(cfg, true, m.as_ref(), &mut vocab, lcs)).collect()
+    } else {
+        Vec::new()
+    };
+    let ms = Models { plain: &plain, stemmed: if cfg.stem_models_only { &stemmed } else { &plain } };
     for (k, &t) in cfg.types.iter().enumerate() {
-        out[3 * k..3 * k + 3].copy_from_slice(&score_type(cfg, t, &p, &ms, s));
+        let (tot, inverse_weight) = type_totals(cfg, t, &p, &ms, s);
+        let row = if cfg.token_counts { [tot.model, tot.peer, tot.hit] } else { finish(cfg, tot, inverse_weight) };
+        out[3 * k..3 * k + 3].copy_from_slice(&row);
     }
     Ok(())
 }
@@ -558,6 +586,25 @@ pub struct ScriptAverage {
 }
 
 pub fn script_average(rows: &[[f64; 3]], resamples: usize, confidence: f64) -> Result<ScriptAverage> {
+    let n = rows.len();
+    bootstrap_average(rows, resamples, confidence, |sum| if n > 0 { sum.map(|x| x / n as f64) } else { [0.0; 3] })
+}
+
+/// [`script_average`] under `-t 1`: rows are `[model count, peer count, hit]`, and each
+/// resample is scored as one pooled evaluation, `R = ΣH/ΣM`, `P = ΣH/ΣP`,
+/// `F = PR / ((1-α)P + αR)` (unrounded), before the mean and interval are taken.
+pub fn script_average_counts(rows: &[[f64; 3]], resamples: usize, confidence: f64, alpha: f64) -> Result<ScriptAverage> {
+    bootstrap_average(rows, resamples, confidence, |s| {
+        let r = if s[0] > 0.0 { s[2] / s[0] } else { 0.0 };
+        let p = if s[1] > 0.0 { s[2] / s[1] } else { 0.0 };
+        let d = (1.0 - alpha) * p + alpha * r;
+        [r, p, if d > 0.0 { (r * p) / d } else { 0.0 }]
+    })
+}
+
+/// `computeAverages`' resampling: resample `i` seeds `srand(i)`, sums N drawn rows
+/// (the first assigned, the others added), and `sample` turns the sum into [R, P, F].
+fn bootstrap_average(rows: &[[f64; 3]], resamples: usize, confidence: f64, sample: impl Fn([f64; 3]) -> [f64; 3]) -> Result<ScriptAverage> {
     if resamples == 0 {
         return Err(Error::InvalidOption("the number of resamples must be positive".into()));
     }
@@ -580,8 +627,9 @@ pub fn script_average(rows: &[[f64; 3]], resamples: usize, confidence: f64) -> R
                 }
             }
         }
+        let one = sample(sum);
         for c in 0..3 {
-            samples[c].push(if n > 0 { sum[c] / n as f64 } else { 0.0 });
+            samples[c].push(one[c]);
         }
     }
     let r = resamples as f64;
@@ -619,6 +667,8 @@ mod tests {
             stopwords: None,
             exceptions: FxHashMap::default(),
             limit: Limit::None,
+            stem_models_only: false,
+            token_counts: false,
         }
     }
 

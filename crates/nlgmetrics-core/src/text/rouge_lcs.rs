@@ -145,6 +145,164 @@ pub fn mark_wlcs(model: &[u32], peer: &[u32], weight: f64, mask: &mut [bool], c:
     }
 }
 
+/// Bit-parallel LCS over small dense token ids (`id < n_ids`), with buffers kept
+/// between calls. [`BitLcs::mark`] gives exactly [`mark_lcs`]'s positions: the DP
+/// values `L[i][j]` it traces back through are read off the stored bit rows.
+#[derive(Default)]
+pub struct BitLcs {
+    /// match masks of the `peer` positions, `words` u64 per token id
+    pm: Vec<u64>,
+    /// bit row after each model token, `(m + 1) * words`
+    rows: Vec<u64>,
+}
+
+impl BitLcs {
+    fn load(&mut self, peer: &[u32], n_ids: usize, words: usize) {
+        if self.pm.len() < n_ids * words {
+            self.pm.resize(n_ids * words, 0);
+        }
+        for (j, &t) in peer.iter().enumerate() {
+            self.pm[t as usize * words + j / 64] |= 1u64 << (j % 64);
+        }
+    }
+
+    fn unload(&mut self, peer: &[u32], words: usize) {
+        for &t in peer {
+            let at = t as usize * words;
+            self.pm[at..at + words].iter_mut().for_each(|w| *w = 0);
+        }
+    }
+
+    /// One step of Hyyrö's recurrence: `row` <- the bit row after one more model token.
+    #[inline]
+    fn step(prev: &[u64], pm: &[u64], next: &mut [u64]) {
+        let mut carry = 0u64;
+        for k in 0..prev.len() {
+            let v = prev[k];
+            let u = v & pm[k];
+            let (s1, c1) = v.overflowing_add(u);
+            let (s2, c2) = s1.overflowing_add(carry);
+            carry = (c1 | c2) as u64;
+            next[k] = s2 | (v - u);
+        }
+    }
+
+    /// LCS length of `a` and `b`.
+    pub fn len(&mut self, a: &[u32], b: &[u32], n_ids: usize) -> usize {
+        let (long, short) = if a.len() < b.len() { (b, a) } else { (a, b) };
+        let m = short.len();
+        if m == 0 {
+            return 0;
+        }
+        let words = m.div_ceil(64);
+        self.load(short, n_ids, words);
+        self.rows.clear();
+        self.rows.resize(2 * words, u64::MAX);
+        let (cur, nxt) = self.rows.split_at_mut(words);
+        for &y in long {
+            let at = y as usize * words;
+            Self::step(cur, &self.pm[at..at + words], nxt);
+            cur.copy_from_slice(nxt);
+        }
+        let zeros = prefix_zeros(cur, m);
+        self.unload(short, words);
+        zeros
+    }
+
+    /// [`mark_lcs`] by bit rows: model positions on the traced LCS set in `mask`.
+    pub fn mark(&mut self, model: &[u32], peer: &[u32], n_ids: usize, mask: &mut [bool]) {
+        self.load_peer(peer, n_ids);
+        self.mark_loaded(model, peer, mask);
+        self.unload_peer(peer);
+    }
+
+    /// Keep `peer`'s match masks for several [`BitLcs::mark_loaded`] calls.
+    pub fn load_peer(&mut self, peer: &[u32], n_ids: usize) {
+        self.load(peer, n_ids, peer.len().div_ceil(64).max(1));
+    }
+
+    pub fn unload_peer(&mut self, peer: &[u32]) {
+        self.unload(peer, peer.len().div_ceil(64).max(1));
+    }
+
+    /// [`BitLcs::mark`] against the peer loaded last.
+    pub fn mark_loaded(&mut self, model: &[u32], peer: &[u32], mask: &mut [bool]) {
+        let (m, n) = (model.len(), peer.len());
+        if m == 0 || n == 0 {
+            return;
+        }
+        if n <= 64 {
+            return self.mark_short(model, peer, mask);
+        }
+        let words = n.div_ceil(64);
+        self.rows.clear();
+        self.rows.resize((m + 1) * words, u64::MAX);
+        for i in 0..m {
+            let at = model[i] as usize * words;
+            let (done, rest) = self.rows.split_at_mut((i + 1) * words);
+            Self::step(&done[i * words..], &self.pm[at..at + words], &mut rest[..words]);
+        }
+        // L[i][j] = zero bits of row i below bit j.
+        let l = |rows: &[u64], i: usize, j: usize| prefix_zeros(&rows[i * words..(i + 1) * words], j);
+        let (mut i, mut j) = (m, n);
+        while i > 0 && j > 0 {
+            if model[i - 1] == peer[j - 1] {
+                mask[i - 1] = true;
+                i -= 1;
+                j -= 1;
+            } else if l(&self.rows, i - 1, j) >= l(&self.rows, i, j - 1) {
+                i -= 1;
+            } else {
+                j -= 1;
+            }
+        }
+    }
+}
+
+impl BitLcs {
+    /// [`BitLcs::mark_loaded`] for a peer of at most 64 tokens: one word per row.
+    fn mark_short(&mut self, model: &[u32], peer: &[u32], mask: &mut [bool]) {
+        let (m, n) = (model.len(), peer.len());
+        self.rows.clear();
+        let mut v = u64::MAX;
+        self.rows.push(v);
+        for &t in model {
+            let u = v & self.pm[t as usize];
+            v = v.wrapping_add(u) | (v - u);
+            self.rows.push(v);
+        }
+        let rows = &self.rows;
+        let l = |i: usize, j: usize| {
+            let below = if j == 64 { u64::MAX } else { (1u64 << j) - 1 };
+            (!rows[i] & below).count_ones()
+        };
+        let (mut i, mut j) = (m, n);
+        while i > 0 && j > 0 {
+            if model[i - 1] == peer[j - 1] {
+                mask[i - 1] = true;
+                i -= 1;
+                j -= 1;
+            } else if l(i - 1, j) >= l(i, j - 1) {
+                i -= 1;
+            } else {
+                j -= 1;
+            }
+        }
+    }
+}
+
+/// Zero bits among the first `j` bits of a bit row.
+#[inline]
+fn prefix_zeros(row: &[u64], j: usize) -> usize {
+    let full = j / 64;
+    let mut z: usize = row[..full].iter().map(|w| w.count_zeros() as usize).sum();
+    let rest = j % 64;
+    if rest > 0 {
+        z += (!row[full] & ((1u64 << rest) - 1)).count_ones() as usize;
+    }
+    z
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,5 +331,30 @@ mod tests {
         let mut t = Vec::new();
         mark_lcs(&[1, 2, 3, 4], &[2, 4], &mut mask, &mut t);
         assert_eq!(mask, [false, true, false, true]);
+    }
+
+    #[test]
+    fn bit_rows_trace_like_the_table() {
+        let mut x = 987654321u64;
+        let mut next = |k: u64| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((x >> 33) % k) as u32
+        };
+        let mut bits = BitLcs::default();
+        let mut table = Vec::new();
+        for len_a in [0usize, 1, 3, 17, 64, 65, 130] {
+            for len_b in [0usize, 1, 5, 63, 64, 65, 129, 200] {
+                for alphabet in [2u64, 4, 30] {
+                    let a: Vec<u32> = (0..len_a).map(|_| next(alphabet)).collect();
+                    let b: Vec<u32> = (0..len_b).map(|_| next(alphabet)).collect();
+                    let mut want = vec![false; len_a];
+                    let mut got = vec![false; len_a];
+                    mark_lcs(&a, &b, &mut want, &mut table);
+                    bits.mark(&a, &b, alphabet as usize, &mut got);
+                    assert_eq!(got, want, "{len_a} {len_b} {alphabet}");
+                    assert_eq!(bits.len(&a, &b, alphabet as usize), lcs_len_dp(&a, &b));
+                }
+            }
+        }
     }
 }
