@@ -90,6 +90,8 @@ macro_rules! py_dict {
         $(d.set_item($key, $value)?;)+
         d
     }};
+}
+
 /// The UTF-8 of each Python str, borrowed (CPython keeps it with the object, and an
 /// ASCII str is stored as UTF-8 already): no copy per text. The borrows live as long
 /// as `items`, which keep the strings alive while the GIL is released.
