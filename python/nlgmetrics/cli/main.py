@@ -14,6 +14,7 @@ from ..io.text import read_lines
 from ..registry import available, load
 from .options import OPTION_SETS
 from . import compare, correlate  # significance & meta-evaluation subcommands
+from . import stream as stream_cli  # streaming: --chunk-size, --scheduler
 
 
 class UsageError(Exception):
@@ -47,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     for opts in OPTION_SETS.values():
         opts.add(s.add_argument_group(f"{opts.metric} options"))
     compare.add_confidence_flags(s)  # --- significance: score --confidence ---
+    stream_cli.add_flags(s)  # --- streaming: score --chunk-size / --scheduler ---
 
     # --- significance & meta-evaluation: compare, correlate (cli/compare.py, cli/correlate.py) ---
     compare.add_parser(sub, _add_shared_metric_flags)
@@ -139,6 +141,9 @@ def _score(args: argparse.Namespace, out) -> int:
     if args.confidence and args.sentence_level:  # significance
         raise UsageError("--confidence needs corpus-level scores; drop --sentence-level")
     metrics = [(name, load(name, **_metric_options(name, args))) for name in args.metrics]
+    if stream_cli.wanted(args):  # streaming: bounded memory, optionally on a Dask cluster
+        _emit(args, stream_cli.run(args, metrics, UsageError), out)
+        return 0
     results: list[dict[str, Any]] = []
     for sys_name, hyps, refs in _inputs(args):
         for name, metric in metrics:
