@@ -69,13 +69,13 @@ def _part_tables(part: Any, metrics: Sequence[Any], prediction: str, references:
     from ._inputs import as_references
 
     refs = as_references(refs)
-    return [two_phase.fit_table(m, refs) for m in metrics]
+    return [two_phase.fit_table(m, refs) for m in _unbundle(metrics)]
 
 
 def _part_totals(part: Any, metrics: Sequence[Any], prediction: str, references: str, offset: int | None, bootstrap: tuple[int, int] | None) -> list[tuple[Stats, Any]]:
     preds, refs = _records(part, prediction, references)
     out = []
-    for m in metrics:
+    for m in _unbundle(metrics):
         seg = m.stats(preds, refs)
         resampled = None
         if bootstrap is not None and len(seg):
@@ -111,10 +111,27 @@ def _merge_lists(*parts: list[Any]) -> list[Any]:
 def _tree_reduce(dask: Any, items: list[Any], split_every: int) -> Any:
     """Merge delayed results in a tree, keeping partition order (merges are exact, and
     order-dependent extras such as nltk's ``tail`` keep the last partition's)."""
-    merge = dask.delayed(_merge_lists, pure=True)
+    merge = dask.delayed(_merge_lists, pure=False)
     while len(items) > 1:
         items = [merge(*items[i:i + split_every]) if len(items[i:i + split_every]) > 1 else items[i] for i in range(0, len(items), split_every)]
     return items[0]
+
+
+def _shared(dask: Any, metrics: list[Any], uuid: Any) -> Any:
+    """The metrics (and their corpus tables) as one named graph node: named, so that
+    Dask neither hashes the tables nor embeds a copy in every task."""
+    return dask.delayed(_Bundle(metrics), name=f"nlgmetrics-metrics-{uuid.uuid4().hex}")
+
+
+class _Bundle:
+    """A list Dask must not traverse (it would split it into one node per metric)."""
+
+    def __init__(self, items: list[Any]):
+        self.items = items
+
+
+def _unbundle(metrics: Any) -> list[Any]:
+    return metrics.items if isinstance(metrics, _Bundle) else list(metrics)
 
 
 def _partitions(collection: Any) -> list[Any]:
@@ -148,18 +165,25 @@ def score(
     automatically when one is active).
     """
     dask = _dask()
+    import uuid
+
     items, single = (list(metrics), False) if isinstance(metrics, (list, tuple)) else ([metrics], True)
     if not isinstance(split_every, int) or split_every < 2:
         raise InvalidOptionError(f"split_every must be an integer >= 2, got {split_every!r}")
     compute: Callable[..., Any] = (lambda *xs: dask.compute(*xs, scheduler=scheduler)) if scheduler is not None else dask.compute
     parts = _partitions(collection)
+    if not parts:
+        from .errors import InvalidInputError
+
+        raise InvalidInputError("the collection has no partitions")
     tables = dict(tables or {})
 
     # phase one: corpus tables of the two-phase metrics, reduced then broadcast
     missing = [i for i, m in enumerate(items) if two_phase.needs_table(m) and i not in tables]
     if missing:
-        fit = dask.delayed(_part_tables, pure=True)
-        per_part = [fit(p, [items[i] for i in missing], prediction, references) for p in parts]
+        fit = dask.delayed(_part_tables, pure=False)
+        chosen = _shared(dask, [items[i] for i in missing], uuid)
+        per_part = [fit(p, chosen, prediction, references) for p in parts]
         (merged,) = compute(_tree_reduce(dask, per_part, split_every))
         tables.update(zip(missing, merged))
     bound = [two_phase.bind_table(m, tables[i]) if i in tables else m for i, m in enumerate(items)]
@@ -170,7 +194,7 @@ def score(
         from .significance import _check_count, _resolve_seed
 
         boot = (_check_count("n_resamples", n_resamples), _resolve_seed(seed, "nlgmetrics")[0])
-        length = dask.delayed(_part_length, pure=True)
+        length = dask.delayed(_part_length, pure=False)
         lengths = compute(*[length(p, prediction, references) for p in parts])
         acc = 0
         for k, n in enumerate(lengths):
@@ -178,8 +202,9 @@ def score(
             acc += n
 
     # phase two: per-partition totals, tree-reduced
-    totals = dask.delayed(_part_totals, pure=True)
-    per_part = [totals(p, bound, prediction, references, off, boot) for p, off in zip(parts, offsets)]
+    totals = dask.delayed(_part_totals, pure=False)
+    shared = _shared(dask, bound, uuid)  # one graph node: sent once per worker, not per task
+    per_part = [totals(p, shared, prediction, references, off, boot) for p, off in zip(parts, offsets)]
     (merged,) = compute(_tree_reduce(dask, per_part, split_every))
     results = [_result(m, b, total, resampled, boot) for m, b, (total, resampled) in zip(items, bound, merged)]
     return results[0] if single else results

@@ -35,6 +35,8 @@ def _open(path: str, stdin: BinaryIO | None, stack: ExitStack) -> tuple[BinaryIO
 
 def _decode_block(lines: list[bytes], name: str, first_line: int) -> list[str]:
     data = b"".join(lines)
+    if not data:  # a file holding only a BOM
+        return []
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
