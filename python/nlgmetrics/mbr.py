@@ -16,7 +16,7 @@ a tie goes to the lowest index.
 
 Metric names: ``"chrf"``, ``"bleu"`` (sentence BLEU with ``effective_order=True``
 unless given, as sacrebleu recommends for sentences), ``"ter"``, ``"rouge"`` (ROUGE-L
-F-measure unless ``rouge_type`` is given), ``"cider"`` (CIDEr-D with document
+F-measure unless ``rouge_type`` is given; a ROUGE object gives its first type's F), ``"cider"`` (CIDEr-D with document
 frequencies fitted on the pseudo-references, each one document, since one reference
 alone gives every weight 0), or any registered name.
 
@@ -68,22 +68,6 @@ def higher_is_better(metric: Any) -> bool:
     return getattr(metric, "name", type(metric).__name__) not in LOWER_IS_BETTER
 
 
-class _RougeColumn:
-    """ROUGE's pairwise F-measure of one type, as an (N, M) matrix."""
-
-    def __init__(self, rouge: Any, rouge_type: str):
-        self.rouge = rouge
-        self.rouge_type = rouge_type
-        self.name = f"ROUGE({rouge_type})"
-
-    def pairwise(self, candidates: Sequence[str], references: Sequence[str]) -> np.ndarray:
-        out = self.rouge.pairwise(candidates, references)
-        if isinstance(out, dict):
-            out = out[self.rouge_type]
-        out = np.asarray(out, dtype=np.float64)
-        return out[..., 2] if out.ndim == 3 else out
-
-
 def resolve_metric(metric: Any, pseudo_references: Sequence[str], **options: Any) -> Any:
     """A metric object with ``pairwise`` from a name (see the module docstring) or an object."""
     if not isinstance(metric, str):
@@ -91,16 +75,12 @@ def resolve_metric(metric: Any, pseudo_references: Sequence[str], **options: Any
             raise InvalidOptionError("options apply to metric names only; configure the metric object instead")
         if not callable(getattr(metric, "pairwise", None)):
             raise InvalidOptionError(f"the metric must have a pairwise(candidates, references) method, got {type(metric).__name__}")
-        return _RougeColumn(metric, metric.rouge_types[0]) if type(metric).__name__ == "ROUGE" else metric
+        return metric
     name = metric.lower()
     if name == "bleu":
         options.setdefault("effective_order", True)
-    if name == "rouge":
-        rouge_type = options.pop("rouge_type", "rougeL")
-        options.setdefault("rouge_types", [rouge_type])
-        from .registry import load
-
-        return _RougeColumn(load("rouge", **options), rouge_type)
+    if name == "rouge":  # ROUGE's pairwise matrix is the F-measure of its first type
+        options.setdefault("rouge_types", [options.pop("rouge_type", "rougeL")])
     if name == "cider" and "df" not in options:
         from .metrics.cider import CiderDF
 
