@@ -20,6 +20,8 @@ ORDER = [
     ("diversity", "Distinct-n and Self-BLEU"),
     ("significance", "Paired significance tests"),
     ("classification", "Classification"),
+    ("scale", "Scale: streaming 10M pairs from .gz, Dask"),
+    ("mbr", "MBR decoding: expected-utility matrices"),
 ]
 
 

@@ -23,4 +23,6 @@ run meteor benches/bench_meteor.py
 run diversity benches/bench_diversity.py
 run significance benches/bench_significance.py
 run classification benches/bench_classification.py --n 10000000 --stream-n 200000000 --exact-stream-n 20000000
+run scale benches/bench_scale.py --n 10000000 --dask-n 500000
+run mbr benches/bench_mbr.py --candidates 1024
 python benches/assemble.py

@@ -247,9 +247,13 @@ def client_mapper(client: Any, window: int | None = None) -> Callable[[Callable[
     def mapper(fn: Callable[..., Any], args: Any) -> Any:
         from collections import deque
 
+        import warnings
+
         pending: deque = deque()
         for a in args:
-            pending.append(client.submit(fn, *a, pure=False))
+            with warnings.catch_warnings():  # a chunk is data by design: no "large graph" advice
+                warnings.filterwarnings("ignore", message="Sending large graph")
+                pending.append(client.submit(fn, *a, pure=False))
             if len(pending) >= window:
                 yield pending.popleft().result()
         while pending:
