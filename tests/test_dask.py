@@ -111,3 +111,8 @@ def test_cli_scheduler_equals_local(client, corpus, tmp_path):
     remote = subprocess.run([*base, "--scheduler", client.scheduler.address, "--chunk-size", "64"], capture_output=True, cwd=REPO, timeout=300)
     assert local.returncode == 0 and remote.returncode == 0, remote.stderr
     assert json.loads(remote.stdout) == json.loads(local.stdout)
+
+
+def test_importing_the_module_does_not_import_dask():
+    code = "import sys, nlgmetrics.dask, nlgmetrics.streaming, nlgmetrics.mbr; assert 'dask' not in sys.modules and 'distributed' not in sys.modules"
+    assert subprocess.run([sys.executable, "-c", code], cwd=REPO, timeout=60).returncode == 0
