@@ -52,7 +52,7 @@ def generate(n: int, data: Path) -> tuple[Path, Path, float]:
     return hyp, ref, time.perf_counter() - t
 
 
-def ours(chunk_size: int):
+def ours():
     import nlgmetrics as nm
 
     return [nm.BLEU(), nm.CHRF(), nm.TER(), nm.ROUGE(rouge_types=["rougeL"])]
@@ -88,7 +88,7 @@ def main() -> None:
     print(f"\n### Scale: {args.n:,} segment pairs from .gz (nlgmetrics {nm.__version__}, {os.cpu_count()} cores)\n")
     print(f"Input: {hyp.name} + {ref.name}, {size / 2**20:,.0f} MiB compressed" + (f" (generated in {gen_s:.0f} s)" if gen_s else "") + f"; chunks of {args.chunk_size:,} pairs.\n")
 
-    full = measure(lambda: [s.score for s in score_files(ours(args.chunk_size), str(hyp), [str(ref)], chunk_size=args.chunk_size)])
+    full = measure(lambda: [s.score for s in score_files(ours(), str(hyp), [str(ref)], chunk_size=args.chunk_size)])
     t_full, mem_full, scores_full = full
     print(f"nlgmetrics, one streaming pass, BLEU + chrF + TER + ROUGE-L: **{t_full:.1f} s** "
           f"({args.n / t_full:,.0f} pairs/s), peak memory added **{mem_full:.0f} MiB**; "
@@ -132,12 +132,12 @@ def main() -> None:
         return itertools.islice(iter_pair_chunks(str(hyp), [str(ref)], args.chunk_size), n_chunks)
 
     t = time.perf_counter()
-    local = [s.score for s in score_chunks(ours(args.chunk_size), source)]
+    local = [s.score for s in score_chunks(ours(), source)]
     t_local = time.perf_counter() - t
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, Client(cluster) as client:
         client.run(lambda: None)  # workers up before the clock starts
         t = time.perf_counter()
-        remote = [s.score for s in score_chunks(ours(args.chunk_size), source, mapper=client_mapper(client))]
+        remote = [s.score for s in score_chunks(ours(), source, mapper=client_mapper(client))]
         t_remote = time.perf_counter() - t
     print(f"\n| {n_chunks * args.chunk_size:,} pairs, BLEU + chrF + TER + ROUGE-L | wall time | numbers |")
     print("|---|---|---|")
