@@ -22,6 +22,8 @@ ORDER = [
     ("classification", "Classification"),
     ("torchmetrics", "torchmetrics: its text metrics vs the TorchMetric adapter"),
     ("parent", "PARENT (data-to-text)"),
+    ("scale", "Scale: streaming 10M pairs from .gz, Dask"),
+    ("mbr", "MBR decoding: expected-utility matrices"),
 ]
 
 

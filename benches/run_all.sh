@@ -25,4 +25,6 @@ run significance benches/bench_significance.py
 run classification benches/bench_classification.py --n 10000000 --stream-n 200000000 --exact-stream-n 20000000
 run torchmetrics benches/bench_torchmetrics.py --systems 2 --slow-segments 1000
 run parent benches/bench_parent.py --systems tgen zhang  # needs NLGMETRICS_PARENT_REFERENCE (a google-research/language checkout)
+run scale benches/bench_scale.py --n 10000000 --dask-n 500000
+run mbr benches/bench_mbr.py --candidates 1024
 python benches/assemble.py

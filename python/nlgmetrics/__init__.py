@@ -89,7 +89,12 @@ _EXPORTS: dict[str, str] = {
     # significance and meta-evaluation
     "bootstrap_ci": ".significance",
     "paired_test": ".significance",
+    # streaming, clusters and MBR
+    "score_files": ".streaming",
+    "score_chunks": ".streaming",
     # submodules
+    "streaming": "",
+    "mbr": "",
     "classification": "",
     "significance": "",
     "meta": "",

@@ -15,6 +15,7 @@ from ..registry import available, load
 from .options import OPTION_SETS
 from . import compare, correlate  # significance & meta-evaluation subcommands
 from . import data_to_text  # tables for PARENT
+from . import stream as stream_cli  # streaming: --chunk-size, --scheduler
 
 
 class UsageError(Exception):
@@ -51,6 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     from ..progress import add_flags as _add_progress_flags  # progress bars (--quiet, --chunk-size)
 
     _add_progress_flags(s)
+    stream_cli.add_flags(s)  # --- streaming: score --chunk-size / --scheduler ---
 
     # --- significance & meta-evaluation: compare, correlate (cli/compare.py, cli/correlate.py) ---
     compare.add_parser(sub, _add_shared_metric_flags)
@@ -151,6 +153,9 @@ def _score(args: argparse.Namespace, out) -> int:
     from ..progress import wrap as _with_progress  # chunked extraction behind a progress bar; same numbers
 
     metrics = _with_progress(metrics, args)
+    if stream_cli.wanted(args):  # streaming: bounded memory, optionally on a Dask cluster
+        _emit(args, stream_cli.run(args, metrics, UsageError), out)
+        return 0
     results: list[dict[str, Any]] = []
     for sys_name, hyps, refs in _inputs(args):
         for name, metric in metrics:

@@ -162,6 +162,14 @@ class Meteor15(METEOR):
         self.weights = tuple(w)
         self._resources = load_resources(paraphrases="paraphrase" in self.modules)
 
+    # Pickling (worker processes, Dask): the native resources are reloaded, not copied.
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "_resources"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._resources = load_resources(paraphrases="paraphrase" in self.modules)
+
     def _signature_items(self) -> dict[str, Any]:
         return {
             "task": self.task,

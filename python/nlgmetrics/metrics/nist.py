@@ -153,8 +153,13 @@ class NIST(Metric):
         if self.info_table is None:
             weights = "refs"
         else:
-            t = self.info_table.tables.get("ngrams", {})
-            weights = "table-" + _digest(t, int(self.info_table.counts[0]))
+            # the digest hashes the whole table: compute it once per table (tables are immutable)
+            cached = self.__dict__.get("_weights_digest")
+            if cached is None or cached[0] is not self.info_table:
+                t = self.info_table.tables.get("ngrams", {})
+                cached = (self.info_table, "table-" + _digest(t, int(self.info_table.counts[0])))
+                self._weights_digest = cached
+            weights = cached[1]
         items: dict[str, Any] = {"flavour": self.flavour, "n": self.n, "tok": self.tokenize, "case": "lc" if self.lowercase else "mixed", "weights": weights}
         if self.flavour == "nltk":
             items["zerodiv"] = self.zero_division
