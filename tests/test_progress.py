@@ -185,18 +185,21 @@ def test_cli_results_do_not_depend_on_chunking(files, capsys, monkeypatch, extra
     whole, err = _score(files, [*metrics, *extra], capsys, monkeypatch)
     assert err == ""  # stderr is not a terminal: no bar, one core call per batch
     term = _Terminal()
-    chunked, _ = _score(files, [*metrics, *extra, "--chunk-size", "7"], capsys, monkeypatch, terminal=term)
+    # On a terminal, extraction runs in chunks behind the bar (score's own --chunk-size
+    # switches on streaming instead: tests/test_streaming.py).
+    monkeypatch.setattr("nlgmetrics.progress.DEFAULT_CHUNK_SIZE", 7)
+    chunked, _ = _score(files, [*metrics, *extra], capsys, monkeypatch, terminal=term)
     assert chunked == whole
     assert "/240" in term.getvalue()  # the bar was drawn on the terminal, over 240 segments
     term = _Terminal()
-    quiet, _ = _score(files, [*metrics, *extra, "--chunk-size", "7", "--quiet"], capsys, monkeypatch, terminal=term)
+    quiet, _ = _score(files, [*metrics, *extra, "--quiet"], capsys, monkeypatch, terminal=term)
     assert quiet == whole and term.getvalue() == ""
 
 
 def test_cli_rejects_a_bad_chunk_size(files, capsys, monkeypatch):
     monkeypatch.chdir(files)
     assert main(["score", "-r", "ref.txt", "-i", "hyp.txt", "--chunk-size", "0"]) == 2
-    assert "chunk_size" in capsys.readouterr().err
+    assert "chunk-size" in capsys.readouterr().err
 
 
 def test_report_numbers_do_not_depend_on_chunking(wmt):
@@ -270,7 +273,7 @@ def _run_on_terminal(args, cwd) -> tuple[str, str]:
 
 
 def test_bar_on_a_real_terminal(files, capsys, monkeypatch):
-    args = ["score", "-r", "ref.txt", "-i", "hyp.txt", "-m", "ter", "-f", "json", "--chunk-size", "40"]
+    args = ["score", "-r", "ref.txt", "-i", "hyp.txt", "-m", "ter", "-f", "json"]
     out, terminal = _run_on_terminal(args, files)
     assert "TER:" in terminal and "/240 [" in terminal
     piped, err = _score(files, ["-m", "ter"], capsys, monkeypatch)

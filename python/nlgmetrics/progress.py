@@ -175,16 +175,18 @@ class ChunkedMetric:
         return f"ChunkedMetric({self._metric!r})"
 
 
-def add_flags(parser: Any) -> None:
-    """``--quiet`` (no progress bar) and ``--chunk-size`` for a subcommand."""
+def add_flags(parser: Any, chunk_size: bool = True) -> None:
+    """``--quiet`` (no progress bar) and, unless the subcommand has its own, ``--chunk-size``."""
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar on stderr (it is drawn only on a terminal anyway)")
-    parser.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK_SIZE, help=f"segments per core call behind the progress bar (default: {DEFAULT_CHUNK_SIZE}); results do not depend on it")
+    if chunk_size:
+        parser.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK_SIZE, help=f"segments per core call behind the progress bar (default: {DEFAULT_CHUNK_SIZE}); results do not depend on it")
 
 
 def wrap(metrics: list[tuple[str, Any]], args: Any) -> list[tuple[str, Any]]:
     """The CLI's ``(name, metric)`` list with chunked, progress-tracked extraction."""
     quiet = getattr(args, "quiet", False)
-    chunk_size = getattr(args, "chunk_size", DEFAULT_CHUNK_SIZE)
+    # `score --chunk-size` is optional (it switches on streaming); None means the default.
+    chunk_size = getattr(args, "chunk_size", None) or DEFAULT_CHUNK_SIZE
     chunk_ranges(1, chunk_size)  # validate early: a usage error before any work
     if not enabled(sys.stderr, quiet):
         return metrics  # no bar to drive: one core call per batch, no chunking overhead

@@ -21,7 +21,8 @@ class Entry:
     description: str
     # None: read the factory's own ``flavours`` attribute when asked.
     declared_flavours: tuple[str, ...] | None = ()
-    # "text" metrics take predictions and references through `nlgmetrics score`.
+    # "text": predictions and references; "data-to-text": also a table per segment
+    # (`nlgmetrics score --jsonl` rows with a "table").
     kind: str = "text"
     _resolved: list = field(default_factory=list, compare=False, repr=False)
 
@@ -92,6 +93,6 @@ for _entry in [
     ("wip", _M + "wer:WIP", "word information preserved (jiwer 4.0)", ("jiwer",)),
     ("per", _M + "per:PER", "position-independent error rate (Moses PerScorer)", ("moses",)),
     ("nist", _M + "nist:NIST", "NIST", ("mteval", "nltk")),
-    ("parent", _M + "parent:Parent", "PARENT: data-to-text precision/recall against table and references", ()),
+    ("parent", _M + "parent:Parent", "PARENT: data-to-text precision/recall against table and references", (), "data-to-text"),
 ]:
     register(*_entry)

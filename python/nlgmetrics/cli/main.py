@@ -49,9 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
     for opts in OPTION_SETS.values():
         opts.add(s.add_argument_group(f"{opts.metric} options"))
     compare.add_confidence_flags(s)  # --- significance: score --confidence ---
-    from ..progress import add_flags as _add_progress_flags  # progress bars (--quiet, --chunk-size)
+    from ..progress import add_flags as _add_progress_flags  # progress bars (--quiet)
 
-    _add_progress_flags(s)
+    _add_progress_flags(s, chunk_size=False)  # score's --chunk-size streams (cli/stream.py)
     stream_cli.add_flags(s)  # --- streaming: score --chunk-size / --scheduler ---
 
     # --- significance & meta-evaluation: compare, correlate (cli/compare.py, cli/correlate.py) ---
@@ -152,10 +152,10 @@ def _score(args: argparse.Namespace, out) -> int:
     metrics = [(name, load(name, **_metric_options(name, args))) for name in args.metrics]
     from ..progress import wrap as _with_progress  # chunked extraction behind a progress bar; same numbers
 
-    metrics = _with_progress(metrics, args)
     if stream_cli.wanted(args):  # streaming: bounded memory, optionally on a Dask cluster
         _emit(args, stream_cli.run(args, metrics, UsageError), out)
         return 0
+    metrics = _with_progress(metrics, args)
     results: list[dict[str, Any]] = []
     for sys_name, hyps, refs in _inputs(args):
         for name, metric in metrics:
