@@ -177,3 +177,19 @@ def test_seed_none_is_recorded(zh_en):
     again = bootstrap_ci(m, st, seed=seed, n_resamples=50)
     assert np.array_equal(ci.scores, again.scores)
     assert bootstrap_ci(m, st, seed=None, n_resamples=50, method="sacrebleu").signature.as_dict()["seed"] == "none"
+
+
+@pytest.mark.parametrize("name", ["rouge", "meteor"])
+def test_resampled_means_divide_by_the_segments_drawn(name):
+    """A metric whose score is a mean over segments (ROUGE) resamples with the number of
+    segments drawn; each resample scores as the corpus of the segments it drew."""
+    from nlgmetrics import load
+    from nlgmetrics.significance import _draw_indices, bootstrap_ci
+
+    hyps = ["the cat sat on the mat", "a dog ran", "hello there world", "green eggs and ham", "it rains"]
+    refs = [["the cat is on the mat"], ["the dog ran fast"], ["hello world"], ["green ham and eggs"], ["it is raining"]]
+    metric = load(name)
+    stats = metric.stats(hyps, refs)
+    ci = bootstrap_ci(metric, stats, n_resamples=20, seed=7)
+    for r, drawn in enumerate(_draw_indices("nlgmetrics", 7, 20, len(hyps), 0)):
+        assert ci.scores[r] == pytest.approx(metric.score_stats(stats.take(drawn)).score, rel=1e-12, abs=1e-15)

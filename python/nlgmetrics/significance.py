@@ -125,14 +125,27 @@ def _sum_matrix(stats: SegmentStats) -> np.ndarray:
 
 
 # -- resampled totals -----------------------------------------------------------------
+def _counts_and_segments(stats: SegmentStats) -> np.ndarray:
+    """The count matrix with a last column of ones: resampled, it counts the segments
+    drawn, which metrics that average over segments (ROUGE, CIDEr, ...) divide by."""
+    return np.hstack([np.asarray(stats.counts, dtype=np.uint64), np.ones((len(stats), 1), dtype=np.uint64)])
+
+
+def _score_totals(metric: Metric, counts: np.ndarray, sums: np.ndarray) -> np.ndarray:
+    """Scores of resampled totals whose last count column is the number of segments."""
+    if type(metric)._scores_from_totals is Metric._scores_from_totals:
+        return metric._scores_from_totals(counts[:, :-1], sums, n_segments=counts[:, -1])
+    return metric._scores_from_totals(np.ascontiguousarray(counts[:, :-1]), sums)
+
+
 def _exact_scores(metric: Metric, systems: Sequence[SegmentStats], kind: str, draws: np.ndarray, n_threads: int) -> list[np.ndarray]:
     """Scores of every resample for each system: one count-matrix product for all systems."""
-    counts = np.ascontiguousarray(np.hstack([s.counts for s in systems]), dtype=np.uint64)
+    counts = np.ascontiguousarray(np.hstack([_counts_and_segments(s) for s in systems]), dtype=np.uint64)
     sums = np.ascontiguousarray(np.hstack([_sum_matrix(s) for s in systems]))
     tc = _core.sig_totals_u64(kind, draws, counts, n_threads)
     ts = _core.sig_totals_f64(kind, draws, sums, False, n_threads)[0] if sums.shape[1] else np.zeros((len(tc), 0))
-    k, m = len(metric.count_fields), len(metric.sum_fields)
-    return [metric._scores_from_totals(tc[:, i * k:(i + 1) * k], ts[:, i * m:(i + 1) * m]) for i in range(len(systems))]
+    k, m = len(metric.count_fields) + 1, len(metric.sum_fields)
+    return [_score_totals(metric, tc[:, i * k:(i + 1) * k], ts[:, i * m:(i + 1) * m]) for i in range(len(systems))]
 
 
 def _sacrebleu_scores(metric: Metric, systems: Sequence[SegmentStats], indices: np.ndarray, n_threads: int) -> list[np.ndarray]:
@@ -147,7 +160,8 @@ def _sacrebleu_scores(metric: Metric, systems: Sequence[SegmentStats], indices: 
         if scorer is not None:
             out.append(np.asarray(scorer(metric, t), dtype=np.float64))
         else:
-            out.append(metric._scores_from_totals(t[:, :k].astype(np.uint64), t[:, k:].astype(np.float64)))
+            drawn = np.full((len(t), 1), indices.shape[1], dtype=np.uint64)
+            out.append(_score_totals(metric, np.hstack([t[:, :k].astype(np.uint64), drawn]), t[:, k:].astype(np.float64)))
     return out
 
 
@@ -188,7 +202,7 @@ class ResampledTotals:
     def scores(self, metric: Metric) -> np.ndarray:
         if metric.key != self.key:
             raise IncompatibleStatsError(f"totals of {self.key!r} cannot be scored by {metric.key!r}")
-        return metric._scores_from_totals(self.counts, self.sums())
+        return _score_totals(metric, self.counts, self.sums())
 
 
 def poisson_totals(metric: Metric, stats: SegmentStats, *, segment_ids: Sequence[int] | np.ndarray | None = None, n_resamples: int = 1000, seed: int = DEFAULT_SEED, n_threads: int = 0) -> ResampledTotals:
@@ -208,7 +222,7 @@ def poisson_totals(metric: Metric, stats: SegmentStats, *, segment_ids: Sequence
     if len(np.unique(ids)) != len(ids):
         raise InvalidInputError("segment ids must be unique")
     w = _core.sig_poisson_weights(seed, np.ascontiguousarray(ids, dtype=np.uint64), n_resamples, n_threads)
-    counts = _core.sig_totals_u64("weights", w, np.ascontiguousarray(stats.counts, dtype=np.uint64), n_threads)
+    counts = _core.sig_totals_u64("weights", w, np.ascontiguousarray(_counts_and_segments(stats)), n_threads)
     sums = _sum_matrix(stats)
     partials: list[tuple[float, ...]] = []
     if sums.shape[1]:
@@ -462,8 +476,8 @@ def _randomization_scores(metric: Metric, stats_list: Sequence[SegmentStats], ma
     ``B = T_bl - M_bl + M_sys``, exact in u64. Real sums: one exactly rounded product of
     ``[mask, 1 - mask]`` with the stacked ``[baseline; system]`` rows each.
     """
-    k, m = len(metric.count_fields), len(metric.sum_fields)
-    counts = np.ascontiguousarray(np.hstack([s.counts for s in stats_list]), dtype=np.uint64)
+    k, m = len(metric.count_fields) + 1, len(metric.sum_fields)
+    counts = np.ascontiguousarray(np.hstack([_counts_and_segments(s) for s in stats_list]), dtype=np.uint64)
     mm = _core.sig_totals_u64("mask", mask, counts, n_threads)
     tt = counts.sum(axis=0, dtype=np.uint64)
     bl_m, bl_t = mm[:, :k], tt[:k]
@@ -482,7 +496,7 @@ def _randomization_scores(metric: Metric, stats_list: Sequence[SegmentStats], ma
             b_sums = _core.sig_totals_f64("mask", take_b, both, False, n_threads)[0]
         else:
             a_sums = b_sums = np.zeros((len(mask), 0))
-        out.append((metric._scores_from_totals(a_counts, a_sums), metric._scores_from_totals(b_counts, b_sums)))
+        out.append((_score_totals(metric, a_counts, a_sums), _score_totals(metric, b_counts, b_sums)))
     return out
 
 

@@ -147,12 +147,13 @@ class Metric:
     def _sentence_scores(self, seg: SegmentStats) -> np.ndarray:
         return np.array([self._score(seg.row(i)).score for i in range(len(seg))], dtype=np.float64)
 
-    def _scores_from_totals(self, counts: np.ndarray, sums: np.ndarray) -> np.ndarray:
+    def _scores_from_totals(self, counts: np.ndarray, sums: np.ndarray, n_segments: np.ndarray | None = None) -> np.ndarray:
         """Scores of many totals at once (bootstrap resamples, randomization trials).
 
         Row ``i`` of ``counts`` (uint64, one column per count field) and ``sums`` (float64,
-        one column per sum field) is one total. This default scores each row with
-        ``_score``; metrics override it with one vectorised core call.
+        one column per sum field) is one total, of ``n_segments[i]`` segments. This
+        default scores each row with ``_score``; metrics override it with one vectorised
+        core call.
         """
         out = np.empty(len(counts), dtype=np.float64)
         for i in range(len(counts)):
@@ -162,6 +163,7 @@ class Metric:
                 counts=np.asarray(counts[i], dtype=np.uint64),
                 sum_fields=tuple(self.sum_fields),
                 sum_partials=tuple((float(v),) for v in sums[i]) if len(self.sum_fields) else (),
+                n_segments=0 if n_segments is None else int(n_segments[i]),
             )
             out[i] = self._score(total).score
         return out
