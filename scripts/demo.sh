@@ -5,7 +5,8 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh >&2
 # shellcheck disable=SC1091
 . .venv/bin/activate
-metrics=$(python -c "import nlgmetrics; print(' '.join(e.name for e in nlgmetrics.available() if e.text))")
+# Text metrics, and PARENT, which also reads each row's "table" (the meaning representation).
+metrics=$(python -c "import nlgmetrics; print(' '.join(e.name for e in nlgmetrics.available() if e.kind in ('text', 'data-to-text')))")
 # The E2E sample has several references per input: the WER family then scores against
 # the closest one (it takes a single reference by default).
 set -x
