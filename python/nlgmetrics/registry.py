@@ -92,5 +92,7 @@ for _entry in [
     ("wip", _M + "wer:WIP", "word information preserved (jiwer 4.0)", ("jiwer",)),
     ("per", _M + "per:PER", "position-independent error rate (Moses PerScorer)", ("moses",)),
     ("nist", _M + "nist:NIST", "NIST", ("mteval", "nltk")),
+    ("bertscore", "nlgmetrics.neural.bertscore:BERTScore", "BERTScore as bert_score 0.3.13 (extra [neural])", ("bert_score",)),
+    ("bleurt", "nlgmetrics.neural.bleurt:BLEURT", "BLEURT from a local bleurt-pytorch checkpoint (extra [neural])", ("bleurt-pytorch",)),
 ]:
     register(*_entry)
