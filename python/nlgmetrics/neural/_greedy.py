@@ -7,9 +7,11 @@ candidate tokens (recall); both are averaged with the token weights normalised t
 their zero weight, as in bert_score. Arithmetic is float32 in bert_score's order.
 
 Pairs are matched in padded batches, but padding is masked out of the maxima, so a pair's
-scores do not depend on its batch. (bert_score multiplies padded similarities by 0, so a
-token whose real similarities are all negative can take 0 from padding when a longer
-sentence shares its batch; that batch-dependent case is the only intended difference.)
+scores do not depend on its batch. bert_score instead multiplies padded similarities by 0,
+so a token whose real similarities are all negative (common between unrelated sentences,
+e.g. in MBR matrices) takes 0 from the padding whenever a longer sentence shares its batch
+of ``batch_size`` consecutive pairs. ``pad_zero=True`` reproduces that exactly: pairs are
+taken in the order given, in consecutive chunks, with padded similarities 0.
 
 A text that is only special tokens (two of them) gets ``P = R = 0``; an undefined ``F``
 (``P + R = 0``) is 0, as in bert_score.
@@ -67,7 +69,7 @@ def _pad(tensors: list[Any]) -> tuple[Any, Any]:
 
 def greedy_match(
     cand_emb: list[Any], cand_w: list[Any], ref_emb: list[Any], ref_w: list[Any],
-    pairs: Sequence[tuple[int, int]], batch_size: int, device: str = "cpu",
+    pairs: Sequence[tuple[int, int]], batch_size: int, device: str = "cpu", pad_zero: bool = False,
 ) -> np.ndarray:
     """``(len(pairs), 3)`` float32 array of (P, R, F) for each (candidate, reference) pair."""
     torch, _ = require_torch()
@@ -81,7 +83,7 @@ def greedy_match(
             rw, _ = _pad([ref_w[j] for _, j in batch])
             h, r, hmask, rmask, hw, rw = (x.to(device) for x in (h, r, hmask, rmask, hw, rw))
             sim = torch.bmm(h, r.transpose(1, 2))
-            sim = sim.masked_fill(~(hmask.unsqueeze(2) & rmask.unsqueeze(1)), float("-inf"))
+            sim = sim.masked_fill(~(hmask.unsqueeze(2) & rmask.unsqueeze(1)), 0.0 if pad_zero else float("-inf"))
             word_precision = sim.max(dim=2)[0].masked_fill(~hmask, 0.0)
             word_recall = sim.max(dim=1)[0].masked_fill(~rmask, 0.0)
             hw = hw / hw.sum(dim=1, keepdim=True)

@@ -15,6 +15,11 @@ and the segment count, so shards merge exactly.
   bert_score's tuned layer for the known models.
 - Baselines: ``baseline_path`` or bert_score's file for ``lang`` and ``model``; a missing
   file is an error (bert_score's ``score()`` only warns and returns unscaled numbers).
+- ``reference_batching=True`` matches pairs in bert_score's batches (input order, chunks of
+  ``batch_size``) with its zero padding in the maxima, so numbers equal bert_score's even
+  where a token's real similarities are all negative (unrelated sentences, MBR matrices);
+  those numbers then depend on batch size and order, as bert_score's do. The default
+  masks padding out: each pair's score is its own.
 - Tolerance: torch float32. The embeddings and matching run the same float32 operations as
   bert_score; batches of other shapes can move the last bits (about 1e-7), so parity is
   tested to 1e-6.
@@ -64,6 +69,7 @@ class BERTScore(Metric):
         device: str | None = None,
         dtype: str = "float32",
         use_fast_tokenizer: bool = False,
+        reference_batching: bool = False,
         n_threads: int = 0,
     ):
         super().__init__(n_threads=n_threads)
@@ -82,6 +88,7 @@ class BERTScore(Metric):
         self.device = device
         self.dtype = dtype
         self.use_fast_tokenizer = bool(use_fast_tokenizer)
+        self.reference_batching = bool(reference_batching)
         self._fixed_idf = _as_idf_table(idf)
         self.idf = bool(idf) if self._fixed_idf is None else True
         self.rescale_with_baseline = bool(rescale_with_baseline)
@@ -110,10 +117,11 @@ class BERTScore(Metric):
             "rescale": rescale,
             "tok": "fast" if self.use_fast_tokenizer else "slow",
             "dtype": self.dtype,
+            "batching": f"bert_score-{self.batch_size}" if self.reference_batching else None,
         }
 
     def _abbreviations(self) -> dict[str, str]:
-        return {"model": "m", "layer": "L", "idf": "idf", "rescale": "rs", "tok": "tok", "dtype": "dt"}
+        return {"model": "m", "layer": "L", "idf": "idf", "rescale": "rs", "tok": "tok", "dtype": "dt", "batching": "bt"}
 
     @property
     def encoder(self):
@@ -149,7 +157,8 @@ class BERTScore(Metric):
         cand_emb = [embedded[c] for c in cands]
         ref_emb = [embedded[r] for r in refs]
         prf = greedy_match(
-            cand_emb, [weights[c] for c in cands], ref_emb, [weights[r] for r in refs], pairs, self.batch_size, enc.device
+            cand_emb, [weights[c] for c in cands], ref_emb, [weights[r] for r in refs], pairs, self.batch_size, enc.device,
+            pad_zero=self.reference_batching,
         )
         return prf
 
