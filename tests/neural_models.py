@@ -65,7 +65,7 @@ def tiny_gpt2(directory: Path, *, seed: int = 0, n_positions: int = 32) -> Path:
     return directory
 
 
-def tiny_bleurt(directory: Path, *, seed: int = 0, embedding_size: int | None = 16, max_positions: int = 48) -> Path:
+def tiny_bleurt(directory: Path, *, seed: int = 0, embedding_size: int | None = 16, max_positions: int = 48, safetensors: bool = True) -> Path:
     """A BLEURT checkpoint in bleurt-pytorch's format, built with the port's own classes."""
     import torch
     from bleurt_pytorch import BleurtConfig, BleurtForSequenceClassification
@@ -80,9 +80,11 @@ def tiny_bleurt(directory: Path, *, seed: int = 0, embedding_size: int | None = 
     )
     torch.manual_seed(seed)
     model = BleurtForSequenceClassification(config).eval()
-    # The port initialises the head at zero-ish scale; spread it so scores differ visibly.
+    # The port initialises weights at 0.02 scale; spread the pooler and head so that
+    # scores differ visibly between pairs.
     with torch.no_grad():
+        model.bleurt.pooler.dense.weight.normal_(0.0, 0.15)
         model.classifier.weight.normal_(0.0, 0.5)
-    model.save_pretrained(str(directory))
+    model.save_pretrained(str(directory), safe_serialization=safetensors)
     tok.save_pretrained(str(directory))
     return directory

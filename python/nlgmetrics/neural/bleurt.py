@@ -33,8 +33,8 @@ def _load_tokenizer(directory: Path) -> Any:
     _, transformers = require_torch()
     try:
         return transformers.BertTokenizerFast.from_pretrained(str(directory), local_files_only=True)
-    except (OSError, TypeError, ValueError):
-        pass
+    except (OSError, TypeError, ValueError, ImportError):
+        pass  # not WordPiece: BLEURT-20's checkpoints use SentencePiece
     try:
         return transformers.DebertaV2Tokenizer.from_pretrained(str(directory), local_files_only=True)
     except (OSError, TypeError, ValueError, ImportError) as e:
@@ -46,7 +46,8 @@ def _checkpoint(directory: str, device: str, dtype: str) -> tuple[Any, Any]:
     from ._bleurt_model import BleurtNetwork
 
     path = Path(directory)
-    return _load_tokenizer(path), BleurtNetwork(path, device=device, dtype=torch_dtype(dtype))
+    network = BleurtNetwork(path, device=device, dtype=torch_dtype(dtype))  # checks the config first
+    return _load_tokenizer(path), network
 
 
 def truncate_pair(ref: list[int], cand: list[int], budget: int) -> tuple[list[int], list[int]]:
