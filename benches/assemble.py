@@ -20,6 +20,7 @@ ORDER = [
     ("diversity", "Distinct-n and Self-BLEU"),
     ("significance", "Paired significance tests"),
     ("classification", "Classification"),
+    ("bertscore", "BERTScore (CPU, all-MiniLM-L6-v2)"),
 ]
 
 

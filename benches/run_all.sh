@@ -23,4 +23,5 @@ run meteor benches/bench_meteor.py
 run diversity benches/bench_diversity.py
 run significance benches/bench_significance.py
 run classification benches/bench_classification.py --n 10000000 --stream-n 200000000 --exact-stream-n 20000000
+run bertscore benches/bench_bertscore.py --n 1000
 python benches/assemble.py

@@ -220,6 +220,8 @@ def test_all_zero_idf_is_nan_like_bert_score_with_a_warning():
 def test_errors(tmp_path, tiny):
     with pytest.raises(InvalidOptionError, match="model= .* or lang="):
         BERTScore()
+    english = BERTScore(lang="en")
+    assert (english.model, english.layer) == ("roberta-large", 17)
     with pytest.raises(InvalidOptionError, match="no default BERTScore layer"):
         BERTScore(tiny)
     with pytest.raises(InvalidOptionError, match="never downloads"):
