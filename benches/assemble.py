@@ -24,6 +24,7 @@ ORDER = [
     ("parent", "PARENT (data-to-text)"),
     ("scale", "Scale: streaming 10M pairs from .gz, Dask"),
     ("mbr", "MBR decoding: expected-utility matrices"),
+    ("bertscore", "BERTScore (CPU, all-MiniLM-L6-v2)"),
 ]
 
 

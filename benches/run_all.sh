@@ -27,4 +27,5 @@ run torchmetrics benches/bench_torchmetrics.py --systems 2 --slow-segments 1000
 run parent benches/bench_parent.py --systems tgen zhang  # needs NLGMETRICS_PARENT_REFERENCE (a google-research/language checkout)
 run scale benches/bench_scale.py --n 10000000 --dask-n 500000
 run mbr benches/bench_mbr.py --candidates 1024
+run bertscore benches/bench_bertscore.py --n 1000
 python benches/assemble.py

@@ -86,6 +86,14 @@ _EXPORTS: dict[str, str] = {
     "parse_mr": ".metrics.coverage",
     "Parent": ".metrics.parent",
     "parent": ".metrics.parent",
+    # model-based metrics (extra [neural]; torch is imported on first use)
+    "BERTScore": ".neural.bertscore",
+    "BERTScoreWarning": ".neural.bertscore",
+    "bertscore": ".neural.bertscore",
+    "HFPerplexity": ".neural.hf_perplexity",
+    "hf_perplexity": ".neural.hf_perplexity",
+    "BLEURT": ".neural.bleurt",
+    "bleurt": ".neural.bleurt",
     # significance and meta-evaluation
     "bootstrap_ci": ".significance",
     "paired_test": ".significance",

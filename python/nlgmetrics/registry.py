@@ -94,5 +94,7 @@ for _entry in [
     ("per", _M + "per:PER", "position-independent error rate (Moses PerScorer)", ("moses",)),
     ("nist", _M + "nist:NIST", "NIST", ("mteval", "nltk")),
     ("parent", _M + "parent:Parent", "PARENT: data-to-text precision/recall against table and references", (), "data-to-text"),
+    ("bertscore", "nlgmetrics.neural.bertscore:BERTScore", "BERTScore as bert_score 0.3.13 (extra [neural])", ("bert_score",)),
+    ("bleurt", "nlgmetrics.neural.bleurt:BLEURT", "BLEURT from a local bleurt-pytorch checkpoint (extra [neural])", ("bleurt-pytorch",)),
 ]:
     register(*_entry)

