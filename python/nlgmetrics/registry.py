@@ -22,7 +22,8 @@ class Entry:
     # None: read the factory's own ``flavours`` attribute when asked.
     declared_flavours: tuple[str, ...] | None = ()
     # "text": predictions and references; "data-to-text": also a table per segment
-    # (`nlgmetrics score --jsonl` rows with a "table").
+    # (`nlgmetrics score --jsonl` rows with a "table"); "neural": text metrics that need a
+    # model and the [neural] extra.
     kind: str = "text"
     _resolved: list = field(default_factory=list, compare=False, repr=False)
 
@@ -94,7 +95,7 @@ for _entry in [
     ("per", _M + "per:PER", "position-independent error rate (Moses PerScorer)", ("moses",)),
     ("nist", _M + "nist:NIST", "NIST", ("mteval", "nltk")),
     ("parent", _M + "parent:Parent", "PARENT: data-to-text precision/recall against table and references", (), "data-to-text"),
-    ("bertscore", "nlgmetrics.neural.bertscore:BERTScore", "BERTScore as bert_score 0.3.13 (extra [neural])", ("bert_score",)),
-    ("bleurt", "nlgmetrics.neural.bleurt:BLEURT", "BLEURT from a local bleurt-pytorch checkpoint (extra [neural])", ("bleurt-pytorch",)),
+    ("bertscore", "nlgmetrics.neural.bertscore:BERTScore", "BERTScore as bert_score 0.3.13 (extra [neural])", ("bert_score",), "neural"),
+    ("bleurt", "nlgmetrics.neural.bleurt:BLEURT", "BLEURT from a local bleurt-pytorch checkpoint (extra [neural])", ("bleurt-pytorch",), "neural"),
 ]:
     register(*_entry)
