@@ -133,7 +133,8 @@ def _counts_and_segments(stats: SegmentStats) -> np.ndarray:
 
 def _score_totals(metric: Metric, counts: np.ndarray, sums: np.ndarray) -> np.ndarray:
     """Scores of resampled totals whose last count column is the number of segments."""
-    if type(metric)._scores_from_totals is Metric._scores_from_totals:
+    # __class__, not type(): wrappers (progress.ChunkedMetric) present the wrapped class.
+    if metric.__class__._scores_from_totals is Metric._scores_from_totals:
         return metric._scores_from_totals(counts[:, :-1], sums, n_segments=counts[:, -1])
     return metric._scores_from_totals(np.ascontiguousarray(counts[:, :-1]), sums)
 
