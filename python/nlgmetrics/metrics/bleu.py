@@ -142,6 +142,15 @@ class SacreBLEU(BLEU):
 
         return [prep(p) for p in preds], [[prep(r) for r in rs] for rs in refs], "none", False
 
+    def _segment_stats_lists(self, predictions: list, references: list) -> SegmentStats | None:
+        if self.tokenize not in _tok.CORE_TOKENIZERS:
+            return None
+        got = _core.bleu_stats_lists(predictions, references, self.tokenize, self.lowercase, self.max_ngram_order, self.n_threads)
+        if got is None:
+            return None
+        counts, ref_counts = got
+        return SegmentStats(key=self.key, count_fields=self.count_fields, counts=counts, ref_counts=ref_counts)
+
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
         hyps, refs, tok, lc = self._core_inputs(predictions, references)
         counts = _core.bleu_stats(hyps, refs, tok, lc, self.max_ngram_order, self.n_threads)
