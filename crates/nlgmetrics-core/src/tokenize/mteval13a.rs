@@ -4,14 +4,13 @@
 //! two characters and the characters it tests are ASCII; a multi-byte character only
 //! ever plays the role of "not a digit", which its bytes are too. Every substitution only
 //! puts spaces around one character, so the four passes reduce to one question per byte,
-//! "does it stand alone?", answered in one scan (`mark_alone`) before one copying scan.
+//! "does it stand alone?", answered while copying in one scan.
 //! The literal pass-by-pass replay is kept in the tests as the oracle.
 
 use super::join_split;
-use std::cell::RefCell;
 
 #[inline]
-fn is_split_punct(b: u8) -> bool {
+const fn is_split_punct(b: u8) -> bool {
     // [\{-\~\[-\` -\&\(-\+\:-\@\/]
     matches!(b, b'{'..=b'~' | b'['..=b'`' | b' '..=b'&' | b'('..=b'+' | b':'..=b'@' | b'/')
 }
@@ -64,68 +63,41 @@ fn sub_pairs(src: &[u8], dst: &mut Vec<u8>, pass: u8) {
     }
 }
 
-const ALONE: u8 = 1;
-const PASS2: u8 = 2;
-const PASS3: u8 = 4;
+const SPLIT: u8 = 1;
+const DIGIT: u8 = 2;
+const PERIOD_COMMA: u8 = 4;
+const SPACE: u8 = 8;
+const DASH: u8 = 16;
+
+const fn class_table() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = if matches!(b, b'\t'..=b'\r' | b'\x1c'..=b'\x1f' | b' ') {
+            SPACE
+        } else if is_split_punct(b) {
+            SPLIT
+        } else if b.is_ascii_digit() {
+            DIGIT
+        } else if b == b'.' || b == b',' {
+            PERIOD_COMMA
+        } else if b == b'-' {
+            DASH
+        } else {
+            0
+        };
+        i += 1;
+    }
+    t
+}
+
+/// What each byte can do in the four passes (Python whitespace first).
+static CLASS: [u8; 256] = class_table();
 
 #[inline]
-fn is_period_comma(b: u8) -> bool {
-    b == b'.' || b == b','
-}
-
-/// Flags per byte of `w`: `ALONE` where the four passes leave the byte as a token of its
-/// own. `edge` is the byte beyond both ends (the wrapping space, if any).
-///
-/// Passes 2 and 3 isolate `.`/`,` and see the text after pass 1, where a split
-/// punctuation neighbour reads as a space. Pass 2 (`([^0-9])([\.,])`) needs an
-/// unconsumed non-digit on the left: a left `.`/`,` was consumed if pass 2 took it.
-/// Pass 3 (`([\.,])([^0-9])`) needs a non-digit on the right as pass 2 left it (a space
-/// after a pass-2 match), and the byte itself unconsumed by a pass-3 match just before.
-/// Pass 4 (`([0-9])(-)`) isolates `-` after a digit; a digit is never consumed by it.
-fn mark_alone(w: &[u8], edge: Option<u8>, st: &mut Vec<u8>) {
-    let n = w.len();
-    st.clear();
-    st.resize(n, 0);
-    let after_pass1 = |i: usize| if is_split_punct(w[i]) { b' ' } else { w[i] };
-    let left = |p: usize| if p == 0 { edge } else { Some(after_pass1(p - 1)) };
-    let right = |p: usize| if p + 1 >= n { edge } else { Some(after_pass1(p + 1)) };
-    for p in 0..n {
-        let b = w[p];
-        if is_split_punct(b) || (b == b'-' && p >= 1 && w[p - 1].is_ascii_digit()) {
-            st[p] = ALONE;
-        } else if is_period_comma(b) {
-            if let Some(l) = left(p) {
-                let consumed = is_period_comma(l) && st[p - 1] & PASS2 != 0;
-                if !l.is_ascii_digit() && !consumed {
-                    st[p] |= PASS2 | ALONE;
-                }
-            }
-        }
-    }
-    for p in 0..n {
-        if !is_period_comma(w[p]) {
-            continue;
-        }
-        let pass2 = st[p] & PASS2 != 0;
-        let r = if pass2 {
-            Some(b' ')
-        } else {
-            match right(p) {
-                Some(r) if is_period_comma(r) && st[p + 1] & PASS2 != 0 => Some(b' '),
-                r => r,
-            }
-        };
-        let consumed = !pass2 && p >= 1 && is_period_comma(w[p - 1]) && st[p - 1] & (PASS2 | PASS3) == PASS3;
-        if r.is_some_and(|r| !r.is_ascii_digit()) && !consumed {
-            st[p] |= PASS3 | ALONE;
-        }
-    }
-}
-
-thread_local! {
-    /// Scratch buffers per thread (flags, and the spaced text of non-ASCII lines), so a
-    /// warm thread tokenizes without allocating.
-    static BUFFERS: RefCell<(Vec<u8>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+fn class(b: u8) -> u8 {
+    CLASS[b as usize]
 }
 
 /// TokenizerRegexp: the post-tokenizer shared by `13a` and `zh`.
@@ -134,39 +106,92 @@ pub fn post_tokenize(line: &str, out: &mut String) {
 }
 
 /// `post_tokenize(" " + line + " ")` when `wrap`, without building that string.
+///
+/// One scan decides for each byte whether the passes leave it standing alone. Split
+/// punctuation always does; `-` does after a digit (pass 4; a digit is never consumed
+/// by it). A `.`/`,` does if pass 2 or pass 3 takes it. Both see the text after pass 1,
+/// where split punctuation reads as a space. Pass 2 (`([^0-9])([\.,])`) needs an
+/// unconsumed non-digit on the left; a left `.`/`,` is consumed iff pass 2 took it.
+/// Pass 3 (`([\.,])([^0-9])`) needs a non-digit on the right as pass 2 left it (a space
+/// once pass 2 took this byte or a `.`/`,` right after it, which it then always does),
+/// and this byte not consumed by a pass-3 match of the byte before.
 fn post_tokenize_padded(src: &[u8], wrap: bool, out: &mut String) {
-    BUFFERS.with(|cell| {
-        let mut bufs = cell.borrow_mut();
-        let (st, spaced) = &mut *bufs;
-        mark_alone(src, wrap.then_some(b' '), st);
-        let mut bytes = std::mem::take(spaced);
-        bytes.clear();
-        let mut in_token = false;
-        for (&b, &f) in src.iter().zip(st.iter()) {
-            if crate::pystr::is_py_space_byte(b) {
-                in_token = false;
-                continue;
+    let edge = wrap.then_some(b' ');
+    let n = src.len();
+    let after_pass1 = |i: usize| if class(src[i]) == SPLIT { b' ' } else { src[i] };
+    let mut bytes = std::mem::take(out).into_bytes();
+    bytes.clear();
+    bytes.reserve(n + n / 2);
+    let (mut prev_pass2, mut prev_pass3) = (false, false);
+    let mut in_token = false;
+    let mut p = 0;
+    while p < n {
+        let c = class(src[p]);
+        if c == 0 || c == DIGIT {
+            // A run of bytes no pass touches.
+            let start = p;
+            p += 1;
+            while p < n && matches!(class(src[p]), 0 | DIGIT) {
+                p += 1;
             }
-            if f & ALONE != 0 || !in_token {
+            if !in_token {
                 if !bytes.is_empty() {
                     bytes.push(b' ');
                 }
-                in_token = f & ALONE == 0;
+                in_token = true;
             }
-            bytes.push(b);
+            bytes.extend_from_slice(&src[start..p]);
+            (prev_pass2, prev_pass3) = (false, false);
+            continue;
         }
-        // Only ASCII bytes were inserted next to whole UTF-8 sequences.
-        let text = String::from_utf8(bytes).expect("ASCII edits keep UTF-8 valid");
-        if text.is_ascii() {
-            // Hand the text over and keep the caller's old buffer for next time.
-            *spaced = std::mem::replace(out, text).into_bytes();
-        } else {
-            // Python's split() also breaks at non-ASCII whitespace.
-            out.clear();
-            join_split(&text, out);
-            *spaced = text.into_bytes();
+        let alone = match c {
+            SPACE => {
+                in_token = false;
+                (prev_pass2, prev_pass3) = (false, false);
+                p += 1;
+                continue;
+            }
+            SPLIT => true,
+            DASH => p >= 1 && src[p - 1].is_ascii_digit(),
+            _ => {
+                let left = if p == 0 { edge } else { Some(after_pass1(p - 1)) };
+                let left_pc = p >= 1 && class(src[p - 1]) == PERIOD_COMMA;
+                let pass2 = left.is_some_and(|l| !l.is_ascii_digit()) && !(left_pc && prev_pass2);
+                let right = if pass2 {
+                    Some(b' ')
+                } else if p + 1 >= n {
+                    edge
+                } else if class(src[p + 1]) == PERIOD_COMMA {
+                    Some(b' ')
+                } else {
+                    Some(after_pass1(p + 1))
+                };
+                let consumed = !pass2 && left_pc && !prev_pass2 && prev_pass3;
+                let pass3 = right.is_some_and(|r| !r.is_ascii_digit()) && !consumed;
+                (prev_pass2, prev_pass3) = (pass2, pass3);
+                pass2 || pass3
+            }
+        };
+        if c != PERIOD_COMMA {
+            (prev_pass2, prev_pass3) = (false, false);
         }
-    });
+        if alone || !in_token {
+            if !bytes.is_empty() {
+                bytes.push(b' ');
+            }
+            in_token = !alone;
+        }
+        bytes.push(src[p]);
+        p += 1;
+    }
+    // Only ASCII bytes were inserted next to whole UTF-8 sequences.
+    let text = String::from_utf8(bytes).expect("ASCII edits keep UTF-8 valid");
+    if text.is_ascii() {
+        *out = text;
+    } else {
+        // Python's split() also breaks at non-ASCII whitespace.
+        join_split(&text, out);
+    }
 }
 
 /// Tokenizer13a.__call__
