@@ -26,10 +26,73 @@ struct Slot {
 /// Token interner of one hypothesis: dense ids in first-seen order.
 pub type Vocab<'t> = FxHashMap<&'t str, u32>;
 
+/// Open addressing from packed keys to slot numbers, emptied in O(1) per segment by
+/// moving to a new generation (a hypothesis has few n-grams; clearing a map would cost
+/// more than filling it).
+#[derive(Default)]
+struct KeyTable {
+    /// (key, slot, generation)
+    entries: Vec<(u64, u32, u32)>,
+    generation: u32,
+    shift: u32,
+}
+
+impl KeyTable {
+    /// Empty the table, sized for `n` keys at most half full.
+    fn reset(&mut self, n: usize) {
+        let want = (2 * n).next_power_of_two().max(16);
+        if want > self.entries.len() || self.generation == u32::MAX {
+            self.entries = vec![(0, 0, 0); want.max(self.entries.len())];
+            self.generation = 0;
+            self.shift = 64 - self.entries.len().trailing_zeros();
+        }
+        self.generation += 1;
+    }
+
+    #[inline]
+    fn home(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
+    }
+
+    /// The slot of `key`, inserting `next` for a new key.
+    #[inline]
+    fn get_or_insert(&mut self, key: u64, next: u32) -> u32 {
+        let mask = self.entries.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let e = &mut self.entries[i];
+            if e.2 != self.generation {
+                *e = (key, next, self.generation);
+                return next;
+            }
+            if e.0 == key {
+                return e.1;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<u32> {
+        let mask = self.entries.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let e = &self.entries[i];
+            if e.2 != self.generation {
+                return None;
+            }
+            if e.0 == key {
+                return Some(e.1);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+}
+
 #[derive(Default)]
 pub struct Clipper {
     max_order: usize,
-    index: FxHashMap<u64, u32>,
+    index: KeyTable,
     slots: Vec<Slot>,
     touched: Vec<u32>,
     ids: Vec<u32>,
@@ -56,7 +119,7 @@ impl Clipper {
         if vocab.len() > PACK_MAX_VOCAB {
             return None;
         }
-        self.index.clear();
+        self.index.reset(self.ids.len() * max_order);
         self.slots.clear();
         let ids = &self.ids;
         for i in 0..ids.len() {
@@ -64,7 +127,7 @@ impl Clipper {
             for n in 0..max_order.min(ids.len() - i) {
                 key |= ((ids[i + n] + 1) as u64) << (16 * n);
                 let next = self.slots.len() as u32;
-                let slot = *self.index.entry(key).or_insert(next);
+                let slot = self.index.get_or_insert(key, next);
                 if slot == next {
                     self.slots.push(Slot { order: n as u8, hyp: 0, best: 0, cur: 0 });
                 }
@@ -87,7 +150,7 @@ impl Clipper {
                     break;
                 }
                 key |= ((id + 1) as u64) << (16 * n);
-                let Some(&slot) = self.index.get(&key) else { break };
+                let Some(slot) = self.index.get(key) else { break };
                 let s = &mut self.slots[slot as usize];
                 if s.cur == 0 {
                     self.touched.push(slot);
@@ -128,6 +191,23 @@ mod tests {
         c.matches_into(&mut m);
         // unigrams: "the" min(3, 2) + "cat" 1; bigrams: "the cat" 1.
         assert_eq!(m, [3, 1, 0, 0]);
+    }
+
+    #[test]
+    fn key_table_survives_growth_and_generations() {
+        let mut t = KeyTable::default();
+        for round in 0..50u64 {
+            let n = 1 + (round as usize * 37) % 300;
+            t.reset(n);
+            for k in 0..n as u64 {
+                assert_eq!(t.get_or_insert(k * 65537 + round, k as u32), k as u32);
+            }
+            for k in 0..n as u64 {
+                assert_eq!(t.get(k * 65537 + round), Some(k as u32));
+                assert_eq!(t.get_or_insert(k * 65537 + round, 9999), k as u32);
+            }
+            assert_eq!(t.get(u64::MAX), None);
+        }
     }
 
     #[test]
