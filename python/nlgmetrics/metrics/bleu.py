@@ -61,6 +61,8 @@ class BLEU(Metric):
 
     def __new__(cls, flavour: str = "sacrebleu", **options: Any):
         if cls is BLEU:
+            if flavour not in BLEU.flavours:
+                _load_flavours()
             try:
                 cls = BLEU.flavours[flavour]
             except KeyError:
@@ -190,5 +192,7 @@ def sentence_bleu(predictions, references, **options: Any) -> np.ndarray:
     return BLEU(**options).sentence_scores(predictions, references)
 
 
-# The other flavours register themselves when their modules load.
-from . import bleu_coco, bleu_nltk  # noqa: E402,F401
+def _load_flavours() -> None:
+    """The other flavours register themselves when their modules load, on first request
+    (so ``from nlgmetrics import BLEU`` does not pay for them)."""
+    from . import bleu_coco, bleu_nltk  # noqa: F401
