@@ -199,7 +199,9 @@ def main() -> None:
     print(f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
           f"load average (1 min) {load_before[0]:.2f} before, {load_after[0]:.2f} after\n")
     print(table(rows))
-    print("\nThe nltk row scores with smooth_method='none' (nltk's corpus_bleu does not smooth). The "
+    print("\nThe nltk row scores with smooth_method='none' (nltk's corpus_bleu does not smooth); nltk's "
+          "corpus BLEU differs from sacrebleu's in the fifth digit, so 'agree' reads NO there while the "
+          "sacrebleu rows are exact. The "
           "pycocoevalcap row times the same work (BLEU-1..4 statistics of whitespace tokens); its score "
           "differs from sacrebleu's by design (length ratio epsilon), hence no agreement check.\n")
     print("| import (fresh interpreter, best of 3) | seconds |\n|---|---:|")
