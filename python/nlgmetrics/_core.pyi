@@ -20,6 +20,10 @@ def tokenize(name: str, lines: list[str], n_threads: int = 0) -> list[str]: ...
 def bleu_stats(
     hyps: list[str], refs: list[list[str]], tokenizer: str, lowercase: bool, max_order: int, n_threads: int = 0
 ) -> npt.NDArray[np.uint64]: ...
+def bleu_stats_lists(
+    hyps: object, refs: object, tokenizer: str, lowercase: bool, max_order: int, n_threads: int = 0
+) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]] | None:
+    """As bleu_stats, reading list items in place, plus references per segment; None if not plain lists of str."""
 def bleu_score(
     stats: npt.NDArray[np.uint64], max_order: int, smooth_method: str, smooth_value: float | None, effective_order: bool
 ) -> dict[str, object]: ...

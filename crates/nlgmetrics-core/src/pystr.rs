@@ -37,6 +37,54 @@ pub fn py_lower(s: &str) -> String {
     }
 }
 
+/// `s.lower()` into a reused buffer.
+pub fn py_lower_into(s: &str, out: &mut String) {
+    out.clear();
+    if s.is_ascii() {
+        out.push_str(s);
+        out.make_ascii_lowercase();
+    } else {
+        out.push_str(&s.to_lowercase());
+    }
+}
+
+/// Python's whitespace among ASCII bytes.
+#[inline]
+pub fn is_py_space_byte(b: u8) -> bool {
+    matches!(b, b'\t'..=b'\r' | b'\x1c'..=b'\x1f' | b' ')
+}
+
+/// The tokens of `s.split()`, scanning bytes when the text is ASCII.
+pub fn py_tokens(s: &str) -> PyTokens<'_> {
+    PyTokens { rest: s, ascii: s.is_ascii() }
+}
+
+pub struct PyTokens<'a> {
+    rest: &'a str,
+    ascii: bool,
+}
+
+impl<'a> Iterator for PyTokens<'a> {
+    type Item = &'a str;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a str> {
+        let rest = self.rest;
+        let (start, end) = if self.ascii {
+            let b = rest.as_bytes();
+            let start = b.iter().position(|&c| !is_py_space_byte(c))?;
+            let len = b[start..].iter().position(|&c| is_py_space_byte(c)).unwrap_or(b.len() - start);
+            (start, start + len)
+        } else {
+            let start = rest.find(|c: char| !is_py_space(c))?;
+            let end = rest[start..].find(is_py_space).map_or(rest.len(), |e| start + e);
+            (start, end)
+        };
+        self.rest = &rest[end..];
+        Some(&rest[start..end])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -54,6 +102,17 @@ mod tests {
         assert_eq!(py_lower("İ"), "i\u{307}");
         assert_eq!(py_lower("ΟΔΟΣ"), "οδος");
         assert_eq!(py_lower("ABC"), "abc");
+    }
+
+    #[test]
+    fn tokens_equal_split() {
+        for s in ["", "  ", " a\x1cb\u{3000}c  ", "a  b\tc\n", "é b\u{a0}c", "x"] {
+            let want: Vec<&str> = py_split(s).collect();
+            assert_eq!(py_tokens(s).collect::<Vec<_>>(), want, "{s:?}");
+        }
+        let mut o = String::from("junk");
+        py_lower_into("ΟΔΟΣ Ab", &mut o);
+        assert_eq!(o, "οδος ab");
     }
 
     #[test]

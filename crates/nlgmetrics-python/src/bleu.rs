@@ -1,4 +1,4 @@
-use crate::convert::{detached, matrix};
+use crate::convert::{detached, matrix, str_items, str_runs, utf8_views};
 use nlgmetrics_core::text::bleu::{self, BleuConfig, Smoothing};
 use nlgmetrics_core::tokenize::Tokenizer;
 use nlgmetrics_core::Error;
@@ -17,19 +17,55 @@ fn config(tokenizer: &str, lowercase: bool, max_order: usize) -> Result<BleuConf
 #[pyo3(signature = (hyps, refs, tokenizer, lowercase, max_order, n_threads=0))]
 fn bleu_stats<'py>(
     py: Python<'py>,
-    hyps: Vec<String>,
-    refs: Vec<Vec<String>>,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
     tokenizer: &str,
     lowercase: bool,
     max_order: usize,
     n_threads: usize,
 ) -> PyResult<Bound<'py, PyArray2<u64>>> {
+    if let Some((counts, _)) = bleu_stats_lists(py, hyps, refs, tokenizer, lowercase, max_order, n_threads)? {
+        return Ok(counts);
+    }
+    let hyps: Vec<String> = hyps.extract()?;
+    let refs: Vec<Vec<String>> = refs.extract()?;
     let n = hyps.len();
     let (data, width) = detached(py, || {
         let cfg = config(tokenizer, lowercase, max_order)?;
         Ok((bleu::batch_stats(&cfg, &hyps, &refs, n_threads)?, cfg.width()))
     })?;
     matrix(py, data, n, width)
+}
+
+type StatsAndRefCounts<'py> = (Bound<'py, PyArray2<u64>>, Bound<'py, PyArray1<i64>>);
+
+/// [`bleu_stats`] on a list of str and a list of (str or non-empty list/tuple of str),
+/// read in place; also the number of references per segment. `None` when the inputs
+/// have another shape or a string cannot be encoded: the caller then validates them.
+#[pyfunction]
+#[pyo3(signature = (hyps, refs, tokenizer, lowercase, max_order, n_threads=0))]
+fn bleu_stats_lists<'py>(
+    py: Python<'py>,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+    tokenizer: &str,
+    lowercase: bool,
+    max_order: usize,
+    n_threads: usize,
+) -> PyResult<Option<StatsAndRefCounts<'py>>> {
+    let (Some(hyp_objs), Some((ref_objs, starts))) = (str_items(hyps), str_runs(refs)) else {
+        return Ok(None);
+    };
+    let (Some(hyp_texts), Some(ref_texts)) = (utf8_views(&hyp_objs), utf8_views(&ref_objs)) else {
+        return Ok(None);
+    };
+    let n = hyp_texts.len();
+    let (data, width) = detached(py, || {
+        let cfg = config(tokenizer, lowercase, max_order)?;
+        Ok((bleu::batch_stats_flat(&cfg, &hyp_texts, &ref_texts, &starts, n_threads)?, cfg.width()))
+    })?;
+    let ref_counts: Vec<i64> = starts.windows(2).map(|w| (w[1] - w[0]) as i64).collect();
+    Ok(Some((matrix(py, data, n, width)?, PyArray1::from_vec(py, ref_counts))))
 }
 
 /// Score one statistics vector; returns the breakdown as a dict.
@@ -122,6 +158,7 @@ fn bleu_pairwise<'py>(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bleu_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(bleu_stats_lists, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_score, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_scores, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_pairwise, m)?)?;

@@ -3,6 +3,7 @@
 
 use nlgmetrics_core::Error;
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::types::{PyList, PyString, PyTuple};
 use pyo3::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -103,4 +104,50 @@ pub fn borrow_strs<'a>(items: &'a [Bound<'_, pyo3::types::PyString>]) -> PyResul
 /// [`borrow_strs`] for a list of lists.
 pub fn borrow_str_lists<'a>(items: &'a [Vec<Bound<'_, pyo3::types::PyString>>]) -> PyResult<Vec<Vec<&'a str>>> {
     items.iter().map(|r| borrow_strs(r)).collect()
+}
+
+/// The str items of a Python list, or `None` when `obj` is not a list or an item is not
+/// a str (callers then take their validating path, which names the problem).
+pub fn str_items<'py>(obj: &Bound<'py, PyAny>) -> Option<Vec<Bound<'py, PyString>>> {
+    let list = obj.cast_exact::<PyList>().ok()?;
+    list.iter().map(|x| x.cast_into::<PyString>().ok()).collect()
+}
+
+/// Segment references from a list whose items are a str or a non-empty list or tuple of
+/// str: the flat strings and the start of each segment's run (`n + 1` offsets).
+pub fn str_runs<'py>(obj: &Bound<'py, PyAny>) -> Option<(Vec<Bound<'py, PyString>>, Vec<usize>)> {
+    let list = obj.cast_exact::<PyList>().ok()?;
+    let mut flat = Vec::with_capacity(list.len());
+    let mut starts = Vec::with_capacity(list.len() + 1);
+    starts.push(0);
+    for item in list.iter() {
+        if let Ok(s) = item.cast::<PyString>() {
+            flat.push(s.clone());
+        } else if let Ok(l) = item.cast_exact::<PyList>() {
+            if l.is_empty() {
+                return None;
+            }
+            for x in l.iter() {
+                flat.push(x.cast_into::<PyString>().ok()?);
+            }
+        } else if let Ok(t) = item.cast_exact::<PyTuple>() {
+            if t.is_empty() {
+                return None;
+            }
+            for x in t.iter() {
+                flat.push(x.cast_into::<PyString>().ok()?);
+            }
+        } else {
+            return None;
+        }
+        starts.push(flat.len());
+    }
+    Some((flat, starts))
+}
+
+/// The UTF-8 of each string, borrowed from the string objects (CPython stores it in
+/// the object: no copy for ASCII, one cached encoding otherwise). `None` if a string
+/// cannot be encoded (a lone surrogate).
+pub fn utf8_views<'a>(strings: &'a [Bound<'_, PyString>]) -> Option<Vec<&'a str>> {
+    borrow_strs(strings).ok()
 }

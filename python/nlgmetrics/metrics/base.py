@@ -85,6 +85,14 @@ class Metric:
     def _abbreviations(self) -> dict[str, str]:
         return {}
 
+    def _segment_stats_lists(self, predictions: list, references: list) -> SegmentStats | None:
+        """Optional fast path for plain lists, read by the core without validation here.
+
+        Returns ``None`` whenever the inputs are not simply strings and (lists or tuples
+        of) strings, so that the validating path reports the problem.
+        """
+        return None
+
     def _stats_items(self) -> dict[str, Any]:
         """The options that change the statistics (not only the scoring of them).
 
@@ -120,6 +128,10 @@ class Metric:
 
     def stats(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> SegmentStats:
         """Per-segment statistics (one row per prediction)."""
+        if type(predictions) is list and type(references) is list and len(predictions) == len(references):
+            seg = self._segment_stats_lists(predictions, references)
+            if seg is not None:
+                return seg
         preds, refs = self._prepare(predictions, references)
         try:
             return self._segment_stats(preds, refs)

@@ -61,6 +61,8 @@ class BLEU(Metric):
 
     def __new__(cls, flavour: str = "sacrebleu", **options: Any):
         if cls is BLEU:
+            if flavour not in BLEU.flavours:
+                _load_flavours()
             try:
                 cls = BLEU.flavours[flavour]
             except KeyError:
@@ -142,6 +144,15 @@ class SacreBLEU(BLEU):
 
         return [prep(p) for p in preds], [[prep(r) for r in rs] for rs in refs], "none", False
 
+    def _segment_stats_lists(self, predictions: list, references: list) -> SegmentStats | None:
+        if self.tokenize not in _tok.CORE_TOKENIZERS:
+            return None
+        got = _core.bleu_stats_lists(predictions, references, self.tokenize, self.lowercase, self.max_ngram_order, self.n_threads)
+        if got is None:
+            return None
+        counts, ref_counts = got
+        return SegmentStats(key=self.key, count_fields=self.count_fields, counts=counts, ref_counts=ref_counts)
+
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
         hyps, refs, tok, lc = self._core_inputs(predictions, references)
         counts = _core.bleu_stats(hyps, refs, tok, lc, self.max_ngram_order, self.n_threads)
@@ -181,5 +192,7 @@ def sentence_bleu(predictions, references, **options: Any) -> np.ndarray:
     return BLEU(**options).sentence_scores(predictions, references)
 
 
-# The other flavours register themselves when their modules load.
-from . import bleu_coco, bleu_nltk  # noqa: E402,F401
+def _load_flavours() -> None:
+    """The other flavours register themselves when their modules load, on first request
+    (so ``from nlgmetrics import BLEU`` does not pay for them)."""
+    from . import bleu_coco, bleu_nltk  # noqa: F401

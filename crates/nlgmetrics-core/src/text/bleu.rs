@@ -5,14 +5,14 @@
 //! clips each hypothesis n-gram count by its maximum count over the references.
 
 use crate::error::{Error, Result};
-use crate::ngram::{
-    clipped_matches, count_ngrams, for_each_packed, packable, packed_order, sorted_ngrams, Interner,
-    NgramCounts, PackedCounts,
-};
+use crate::ngram::{clipped_matches, count_ngrams, sorted_ngrams, Interner, NgramCounts};
 use crate::parallel::map_rows;
-use crate::pystr::{py_lower, py_rstrip};
+use crate::pystr::{py_lower, py_lower_into, py_rstrip, py_tokens};
 use crate::tokenize::Tokenizer;
 use rayon::prelude::*;
+
+mod clip;
+use clip::{Clipper, Vocab};
 
 #[derive(Debug, Clone, Copy)]
 pub struct BleuConfig {
@@ -43,6 +43,28 @@ impl BleuConfig {
             self.tokenizer.tokenize_into(py_rstrip(&lower), out);
         } else {
             self.tokenizer.tokenize_into(py_rstrip(sent), out);
+        }
+    }
+
+    /// The text whose [`py_tokens`] are the segment's tokens, as [`Self::preprocess`]
+    /// gives them but without copies where none are needed: `tokenize="none"` splits
+    /// the input itself (Python's `split()` ignores the right strip and the rejoin).
+    pub fn prepare<'a>(&self, sent: &'a str, lowered: &mut String, out: &'a mut String) -> &'a str {
+        match (self.tokenizer, self.lowercase) {
+            (Tokenizer::None, false) => sent,
+            (Tokenizer::None, true) => {
+                py_lower_into(sent, out);
+                out
+            }
+            (tok, false) => {
+                tok.tokenize_into(py_rstrip(sent), out);
+                out
+            }
+            (tok, true) => {
+                py_lower_into(sent, lowered);
+                tok.tokenize_into(py_rstrip(lowered), out);
+                out
+            }
         }
     }
 }
@@ -95,10 +117,9 @@ pub fn closest_ref_len(hyp_len: usize, ref_lens: &[usize]) -> Option<usize> {
 #[derive(Default)]
 pub struct Scratch {
     hyp: String,
-    refs: Vec<String>,
-    ref_max: PackedCounts,
-    one: PackedCounts,
-    hyp_counts: PackedCounts,
+    reference: String,
+    lowered: String,
+    clip: Clipper,
 }
 
 pub fn segment_stats<S: AsRef<str>>(
@@ -108,58 +129,56 @@ pub fn segment_stats<S: AsRef<str>>(
     scratch: &mut Scratch,
     out: &mut [u64],
 ) -> Result<()> {
+    if refs.is_empty() {
+        return Err(Error::MissingReference { index: 0 });
+    }
     let n_max = cfg.max_order;
-    cfg.preprocess(hyp, &mut scratch.hyp);
-    if scratch.refs.len() < refs.len() {
-        scratch.refs.resize_with(refs.len(), String::new);
+    out.fill(0);
+    let Scratch { hyp: hyp_buf, reference, lowered, clip } = scratch;
+    let hyp_text = cfg.prepare(hyp, lowered, hyp_buf);
+    let mut vocab = Vocab::with_capacity_and_hasher(64, Default::default());
+    let Some(hyp_len) = clip.set_hypothesis(&mut vocab, py_tokens(hyp_text), n_max) else {
+        return segment_stats_general(cfg, hyp, refs, out);
+    };
+    // The closest reference length; on a tie the shorter reference wins.
+    let mut closest = (usize::MAX, usize::MAX);
+    for r in refs {
+        let ref_text = cfg.prepare(r.as_ref(), lowered, reference);
+        let len = clip.add_reference(&vocab, py_tokens(ref_text));
+        closest = closest.min((hyp_len.abs_diff(len), len));
     }
-    for (r, buf) in refs.iter().zip(scratch.refs.iter_mut()) {
-        cfg.preprocess(r.as_ref(), buf);
+    out[0] = hyp_len as u64;
+    out[1] = closest.1 as u64;
+    clip.matches_into(&mut out[2..2 + n_max]);
+    for n in 0..n_max {
+        out[2 + n_max + n] = hyp_len.saturating_sub(n) as u64;
     }
-    let mut interner = Interner::new();
-    let hyp_ids = interner.ids_of(&scratch.hyp);
-    let ref_ids: Vec<Vec<u32>> = scratch.refs[..refs.len()]
-        .iter()
-        .map(|r| interner.ids_of(r))
-        .collect();
+    Ok(())
+}
 
+/// Any order and vocabulary size: every n-gram as an interned slice.
+fn segment_stats_general<S: AsRef<str>>(cfg: &BleuConfig, hyp: &str, refs: &[S], out: &mut [u64]) -> Result<()> {
+    let n_max = cfg.max_order;
+    let mut hyp_tok = String::new();
+    cfg.preprocess(hyp, &mut hyp_tok);
+    let ref_tok: Vec<String> = refs
+        .iter()
+        .map(|r| {
+            let mut o = String::new();
+            cfg.preprocess(r.as_ref(), &mut o);
+            o
+        })
+        .collect();
+    let mut interner = Interner::new();
+    let hyp_ids = interner.ids_of(&hyp_tok);
+    let ref_ids: Vec<Vec<u32>> = ref_tok.iter().map(|r| interner.ids_of(r)).collect();
     let ref_lens: Vec<usize> = ref_ids.iter().map(Vec::len).collect();
     out.fill(0);
     out[0] = hyp_ids.len() as u64;
     out[1] = closest_ref_len(hyp_ids.len(), &ref_lens).ok_or(Error::MissingReference { index: 0 })?
         as u64;
-    if packable(n_max, interner.len()) {
-        count_packed(n_max, &hyp_ids, &ref_ids, scratch, out);
-    } else {
-        count_sliced(n_max, &hyp_ids, &ref_ids, out);
-    }
+    count_sliced(n_max, &hyp_ids, &ref_ids, out);
     Ok(())
-}
-
-/// Clipped matches and totals with packed keys and reused maps (the common case).
-fn count_packed(n_max: usize, hyp_ids: &[u32], ref_ids: &[Vec<u32>], s: &mut Scratch, out: &mut [u64]) {
-    s.ref_max.clear();
-    for (k, ids) in ref_ids.iter().enumerate() {
-        if k == 0 {
-            for_each_packed(ids, n_max, |g| *s.ref_max.entry(g).or_insert(0) += 1);
-        } else {
-            s.one.clear();
-            for_each_packed(ids, n_max, |g| *s.one.entry(g).or_insert(0) += 1);
-            for (&g, &c) in s.one.iter() {
-                let e = s.ref_max.entry(g).or_insert(0);
-                *e = (*e).max(c);
-            }
-        }
-    }
-    s.hyp_counts.clear();
-    for_each_packed(hyp_ids, n_max, |g| *s.hyp_counts.entry(g).or_insert(0) += 1);
-    for (&g, &c) in s.hyp_counts.iter() {
-        let n = packed_order(g) - 1;
-        out[2 + n_max + n] += c as u64;
-        if let Some(&r) = s.ref_max.get(&g) {
-            out[2 + n] += c.min(r) as u64;
-        }
-    }
 }
 
 /// The general path: any order, any vocabulary size.
@@ -196,16 +215,42 @@ pub fn batch_stats<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
     refs: &[Vec<R>],
     n_threads: usize,
 ) -> Result<Vec<u64>> {
-    cfg.validate()?;
-    if hyps.len() != refs.len() {
-        return Err(Error::LengthMismatch {
-            what: "predictions and references".into(),
-            left: hyps.len(),
-            right: refs.len(),
-        });
+    check_lengths(hyps.len(), refs.len())?;
+    batch_with(cfg, hyps, |i| &refs[i], n_threads)
+}
+
+/// [`batch_stats`] with the references of segment `i` at `refs[starts[i]..starts[i + 1]]`
+/// (one flat list, as the bindings borrow them from Python).
+pub fn batch_stats_flat<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
+    cfg: &BleuConfig,
+    hyps: &[H],
+    refs: &[R],
+    starts: &[usize],
+    n_threads: usize,
+) -> Result<Vec<u64>> {
+    check_lengths(hyps.len(), starts.len().saturating_sub(1))?;
+    if starts.windows(2).any(|w| w[0] > w[1]) || starts.last().is_some_and(|&e| e > refs.len()) {
+        return Err(Error::InvalidInput("reference offsets out of order or out of range".into()));
     }
+    batch_with(cfg, hyps, |i| &refs[starts[i]..starts[i + 1]], n_threads)
+}
+
+fn check_lengths(hyps: usize, refs: usize) -> Result<()> {
+    if hyps != refs {
+        return Err(Error::LengthMismatch { what: "predictions and references".into(), left: hyps, right: refs });
+    }
+    Ok(())
+}
+
+fn batch_with<'r, H: AsRef<str> + Sync, R: AsRef<str> + Sync + 'r>(
+    cfg: &BleuConfig,
+    hyps: &[H],
+    refs_of: impl Fn(usize) -> &'r [R] + Sync + Send,
+    n_threads: usize,
+) -> Result<Vec<u64>> {
+    cfg.validate()?;
     map_rows(hyps.len(), cfg.width(), n_threads, Scratch::default, |s, i, row| {
-        segment_stats(cfg, hyps[i].as_ref(), &refs[i], s, row).map_err(|e| match e {
+        segment_stats(cfg, hyps[i].as_ref(), refs_of(i), s, row).map_err(|e| match e {
             Error::MissingReference { .. } => Error::MissingReference { index: i },
             e => e,
         })
@@ -409,17 +454,29 @@ mod tests {
 
     #[test]
     fn packed_and_sliced_paths_agree() {
-        let hyp: Vec<u32> = vec![1, 2, 3, 1, 2, 3, 4, 1, 2];
-        let refs = vec![vec![1, 2, 3, 4, 2, 3, 1], vec![2, 3, 1, 2, 9]];
-        let mut a = [0u64; 10];
-        let mut b = [0u64; 10];
-        count_packed(4, &hyp, &refs, &mut Scratch::default(), &mut a);
-        count_sliced(4, &hyp, &refs, &mut b);
-        assert_eq!(a, b);
+        let hyp = "a b c a b c d a b";
+        let refs = ["a b c d b c a", "b c a b z", "c a b c a b c a b"];
+        for lowercase in [false, true] {
+            for tokenizer in [Tokenizer::None, Tokenizer::Mteval13a] {
+                let cfg = BleuConfig { tokenizer, lowercase, max_order: 4 };
+                let mut a = [0u64; 10];
+                let mut b = [0u64; 10];
+                segment_stats(&cfg, hyp, &refs, &mut Scratch::default(), &mut a).unwrap();
+                segment_stats_general(&cfg, hyp, &refs, &mut b).unwrap();
+                assert_eq!(a, b);
+            }
+        }
         // Orders above 4 take the sliced path and still count totals right.
         let cfg5 = BleuConfig { tokenizer: Tokenizer::None, lowercase: false, max_order: 5 };
         let st = batch_stats(&cfg5, &["a b c d e f"], &[vec!["a b c d e f"]], 1).unwrap();
         assert_eq!(st, [6, 6, 6, 5, 4, 3, 2, 6, 5, 4, 3, 2]);
+    }
+
+    #[test]
+    fn none_tokenizer_splits_on_python_whitespace() {
+        let cfg = BleuConfig { tokenizer: Tokenizer::None, lowercase: true, max_order: 2 };
+        let st = batch_stats(&cfg, &["A\u{3000}b\x1fC "], &[vec![" a B c\t"]], 1).unwrap();
+        assert_eq!(st, [3, 3, 3, 2, 3, 2]);
     }
 
     #[test]

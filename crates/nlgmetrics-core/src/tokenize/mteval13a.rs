@@ -1,18 +1,21 @@
 //! sacrebleu's `13a` tokenizer (mteval-v13a.pl without its lowercasing).
 //!
 //! The reference applies four regex substitutions in sequence. Each one matches at most
-//! two characters and the characters it tests are ASCII, so each pass is replayed here as
-//! one left-to-right byte scan with Python's non-overlapping `re.sub` semantics; a
-//! multi-byte character only ever plays the role of "not a digit", which its bytes are too.
+//! two characters and the characters it tests are ASCII; a multi-byte character only
+//! ever plays the role of "not a digit", which its bytes are too. Every substitution only
+//! puts spaces around one character, so the four passes reduce to one question per byte,
+//! "does it stand alone?", answered while copying in one scan.
+//! The literal pass-by-pass replay is kept in the tests as the oracle.
 
-use super::{join_split, join_split_ascii};
+use super::join_split;
 
 #[inline]
-fn is_split_punct(b: u8) -> bool {
+const fn is_split_punct(b: u8) -> bool {
     // [\{-\~\[-\` -\&\(-\+\:-\@\/]
     matches!(b, b'{'..=b'~' | b'['..=b'`' | b' '..=b'&' | b'('..=b'+' | b':'..=b'@' | b'/')
 }
 
+#[cfg(test)]
 /// Pass 1: `([\{-\~\[-\` -\&\(-\+\:-\@\/])` -> `" \1 "`.
 fn pad_punctuation(src: &[u8], dst: &mut Vec<u8>) {
     let mut from = 0;
@@ -26,6 +29,7 @@ fn pad_punctuation(src: &[u8], dst: &mut Vec<u8>) {
     dst.extend_from_slice(&src[from..]);
 }
 
+#[cfg(test)]
 /// Passes 2-4 each match a two-byte pattern anchored on one special byte. `re.sub`
 /// scans left to right and a match consumes both bytes, so a candidate only matches
 /// when its first byte has not been consumed by the previous match.
@@ -59,29 +63,134 @@ fn sub_pairs(src: &[u8], dst: &mut Vec<u8>, pass: u8) {
     }
 }
 
+const SPLIT: u8 = 1;
+const DIGIT: u8 = 2;
+const PERIOD_COMMA: u8 = 4;
+const SPACE: u8 = 8;
+const DASH: u8 = 16;
+
+const fn class_table() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = if matches!(b, b'\t'..=b'\r' | b'\x1c'..=b'\x1f' | b' ') {
+            SPACE
+        } else if is_split_punct(b) {
+            SPLIT
+        } else if b.is_ascii_digit() {
+            DIGIT
+        } else if b == b'.' || b == b',' {
+            PERIOD_COMMA
+        } else if b == b'-' {
+            DASH
+        } else {
+            0
+        };
+        i += 1;
+    }
+    t
+}
+
+/// What each byte can do in the four passes (Python whitespace first).
+static CLASS: [u8; 256] = class_table();
+
+#[inline]
+fn class(b: u8) -> u8 {
+    CLASS[b as usize]
+}
+
 /// TokenizerRegexp: the post-tokenizer shared by `13a` and `zh`.
 pub fn post_tokenize(line: &str, out: &mut String) {
-    let src = line.as_bytes();
-    let mut a: Vec<u8> = Vec::with_capacity(src.len() * 2 + 8);
-    let mut b: Vec<u8> = Vec::with_capacity(src.len() * 2 + 8);
-    pad_punctuation(src, &mut a);
-    let has = |v: &[u8], x: u8| v.contains(&x);
-    if has(&a, b'.') || has(&a, b',') {
-        sub_pairs(&a, &mut b, 2);
-        a.clear();
-        sub_pairs(&b, &mut a, 3);
+    post_tokenize_padded(line.as_bytes(), false, out);
+}
+
+/// `post_tokenize(" " + line + " ")` when `wrap`, without building that string.
+///
+/// One scan decides for each byte whether the passes leave it standing alone. Split
+/// punctuation always does; `-` does after a digit (pass 4; a digit is never consumed
+/// by it). A `.`/`,` does if pass 2 or pass 3 takes it. Both see the text after pass 1,
+/// where split punctuation reads as a space. Pass 2 (`([^0-9])([\.,])`) needs an
+/// unconsumed non-digit on the left; a left `.`/`,` is consumed iff pass 2 took it.
+/// Pass 3 (`([\.,])([^0-9])`) needs a non-digit on the right as pass 2 left it (a space
+/// once pass 2 took this byte or a `.`/`,` right after it, which it then always does),
+/// and this byte not consumed by a pass-3 match of the byte before.
+fn post_tokenize_padded(src: &[u8], wrap: bool, out: &mut String) {
+    let edge = wrap.then_some(b' ');
+    let n = src.len();
+    let after_pass1 = |i: usize| if class(src[i]) == SPLIT { b' ' } else { src[i] };
+    let mut bytes = std::mem::take(out).into_bytes();
+    bytes.clear();
+    bytes.reserve(n + n / 2);
+    let (mut prev_pass2, mut prev_pass3) = (false, false);
+    let mut in_token = false;
+    let mut p = 0;
+    while p < n {
+        let c = class(src[p]);
+        if c == 0 || c == DIGIT {
+            // A run of bytes no pass touches.
+            let start = p;
+            p += 1;
+            while p < n && matches!(class(src[p]), 0 | DIGIT) {
+                p += 1;
+            }
+            if !in_token {
+                if !bytes.is_empty() {
+                    bytes.push(b' ');
+                }
+                in_token = true;
+            }
+            bytes.extend_from_slice(&src[start..p]);
+            (prev_pass2, prev_pass3) = (false, false);
+            continue;
+        }
+        let alone = match c {
+            SPACE => {
+                in_token = false;
+                (prev_pass2, prev_pass3) = (false, false);
+                p += 1;
+                continue;
+            }
+            SPLIT => true,
+            DASH => p >= 1 && src[p - 1].is_ascii_digit(),
+            _ => {
+                let left = if p == 0 { edge } else { Some(after_pass1(p - 1)) };
+                let left_pc = p >= 1 && class(src[p - 1]) == PERIOD_COMMA;
+                let pass2 = left.is_some_and(|l| !l.is_ascii_digit()) && !(left_pc && prev_pass2);
+                let right = if pass2 {
+                    Some(b' ')
+                } else if p + 1 >= n {
+                    edge
+                } else if class(src[p + 1]) == PERIOD_COMMA {
+                    Some(b' ')
+                } else {
+                    Some(after_pass1(p + 1))
+                };
+                let consumed = !pass2 && left_pc && !prev_pass2 && prev_pass3;
+                let pass3 = right.is_some_and(|r| !r.is_ascii_digit()) && !consumed;
+                (prev_pass2, prev_pass3) = (pass2, pass3);
+                pass2 || pass3
+            }
+        };
+        if c != PERIOD_COMMA {
+            (prev_pass2, prev_pass3) = (false, false);
+        }
+        if alone || !in_token {
+            if !bytes.is_empty() {
+                bytes.push(b' ');
+            }
+            in_token = !alone;
+        }
+        bytes.push(src[p]);
+        p += 1;
     }
-    if has(&a, b'-') {
-        b.clear();
-        sub_pairs(&a, &mut b, 4);
-        std::mem::swap(&mut a, &mut b);
-    }
-    if a.is_ascii() {
-        join_split_ascii(&a, out);
+    // Only ASCII bytes were inserted next to whole UTF-8 sequences.
+    let text = String::from_utf8(bytes).expect("ASCII edits keep UTF-8 valid");
+    if text.is_ascii() {
+        *out = text;
     } else {
-        // Only ASCII bytes were inserted next to whole UTF-8 sequences.
-        let s = std::str::from_utf8(&a).expect("ASCII edits keep UTF-8 valid");
-        join_split(s, out);
+        // Python's split() also breaks at non-ASCII whitespace.
+        join_split(&text, out);
     }
 }
 
@@ -89,11 +198,7 @@ pub fn post_tokenize(line: &str, out: &mut String) {
 pub fn tokenize_13a(line: &str, out: &mut String) {
     if !line.bytes().any(|b| matches!(b, b'<' | b'\n' | b'&')) {
         // Nothing to replace: skip the string copies.
-        let mut wrapped = String::with_capacity(line.len() + 2);
-        wrapped.push(' ');
-        wrapped.push_str(line);
-        wrapped.push(' ');
-        post_tokenize(&wrapped, out);
+        post_tokenize_padded(line.as_bytes(), true, out);
         return;
     }
     let mut s = line.replace("<skipped>", "").replace("-\n", "").replace('\n', " ");
@@ -104,13 +209,54 @@ pub fn tokenize_13a(line: &str, out: &mut String) {
             .replace("&lt;", "<")
             .replace("&gt;", ">");
     }
-    let wrapped = format!(" {s} ");
-    post_tokenize(&wrapped, out);
+    post_tokenize_padded(s.as_bytes(), true, out);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The four passes literally, on `" " + line + " "` (`wrap`) or `line`.
+    fn post_tokenize_passes(line: &str, wrap: bool) -> String {
+        let w = if wrap { format!(" {line} ") } else { line.to_string() };
+        let mut a = Vec::new();
+        let mut b = Vec::new();
+        pad_punctuation(w.as_bytes(), &mut a);
+        sub_pairs(&a, &mut b, 2);
+        a.clear();
+        sub_pairs(&b, &mut a, 3);
+        b.clear();
+        sub_pairs(&a, &mut b, 4);
+        let mut out = String::new();
+        join_split(std::str::from_utf8(&b).unwrap(), &mut out);
+        out
+    }
+
+    #[test]
+    fn one_scan_equals_the_four_passes() {
+        let alphabet = ["a", "7", ".", ",", "-", " ", "(", "$", "'", "é", "\u{3000}", "\t", "\x1c", "0"];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..200_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = (seed % 11) as usize;
+            let mut line = String::new();
+            let mut x = seed >> 8;
+            for _ in 0..len {
+                line.push_str(alphabet[(x % alphabet.len() as u64) as usize]);
+                x /= alphabet.len() as u64;
+                if x == 0 {
+                    x = seed.rotate_left(17) | 1;
+                }
+            }
+            for wrap in [true, false] {
+                let mut got = String::new();
+                post_tokenize_padded(line.as_bytes(), wrap, &mut got);
+                assert_eq!(got, post_tokenize_passes(&line, wrap), "{line:?} wrap={wrap}");
+            }
+        }
+    }
 
     fn tok(s: &str) -> String {
         let mut o = String::new();

@@ -33,11 +33,15 @@ const RANGES: &[(u32, u32)] = &[
 
 pub fn is_chinese_char(c: char) -> bool {
     let u = c as u32;
-    RANGES.iter().any(|&(lo, hi)| lo <= u && u <= hi)
+    // Every range starts at U+2001 or above: most text is decided here.
+    u >= 0x2001 && RANGES.iter().any(|&(lo, hi)| lo <= u && u <= hi)
 }
 
 pub fn tokenize(line: &str, out: &mut String) {
     let line = py_strip(line);
+    if line.is_ascii() {
+        return post_tokenize(line, out);
+    }
     let mut spaced = String::with_capacity(line.len() * 2);
     for c in line.chars() {
         if is_chinese_char(c) {
