@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from browser import chromium, render
-from test_significance_helpers import wmt_systems
+from test_significance_helpers import write_wmt_systems
 from nlgmetrics.cli import main
 from nlgmetrics.report.highlight import highlighted_html, match_orders
 
@@ -76,14 +76,7 @@ def _run(args, capsys, monkeypatch, cwd) -> tuple[int, str, str]:
 # -- text generation ----------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def wmt_dir(corpora, tmp_path_factory):
-    ref, systems = wmt_systems(corpora, "zh-en", n_systems=3, n_segments=300)
-    d = tmp_path_factory.mktemp("report")
-    (d / "ref.txt").write_text("\n".join(ref) + "\n")
-    names = []
-    for n, h in systems.items():
-        (d / f"{n}.txt").write_text("\n".join(h) + "\n")
-        names.append(f"{n}.txt")
-    return d, names
+    return write_wmt_systems(corpora, tmp_path_factory.mktemp("report"))
 
 
 @pytest.fixture(scope="module")

@@ -9,21 +9,14 @@ import sys
 import pytest
 from tabulate import tabulate
 
-from test_significance_helpers import wmt_systems
+from test_significance_helpers import write_wmt_systems
 from nlgmetrics.cli import main
 from nlgmetrics.cli.compare import fancy_grid, latex_booktabs
 
 
 @pytest.fixture(scope="module")
 def files(corpora, tmp_path_factory):
-    ref, systems = wmt_systems(corpora, "zh-en", n_systems=3, n_segments=300)
-    d = tmp_path_factory.mktemp("cmp")
-    (d / "ref.txt").write_text("\n".join(ref) + "\n")
-    names = []
-    for n, h in systems.items():
-        (d / f"{n}.txt").write_text("\n".join(h) + "\n")
-        names.append(f"{n}.txt")
-    return d, names
+    return write_wmt_systems(corpora, tmp_path_factory.mktemp("cmp"))
 
 
 def _sacrebleu(d, args):

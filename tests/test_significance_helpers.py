@@ -23,6 +23,17 @@ def wmt_systems(corpora: Path, pair: str = "zh-en", n_systems: int = 4, n_segmen
     return ref, systems
 
 
+def write_wmt_systems(corpora: Path, d: Path, n_systems: int = 3, n_segments: int = 300) -> tuple[Path, list[str]]:
+    """``ref.txt`` and one ``<system>.txt`` per system in ``d``: (d, system file names)."""
+    ref, systems = wmt_systems(corpora, "zh-en", n_systems=n_systems, n_segments=n_segments)
+    (d / "ref.txt").write_text("\n".join(ref) + "\n")
+    names = []
+    for n, h in systems.items():
+        (d / f"{n}.txt").write_text("\n".join(h) + "\n")
+        names.append(f"{n}.txt")
+    return d, names
+
+
 class MeanLength(Metric):
     """Test-only metric: mean word length ratio, with a float statistic.
 
