@@ -2,7 +2,8 @@
 # Set up, then score the bundled E2E sample with every metric available.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh >&2
+# [meteor]: METEOR 1.5 reads its synonym and paraphrase tables from the pycocoevalcap package.
+scripts/setup.sh meteor >&2
 # shellcheck disable=SC1091
 . .venv/bin/activate
 # Text metrics, and PARENT, which also reads each row's "table" (the meaning representation).
