@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import nlgmetrics.classification as C
@@ -28,12 +28,15 @@ def same(a, b) -> None:
 
 
 def both(f_ref, f_ours):
-    """Run both; they must both raise (ValueError family) or agree exactly."""
+    """Run both; they must both raise (ValueError family) or agree exactly.
+
+    Where scikit-learn lets numpy raise ZeroDivisionError (all sample weights zero), we
+    raise a ValueError that says so."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
             ref = f_ref()
-        except (ValueError, NotImplementedError):
+        except (ValueError, NotImplementedError, ZeroDivisionError):
             with pytest.raises(ValueError):
                 f_ours()
             return None
@@ -172,6 +175,7 @@ def multilabel_data(draw, max_n=50):
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(multilabel_data(), st.sampled_from([None, "micro", "macro", "weighted", "samples"]), st.sampled_from(["warn", 0.0, 1.0, np.nan]))
+@example((np.array([[1, 0], [0, 1]]), np.array([[1, 1], [0, 1]]), np.array([[0.1, 0.9], [0.5, 0.2]]), np.zeros(2)), "samples", "warn")
 def test_multilabel(data, average, zero_division):
     Y, P, S, w = data
     both(

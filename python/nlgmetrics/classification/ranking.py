@@ -73,6 +73,9 @@ def _average_binary_score(name: str, y: np.ndarray, s: np.ndarray, average: Any,
     if average is None:
         return score
     if average_weight is not None:
+        if not np.any(average_weight):
+            # scikit-learn lets numpy raise ZeroDivisionError here.
+            raise InvalidInputError("sample_weight must contain at least one non-zero number")
         score[average_weight == 0] = 0
     return float(np.average(score, weights=average_weight))
 
