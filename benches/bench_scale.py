@@ -2,11 +2,14 @@
 
 Run: ``python benches/bench_scale.py [--n 10000000] [--peer-n 20000] [--dask-n 500000]``.
 
-1. Writes ``--n`` synthetic segment pairs (benches/synthetic.py, deterministic: block
-   ``k`` uses seed 2026 + k) to ``benches/data/scale-N.{hyp,ref}.gz`` once.
+1. Writes ``--n`` synthetic segment pairs (``synthetic.pair_block``, deterministic: block
+   ``k`` uses seed 2026 + k) to ``benches/data/scale-N.{hyp,ref}.gz`` once; ten million
+   pairs are about 2.7 GiB of text.
 2. nlgmetrics scores BLEU, chrF, TER and ROUGE-L in one streaming pass over the files
    (``nlgmetrics.streaming.score_files``, chunks of ``--chunk-size``): wall time and peak
-   resident memory of the process.
+   resident memory of the process, checked against the bound ``nlgmetrics.streaming``
+   states (chunk size × bytes per pair × 10). This is the issue's "2 GB input" check: it
+   runs here rather than in CI because generating and scoring it takes ~15 minutes.
 3. The peers (sacrebleu 2.6.0 for BLEU/chrF/TER, rouge-score 0.1.2 for ROUGE-L) must
    hold the corpus in memory and are far slower, so they run on the first ``--peer-n``
    pairs (TER on ``--peer-n-ter``), nlgmetrics on the same slice for the agreement
@@ -24,32 +27,44 @@ import itertools
 import os
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from bench_chrf import agree, measure  # noqa: E402
-from synthetic import corpus  # noqa: E402
+from synthetic import pair_block  # noqa: E402
 
 BLOCK = 200_000
 
 
-def generate(n: int, data: Path) -> tuple[Path, Path, float]:
+def generate(n: int, data: Path) -> tuple[Path, Path, float, int]:
+    """The two .gz files (made once), the seconds it took to make them now (0 if they
+    were there) and their uncompressed size in bytes."""
     hyp, ref = data / f"scale-{n}.hyp.gz", data / f"scale-{n}.ref.gz"
-    if hyp.exists() and ref.exists():
-        return hyp, ref, 0.0
+    size_file = data / f"scale-{n}.bytes"
+    if hyp.exists() and ref.exists() and size_file.exists():
+        return hyp, ref, 0.0, int(size_file.read_text())
     data.mkdir(parents=True, exist_ok=True)
     t = time.perf_counter()
     tmp_h, tmp_r = hyp.with_suffix(".tmp"), ref.with_suffix(".tmp")
-    with gzip.open(tmp_h, "wt", encoding="utf-8", compresslevel=1) as fh, gzip.open(tmp_r, "wt", encoding="utf-8", compresslevel=1) as fr:
+    raw = 0
+    # zlib releases the GIL: compress block k while block k+1 is generated.
+    with gzip.open(tmp_h, "wb", compresslevel=1) as fh, gzip.open(tmp_r, "wb", compresslevel=1) as fr, ThreadPoolExecutor(1) as writer:
+        pending = None
         for k, start in enumerate(range(0, n, BLOCK)):
-            h, r = corpus(min(BLOCK, n - start), seed=2026 + k)
-            fh.write("\n".join(h) + "\n")
-            fr.write("\n".join(x[0] for x in r) + "\n")
-            print(f"  generated {start + len(h):,} pairs", file=sys.stderr, flush=True)
+            h, r = (x.encode("utf-8") for x in pair_block(min(BLOCK, n - start), seed=2026 + k))
+            raw += len(h) + len(r)
+            if pending is not None:
+                pending.result()
+            pending = writer.submit(lambda h=h, r=r: (fh.write(h), fr.write(r)))
+            print(f"  generated {start + min(BLOCK, n - start):,} pairs", file=sys.stderr, flush=True)
+        if pending is not None:
+            pending.result()
     tmp_h.rename(hyp)
     tmp_r.rename(ref)
-    return hyp, ref, time.perf_counter() - t
+    size_file.write_text(str(raw))
+    return hyp, ref, time.perf_counter() - t, raw
 
 
 def ours():
@@ -83,16 +98,20 @@ def main() -> None:
     from nlgmetrics.io.chunks import iter_pair_chunks
     from nlgmetrics.streaming import score_chunks, score_files
 
-    hyp, ref, gen_s = generate(args.n, args.data)
+    hyp, ref, gen_s, raw = generate(args.n, args.data)
     size = hyp.stat().st_size + ref.stat().st_size
     print(f"\n### Scale: {args.n:,} segment pairs from .gz (nlgmetrics {nm.__version__}, {os.cpu_count()} cores)\n")
-    print(f"Input: {hyp.name} + {ref.name}, {size / 2**20:,.0f} MiB compressed" + (f" (generated in {gen_s:.0f} s)" if gen_s else "") + f"; chunks of {args.chunk_size:,} pairs.\n")
+    print(f"Input: {hyp.name} + {ref.name}, {raw / 2**30:,.2f} GiB of text, {size / 2**20:,.0f} MiB compressed" + (f" (generated in {gen_s:.0f} s)" if gen_s else "") + f"; chunks of {args.chunk_size:,} pairs.\n")
 
     full = measure(lambda: [s.score for s in score_files(ours(), str(hyp), [str(ref)], chunk_size=args.chunk_size)])
     t_full, mem_full, scores_full = full
     print(f"nlgmetrics, one streaming pass, BLEU + chrF + TER + ROUGE-L: **{t_full:.1f} s** "
           f"({args.n / t_full:,.0f} pairs/s), peak memory added **{mem_full:.0f} MiB**; "
           f"BLEU {scores_full[0]:.4f}, chrF {scores_full[1]:.4f}, TER {scores_full[2]:.4f}, ROUGE-L F {scores_full[3]:.6f}.\n")
+    bound = args.chunk_size * raw / args.n * 10 / 2**20
+    print(f"Memory bound stated by `nlgmetrics.streaming` for chunks of {args.chunk_size:,} pairs of "
+          f"{raw / args.n:.0f} bytes: {bound:.0f} MiB; measured {mem_full:.0f} MiB: "
+          f"{'within the bound' if mem_full <= bound else 'OVER THE BOUND'}.\n")
 
     print("| metric | peer | peer on slice | nlgmetrics on slice | numbers | peer extrapolated to the corpus | nlgmetrics whole corpus (all four) |")
     print("|---|---|---|---|---|---|---|")

@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Sequence
 import numpy as np
 
 from .._inputs import as_references, as_texts, check_all_text
-from ..errors import IncompatibleStatsError, InputTypeError
+from ..errors import IncompatibleStatsError, InputTypeError, InvalidOptionError
 from ..signature import Signature
 from ..stats import SegmentStats, Stats
 
@@ -242,3 +242,38 @@ class Metric:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.key})"
+
+
+class Flavoured:
+    """A metric family whose constructor builds the flavour asked for:
+    ``BLEU(flavour="nltk")`` returns an ``NltkBLEU``. The family's root class is declared
+    as ``class BLEU(Flavoured, Metric, default_flavour="sacrebleu")``; each flavour is a
+    subclass that sets ``flavour`` and is registered when its module is imported."""
+
+    flavours: ClassVar[dict[str, type]]
+    default_flavour: ClassVar[str]
+    _family: ClassVar[type]
+
+    def __init_subclass__(cls, default_flavour: str | None = None, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        if default_flavour is not None:
+            cls._family, cls.flavours, cls.default_flavour = cls, {}, default_flavour
+        elif cls.__dict__.get("flavour"):
+            cls._family.flavours[cls.__dict__["flavour"]] = cls
+
+    def __new__(cls, flavour: str | None = None, **options: Any):
+        family = cls._family
+        if cls is family:
+            wanted = family.default_flavour if flavour is None else flavour
+            if wanted not in family.flavours:
+                family._load_flavours()
+            try:
+                cls = family.flavours[wanted]
+            except (KeyError, TypeError):
+                known = ", ".join(family.flavours)
+                raise InvalidOptionError(f"unknown {family.name} flavour {wanted!r}; known: {known}") from None
+        return super().__new__(cls)
+
+    @classmethod
+    def _load_flavours(cls) -> None:
+        """Import flavour modules that are not loaded with the family (none by default)."""

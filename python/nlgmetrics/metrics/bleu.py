@@ -15,7 +15,7 @@ Machine Translation. ACL 2002. Post. A Call for Clarity in Reporting BLEU Scores
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -23,7 +23,7 @@ from .. import _core
 from .. import tokenizers as _tok
 from ..errors import InvalidOptionError
 from ..stats import SegmentStats, Stats
-from .base import Metric, Score
+from .base import Flavoured, Metric, Score
 
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 _TRG_LANG_TOKENIZER = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
@@ -43,7 +43,7 @@ class BLEUScore(Score):
         )
 
 
-class BLEU(Metric):
+class BLEU(Flavoured, Metric, default_flavour="sacrebleu"):
     """BLEU. ``BLEU(flavour="sacrebleu", **options)``; see the module docstring.
 
     Options of the ``sacrebleu`` flavour (same names and defaults as ``sacrebleu.BLEU``):
@@ -57,24 +57,11 @@ class BLEU(Metric):
     """
 
     name = "BLEU"
-    flavours: ClassVar[dict[str, type["BLEU"]]] = {}
 
-    def __new__(cls, flavour: str = "sacrebleu", **options: Any):
-        if cls is BLEU:
-            if flavour not in BLEU.flavours:
-                _load_flavours()
-            try:
-                cls = BLEU.flavours[flavour]
-            except KeyError:
-                raise InvalidOptionError(
-                    f"unknown BLEU flavour {flavour!r}; known: {', '.join(BLEU.flavours)}"
-                ) from None
-        return super().__new__(cls)
-
-    def __init_subclass__(cls, **kw: Any) -> None:
-        super().__init_subclass__(**kw)
-        if cls.flavour:
-            BLEU.flavours[cls.flavour] = cls
+    @classmethod
+    def _load_flavours(cls) -> None:
+        # Loaded on first request, so ``from nlgmetrics import BLEU`` does not pay for them.
+        from . import bleu_coco, bleu_nltk  # noqa: F401
 
 
 class SacreBLEU(BLEU):
@@ -190,9 +177,3 @@ def sentence_bleu(predictions, references, **options: Any) -> np.ndarray:
     """Sentence BLEU per prediction, with sacrebleu's sentence defaults (effective order on)."""
     options.setdefault("effective_order", True)
     return BLEU(**options).sentence_scores(predictions, references)
-
-
-def _load_flavours() -> None:
-    """The other flavours register themselves when their modules load, on first request
-    (so ``from nlgmetrics import BLEU`` does not pay for them)."""
-    from . import bleu_coco, bleu_nltk  # noqa: F401

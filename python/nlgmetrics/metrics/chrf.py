@@ -26,7 +26,7 @@ Reporting BLEU Scores. WMT 2018.
 from __future__ import annotations
 
 import numbers
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -34,7 +34,7 @@ from .. import _core
 from .._inputs import check_all_text
 from ..errors import InvalidOptionError
 from ..stats import SegmentStats, Stats
-from .base import Metric, Score
+from .base import Flavoured, Metric, Score
 
 MAX_ORDER = 64
 
@@ -49,7 +49,7 @@ def _order(value: Any, name: str) -> int:
     return int(value)
 
 
-class CHRF(Metric):
+class CHRF(Flavoured, Metric, default_flavour="sacrebleu"):
     """chrF / chrF++. ``CHRF(flavour="sacrebleu", **options)``; see the module docstring.
 
     Options (same names and defaults as ``sacrebleu.CHRF``): ``char_order=6``,
@@ -64,20 +64,6 @@ class CHRF(Metric):
     """
 
     name = "chrF"
-    flavours: ClassVar[dict[str, type["CHRF"]]] = {}
-
-    def __new__(cls, flavour: str = "sacrebleu", **options: Any):
-        if cls is CHRF:
-            try:
-                cls = CHRF.flavours[flavour]
-            except KeyError:
-                raise InvalidOptionError(f"unknown chrF flavour {flavour!r}; known: {', '.join(CHRF.flavours)}") from None
-        return super().__new__(cls)
-
-    def __init_subclass__(cls, **kw: Any) -> None:
-        super().__init_subclass__(**kw)
-        if cls.flavour:
-            CHRF.flavours[cls.flavour] = cls
 
 
 class SacreCHRF(CHRF):

@@ -35,14 +35,14 @@ Evaluation with Improved Correlation with Human Judgments. ACL 2005 Workshop.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
 from .. import _core
 from ..errors import InvalidOptionError
 from ..stats import SegmentStats, Stats
-from .base import Metric, Score
+from .base import Flavoured, Metric, Score
 from .meteor_resources import load_resources
 
 STAGES = ("exact", "stem", "synonym", "paraphrase")
@@ -68,7 +68,7 @@ class METEORScore(Score):
     """METEOR with precision, recall, fmean and fragmentation penalty."""
 
 
-class METEOR(Metric):
+class METEOR(Flavoured, Metric, default_flavour="meteor-1.5"):
     """METEOR. ``METEOR(flavour="meteor-1.5", **options)``; see the module docstring.
 
     >>> from nlgmetrics import METEOR  # doctest: +SKIP
@@ -77,20 +77,6 @@ class METEOR(Metric):
     """
 
     name = "METEOR"
-    flavours: ClassVar[dict[str, type["METEOR"]]] = {}
-
-    def __new__(cls, flavour: str = "meteor-1.5", **options: Any):
-        if cls is METEOR:
-            try:
-                cls = METEOR.flavours[flavour]
-            except KeyError:
-                raise InvalidOptionError(f"unknown METEOR flavour {flavour!r}; known: {', '.join(METEOR.flavours)}") from None
-        return super().__new__(cls)
-
-    def __init_subclass__(cls, **kw: Any) -> None:
-        super().__init_subclass__(**kw)
-        if cls.flavour:
-            METEOR.flavours[cls.flavour] = cls
 
 
 # Java's String.trim() strips the code points <= U+0020 (not Unicode spaces).

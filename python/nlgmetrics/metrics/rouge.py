@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 import warnings
 from collections import namedtuple
-from typing import Any, ClassVar, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -39,7 +39,7 @@ from .. import _core
 from ..errors import InvalidInputError, InvalidOptionError
 from ..signature import Signature
 from ..stats import SegmentStats, Stats
-from .base import Metric, Score
+from .base import Flavoured, Metric, Score
 
 PRF = namedtuple("PRF", ["precision", "recall", "fmeasure"])
 """Precision, recall and F-measure of one ROUGE type."""
@@ -115,7 +115,7 @@ class RougeScore(Score):
         return d
 
 
-class ROUGE(Metric):
+class ROUGE(Flavoured, Metric, default_flavour="rouge-score"):
     """ROUGE. ``ROUGE(flavour="rouge-score", **options)``; see the module docstring.
 
     >>> from nlgmetrics import ROUGE
@@ -125,20 +125,6 @@ class ROUGE(Metric):
     """
 
     name = "ROUGE"
-    flavours: ClassVar[dict[str, type["ROUGE"]]] = {}
-
-    def __new__(cls, flavour: str = "rouge-score", **options: Any):
-        if cls is ROUGE:
-            try:
-                cls = ROUGE.flavours[flavour]
-            except KeyError:
-                raise InvalidOptionError(f"unknown ROUGE flavour {flavour!r}; known: {', '.join(ROUGE.flavours)}") from None
-        return super().__new__(cls)
-
-    def __init_subclass__(cls, **kw: Any) -> None:
-        super().__init_subclass__(**kw)
-        if cls.flavour:
-            ROUGE.flavours[cls.flavour] = cls
 
     # Types and the order of their [P, R, F] columns in the statistics.
     rouge_types: tuple[str, ...] = ()

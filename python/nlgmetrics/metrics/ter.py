@@ -26,15 +26,14 @@ Scores. WMT 2018.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
 from .. import _core
 from .._inputs import as_texts, check_all_text
-from ..errors import InvalidOptionError
 from ..stats import SegmentStats, Stats
-from .base import Metric, Score
+from .base import Flavoured, Metric, Score
 
 MAX_SHIFT_SIZE, MAX_SHIFT_DIST, BEAM_WIDTH, MAX_SHIFT_CANDIDATES = _core.TER_LIMITS
 
@@ -43,7 +42,7 @@ class TERScore(Score):
     """TER with ``num_edits`` (int) and ``ref_length`` (the summed average reference length)."""
 
 
-class TER(Metric):
+class TER(Flavoured, Metric, default_flavour="sacrebleu"):
     """TER. ``TER(flavour="sacrebleu", **options)``; see the module docstring.
 
     Options (same names and defaults as ``sacrebleu.TER``): ``normalized=False``,
@@ -55,20 +54,6 @@ class TER(Metric):
     """
 
     name = "TER"
-    flavours: ClassVar[dict[str, type["TER"]]] = {}
-
-    def __new__(cls, flavour: str = "sacrebleu", **options: Any):
-        if cls is TER:
-            try:
-                cls = TER.flavours[flavour]
-            except KeyError:
-                raise InvalidOptionError(f"unknown TER flavour {flavour!r}; known: {', '.join(TER.flavours)}") from None
-        return super().__new__(cls)
-
-    def __init_subclass__(cls, **kw: Any) -> None:
-        super().__init_subclass__(**kw)
-        if cls.flavour:
-            TER.flavours[cls.flavour] = cls
 
 
 class SacreTER(TER):
