@@ -100,7 +100,7 @@ def main() -> None:
 
     hyp, ref, gen_s, raw = generate(args.n, args.data)
     size = hyp.stat().st_size + ref.stat().st_size
-    print(f"\n### Scale: {args.n:,} segment pairs from .gz (nlgmetrics {nm.__version__}, {os.cpu_count()} cores)\n")
+    print(f"\n### Scale: {args.n:,} segment pairs from .gz (nlgmetrics {nm.__version__}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start)\n")
     print(f"Input: {hyp.name} + {ref.name}, {raw / 2**30:,.2f} GiB of text, {size / 2**20:,.0f} MiB compressed" + (f" (generated in {gen_s:.0f} s)" if gen_s else "") + f"; chunks of {args.chunk_size:,} pairs.\n")
 
     full = measure(lambda: [s.score for s in score_files(ours(), str(hyp), [str(ref)], chunk_size=args.chunk_size)])
@@ -162,6 +162,7 @@ def main() -> None:
     print("|---|---|---|")
     print(f"| local streaming (all cores, n_threads=0) | {t_local:.1f} s | |")
     print(f"| Dask LocalCluster, 2 worker processes × 1 thread | {t_remote:.1f} s | {'identical' if remote == local else 'DIFFER'} to the last bit |")
+    print(f"\nLoad average at the end: {os.getloadavg()[0]:.2f}.")
 
 
 if __name__ == "__main__":
