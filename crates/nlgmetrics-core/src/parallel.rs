@@ -73,3 +73,18 @@ where
     run(n_threads, || work(&mut out))?;
     Ok(out)
 }
+
+/// `f(state, i)` for `i` in `0..n` on `n_threads` threads (`1`: inline, in order), with
+/// one `init()` state per worker task; the results in index order.
+pub fn map_range<S, T: Send>(
+    n: usize,
+    n_threads: usize,
+    init: impl Fn() -> S + Sync + Send,
+    f: impl Fn(&mut S, usize) -> T + Sync + Send,
+) -> Vec<T> {
+    if n_threads == 1 {
+        let mut s = init();
+        return (0..n).map(|i| f(&mut s, i)).collect();
+    }
+    run(n_threads, || (0..n).into_par_iter().map_init(&init, |s, i| f(s, i)).collect())
+}
