@@ -88,3 +88,12 @@ pub fn map_range<S, T: Send>(
     }
     run(n_threads, || (0..n).into_par_iter().map_init(&init, |s, i| f(s, i)).collect())
 }
+
+/// `f(item)` for every item of `items` on `n_threads` threads (`1`: inline, in order).
+pub fn for_each_mut<T: Send>(items: &mut [T], n_threads: usize, f: impl Fn(&mut T) + Sync + Send) {
+    if n_threads == 1 {
+        items.iter_mut().for_each(f);
+    } else {
+        run(n_threads, || items.par_iter_mut().for_each(f));
+    }
+}

@@ -1,66 +1,65 @@
-//! Corpus mode: the document frequencies are counted over the scored references
-//! themselves. Chunks of images are numbered in parallel; then each shard of the df is
-//! counted from every chunk's keys of that shard and looked up for them while its map
-//! is small and hot; then the chunks are scored in parallel.
+//! Scoring in three parallel passes: number the images chunk by chunk; read each shard
+//! of the df for every chunk's n-grams of that shard at once, while the shard's map is
+//! small and in cache (in corpus mode the shard is first counted from the chunks' own
+//! references); score the chunks. A fit is the first pass and the counting.
 
 use super::docfreq::{Counts, Shard, Vocab, SHARDS};
 use super::ngrams::{Chunk, Numbering, ScoreScratch};
-use super::CiderConfig;
-use crate::parallel::map_range;
-use super::CHUNK;
+use super::{CiderConfig, CHUNK};
+use crate::parallel::{for_each_mut, map_range};
 use crate::pystr::py_split;
+use rustc_hash::FxHashMap;
+use std::sync::OnceLock;
 
-/// Every sentence as word ids, flat; image `i` holds sentences `images[i]..images[i + 1]`.
-pub(super) struct Corpus {
-    ids: Vec<u32>,
-    sent_ends: Vec<usize>,
-    images: Vec<usize>,
+/// A chunk's own vocabulary: its words numbered from 1 in order of first appearance.
+#[derive(Default)]
+struct LocalVocab<'a> {
+    ids: FxHashMap<&'a str, u32>,
+    words: Vec<&'a str>,
 }
 
-impl Corpus {
-    /// Intern the words of `hyps` (if any) and `refs`, image by image, hypothesis first.
-    pub(super) fn new<H: AsRef<str>, R: AsRef<str>>(vocab: &mut Vocab, hyps: Option<&[H]>, refs: &[Vec<R>]) -> Self {
-        let mut c = Corpus { ids: Vec::new(), sent_ends: vec![0], images: vec![0] };
-        let mut add = |c: &mut Corpus, s: &str| {
-            c.ids.extend(py_split(s).map(|t| vocab.intern(t)));
-            c.sent_ends.push(c.ids.len());
-        };
-        for (i, rs) in refs.iter().enumerate() {
-            if let Some(h) = hyps {
-                add(&mut c, h[i].as_ref());
-            }
-            for r in rs {
-                add(&mut c, r.as_ref());
-            }
-            c.images.push(c.sent_ends.len() - 1);
+impl<'a> LocalVocab<'a> {
+    fn id(&mut self, w: &'a str) -> u32 {
+        if let Some(&id) = self.ids.get(w) {
+            return id;
         }
-        c
+        self.words.push(w);
+        self.ids.insert(w, self.words.len() as u32);
+        self.words.len() as u32
     }
+}
 
-    fn n_images(&self) -> usize {
-        self.images.len() - 1
-    }
-
-    fn sentence(&self, j: usize) -> &[u32] {
-        &self.ids[self.sent_ends[j]..self.sent_ends[j + 1]]
-    }
-
-    /// Number the images in chunks of [`CHUNK`]; the first sentence of each image is a
-    /// reference unless `has_hyp`.
-    pub(super) fn number(&self, max_order: usize, has_hyp: bool, n_threads: usize) -> Vec<Chunk> {
-        map_range(self.n_images().div_ceil(CHUNK), n_threads, Numbering::default, |num, c| {
-            let mut ch = Chunk::default();
-            ch.clear(num);
-            for i in c * CHUNK..((c + 1) * CHUNK).min(self.n_images()) {
-                ch.begin_image();
-                for j in self.images[i]..self.images[i + 1] {
-                    ch.add_sentence(num, self.sentence(j), max_order, !has_hyp || j > self.images[i]);
-                }
+/// Number the images (hypothesis first when `hyps` are given, then the references) in
+/// chunks of [`CHUNK`], all in parallel: each chunk numbers its words itself, then
+/// `vocab` interns the chunks' words chunk after chunk, which gives every word the id
+/// of a serial pass in image order, and each chunk renames its words to those ids.
+pub(super) fn number<H, R>(vocab: &mut Vocab, hyps: Option<&[H]>, refs: &[Vec<R>], max_order: usize, n_threads: usize) -> Vec<Chunk>
+where
+    H: AsRef<str> + Sync,
+    R: AsRef<str> + Sync,
+{
+    let n = refs.len();
+    let init = || (Numbering::default(), LocalVocab::default(), Vec::new());
+    let parts: Vec<(Chunk, Vec<&str>)> = map_range(n.div_ceil(CHUNK), n_threads, init, |(num, lv, buf), c| {
+        let mut ch = Chunk::default();
+        ch.clear(num);
+        lv.ids.clear();
+        for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
+            ch.begin_image();
+            let hyp = hyps.map(|h| h[i].as_ref());
+            for (j, sent) in hyp.into_iter().chain(refs[i].iter().map(AsRef::as_ref)).enumerate() {
+                buf.clear();
+                buf.extend(py_split(sent).map(|t| lv.id(t)));
+                ch.add_sentence(num, buf, max_order, hyp.is_none() || j > 0);
             }
-            ch.finish(num);
-            ch
-        })
-    }
+        }
+        ch.seal(num);
+        (ch, std::mem::take(&mut lv.words))
+    });
+    let mut chunks: Vec<(Chunk, Vec<u32>)> =
+        parts.into_iter().map(|(ch, words)| (ch, words.iter().map(|w| vocab.intern(w)).collect())).collect();
+    for_each_mut(&mut chunks, n_threads, |(ch, rename)| ch.finish(Some(rename)));
+    chunks.into_iter().map(|(ch, _)| ch).collect()
 }
 
 /// Count shard `s` of the df over every chunk's keys of that shard.
@@ -83,15 +82,28 @@ pub(super) fn fit_counts(chunks: &[Chunk], n_threads: usize) -> Counts {
     Counts(map_range(SHARDS, n_threads, || (), |_, s| count_shard(chunks, s)))
 }
 
-/// Per-image scores, the df counted over `chunks`' own references.
-pub(super) fn scores(cfg: &CiderConfig, chunks: &[Chunk], n_images: usize, n_threads: usize) -> Vec<f64> {
-    // ln(max(1, df)) for every df a corpus of n_images can have.
-    let ln_df: Vec<f64> = (0..=n_images).map(|d| (d as f64).max(1.0).ln()).collect();
-    let ref_len = (n_images as f64).ln();
+/// `ln(max(1, d))`, from a table for the small counts that make up most lookups.
+fn ln_df(d: u64) -> f64 {
+    static TABLE: OnceLock<Vec<f64>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| (0..1u32 << 16).map(|d| f64::from(d).max(1.0).ln()).collect());
+    table.get(d as usize).copied().unwrap_or_else(|| (d as f64).ln())
+}
+
+/// Per-image scores of `chunks` (numbered and finished) with `ref_len = ln(n_docs)` and
+/// the df of `table`, or counted over the chunks' own references if `None`. Each shard's
+/// df is read for every chunk at once, while the shard's map is in cache.
+pub(super) fn scores(cfg: &CiderConfig, chunks: &[Chunk], ref_len: f64, table: Option<&Counts>, n_threads: usize) -> Vec<f64> {
     // w_by_shard[s][c][j]: the weight of key j of shard s of chunk c.
     let w_by_shard: Vec<Vec<Vec<f64>>> = map_range(SHARDS, n_threads, || (), |_, s| {
-        let map = count_shard(chunks, s);
-        let w = |k: &u128| ref_len - ln_df[map.get(k).map_or(0, |&d| d as usize)];
+        let counted;
+        let map = match table {
+            Some(t) => &t.0[s],
+            None => {
+                counted = count_shard(chunks, s);
+                &counted
+            }
+        };
+        let w = |k: &u128| ref_len - ln_df(map.get(k).copied().unwrap_or(0));
         chunks.iter().map(|c| c.filed.keys[c.filed.shard(s)].iter().map(w).collect()).collect()
     });
     let per_chunk = map_range(chunks.len(), n_threads, ScoreScratch::default, |scratch, c| {

@@ -12,6 +12,11 @@
 //! (the division only when both norms are non-zero), summed over references, averaged
 //! over orders, divided by the number of references and multiplied by 10. Every sum runs
 //! in the reference's order (n-grams by order, then by first occurrence).
+//!
+//! Layout: `docfreq` (the table, sharded by key hash), `ngrams` (a chunk of images whose
+//! distinct n-grams are numbered once, and its scores from per-n-gram weights), `corpus`
+//! (the passes over chunks). Results never depend on the number of threads: chunks are
+//! fixed runs of images, and counts are exact.
 
 mod corpus;
 mod docfreq;
@@ -23,13 +28,14 @@ use crate::error::{Error, Result};
 use crate::parallel::map_range;
 use crate::pystr::py_split;
 use crate::tokenize::ptb::{tokenize_batch, CaptionTokenizer};
-use corpus::Corpus;
 use docfreq::Vocab;
-use ngrams::{Chunk, Numbering, ScoreScratch};
+use ngrams::{Chunk, Numbering};
 use rustc_hash::FxHashMap;
 
 pub const MAX_ORDER: usize = 4;
 
+/// Images numbered together: enough that their n-grams repeat (each is looked up in the
+/// df once per chunk), few enough that the numbering map stays in the L2 cache.
 const CHUNK: usize = 128;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,8 +127,7 @@ impl<'d> LocalIds<'d> {
     }
 }
 
-/// Scores against a fixed table, image `i` numbered by `fill(state, chunk, i)`: one
-/// lookup and logarithm per distinct n-gram of a chunk of images, shard by shard.
+/// Scores against a fixed table, image `i` numbered by `fill(state, chunk, numbering, i)`.
 fn fixed_df_scores<S>(
     cfg: &CiderConfig,
     df: &DocFreq,
@@ -132,27 +137,19 @@ fn fixed_df_scores<S>(
     fill: impl Fn(&mut S, &mut Chunk, &mut Numbering, usize) + Sync + Send,
 ) -> Result<Vec<f64>> {
     let ref_len = check_df(cfg, df)?;
-    let init = || (init(), Chunk::default(), Numbering::default(), ScoreScratch::default(), Vec::new());
-    let per_chunk = map_range(n.div_ceil(CHUNK), n_threads, init, |(st, ch, num, scratch, w), c| {
+    let init = || (init(), Numbering::default());
+    let chunks = map_range(n.div_ceil(CHUNK), n_threads, init, |(st, num), c| {
+        let mut ch = Chunk::default();
         ch.clear(num);
         for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
             ch.begin_image();
-            fill(st, ch, num, i);
+            fill(st, &mut ch, num, i);
         }
-        ch.finish(num);
-        w.clear();
-        w.resize(ch.n_ids(), 0.0);
-        let f = &ch.filed;
-        for (s, table) in df.counts.0.iter().enumerate() {
-            for (k, &id) in f.keys[f.shard(s)].iter().zip(&f.ids[f.shard(s)]) {
-                w[id as usize] = ref_len - (table.get(k).copied().unwrap_or(0) as f64).max(1.0).ln();
-            }
-        }
-        let mut out = vec![0.0; ch.n_images()];
-        ch.scores(w, cfg, scratch, &mut out);
-        out
+        ch.seal(num);
+        ch.finish(None);
+        ch
     });
-    Ok(per_chunk.concat())
+    Ok(corpus::scores(cfg, &chunks, ref_len, Some(&df.counts), n_threads))
 }
 
 fn check_refs<T>(n_hyps: usize, refs: &[Vec<T>]) -> Result<()> {
@@ -187,8 +184,8 @@ pub fn fit<S: AsRef<str> + Sync>(refs: &[Vec<S>], max_order: usize) -> DocFreq {
 /// numbered in parallel, and the shards of the table are counted in parallel.
 pub fn fit_threads<S: AsRef<str> + Sync>(refs: &[Vec<S>], max_order: usize, n_threads: usize) -> DocFreq {
     let mut df = DocFreq::new(max_order);
-    let corpus = Corpus::new::<S, S>(&mut df.vocab, None, refs);
-    df.counts = corpus::fit_counts(&corpus.number(max_order, false, n_threads), n_threads);
+    let chunks = corpus::number::<S, S>(&mut df.vocab, None, refs, max_order, n_threads);
+    df.counts = corpus::fit_counts(&chunks, n_threads);
     df.n_docs = refs.len() as u64;
     df
 }
@@ -222,8 +219,6 @@ fn scores_tokenized<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
     n_threads: usize,
 ) -> Result<Vec<f64>> {
     let Some(df) = df else {
-        let mut vocab = Vocab::default();
-        let corpus = Corpus::new(&mut vocab, Some(hyps), refs);
         if hyps.is_empty() {
             return Ok(Vec::new());
         }
@@ -233,8 +228,8 @@ fn scores_tokenized<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
                 "CIDEr: the references hold no words at all, so there are no document frequencies".into(),
             ));
         }
-        let chunks = corpus.number(cfg.max_order, true, n_threads);
-        return Ok(corpus::scores(cfg, &chunks, hyps.len(), n_threads));
+        let chunks = corpus::number(&mut Vocab::default(), Some(hyps), refs, cfg.max_order, n_threads);
+        return Ok(corpus::scores(cfg, &chunks, (hyps.len() as f64).ln(), None, n_threads));
     };
     if hyps.is_empty() {
         return Ok(Vec::new());
@@ -245,11 +240,16 @@ fn scores_tokenized<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
         if ch.n_images() == 1 {
             ids.clear();
         }
-        let sents = std::iter::once(hyps[i].as_ref()).chain(refs[i].iter().map(AsRef::as_ref));
+        let texts = |i: usize| refs[i].iter().map(AsRef::as_ref);
+        let repeat = ch.n_images() > 1 && texts(i).eq(texts(i - 1));
+        let sents = std::iter::once(hyps[i].as_ref()).chain(texts(i).take(if repeat { 0 } else { usize::MAX }));
         for (j, sent) in sents.enumerate() {
             buf.clear();
             buf.extend(py_split(sent).map(|t| ids.id(t)));
             ch.add_sentence(num, buf, cfg.max_order, j > 0);
+        }
+        if repeat {
+            ch.repeat_refs();
         }
     })
 }
@@ -275,7 +275,8 @@ pub fn scores_token_ids(
         if ch.n_images() == 1 {
             ids.clear();
         }
-        for (j, x) in std::iter::once(&hyps[i]).chain(&refs[i]).enumerate() {
+        let repeat = ch.n_images() > 1 && refs[i] == refs[i - 1];
+        for (j, x) in std::iter::once(&hyps[i]).chain(&refs[i][..if repeat { 0 } else { refs[i].len() }]).enumerate() {
             seq.clear();
             seq.extend(text.truncate(x).iter().map(|&x| {
                 if let Some(&w) = known.get(&x) {
@@ -290,6 +291,9 @@ pub fn scores_token_ids(
                 }
             }));
             ch.add_sentence(num, seq, cfg.max_order, j > 0);
+        }
+        if repeat {
+            ch.repeat_refs();
         }
     })
 }

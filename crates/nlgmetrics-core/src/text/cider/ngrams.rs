@@ -46,13 +46,17 @@ impl Filed {
 /// to be scored.
 #[derive(Debug, Default)]
 pub(super) struct Chunk {
-    /// Filled by [`Chunk::finish`].
-    pub(super) filed: Filed,
-    n_ids: usize,
+    /// How each id's n-gram is formed: 1 + its prefix's id (0 for a unigram) and its
+    /// last word.
+    links: Vec<(u32, u32)>,
+    /// How many of the chunk's images hold each id's n-gram in a reference.
+    docs: Vec<u32>,
     grams: Vec<Gram>,
     sents: Vec<Sent>,
     /// The first sentence of each image.
     images: Vec<usize>,
+    /// Filled by [`Chunk::finish`].
+    pub(super) filed: Filed,
 }
 
 /// Scratch space for numbering a chunk, kept from one chunk to the next. An n-gram is
@@ -61,12 +65,8 @@ pub(super) struct Chunk {
 #[derive(Debug, Default)]
 pub(super) struct Numbering {
     index: FxHashMap<u64, Slot>,
-    /// The packed n-gram of each id.
-    key: Vec<u128>,
     /// The ids of the previous order's n-grams of the sentence, by start position.
     prev: Vec<u32>,
-    docs: Vec<u32>,
-    shard: Vec<u8>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -83,16 +83,16 @@ impl Chunk {
     /// Empty the chunk (and `num`) for a new run of images.
     pub(super) fn clear(&mut self, num: &mut Numbering) {
         num.index.clear();
-        num.key.clear();
-        self.n_ids = 0;
+        self.links.clear();
+        self.docs.clear();
         self.grams.clear();
         self.sents.clear();
         self.images.clear();
     }
 
-    /// The number of distinct n-grams (ids run from 0 to this), once finished.
+    /// The number of distinct n-grams (ids run from 0 to this).
     pub(super) fn n_ids(&self) -> usize {
-        self.n_ids
+        self.links.len()
     }
 
     pub(super) fn n_images(&self) -> usize {
@@ -107,8 +107,8 @@ impl Chunk {
         &self.sents[self.images[i]..self.images.get(i + 1).map_or(self.sents.len(), |&s| s)]
     }
 
-    /// Add a sentence (word ids) to the image begun last; `num` must have been cleared
-    /// with the chunk.
+    /// Add a sentence (word ids, from 1) to the image begun last; `num` must have been
+    /// cleared with the chunk.
     pub(super) fn add_sentence(&mut self, num: &mut Numbering, words: &[u32], max_order: usize, is_ref: bool) {
         let image = self.images.len() as u32;
         let start = self.grams.len() as u32;
@@ -117,12 +117,16 @@ impl Chunk {
         for (n, end) in ends.iter_mut().enumerate() {
             if n < max_order && n < words.len() {
                 for j in 0..words.len() - n {
-                    let (parent, word) = (if n == 0 { 0 } else { u64::from(prev[j]) + 1 }, words[j + n]);
-                    let next = num.key.len() as u32;
-                    let slot = num.index.entry(parent << 32 | u64::from(word)).or_insert(Slot { id: next, last: 0, last_doc: 0, docs: 0 });
+                    let link = (if n == 0 { 0 } else { prev[j] + 1 }, words[j + n]);
+                    let next = self.links.len() as u32;
+                    let slot = num.index.entry(u64::from(link.0) << 32 | u64::from(link.1)).or_insert(Slot {
+                        id: next,
+                        last: 0,
+                        last_doc: 0,
+                        docs: 0,
+                    });
                     if slot.id == next {
-                        let prefix = if n == 0 { 0 } else { num.key[prev[j] as usize] };
-                        num.key.push(prefix | u128::from(word) << (32 * n));
+                        self.links.push(link);
                     }
                     // The n-gram at j extends the (n-1)-gram at j, needed no more.
                     if n == 0 {
@@ -148,39 +152,52 @@ impl Chunk {
         self.sents.push(Sent { start, ends });
     }
 
-    /// File the chunk's n-grams by shard (a counting sort), once all images are in.
-    pub(super) fn finish(&mut self, num: &mut Numbering) {
-        self.n_ids = num.key.len();
-        num.docs.clear();
-        num.docs.resize(num.key.len(), 0);
+    /// Give the image begun last (its hypothesis added) the references of the image
+    /// before it, already numbered: in self-critical training several samples of an
+    /// image share its references. Their documents are not counted again, so this is
+    /// only for a fixed table.
+    pub(super) fn repeat_refs(&mut self) {
+        let n = self.images.len();
+        self.sents.extend_from_within(self.images[n - 2] + 1..self.images[n - 1]);
+    }
+
+    /// Close the chunk's numbering (before `num` numbers another chunk).
+    pub(super) fn seal(&mut self, num: &Numbering) {
+        self.docs.resize(self.links.len(), 0);
         for slot in num.index.values() {
-            num.docs[slot.id as usize] = slot.docs;
+            self.docs[slot.id as usize] = slot.docs;
         }
-        num.shard.clear();
-        num.shard.extend(num.key.iter().map(|&k| shard(k) as u8));
+    }
+
+    /// Pack each id's n-gram, its words renamed by `rename[word - 1]` if given, and file
+    /// them by shard (a counting sort).
+    pub(super) fn finish(&mut self, rename: Option<&[u32]>) {
+        let mut keys: Vec<u128> = Vec::with_capacity(self.links.len());
+        let mut lane: Vec<u8> = Vec::with_capacity(self.links.len());
+        for &(parent, word) in &self.links {
+            let word = u128::from(rename.map_or(word, |r| r[word as usize - 1]));
+            let (prefix, n) = if parent == 0 { (0, 0) } else { (keys[parent as usize - 1], lane[parent as usize - 1] + 1) };
+            keys.push(prefix | word << (32 * u32::from(n)));
+            lane.push(n);
+        }
+        let shards: Vec<u8> = keys.iter().map(|&k| shard(k) as u8).collect();
         let f = &mut self.filed;
-        f.off.clear();
-        f.off.resize(SHARDS + 1, 0);
-        for &s in &num.shard {
+        f.off = vec![0; SHARDS + 1];
+        for &s in &shards {
             f.off[s as usize + 1] += 1;
         }
         for s in 0..SHARDS {
             f.off[s + 1] += f.off[s];
         }
-        let n = num.key.len();
-        f.keys.clear();
-        f.keys.resize(n, 0);
-        f.ids.clear();
-        f.ids.resize(n, 0);
-        f.docs.clear();
-        f.docs.resize(n, 0);
+        let n = keys.len();
+        (f.keys, f.ids, f.docs) = (vec![0; n], vec![0; n], vec![0; n]);
         let mut next = f.off.clone();
-        for (id, &s) in num.shard.iter().enumerate() {
+        for (id, &s) in shards.iter().enumerate() {
             let p = next[s as usize];
             next[s as usize] += 1;
-            f.keys[p] = num.key[id];
+            f.keys[p] = keys[id];
             f.ids[p] = id as u32;
-            f.docs[p] = num.docs[id];
+            f.docs[p] = self.docs[id];
         }
     }
 }
@@ -250,7 +267,7 @@ impl Chunk {
             let penalty = std::f64::consts::E.powf(-(delta.powf(2.0)) / (2.0 * cfg.sigma.powf(2.0)));
             let mut from = hyp.start as usize;
             let mut p = 0;
-            for n in 0..n_max {
+            for (n, total) in score.iter_mut().enumerate().take(n_max) {
                 let end = hyp.ends[n] as usize;
                 let mut val = 0.0f64;
                 for g in &self.grams[from..end] {
@@ -268,7 +285,7 @@ impl Chunk {
                 if cfg.flavour == Flavour::CiderD {
                     val *= penalty;
                 }
-                score[n] += val;
+                *total += val;
             }
             for g in ref_grams {
                 s.dense[g.id as usize] = 0.0;

@@ -277,3 +277,41 @@ fn fit_counts_every_image_once_whatever_the_threads() {
         assert_eq!(df.n_docs(), 333);
     }
 }
+
+#[test]
+fn shared_references_of_consecutive_samples_score_as_if_numbered_again() {
+    // Self-critical training scores several samples per image, each with the image's
+    // references: consecutive rows share them, which the numbering reuses.
+    let words = ["a", "b", "c", "d", "e", "f"];
+    let mut rng = Rng(5);
+    let (_, train) = random_corpus(&mut rng, 50, &words[..5]);
+    let (h, r) = random_corpus(&mut rng, 400, &words);
+    let r: Vec<Vec<String>> = r.iter().enumerate().map(|(i, _)| r[i - i % (1 + i % 4)].clone()).collect();
+    let df = fit(&train, 4);
+    let (_, train_s) = as_strs(&[], &train);
+    let (hs, rs) = as_strs(&h, &r);
+    let want = plain::scores(&cfg(Flavour::CiderD), &hs, &rs, &plain::doc_freq(&train_s, 4), 50);
+    for threads in [1, 2] {
+        let got = scores(&cfg(Flavour::CiderD), &h, &r, CaptionTokenizer::Split, Some(&df), threads).unwrap();
+        assert_eq!(bits(&got), bits(&want));
+    }
+    // The same captions as token ids ("a" is 1, ...; 0 ends a caption), and as the
+    // strings those ids stand for.
+    let text = IdText { eos: Some(0), include_eos: false };
+    let ids = |s: &String| -> Vec<i64> { s.split_whitespace().map(|w| i64::from(w.as_bytes()[0] - b'a' + 1)).chain([0, 0]).collect() };
+    let spelled = |s: &String| -> String { ids(s).iter().take_while(|&&x| x != 0).map(i64::to_string).collect::<Vec<_>>().join(" ") };
+    let mut df_ids = DocFreq::new(4);
+    for rs in &train {
+        df_ids.add_document_token_ids(&rs.iter().map(ids).collect::<Vec<_>>(), &text);
+    }
+    let hi: Vec<Vec<i64>> = h.iter().map(ids).collect();
+    let ri: Vec<Vec<Vec<i64>>> = r.iter().map(|rs| rs.iter().map(ids).collect()).collect();
+    let hd: Vec<String> = h.iter().map(spelled).collect();
+    let rd: Vec<Vec<String>> = r.iter().map(|rs| rs.iter().map(spelled).collect()).collect();
+    let want_ids = scores(&cfg(Flavour::CiderD), &hd, &rd, CaptionTokenizer::Split, Some(&df_ids), 1).unwrap();
+    assert_eq!(bits(&want_ids), bits(&want));
+    for threads in [1, 2] {
+        let got = scores_token_ids(&cfg(Flavour::CiderD), &hi, &ri, text, &df_ids, threads).unwrap();
+        assert_eq!(bits(&got), bits(&want));
+    }
+}
