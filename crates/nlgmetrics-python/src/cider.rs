@@ -29,14 +29,26 @@ impl PyDocFreq {
     /// Fit on references (one document per image), tokenized by `tokenizer` ("ptb"/"none").
     #[staticmethod]
     #[pyo3(signature = (refs, max_order=4, tokenizer="ptb", n_threads=0))]
-    fn fit(py: Python<'_>, refs: Vec<Vec<String>>, max_order: usize, tokenizer: &str, n_threads: usize) -> PyResult<Self> {
-        let df = detached(py, || {
-            check_order(max_order)?;
-            let tok = CaptionTokenizer::from_name(tokenizer)?;
-            let none: Vec<String> = Vec::new();
-            let (_, r) = tokenize_batch::<String, String>(tok, &none, &refs, n_threads);
-            Ok(cider::fit_threads(&r, max_order, n_threads))
-        })?;
+    fn fit(py: Python<'_>, refs: &Bound<'_, PyAny>, max_order: usize, tokenizer: &str, n_threads: usize) -> PyResult<Self> {
+        let fit = |refs: &[Vec<&str>]| {
+            detached(py, || {
+                check_order(max_order)?;
+                Ok(match CaptionTokenizer::from_name(tokenizer)? {
+                    CaptionTokenizer::Split => cider::fit_threads(refs, max_order, n_threads),
+                    tok => cider::fit_threads(&tokenize_batch::<&str, &str>(tok, &[], refs, n_threads).1, max_order, n_threads),
+                })
+            })
+        };
+        // Plain lists are read in place; anything else is extracted (or rejected) here.
+        let runs = str_runs(refs);
+        let views = runs.as_ref().and_then(|(objs, starts)| Some((utf8_views(objs)?, starts)));
+        let df = match views {
+            Some((texts, starts)) => fit(&starts.windows(2).map(|w| texts[w[0]..w[1]].to_vec()).collect::<Vec<_>>())?,
+            None => {
+                let owned: Vec<Vec<String>> = refs.extract()?;
+                fit(&owned.iter().map(|rs| rs.iter().map(String::as_str).collect()).collect::<Vec<_>>())?
+            }
+        };
         Ok(Self { inner: Arc::new(df) })
     }
 
