@@ -9,6 +9,7 @@ use super::{CiderConfig, CHUNK};
 use crate::parallel::{for_each_mut, map_range};
 use crate::pystr::py_split;
 use rustc_hash::FxHashMap;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::OnceLock;
 
 /// A chunk's own vocabulary: its words numbered from 1 in order of first appearance.
@@ -93,26 +94,29 @@ fn ln_df(d: u64) -> f64 {
 /// the df of `table`, or counted over the chunks' own references if `None`. Each shard's
 /// df is read for every chunk at once, while the shard's map is in cache.
 pub(super) fn scores(cfg: &CiderConfig, chunks: &[Chunk], ref_len: f64, table: Option<&Counts>, n_threads: usize) -> Vec<f64> {
-    // w_by_shard[s][c][j]: the weight of key j of shard s of chunk c.
-    let w_by_shard: Vec<Vec<Vec<f64>>> = map_range(SHARDS, n_threads, || (), |_, s| {
-        let counted;
-        let map = match table {
-            Some(t) => &t.0[s],
-            None => {
-                counted = count_shard(chunks, s);
-                &counted
+    // The weight of each chunk's n-grams, in filed order: each shard's task writes its
+    // own ranges (f64 bits; relaxed atomics are plain loads and stores).
+    let weights: Vec<Vec<AtomicU64>> = chunks.iter().map(|c| (0..c.n_ids()).map(|_| AtomicU64::new(0)).collect()).collect();
+    map_range(SHARDS, n_threads, || (), |_, s| {
+        // One chunk's own counts are the df already.
+        let counted = (table.is_none() && chunks.len() > 1).then(|| count_shard(chunks, s));
+        for (c, w) in chunks.iter().zip(&weights) {
+            let f = &c.filed;
+            for p in f.shard(s) {
+                let df = match (table, &counted) {
+                    (Some(t), _) => t.0[s].get(&f.keys[p]).copied().unwrap_or(0),
+                    (None, Some(m)) => m.get(&f.keys[p]).copied().unwrap_or(0),
+                    (None, None) => u64::from(f.docs[p]),
+                };
+                w[p].store((ref_len - ln_df(df)).to_bits(), Relaxed);
             }
-        };
-        let w = |k: &u128| ref_len - ln_df(map.get(k).copied().unwrap_or(0));
-        chunks.iter().map(|c| c.filed.keys[c.filed.shard(s)].iter().map(w).collect()).collect()
+        }
     });
     let per_chunk = map_range(chunks.len(), n_threads, ScoreScratch::default, |scratch, c| {
         let ch = &chunks[c];
         let mut w = vec![0.0; ch.n_ids()];
-        for (s, ws) in w_by_shard.iter().enumerate() {
-            for (&v, &id) in ws[c].iter().zip(&ch.filed.ids[ch.filed.shard(s)]) {
-                w[id as usize] = v;
-            }
+        for (x, &id) in weights[c].iter().zip(&ch.filed.ids) {
+            w[id as usize] = f64::from_bits(x.load(Relaxed));
         }
         let mut out = vec![0.0; ch.n_images()];
         ch.scores(&w, cfg, scratch, &mut out);

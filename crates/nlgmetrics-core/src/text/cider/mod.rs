@@ -38,6 +38,15 @@ pub const MAX_ORDER: usize = 4;
 /// df once per chunk), few enough that the numbering map stays in the L2 cache.
 const CHUNK: usize = 128;
 
+/// The threads for `n_images`: one chunk is not worth handing to the thread pool.
+fn threads_for(n_images: usize, n_threads: usize) -> usize {
+    if n_images <= CHUNK {
+        1
+    } else {
+        n_threads
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flavour {
     /// pycocoevalcap `Cider`: clipping and a Gaussian length penalty.
@@ -137,6 +146,7 @@ fn fixed_df_scores<S>(
     fill: impl Fn(&mut S, &mut Chunk, &mut Numbering, usize) + Sync + Send,
 ) -> Result<Vec<f64>> {
     let ref_len = check_df(cfg, df)?;
+    let n_threads = threads_for(n, n_threads);
     let init = || (init(), Numbering::default());
     let chunks = map_range(n.div_ceil(CHUNK), n_threads, init, |(st, num), c| {
         let mut ch = Chunk::default();
@@ -184,6 +194,7 @@ pub fn fit<S: AsRef<str> + Sync>(refs: &[Vec<S>], max_order: usize) -> DocFreq {
 /// numbered in parallel, and the shards of the table are counted in parallel.
 pub fn fit_threads<S: AsRef<str> + Sync>(refs: &[Vec<S>], max_order: usize, n_threads: usize) -> DocFreq {
     let mut df = DocFreq::new(max_order);
+    let n_threads = threads_for(refs.len(), n_threads);
     let chunks = corpus::number::<S, S>(&mut df.vocab, None, refs, max_order, n_threads);
     df.counts = corpus::fit_counts(&chunks, n_threads);
     df.n_docs = refs.len() as u64;
@@ -228,6 +239,7 @@ fn scores_tokenized<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
                 "CIDEr: the references hold no words at all, so there are no document frequencies".into(),
             ));
         }
+        let n_threads = threads_for(hyps.len(), n_threads);
         let chunks = corpus::number(&mut Vocab::default(), Some(hyps), refs, cfg.max_order, n_threads);
         return Ok(corpus::scores(cfg, &chunks, (hyps.len() as f64).ln(), None, n_threads));
     };
