@@ -113,8 +113,8 @@ impl IdText {
     }
 }
 
-/// Token ids of one image's sentences against a fixed table: known tokens keep the
-/// table's ids, unknown ones get fresh ids (their n-grams have df 0).
+/// Word ids of a chunk's sentences against a fixed table: known words keep the table's
+/// ids, unknown ones get fresh ids (their n-grams have df 0).
 struct LocalIds<'d> {
     df: &'d DocFreq,
     oov: FxHashMap<String, u32>,
@@ -136,24 +136,26 @@ impl<'d> LocalIds<'d> {
     }
 }
 
-/// Scores against a fixed table, image `i` numbered by `fill(state, chunk, numbering, i)`.
-fn fixed_df_scores<S>(
+/// Scores against a fixed table, image `i` numbered by `fill(state, ids, chunk,
+/// numbering, i)`.
+fn fixed_df_scores<'d, S>(
     cfg: &CiderConfig,
-    df: &DocFreq,
+    df: &'d DocFreq,
     n: usize,
     n_threads: usize,
     init: impl Fn() -> S + Sync + Send,
-    fill: impl Fn(&mut S, &mut Chunk, &mut Numbering, usize) + Sync + Send,
+    fill: impl Fn(&mut S, &mut LocalIds<'d>, &mut Chunk, &mut Numbering, usize) + Sync + Send,
 ) -> Result<Vec<f64>> {
     let ref_len = check_df(cfg, df)?;
     let n_threads = threads_for(n, n_threads);
-    let init = || (init(), Numbering::default());
-    let chunks = map_range(n.div_ceil(CHUNK), n_threads, init, |(st, num), c| {
+    let init = || (init(), LocalIds::new(df), Numbering::default());
+    let chunks = map_range(n.div_ceil(CHUNK), n_threads, init, |(st, ids, num), c| {
         let mut ch = Chunk::default();
         ch.clear(num);
+        ids.clear();
         for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
             ch.begin_image();
-            fill(st, &mut ch, num, i);
+            fill(st, ids, &mut ch, num, i);
         }
         ch.seal(num);
         ch.finish(None);
@@ -246,15 +248,11 @@ fn scores_tokenized<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
     if hyps.is_empty() {
         return Ok(Vec::new());
     }
-    // Words unknown to the table get ids past its vocabulary, shared within a chunk.
-    let init = || (LocalIds::new(df), Vec::new());
-    fixed_df_scores(cfg, df, hyps.len(), n_threads, init, |(ids, buf), ch, num, i| {
-        if ch.n_images() == 1 {
-            ids.clear();
-        }
+    fixed_df_scores(cfg, df, hyps.len(), n_threads, Vec::new, |buf, ids, ch, num, i| {
         let texts = |i: usize| refs[i].iter().map(AsRef::as_ref);
         let repeat = ch.n_images() > 1 && texts(i).eq(texts(i - 1));
-        let sents = std::iter::once(hyps[i].as_ref()).chain(texts(i).take(if repeat { 0 } else { usize::MAX }));
+        // A repeat adds the hypothesis only.
+        let sents = std::iter::once(hyps[i].as_ref()).chain(texts(i)).take(if repeat { 1 } else { usize::MAX });
         for (j, sent) in sents.enumerate() {
             buf.clear();
             buf.extend(py_split(sent).map(|t| ids.id(t)));
@@ -282,13 +280,11 @@ pub fn scores_token_ids(
     }
     // Token ids the table knows keep one word id for the whole batch: look each up once
     // per worker instead of formatting and hashing its decimal spelling every time.
-    let init = || (LocalIds::new(df), String::new(), FxHashMap::<i64, u32>::default(), Vec::new());
-    fixed_df_scores(cfg, df, hyps.len(), n_threads, init, |(ids, buf, known, seq), ch, num, i| {
-        if ch.n_images() == 1 {
-            ids.clear();
-        }
+    let init = || (String::new(), FxHashMap::<i64, u32>::default(), Vec::new());
+    fixed_df_scores(cfg, df, hyps.len(), n_threads, init, |(buf, known, seq), ids, ch, num, i| {
         let repeat = ch.n_images() > 1 && refs[i] == refs[i - 1];
-        for (j, x) in std::iter::once(&hyps[i]).chain(&refs[i][..if repeat { 0 } else { refs[i].len() }]).enumerate() {
+        let sents = std::iter::once(&hyps[i]).chain(&refs[i]).take(if repeat { 1 } else { usize::MAX });
+        for (j, x) in sents.enumerate() {
             seq.clear();
             seq.extend(text.truncate(x).iter().map(|&x| {
                 if let Some(&w) = known.get(&x) {
