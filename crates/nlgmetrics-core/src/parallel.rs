@@ -97,3 +97,22 @@ pub fn for_each_mut<T: Send>(items: &mut [T], n_threads: usize, f: impl Fn(&mut 
         run(n_threads, || items.par_iter_mut().for_each(f));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn map_range_and_for_each_mut_keep_index_order_on_any_threads() {
+        for threads in [0, 1, 2, 3] {
+            let got = map_range(1000, threads, || 0usize, |calls, i| {
+                *calls += 1;
+                i * i
+            });
+            assert_eq!(got, (0..1000).map(|i| i * i).collect::<Vec<_>>());
+            let mut items: Vec<usize> = (0..1000).collect();
+            for_each_mut(&mut items, threads, |x| *x += 1);
+            assert_eq!(items, (1..=1000).collect::<Vec<_>>());
+        }
+    }
+}
