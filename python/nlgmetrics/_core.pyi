@@ -170,6 +170,11 @@ def cider_scores(
     hyps: Sequence[str], refs: Sequence[Sequence[str]], flavour: str = "cider-d", max_order: int = 4, sigma: float = 6.0,
     tokenizer: str = "ptb", df: CiderDocFreq | None = None, n_threads: int = 0,
 ) -> npt.NDArray[np.float64]: ...
+def cider_scores_lists(
+    hyps: object, refs: object, flavour: str = "cider-d", max_order: int = 4, sigma: float = 6.0,
+    tokenizer: str = "ptb", df: CiderDocFreq | None = None, n_threads: int = 0,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]] | None:
+    """As cider_scores, reading list items in place, plus references per image; None if not plain lists of str."""
 def cider_scores_ids(
     hyps: Sequence[Sequence[int]], refs: Sequence[Sequence[Sequence[int]]], df: CiderDocFreq, flavour: str = "cider-d",
     sigma: float = 6.0, eos: int | None = None, include_eos: bool = True, n_threads: int = 0,

@@ -73,3 +73,46 @@ where
     run(n_threads, || work(&mut out))?;
     Ok(out)
 }
+
+/// `f(state, i)` for `i` in `0..n` on `n_threads` threads (`1`: inline, in order), with
+/// one `init()` state per worker task; the results in index order.
+pub fn map_range<S, T: Send>(
+    n: usize,
+    n_threads: usize,
+    init: impl Fn() -> S + Sync + Send,
+    f: impl Fn(&mut S, usize) -> T + Sync + Send,
+) -> Vec<T> {
+    if n_threads == 1 {
+        let mut s = init();
+        return (0..n).map(|i| f(&mut s, i)).collect();
+    }
+    run(n_threads, || (0..n).into_par_iter().map_init(&init, |s, i| f(s, i)).collect())
+}
+
+/// `f(item)` for every item of `items` on `n_threads` threads (`1`: inline, in order).
+pub fn for_each_mut<T: Send>(items: &mut [T], n_threads: usize, f: impl Fn(&mut T) + Sync + Send) {
+    if n_threads == 1 {
+        items.iter_mut().for_each(f);
+    } else {
+        run(n_threads, || items.par_iter_mut().for_each(f));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn map_range_and_for_each_mut_keep_index_order_on_any_threads() {
+        for threads in [0, 1, 2, 3] {
+            let got = map_range(1000, threads, || 0usize, |calls, i| {
+                *calls += 1;
+                i * i
+            });
+            assert_eq!(got, (0..1000).map(|i| i * i).collect::<Vec<_>>());
+            let mut items: Vec<usize> = (0..1000).collect();
+            for_each_mut(&mut items, threads, |x| *x += 1);
+            assert_eq!(items, (1..=1000).collect::<Vec<_>>());
+        }
+    }
+}

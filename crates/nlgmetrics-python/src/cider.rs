@@ -1,6 +1,6 @@
 //! CIDEr / CIDEr-D: document-frequency tables and per-image scores.
 
-use crate::convert::detached;
+use crate::convert::{detached, str_items, str_runs, utf8_views};
 use nlgmetrics_core::text::cider::{self, CiderConfig, DocFreq, Flavour, IdText};
 use nlgmetrics_core::tokenize::ptb::{tokenize_batch, CaptionTokenizer};
 use nlgmetrics_core::Error;
@@ -29,14 +29,26 @@ impl PyDocFreq {
     /// Fit on references (one document per image), tokenized by `tokenizer` ("ptb"/"none").
     #[staticmethod]
     #[pyo3(signature = (refs, max_order=4, tokenizer="ptb", n_threads=0))]
-    fn fit(py: Python<'_>, refs: Vec<Vec<String>>, max_order: usize, tokenizer: &str, n_threads: usize) -> PyResult<Self> {
-        let df = detached(py, || {
-            check_order(max_order)?;
-            let tok = CaptionTokenizer::from_name(tokenizer)?;
-            let none: Vec<String> = Vec::new();
-            let (_, r) = tokenize_batch::<String, String>(tok, &none, &refs, n_threads);
-            Ok(cider::fit_threads(&r, max_order, n_threads))
-        })?;
+    fn fit(py: Python<'_>, refs: &Bound<'_, PyAny>, max_order: usize, tokenizer: &str, n_threads: usize) -> PyResult<Self> {
+        let fit = |refs: &[Vec<&str>]| {
+            detached(py, || {
+                check_order(max_order)?;
+                Ok(match CaptionTokenizer::from_name(tokenizer)? {
+                    CaptionTokenizer::Split => cider::fit_threads(refs, max_order, n_threads),
+                    tok => cider::fit_threads(&tokenize_batch::<&str, &str>(tok, &[], refs, n_threads).1, max_order, n_threads),
+                })
+            })
+        };
+        // Plain lists are read in place; anything else is extracted (or rejected) here.
+        let runs = str_runs(refs);
+        let views = runs.as_ref().and_then(|(objs, starts)| Some((utf8_views(objs)?, starts)));
+        let df = match views {
+            Some((texts, starts)) => fit(&starts.windows(2).map(|w| texts[w[0]..w[1]].to_vec()).collect::<Vec<_>>())?,
+            None => {
+                let owned: Vec<Vec<String>> = refs.extract()?;
+                fit(&owned.iter().map(|rs| rs.iter().map(String::as_str).collect()).collect::<Vec<_>>())?
+            }
+        };
         Ok(Self { inner: Arc::new(df) })
     }
 
@@ -99,8 +111,8 @@ impl PyDocFreq {
 #[allow(clippy::too_many_arguments)]
 fn cider_scores<'py>(
     py: Python<'py>,
-    hyps: Vec<String>,
-    refs: Vec<Vec<String>>,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
     flavour: &str,
     max_order: usize,
     sigma: f64,
@@ -108,13 +120,78 @@ fn cider_scores<'py>(
     df: Option<PyRef<'py, PyDocFreq>>,
     n_threads: usize,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let df = df.map(|d| d.inner.clone());
-    let out = detached(py, || {
-        let cfg = config(flavour, max_order, sigma)?;
-        let tok = CaptionTokenizer::from_name(tokenizer)?;
-        cider::scores(&cfg, &hyps, &refs, tok, df.as_deref(), n_threads)
-    })?;
+    let opts = Options { flavour, max_order, sigma, tokenizer, df: df.map(|d| d.inner.clone()), n_threads };
+    if let Some((scores, _)) = scores_in_place(py, hyps, refs, &opts)? {
+        return Ok(scores);
+    }
+    let hyps: Vec<String> = hyps.extract()?;
+    let refs: Vec<Vec<String>> = refs.extract()?;
+    let out = detached(py, || opts.run(&hyps, &refs))?;
     Ok(PyArray1::from_vec(py, out))
+}
+
+/// [`cider_scores`] of plain lists (a list of str; a list of str or non-empty lists or
+/// tuples of str), read in place, with each image's number of references; `None` for
+/// any other input, which the caller then validates.
+#[pyfunction]
+#[pyo3(signature = (hyps, refs, flavour="cider-d", max_order=4, sigma=6.0, tokenizer="ptb", df=None, n_threads=0))]
+#[allow(clippy::too_many_arguments)]
+fn cider_scores_lists<'py>(
+    py: Python<'py>,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+    flavour: &str,
+    max_order: usize,
+    sigma: f64,
+    tokenizer: &str,
+    df: Option<PyRef<'py, PyDocFreq>>,
+    n_threads: usize,
+) -> PyResult<Option<ScoresAndRefCounts<'py>>> {
+    let opts = Options { flavour, max_order, sigma, tokenizer, df: df.map(|d| d.inner.clone()), n_threads };
+    scores_in_place(py, hyps, refs, &opts)
+}
+
+type ScoresAndRefCounts<'py> = (Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<i64>>);
+
+struct Options<'a> {
+    flavour: &'a str,
+    max_order: usize,
+    sigma: f64,
+    tokenizer: &'a str,
+    df: Option<Arc<DocFreq>>,
+    n_threads: usize,
+}
+
+impl Options<'_> {
+    fn run<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(&self, hyps: &[H], refs: &[Vec<R>]) -> Result<Vec<f64>, Error> {
+        let cfg = config(self.flavour, self.max_order, self.sigma)?;
+        let tok = CaptionTokenizer::from_name(self.tokenizer)?;
+        cider::scores(&cfg, hyps, refs, tok, self.df.as_deref(), self.n_threads)
+    }
+}
+
+/// Scores of plain lists whose strings the core borrows (no copies), or `None`.
+fn scores_in_place<'py>(
+    py: Python<'py>,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+    opts: &Options<'_>,
+) -> PyResult<Option<ScoresAndRefCounts<'py>>> {
+    let (Some(hyp_objs), Some((ref_objs, starts))) = (str_items(hyps), str_runs(refs)) else {
+        return Ok(None);
+    };
+    let (Some(hyp_texts), Some(ref_texts)) = (utf8_views(&hyp_objs), utf8_views(&ref_objs)) else {
+        return Ok(None);
+    };
+    if hyp_texts.len() != starts.len() - 1 {
+        return Ok(None);
+    }
+    let out = detached(py, || {
+        let refs: Vec<Vec<&str>> = starts.windows(2).map(|w| ref_texts[w[0]..w[1]].to_vec()).collect();
+        opts.run(&hyp_texts, &refs)
+    })?;
+    let ref_counts: Vec<i64> = starts.windows(2).map(|w| (w[1] - w[0]) as i64).collect();
+    Ok(Some((PyArray1::from_vec(py, out), PyArray1::from_vec(py, ref_counts))))
 }
 
 /// Per-sample CIDEr(-D) of token-id sequences against a fixed table (training rewards).
@@ -143,6 +220,7 @@ fn cider_scores_ids<'py>(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyDocFreq>()?;
     m.add_function(wrap_pyfunction!(cider_scores, m)?)?;
+    m.add_function(wrap_pyfunction!(cider_scores_lists, m)?)?;
     m.add_function(wrap_pyfunction!(cider_scores_ids, m)?)?;
     Ok(())
 }

@@ -292,6 +292,14 @@ class CIDEr(Metric):
         native = df._native if df is not None else None
         return _core.cider_scores(preds, refs, self.flavour, self.n, self.sigma, self.tokenize, native, self.n_threads)
 
+    def _list_scores(self, predictions: Any, references: Any) -> tuple[np.ndarray, np.ndarray] | None:
+        """Scores and reference counts of plain lists, read in place by the core; ``None``
+        for any other input, which then takes the validating path."""
+        if type(predictions) is not list or type(references) is not list or len(predictions) != len(references):
+            return None
+        native = self.df._native if self.df is not None else None
+        return _core.cider_scores_lists(predictions, references, self.flavour, self.n, self.sigma, self.tokenize, native, self.n_threads)
+
     def _warn_degenerate(self, n_images: int) -> None:
         if self.df is None and n_images == 1:
             warnings.warn(
@@ -322,18 +330,22 @@ class CIDEr(Metric):
         )
 
     def corpus_score(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> CIDErScore:
+        got = self._list_scores(predictions, references)
+        if got is not None:
+            scores, ref_counts = got
+            self._warn_degenerate(len(scores))
+            return self._make_score(scores, len(scores), frozenset(ref_counts.tolist()))
         preds, refs = self._prepare(predictions, references)
         self._warn_degenerate(len(preds))
         scores = self._scores(preds, refs, self.df)
-        return self._make_score(scores, len(preds), refs)
+        return self._make_score(scores, len(preds), frozenset(len(r) for r in refs))
 
-    def _make_score(self, scores: np.ndarray, n: int, refs: list[list[str]] | None = None, stats: Stats | None = None) -> CIDErScore:
+    def _make_score(self, scores: np.ndarray, n: int, ref_counts: frozenset[int] = frozenset(), stats: Stats | None = None) -> CIDErScore:
         value = math.fsum(scores) / n if n else 0.0
         if stats is None:
             counts = np.array([n, 0, 0], dtype=np.uint64)
             stats = Stats(key=self.key, count_fields=self.count_fields, counts=counts, sum_fields=self.sum_fields,
-                          sum_partials=((math.fsum(scores),),), n_segments=n,
-                          ref_counts=frozenset(len(r) for r in refs) if refs else frozenset())
+                          sum_partials=((math.fsum(scores),),), n_segments=n, ref_counts=ref_counts)
         return CIDErScore("CIDEr-D" if self.flavour == "cider-d" else "CIDEr", value, self.signature(stats), stats, images=n)
 
     def _sentence_scores(self, seg: SegmentStats) -> np.ndarray:
@@ -341,6 +353,10 @@ class CIDEr(Metric):
 
     def sentence_scores(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> np.ndarray:
         """Per-image scores (pycocoevalcap's ``scores``), with this call's df in corpus mode."""
+        got = self._list_scores(predictions, references)
+        if got is not None:
+            self._warn_degenerate(len(got[0]))
+            return got[0]
         preds, refs = self._prepare(predictions, references)
         self._warn_degenerate(len(preds))
         return self._scores(preds, refs, self.df)
