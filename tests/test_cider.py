@@ -181,6 +181,24 @@ def test_fixed_df_matches_pycocoevalcap_scorer_with_that_df(coco, train_df):
     np.testing.assert_allclose(CIDEr(df=df, tokenize="none").sentence_scores(hyps, refs), want, rtol=REL, atol=1e-12)
 
 
+def test_pairwise_matrix_on_coco_captions(coco, train_df):
+    """MBR's matrix: every candidate against every pseudo-reference alone, equal to
+    pycocoevalcap's scorer on each pair (and bit for bit to our own sentence scores)."""
+    df, _ = train_df
+    _, hyps, refs = tokenized(coco, "mscoco__zerocap_result", limit=40)
+    pseudo = [r[0] for r in refs[:25]]
+    m = CIDEr(df=df, tokenize="none")
+    got = m.pairwise(hyps, pseudo)
+    assert got.shape == (40, 25)
+    pairs_h = [h for h in hyps for _ in pseudo]
+    pairs_r = [[r] for _ in hyps for r in pseudo]
+    np.testing.assert_array_equal(got.ravel(), m.sentence_scores(pairs_h, pairs_r))
+    want = reference_fixed_df(pairs_h, pairs_r, {tuple(k.split()): v for k, v in df.to_counts().items()}, df.n_docs)
+    np.testing.assert_allclose(got.ravel(), want, rtol=REL, atol=1e-12)
+    unclipped = CIDEr(df=df, tokenize="none", flavour="cider", n_threads=1)
+    np.testing.assert_array_equal(unclipped.pairwise(hyps, pseudo).ravel(), unclipped.sentence_scores(pairs_h, pairs_r))
+
+
 def test_reward_with_token_ids_equals_strings():
     rng = np.random.default_rng(0)
     train = [[list(rng.integers(1, 30, rng.integers(3, 9))) + [0] for _ in range(5)] for _ in range(60)]

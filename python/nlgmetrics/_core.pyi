@@ -179,6 +179,11 @@ def cider_scores_ids(
     hyps: Sequence[Sequence[int]], refs: Sequence[Sequence[Sequence[int]]], df: CiderDocFreq, flavour: str = "cider-d",
     sigma: float = 6.0, eos: int | None = None, include_eos: bool = True, n_threads: int = 0,
 ) -> npt.NDArray[np.float64]: ...
+def cider_pairwise(
+    cands: Sequence[str], refs: Sequence[str], df: CiderDocFreq, flavour: str = "cider-d", sigma: float = 6.0,
+    tokenizer: str = "ptb", n_threads: int = 0,
+) -> npt.NDArray[np.float64]:
+    """Shape (len(cands), len(refs)): each candidate against each reference alone, with a fixed table."""
 # nltk BLEU flavour -------------------------------------------------------------------
 def nltk_bleu_stats_text(hyps: Sequence[str], refs: Sequence[Sequence[str]], n_orders: int, n_threads: int = 0) -> npt.NDArray[np.uint64]:
     """Rows ``[hyp_len, ref_len, num_1..N, den_1..N, tail_len, tail_num5, tail_den5]``; strings split like ``str.split()``."""

@@ -1,10 +1,10 @@
 //! CIDEr / CIDEr-D: document-frequency tables and per-image scores.
 
-use crate::convert::{detached, str_items, str_runs, utf8_views};
+use crate::convert::{detached, matrix, str_items, str_runs, utf8_views};
 use nlgmetrics_core::text::cider::{self, CiderConfig, DocFreq, Flavour, IdText};
 use nlgmetrics_core::tokenize::ptb::{tokenize_batch, CaptionTokenizer};
 use nlgmetrics_core::Error;
-use numpy::PyArray1;
+use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use std::sync::Arc;
 
@@ -130,6 +130,30 @@ fn cider_scores<'py>(
     Ok(PyArray1::from_vec(py, out))
 }
 
+/// MBR: CIDEr(-D) of every candidate against every pseudo-reference with a fixed
+/// table: shape (n, m).
+#[pyfunction]
+#[pyo3(signature = (cands, refs, df, flavour="cider-d", sigma=6.0, tokenizer="ptb", n_threads=0))]
+fn cider_pairwise<'py>(
+    py: Python<'py>,
+    cands: Vec<String>,
+    refs: Vec<String>,
+    df: PyRef<'py, PyDocFreq>,
+    flavour: &str,
+    sigma: f64,
+    tokenizer: &str,
+    n_threads: usize,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let df = df.inner.clone();
+    let (n, m) = (cands.len(), refs.len());
+    let data = detached(py, || {
+        let cfg = config(flavour, df.max_order(), sigma)?;
+        let tok = CaptionTokenizer::from_name(tokenizer)?;
+        cider::pairwise(&cfg, &cands, &refs, tok, &df, n_threads)
+    })?;
+    matrix(py, data, n, m)
+}
+
 /// [`cider_scores`] of plain lists (a list of str; a list of str or non-empty lists or
 /// tuples of str), read in place, with each image's number of references; `None` for
 /// any other input, which the caller then validates.
@@ -222,5 +246,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cider_scores, m)?)?;
     m.add_function(wrap_pyfunction!(cider_scores_lists, m)?)?;
     m.add_function(wrap_pyfunction!(cider_scores_ids, m)?)?;
+    m.add_function(wrap_pyfunction!(cider_pairwise, m)?)?;
     Ok(())
 }

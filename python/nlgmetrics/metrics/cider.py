@@ -58,7 +58,7 @@ from typing import Any, ClassVar, Sequence
 import numpy as np
 
 from .. import _core
-from .._inputs import as_references
+from .._inputs import as_references, check_all_text
 from ..errors import IncompatibleStatsError, InvalidInputError, InvalidOptionError
 from ..stats import SegmentStats, Stats
 from .base import Metric, Score
@@ -364,7 +364,12 @@ class CIDEr(Metric):
     def _pairwise(self, cands: list[str], refs: list[str]) -> np.ndarray:
         if self.df is None:
             raise InvalidOptionError("CIDEr pairwise scores need a fixed df (CIDEr(df=CiderDF.fit(...))): a one-reference df scores 0")
-        return super()._pairwise(cands, refs)
+        try:
+            return _core.cider_pairwise(cands, refs, self.df._native, self.flavour, self.sigma, self.tokenize, self.n_threads)
+        except UnicodeEncodeError:
+            check_all_text(cands, "candidates")
+            check_all_text(refs, "references")
+            raise
 
     # -- scoring totals -----------------------------------------------------------
     def _score(self, stats: Stats) -> CIDErScore:

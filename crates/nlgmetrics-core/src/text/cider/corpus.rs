@@ -90,17 +90,18 @@ fn ln_df(d: u64) -> f64 {
     table.get(d as usize).copied().unwrap_or_else(|| (d as f64).ln())
 }
 
-/// Per-image scores of `chunks` (numbered and finished) with `ref_len = ln(n_docs)` and
-/// the df of `table`, or counted over the chunks' own references if `None`. Each shard's
-/// df is read for every chunk at once, while the shard's map is in cache.
-pub(super) fn scores(cfg: &CiderConfig, chunks: &[Chunk], ref_len: f64, table: Option<&Counts>, n_threads: usize) -> Vec<f64> {
-    // The weight of each chunk's n-grams, in filed order: each shard's task writes its
-    // own ranges (f64 bits; relaxed atomics are plain loads and stores).
-    let weights: Vec<Vec<AtomicU64>> = chunks.iter().map(|c| (0..c.n_ids()).map(|_| AtomicU64::new(0)).collect()).collect();
+/// The weight `ln(n_docs) − ln(max(1, df))` of each chunk's n-grams, by id, with
+/// `ref_len = ln(n_docs)` and the df of `table`, or counted over the chunks' own
+/// references if `None`. Each shard's df is read for every chunk at once, while the
+/// shard's map is in cache.
+pub(super) fn weights(chunks: &[Chunk], ref_len: f64, table: Option<&Counts>, n_threads: usize) -> Vec<Vec<f64>> {
+    // Filed order: each shard's task writes its own ranges (f64 bits; relaxed atomics
+    // are plain loads and stores).
+    let filed: Vec<Vec<AtomicU64>> = chunks.iter().map(|c| (0..c.n_ids()).map(|_| AtomicU64::new(0)).collect()).collect();
     map_range(SHARDS, n_threads, || (), |_, s| {
         // One chunk's own counts are the df already.
         let counted = (table.is_none() && chunks.len() > 1).then(|| count_shard(chunks, s));
-        for (c, w) in chunks.iter().zip(&weights) {
+        for (c, w) in chunks.iter().zip(&filed) {
             let f = &c.filed;
             for p in f.shard(s) {
                 let df = match (table, &counted) {
@@ -112,14 +113,21 @@ pub(super) fn scores(cfg: &CiderConfig, chunks: &[Chunk], ref_len: f64, table: O
             }
         }
     });
-    let per_chunk = map_range(chunks.len(), n_threads, ScoreScratch::default, |scratch, c| {
-        let ch = &chunks[c];
-        let mut w = vec![0.0; ch.n_ids()];
-        for (x, &id) in weights[c].iter().zip(&ch.filed.ids) {
+    map_range(chunks.len(), n_threads, || (), |_, c| {
+        let mut w = vec![0.0; chunks[c].n_ids()];
+        for (x, &id) in filed[c].iter().zip(&chunks[c].filed.ids) {
             w[id as usize] = f64::from_bits(x.load(Relaxed));
         }
-        let mut out = vec![0.0; ch.n_images()];
-        ch.scores(&w, cfg, scratch, &mut out);
+        w
+    })
+}
+
+/// Per-image scores of `chunks` (numbered and finished), weighted as [`weights`] says.
+pub(super) fn scores(cfg: &CiderConfig, chunks: &[Chunk], ref_len: f64, table: Option<&Counts>, n_threads: usize) -> Vec<f64> {
+    let weights = weights(chunks, ref_len, table, n_threads);
+    let per_chunk = map_range(chunks.len(), n_threads, ScoreScratch::default, |scratch, c| {
+        let mut out = vec![0.0; chunks[c].n_images()];
+        chunks[c].scores(&weights[c], cfg, scratch, &mut out);
         out
     });
     per_chunk.concat()

@@ -264,6 +264,46 @@ fn scores_tokenized<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
     })
 }
 
+/// MBR: CIDEr(-D) of every candidate against every pseudo-reference, each pair scored
+/// as an image with that one reference against the fixed table `df` (row-major, equal
+/// to [`scores`] of the pair). All sentences are numbered together once.
+pub fn pairwise<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
+    cfg: &CiderConfig,
+    cands: &[H],
+    refs: &[R],
+    tokenizer: CaptionTokenizer,
+    df: &DocFreq,
+    n_threads: usize,
+) -> Result<Vec<f64>> {
+    cfg.validate()?;
+    let ref_len = check_df(cfg, df)?;
+    if cands.is_empty() || refs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let (c, r);
+    let sents: Vec<&str> = match tokenizer {
+        CaptionTokenizer::Split => cands.iter().map(AsRef::as_ref).chain(refs.iter().map(AsRef::as_ref)).collect(),
+        CaptionTokenizer::Ptb => {
+            let nested = [refs.iter().map(AsRef::as_ref).collect::<Vec<&str>>()];
+            (c, r) = tokenize_batch(tokenizer, cands, &nested, n_threads);
+            c.iter().chain(&r[0]).map(String::as_str).collect()
+        }
+    };
+    let (mut num, mut ch, mut ids, mut buf) = (Numbering::default(), Chunk::default(), LocalIds::new(df), Vec::new());
+    ch.clear(&mut num);
+    ch.begin_image();
+    for sent in sents {
+        buf.clear();
+        buf.extend(py_split(sent).map(|t| ids.id(t)));
+        ch.add_sentence(&mut num, &buf, cfg.max_order, false);
+    }
+    ch.seal(&num);
+    ch.finish(None);
+    let chunks = [ch];
+    let w = corpus::weights(&chunks, ref_len, Some(&df.counts), n_threads);
+    Ok(chunks[0].pair_scores(&w[0], cfg, cands.len(), n_threads))
+}
+
 /// Per-sample scores of token-id sequences against a fixed table (the training reward).
 pub fn scores_token_ids(
     cfg: &CiderConfig,

@@ -7,6 +7,7 @@
 
 use super::docfreq::{shard, SHARDS};
 use super::{CiderConfig, Flavour, MAX_ORDER};
+use crate::parallel::{map_range, map_rows};
 use rustc_hash::FxHashMap;
 
 /// One distinct n-gram of a sentence: its id in the chunk and its count in the sentence.
@@ -253,50 +254,95 @@ impl Chunk {
     }
 
     fn score(&self, i: usize, w: &[f64], cfg: &CiderConfig, s: &mut ScoreScratch) -> f64 {
-        let n_max = cfg.max_order;
         let (hyp, refs) = self.sents_of(i).split_first().expect("an image holds its hypothesis");
         s.hyp.compute(&self.grams, hyp, w);
         let mut score = [0.0f64; MAX_ORDER];
         for r in refs {
             s.refv.compute(&self.grams, r, w);
-            let ref_grams = &self.grams[r.start as usize..r.ends[MAX_ORDER - 1] as usize];
-            for (g, &v) in ref_grams.iter().zip(&s.refv.val) {
-                s.dense[g.id as usize] = v;
-            }
-            let delta = s.hyp.length - s.refv.length;
-            let penalty = std::f64::consts::E.powf(-(delta.powf(2.0)) / (2.0 * cfg.sigma.powf(2.0)));
-            let mut from = hyp.start as usize;
-            let mut p = 0;
-            for (n, total) in score.iter_mut().enumerate().take(n_max) {
-                let end = hyp.ends[n] as usize;
-                let mut val = 0.0f64;
-                for g in &self.grams[from..end] {
-                    let (vh, vr) = (s.hyp.val[p], s.dense[g.id as usize]);
-                    val += match cfg.flavour {
-                        Flavour::CiderD => vh.min(vr) * vr,
-                        Flavour::Cider => vh * vr,
-                    };
-                    p += 1;
-                }
-                from = end;
-                if s.hyp.norm[n] != 0.0 && s.refv.norm[n] != 0.0 {
-                    val /= s.hyp.norm[n] * s.refv.norm[n];
-                }
-                if cfg.flavour == Flavour::CiderD {
-                    val *= penalty;
-                }
-                *total += val;
-            }
-            for g in ref_grams {
-                s.dense[g.id as usize] = 0.0;
-            }
+            self.add_reference(hyp, &s.hyp, r, &s.refv, cfg, &mut s.dense, &mut score);
         }
-        let mut mean = 0.0;
-        for v in &score[..n_max] {
-            mean += v;
-        }
-        mean /= n_max as f64;
-        mean /= refs.len() as f64;
-        mean * 10.0
+        final_score(&score, cfg.max_order, refs.len())
     }
+
+    /// Add reference `r`'s term of each order to `score`, for hypothesis `hyp`; `dense`
+    /// (one slot per id) is all zeros before and after.
+    #[allow(clippy::too_many_arguments)]
+    fn add_reference(
+        &self,
+        hyp: &Sent,
+        hv: &SentVals,
+        r: &Sent,
+        rv: &SentVals,
+        cfg: &CiderConfig,
+        dense: &mut [f64],
+        score: &mut [f64; MAX_ORDER],
+    ) {
+        let ref_grams = &self.grams[r.start as usize..r.ends[MAX_ORDER - 1] as usize];
+        for (g, &v) in ref_grams.iter().zip(&rv.val) {
+            dense[g.id as usize] = v;
+        }
+        let delta = hv.length - rv.length;
+        let penalty = std::f64::consts::E.powf(-(delta.powf(2.0)) / (2.0 * cfg.sigma.powf(2.0)));
+        let mut from = hyp.start as usize;
+        let mut p = 0;
+        for (n, total) in score.iter_mut().enumerate().take(cfg.max_order) {
+            let end = hyp.ends[n] as usize;
+            let mut val = 0.0f64;
+            for g in &self.grams[from..end] {
+                let (vh, vr) = (hv.val[p], dense[g.id as usize]);
+                val += match cfg.flavour {
+                    Flavour::CiderD => vh.min(vr) * vr,
+                    Flavour::Cider => vh * vr,
+                };
+                p += 1;
+            }
+            from = end;
+            if hv.norm[n] != 0.0 && rv.norm[n] != 0.0 {
+                val /= hv.norm[n] * rv.norm[n];
+            }
+            if cfg.flavour == Flavour::CiderD {
+                val *= penalty;
+            }
+            *total += val;
+        }
+        for g in ref_grams {
+            dense[g.id as usize] = 0.0;
+        }
+    }
+
+    /// MBR: the score of each of the first `n_hyps` sentences of the chunk (one image)
+    /// against each later sentence as its only reference, row-major. Each sentence's
+    /// values are computed once; a pair costs one sparse dot product per order.
+    pub(super) fn pair_scores(&self, w: &[f64], cfg: &CiderConfig, n_hyps: usize, n_threads: usize) -> Vec<f64> {
+        let vals: Vec<SentVals> = map_range(self.sents.len(), n_threads, || (), |_, i| {
+            let mut v = SentVals::default();
+            v.compute(&self.grams, &self.sents[i], w);
+            v
+        });
+        let (hyps, refs) = self.sents.split_at(n_hyps);
+        let (hv, rv) = vals.split_at(n_hyps);
+        let rows = map_rows(hyps.len(), refs.len(), n_threads, || vec![0.0; w.len()], |dense, i, row: &mut [f64]| {
+            for (j, out) in row.iter_mut().enumerate() {
+                let mut score = [0.0f64; MAX_ORDER];
+                self.add_reference(&hyps[i], &hv[i], &refs[j], &rv[j], cfg, dense, &mut score);
+                *out = final_score(&score, cfg.max_order, 1);
+            }
+            Ok::<(), std::convert::Infallible>(())
+        });
+        match rows {
+            Ok(v) => v,
+            Err(never) => match never {},
+        }
+    }
+}
+
+/// The mean over orders of the summed reference terms, per reference, times 10.
+fn final_score(score: &[f64; MAX_ORDER], n_max: usize, n_refs: usize) -> f64 {
+    let mut mean = 0.0;
+    for v in &score[..n_max] {
+        mean += v;
+    }
+    mean /= n_max as f64;
+    mean /= n_refs as f64;
+    mean * 10.0
 }

@@ -315,3 +315,31 @@ fn shared_references_of_consecutive_samples_score_as_if_numbered_again() {
         assert_eq!(bits(&got), bits(&want));
     }
 }
+
+#[test]
+fn pairwise_equals_each_pair_scored_alone() {
+    let words = ["a", "b", "c", "d", "e", "f", "g", "h"];
+    let mut rng = Rng(23);
+    let (_, train) = random_corpus(&mut rng, 200, &words[..6]);
+    // Words 6 and 7 are unknown to the table; some sentences are empty.
+    let (cands, pseudo) = random_corpus(&mut rng, 37, &words);
+    let refs: Vec<String> = pseudo.into_iter().flatten().take(29).collect();
+    for n in [1, 2, 4] {
+        let df = fit(&train, n);
+        for flavour in [Flavour::CiderD, Flavour::Cider] {
+            let c = CiderConfig { flavour, max_order: n, sigma: 6.0 };
+            let pairs: Vec<&String> = cands.iter().flat_map(|h| refs.iter().map(move |_| h)).collect();
+            let alone: Vec<Vec<&String>> = cands.iter().flat_map(|_| refs.iter().map(|r| vec![r])).collect();
+            for tok in [CaptionTokenizer::Split, CaptionTokenizer::Ptb] {
+                let want = scores(&c, &pairs, &alone, tok, Some(&df), 1).unwrap();
+                for threads in [1, 2, 3] {
+                    let got = pairwise(&c, &cands, &refs, tok, &df, threads).unwrap();
+                    assert_eq!(bits(&got), bits(&want), "n={n}, {flavour:?}, {tok:?}, {threads} threads");
+                }
+            }
+        }
+    }
+    let df = fit(&train, 4);
+    assert!(pairwise(&cfg(Flavour::CiderD), &cands, &[] as &[&str], CaptionTokenizer::Split, &df, 1).unwrap().is_empty());
+    assert!(pairwise(&cfg(Flavour::CiderD), &cands, &refs, CaptionTokenizer::Split, &fit(&train, 2), 1).is_err());
+}
