@@ -6,8 +6,9 @@ Each input has ``--candidates`` noisy variants of one sentence, used as candidat
 pseudo-references (sampling-based MBR): ``candidates²`` pairs per input.
 ``nlgmetrics.mbr.select`` against fastchrf 0.2.1 (``pairwise_chrf``, Rust) for chrF on
 every pair, and against sacrebleu 2.6.0 / rouge-score 0.1.2 called pair by pair for
-BLEU, TER and ROUGE-L on ``--peer-rows`` rows of the first matrix (TER on an eighth of
-them; time extrapolated to all pairs, marked so). mbrs is not run: it requires torch, unbabel-comet and
+BLEU, TER and ROUGE-L, and pycocoevalcap 1.2's CiderScorer (with the same df) for
+CIDEr-D, on ``--peer-rows`` rows of the first matrix (TER on an eighth of them; time
+extrapolated to all pairs, marked so). mbrs is not run: it requires torch, unbabel-comet and
 bleurt-pytorch; it lists fastchrf among its dependencies, which is measured here.
 """
 
@@ -17,6 +18,7 @@ import argparse
 import os
 import sys
 import time
+from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
@@ -82,8 +84,35 @@ def main() -> None:
         peer_pair = t_peer / (rows * n)
         print(f"| {res[0].metric} | {t_ours:.2f} s | {t_ours / pairs * 1e6:.2f} µs | {peer_name} | ~{peer_pair * pairs:.0f} s (extrapolated from {rows} rows) | {peer_pair * 1e6:.0f} µs | {peer_pair * pairs / t_ours:.0f}× | – | max diff {diff:.1e} |", flush=True)
 
+    # CIDEr-D: pycocoevalcap's scorer on a few rows, each pair an image with one
+    # reference, with the same df (the pseudo-references', as nlgmetrics.mbr fits it) and
+    # the same PTB tokens (nlgmetrics' tokenizer gives the Java tokenizer's tokens).
+    from pycocoevalcap.cider.cider_scorer import CiderScorer
+
+    from bench_caption import _Sized
+    from nlgmetrics.coco import ptb_tokenize
+    from nlgmetrics.metrics.cider import CiderDF
+
     t_ours, res = timed(lambda: [select(c, metric="cider") for c in inputs])
-    print(f"| CIDEr-D (df of the pseudo-references) | {t_ours:.2f} s | {t_ours / pairs * 1e6:.2f} µs | – | – | – | – | – | – |")
+    cands = inputs[0]
+    rows = args.peer_rows
+    df = CiderDF.fit([[r] for r in cands])
+    counts = {tuple(k.split()): v for k, v in df.to_counts().items()}
+    tokens = ptb_tokenize(cands)
+
+    def coco_rows():
+        sc = CiderScorer(n=4, sigma=6.0)
+        for c in tokens[:rows]:
+            for r in tokens:
+                sc += (c, [r])
+        sc.document_frequency = defaultdict(float, counts)
+        sc.crefs = _Sized(sc.crefs, df.n_docs)  # compute_cider: ref_len = log(len(crefs))
+        return np.asarray(sc.compute_cider()).reshape(rows, n)
+
+    t_peer, sub = timed(coco_rows)
+    diff = float(np.max(np.abs(res[0].utility[:rows] - sub)))
+    peer_pair = t_peer / (rows * n)
+    print(f"| CIDEr-D (df of the pseudo-references) | {t_ours:.2f} s | {t_ours / pairs * 1e6:.2f} µs | pycocoevalcap CiderScorer | ~{peer_pair * pairs:.0f} s (extrapolated from {rows} rows) | {peer_pair * 1e6:.0f} µs | {peer_pair * pairs / t_ours:.0f}× | – | max diff {diff:.1e} |")
 
 
 if __name__ == "__main__":
