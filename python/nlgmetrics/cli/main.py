@@ -10,6 +10,7 @@ from typing import Any, Sequence
 
 from .. import __version__
 from ..errors import InvalidOptionError, MissingExtraError, NlgMetricsError
+from ..io.chunks import parse_jsonl_record
 from ..io.text import read_lines
 from ..registry import available, load
 from .options import OPTION_SETS
@@ -82,18 +83,10 @@ def _read_jsonl(path: str) -> tuple[list[str], list[list[str]]]:
     preds: list[str] = []
     refs: list[list[str]] = []
     for lineno, line in enumerate(read_lines(path), 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise NlgMetricsError(f"{path}:{lineno}: invalid JSON ({e.msg})") from None
-        pred = obj.get("prediction", obj.get("hypothesis")) if isinstance(obj, dict) else None
-        ref = obj.get("references", obj.get("reference")) if isinstance(obj, dict) else None
-        if not isinstance(pred, str) or ref is None:
-            raise NlgMetricsError(f'{path}:{lineno}: expected an object with "prediction" and "references"')
-        preds.append(pred)
-        refs.append([ref] if isinstance(ref, str) else list(ref))
+        record = parse_jsonl_record(line, f"{path}:{lineno}")
+        if record is not None:
+            preds.append(record[0])
+            refs.append(record[1])
     return preds, refs
 
 
