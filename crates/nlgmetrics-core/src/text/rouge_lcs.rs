@@ -81,13 +81,20 @@ pub fn mark_lcs(model: &[u32], peer: &[u32], mask: &mut [bool], table: &mut Vec<
             };
         }
     }
-    let (mut i, mut j) = (m, n);
+    trace_back(model, peer, mask, |i, j| table[i * w + j] as usize);
+}
+
+/// Walk one LCS back from the end, marking the matched positions of `model`, with
+/// `len(i, j)` the LCS length of `model[..i]` and `peer[..j]`; ties go up (to a shorter
+/// model prefix), which is the walk every table layout here must reproduce.
+fn trace_back(model: &[u32], peer: &[u32], mask: &mut [bool], len: impl Fn(usize, usize) -> usize) {
+    let (mut i, mut j) = (model.len(), peer.len());
     while i > 0 && j > 0 {
         if model[i - 1] == peer[j - 1] {
             mask[i - 1] = true;
             i -= 1;
             j -= 1;
-        } else if table[(i - 1) * w + j] >= table[i * w + j - 1] {
+        } else if len(i - 1, j) >= len(i, j - 1) {
             i -= 1;
         } else {
             j -= 1;
@@ -243,26 +250,14 @@ impl BitLcs {
             Self::step(&done[i * words..], &self.pm[at..at + words], &mut rest[..words]);
         }
         // L[i][j] = zero bits of row i below bit j.
-        let l = |rows: &[u64], i: usize, j: usize| prefix_zeros(&rows[i * words..(i + 1) * words], j);
-        let (mut i, mut j) = (m, n);
-        while i > 0 && j > 0 {
-            if model[i - 1] == peer[j - 1] {
-                mask[i - 1] = true;
-                i -= 1;
-                j -= 1;
-            } else if l(&self.rows, i - 1, j) >= l(&self.rows, i, j - 1) {
-                i -= 1;
-            } else {
-                j -= 1;
-            }
-        }
+        let rows = &self.rows;
+        trace_back(model, peer, mask, |i, j| prefix_zeros(&rows[i * words..(i + 1) * words], j));
     }
 }
 
 impl BitLcs {
     /// [`BitLcs::mark_loaded`] for a peer of at most 64 tokens: one word per row.
     fn mark_short(&mut self, model: &[u32], peer: &[u32], mask: &mut [bool]) {
-        let (m, n) = (model.len(), peer.len());
         self.rows.clear();
         let mut v = u64::MAX;
         self.rows.push(v);
@@ -276,18 +271,7 @@ impl BitLcs {
             let below = if j == 64 { u64::MAX } else { (1u64 << j) - 1 };
             (!rows[i] & below).count_ones()
         };
-        let (mut i, mut j) = (m, n);
-        while i > 0 && j > 0 {
-            if model[i - 1] == peer[j - 1] {
-                mask[i - 1] = true;
-                i -= 1;
-                j -= 1;
-            } else if l(i - 1, j) >= l(i, j - 1) {
-                i -= 1;
-            } else {
-                j -= 1;
-            }
-        }
+        trace_back(model, peer, mask, |i, j| l(i, j) as usize);
     }
 }
 

@@ -3,11 +3,9 @@
 
 use unicode_general_category::{get_general_category, GeneralCategory as G};
 
-/// `\p{P}`: any punctuation category (Pc, Pd, Ps, Pe, Pi, Pf, Po).
-#[inline]
-pub fn is_punctuation(c: char) -> bool {
+fn punctuation_category(g: G) -> bool {
     matches!(
-        get_general_category(c),
+        g,
         G::ConnectorPunctuation
             | G::DashPunctuation
             | G::OpenPunctuation
@@ -16,6 +14,16 @@ pub fn is_punctuation(c: char) -> bool {
             | G::FinalPunctuation
             | G::OtherPunctuation
     )
+}
+
+fn symbol_category(g: G) -> bool {
+    matches!(g, G::MathSymbol | G::CurrencySymbol | G::ModifierSymbol | G::OtherSymbol)
+}
+
+/// `\p{P}`: any punctuation category (Pc, Pd, Ps, Pe, Pi, Pf, Po).
+#[inline]
+pub fn is_punctuation(c: char) -> bool {
+    punctuation_category(get_general_category(c))
 }
 
 /// `\p{N}`: any number category (Nd, Nl, No).
@@ -27,29 +35,14 @@ pub fn is_number(c: char) -> bool {
 /// `\p{S}`: any symbol category (Sm, Sc, Sk, So).
 #[inline]
 pub fn is_symbol(c: char) -> bool {
-    matches!(
-        get_general_category(c),
-        G::MathSymbol | G::CurrencySymbol | G::ModifierSymbol | G::OtherSymbol
-    )
+    symbol_category(get_general_category(c))
 }
 
 /// `[\p{P}\p{S}]`, with one category lookup.
 #[inline]
 pub fn is_punctuation_or_symbol(c: char) -> bool {
-    matches!(
-        get_general_category(c),
-        G::ConnectorPunctuation
-            | G::DashPunctuation
-            | G::OpenPunctuation
-            | G::ClosePunctuation
-            | G::InitialPunctuation
-            | G::FinalPunctuation
-            | G::OtherPunctuation
-            | G::MathSymbol
-            | G::CurrencySymbol
-            | G::ModifierSymbol
-            | G::OtherSymbol
-    )
+    let g = get_general_category(c);
+    punctuation_category(g) || symbol_category(g)
 }
 
 /// `\p{M}`: any mark category (Mn, Mc, Me).
