@@ -12,4 +12,9 @@ scripts/setup.sh test
 # shellcheck disable=SC1091
 . .venv/bin/activate
 cargo test --release -p nlgmetrics-core
+# The whole run (no arguments) also checks what users install: the portable wheel, the
+# sdist, the smoke suite through the installed wheel at the lowest and newest dependencies.
+if [ "$#" -eq 0 ] && [ "${NLGMETRICS_SKIP_RELEASE_CHECK:-0}" != 1 ]; then
+    scripts/release_check.sh
+fi
 python -m pytest "$@"
