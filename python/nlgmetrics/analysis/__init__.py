@@ -1,0 +1,27 @@
+"""Why one system beats another: compare-mt's holistic analyses, with compare-mt's numbers.
+
+- :func:`word_accuracy`: precision, recall and F-measure of the words each system produces,
+  bucketed by the word's frequency (in the references, or in a training corpus / count table).
+- :func:`sentence_buckets`: sentences bucketed by reference length, by length difference or
+  by sentence score, with the count or any metric's corpus score per bucket.
+- :func:`ngram_differences`: the n-grams one system matches (or over- or under-produces)
+  more often than another, ranked by compare-mt's smoothed ratio.
+
+Every function takes plain texts and a named tokenizer (``"none"``: split on white space, as
+compare-mt reads its files) and returns plain data, so the report and the command line
+format it the same way. The numbers equal compare-mt 0.2.10's
+(``tests/test_analysis.py``).
+"""
+
+from .ngrams import NgramDifference, ngram_differences
+from .sentences import SentenceBucket, sentence_buckets
+from .words import WordBucket, word_accuracy
+
+__all__ = [
+    "NgramDifference",
+    "SentenceBucket",
+    "WordBucket",
+    "ngram_differences",
+    "sentence_buckets",
+    "word_accuracy",
+]

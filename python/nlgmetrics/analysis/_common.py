@@ -1,0 +1,59 @@
+"""What the analyses share: bucket cut-offs and tokenized inputs."""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, Sequence
+
+from .._inputs import as_texts
+from ..errors import InvalidOptionError, LengthMismatchError
+from ..tokenizers import tokenize as _tokenize
+
+Tokenizer = str | Callable[[str], list[str]]
+
+
+class Cutoffs:
+    """Buckets ``< c0``, ``[c0, c1)``, ..., ``>= c_last``, labelled as compare-mt labels them."""
+
+    def __init__(self, cutoffs: Sequence[float], *, integers: bool):
+        values = list(cutoffs)
+        if not values:
+            raise InvalidOptionError("bucket cut-offs: give at least one")
+        if any(not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v) for v in values):
+            raise InvalidOptionError(f"bucket cut-offs must be finite numbers, got {values!r}")
+        if any(b <= a for a, b in zip(values, values[1:])):
+            raise InvalidOptionError(f"bucket cut-offs must increase strictly, got {values!r}")
+        self.values = values
+        labels = [f"<{values[0]}"]
+        for previous, value in zip(values, values[1:]):
+            labels.append(f"{value - 1}" if integers and value - 1 == previous else f"[{previous},{value})")
+        labels.append(f">={values[-1]}")
+        self.labels = labels
+
+    def bucket(self, value: float) -> int:
+        for i, cutoff in enumerate(self.values):
+            if value < cutoff:
+                return i
+        return len(self.values)
+
+
+def token_lists(texts: Sequence[str], tokenize: Tokenizer, what: str) -> list[list[str]]:
+    lines = as_texts(texts, what)
+    if callable(tokenize):
+        return [list(tokenize(line)) for line in lines]
+    return [line.split() for line in _tokenize(tokenize, lines)]
+
+
+def systems_of(systems: Sequence[Sequence[str]] | dict[str, Sequence[str]]) -> tuple[list[str], list[Sequence[str]]]:
+    """Names and outputs of the systems (a dict keeps its names; a list is named sys1, sys2, ...)."""
+    if isinstance(systems, dict):
+        return list(systems), list(systems.values())
+    if isinstance(systems, str) or not isinstance(systems, Sequence) or not systems or isinstance(systems[0], str):
+        raise InvalidOptionError("systems: pass a list of system outputs (each a list of texts) or a dict name -> outputs")
+    return [f"sys{i + 1}" for i in range(len(systems))], list(systems)
+
+
+def check_lengths(references: Sequence, outputs: Sequence[Sequence], names: Sequence[str]) -> None:
+    for name, output in zip(names, outputs):
+        if len(output) != len(references):
+            raise LengthMismatchError(f"system {name!r} has {len(output)} segments, the references {len(references)}")

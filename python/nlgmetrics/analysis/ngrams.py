@@ -1,0 +1,93 @@
+"""Which n-grams one system gets right (or over- or under-produces) more often than another."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..errors import InvalidOptionError, LengthMismatchError
+from ._common import Tokenizer, token_lists
+
+
+@dataclass(frozen=True)
+class NgramDifference:
+    """An n-gram, compare-mt's smoothed share of system A, and both systems' counts."""
+
+    ngram: tuple[str, ...]
+    score: float
+    count_a: int
+    count_b: int
+
+
+def _ngrams(words: list[str], min_n: int, max_n: int) -> list[tuple[str, ...]]:
+    return [tuple(words[i : i + n]) for n in range(min_n, max_n + 1) for i in range(len(words) - n + 1)]
+
+
+def ngram_counts(references: list[list[str]], output: list[list[str]], min_n: int, max_n: int) -> dict[str, Counter]:
+    """compare-mt's ``compare_ngrams``: per n-gram, output total, matched, over- and under-produced."""
+    total, match, over, under = Counter(), Counter(), Counter(), Counter()
+    for reference, out in zip(references, output):
+        ref_ngrams = _ngrams(reference, min_n, max_n)
+        remaining = Counter(ref_ngrams)
+        for gram in _ngrams(out, min_n, max_n):
+            total[gram] += 1
+            if remaining[gram] > 0:
+                match[gram] += 1
+                remaining[gram] -= 1
+            else:
+                over[gram] += 1
+        for gram in reversed(ref_ngrams):
+            if remaining[gram] > 0:
+                under[gram] += 1
+                remaining[gram] -= 1
+    return {"total": total, "match": match, "over": over, "under": under}
+
+
+def ngram_differences(
+    references: Sequence[str],
+    system_a: Sequence[str],
+    system_b: Sequence[str],
+    *,
+    compare: str = "match",
+    min_n: int = 1,
+    max_n: int = 4,
+    alpha: float = 1.0,
+    top: int | None = 50,
+    tokenize: Tokenizer = "none",
+    case_insensitive: bool = False,
+) -> tuple[list[NgramDifference], list[NgramDifference]]:
+    """The n-grams most characteristic of A and of B (compare-mt's n-gram report).
+
+    Each n-gram's score is ``(a + alpha) / (a + b + 2 alpha)`` over the counts of
+    ``compare`` (``"match"``: n-grams matching the reference; ``"over"``/``"under"``:
+    over- and under-produced). Returns the ``top`` n-grams with the highest score (A's
+    strengths) and with the lowest (B's), ties in compare-mt's order.
+    """
+    if compare not in ("match", "over", "under"):
+        raise InvalidOptionError(f"compare must be 'match', 'over' or 'under', got {compare!r}")
+    if not (isinstance(min_n, int) and isinstance(max_n, int) and 1 <= min_n <= max_n):
+        raise InvalidOptionError(f"n-gram orders: need integers 1 <= min_n <= max_n, got {min_n}, {max_n}")
+    if not alpha > 0:
+        raise InvalidOptionError(f"alpha must be > 0, got {alpha!r}")
+    if top is not None and (not isinstance(top, int) or top < 0):
+        raise InvalidOptionError(f"top must be a non-negative integer or None, got {top!r}")
+    if not (len(references) == len(system_a) == len(system_b)):
+        raise LengthMismatchError(f"{len(references)} references, {len(system_a)} and {len(system_b)} outputs")
+    refs = token_lists(references, tokenize, "references")
+    outs = [token_lists(s, tokenize, what) for s, what in ((system_a, "system A"), (system_b, "system B"))]
+    if case_insensitive:
+        refs = [[w.lower() for w in s] for s in refs]
+        outs = [[[w.lower() for w in s] for s in o] for o in outs]
+    a = ngram_counts(refs, outs[0], min_n, max_n)[compare]
+    b = ngram_counts(refs, outs[1], min_n, max_n)[compare]
+    # compare-mt iterates a set of the keys, then sorts by score only (a stable sort): its
+    # order among equal scores is the set's. Order ties by the n-gram so results are stable.
+    keys = sorted(set(a) | set(b))
+    ranked = sorted(
+        (NgramDifference(k, (a[k] + alpha) / (a[k] + b[k] + 2 * alpha), a[k], b[k]) for k in keys),
+        key=lambda d: d.score,
+        reverse=True,
+    )
+    n = len(ranked) if top is None else top
+    return ranked[:n], list(reversed(ranked))[:n]

@@ -1,0 +1,156 @@
+"""compare-mt's analyses (nlgmetrics.analysis) against compare-mt 0.2.10 itself.
+
+The shared WMT22 zh-en systems are tokenized with sacrebleu's 13a tokenizer (both sides get
+the same token lists), then compare-mt's own bucketers and n-gram counters run on them.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from compare_mt import bucketers, ngram_utils, stat_utils
+from nlgmetrics import InvalidOptionError, LengthMismatchError
+from nlgmetrics.analysis import ngram_differences, sentence_buckets, word_accuracy
+from nlgmetrics.tokenizers import tokenize
+from wmt import load_pair
+
+N_SEGMENTS = 600
+
+
+@pytest.fixture(scope="module")
+def zh_en():
+    pair = load_pair("zh-en")
+    refs = [line for line in tokenize("13a", pair.refs[0][:N_SEGMENTS])]
+    names = sorted(pair.systems)[:3]
+    systems = {name: tokenize("13a", pair.systems[name][:N_SEGMENTS]) for name in names}
+    return refs, systems
+
+
+def _split(lines):
+    return [line.split() for line in lines]
+
+
+def _word_report(refs, systems, **options):
+    bucketer = bucketers.FreqWordBucketer(freq_data=_split(refs), **options)
+    statistics, *_ = bucketer.calc_statistics(_split(refs), [_split(s) for s in systems.values()])
+    return bucketer.bucket_strs, statistics
+
+
+@pytest.mark.parametrize("case_insensitive", [False, True])
+def test_word_accuracy_equals_compare_mt(zh_en, case_insensitive):
+    refs, systems = zh_en
+    labels, statistics = _word_report(refs, systems, case_insensitive=case_insensitive)
+    ours = word_accuracy(refs, systems, case_insensitive=case_insensitive)
+    assert len(ours) == len(systems) * len(labels)
+    for s, name in enumerate(systems):
+        for b, label in enumerate(labels):
+            got = ours[s * len(labels) + b]
+            matches, ref_count, out_count, recall, precision, fmeas = statistics[s][b]
+            assert (got.system, got.bucket) == (name, label)
+            assert (got.matches, got.reference_words, got.output_words) == (matches, ref_count, out_count)
+            assert (got.recall, got.precision, got.fmeasure) == (recall, precision, fmeas)
+
+
+def test_word_accuracy_with_training_frequencies_and_cutoffs(zh_en):
+    refs, systems = zh_en
+    training = tokenize("13a", load_pair("zh-en").refs[1])  # another reference stream as a "training corpus"
+    counts = {}
+    for line in training:
+        for w in line.split():
+            counts[w] = counts.get(w, 0) + 1
+    cutoffs = [1, 3, 10, 50]
+    bucketer = bucketers.FreqWordBucketer(freq_counts=counts, bucket_cutoffs=cutoffs)
+    statistics, *_ = bucketer.calc_statistics(_split(refs), [_split(s) for s in systems.values()])
+    from_counts = word_accuracy(refs, systems, frequencies=counts, cutoffs=cutoffs)
+    from_corpus = word_accuracy(refs, systems, frequencies=training, cutoffs=cutoffs)
+    assert from_counts == from_corpus
+    flat = [row for per_system in statistics for row in per_system]
+    assert [(g.matches, g.reference_words, g.output_words, g.fmeasure) for g in from_counts] == [
+        (m, r, o, f) for m, r, o, _, _, f in flat
+    ]
+    assert [g.bucket for g in from_counts[: len(bucketer.bucket_strs)]] == bucketer.bucket_strs
+
+
+@pytest.mark.parametrize("by", ["length", "lengthdiff"])
+def test_sentence_buckets_equal_compare_mt(zh_en, by):
+    refs, systems = zh_en
+    bucketer = bucketers.create_sentence_bucketer_from_profile(by)
+    ours = sentence_buckets(refs, systems, by=by)
+    n = len(bucketer.bucket_strs)
+    for s, (name, output) in enumerate(systems.items()):
+        corpus = bucketer.create_bucketed_corpus(_split(output), ref=_split(refs))
+        for b, (outs, _, _) in enumerate(corpus):
+            got = ours[s * n + b]
+            assert (got.system, got.bucket, got.count) == (name, bucketer.bucket_strs[b], len(outs))
+            assert [_split(output)[i] for i in got.segments] == outs
+
+
+def test_sentence_buckets_by_score_use_the_metric(zh_en):
+    from nlgmetrics import CHRF
+
+    refs, systems = zh_en
+    name, output = next(iter(systems.items()))
+    chrf = CHRF()
+    scores = chrf.sentence_scores(output, [[r] for r in refs])
+    buckets = sentence_buckets(refs, {name: output}, by="score", statistic="score", metric=chrf)
+    assert [b.bucket for b in buckets] == ["<10.0"] + [f"[{10.0 * k},{10.0 * (k + 1)})" for k in range(1, 9)] + [">=90.0"]
+    assert sum(b.count for b in buckets) == len(output)
+    for b in buckets:
+        lower = float(b.bucket.strip("<>=[)").split(",")[0]) if not b.bucket.startswith("<") else float("-inf")
+        assert all(scores[i] >= lower for i in b.segments)
+        if b.segments:
+            assert b.value == chrf.corpus_score([output[i] for i in b.segments], [[refs[i]] for i in b.segments]).score
+
+
+@pytest.mark.parametrize("compare", ["match", "over", "under"])
+def test_ngram_differences_equal_compare_mt(zh_en, compare):
+    refs, systems = zh_en
+    (a_name, a), (b_name, b) = list(systems.items())[:2]
+    counts_a = ngram_utils.compare_ngrams(_split(refs), _split(a))
+    counts_b = ngram_utils.compare_ngrams(_split(refs), _split(b))
+    index = {"match": 1, "over": 2, "under": 3}[compare]
+    theirs = stat_utils.extract_salient_features(counts_a[index], counts_b[index], alpha=1.0)
+    best_a, best_b = ngram_differences(refs, a, b, compare=compare, top=None)
+    assert {d.ngram: d.score for d in best_a} == theirs
+    assert [d.score for d in best_a] == sorted(theirs.values(), reverse=True)
+    assert {d.ngram: (d.count_a, d.count_b) for d in best_a} == {k: (counts_a[index][k], counts_b[index][k]) for k in theirs}
+    top_a, top_b = ngram_differences(refs, a, b, compare=compare, top=50)
+    assert top_a == best_a[:50] and [d.score for d in top_b] == sorted(theirs.values())[:50]
+
+
+words = st.lists(st.sampled_from(["a", "b", "c", "the", "A", "B"]), max_size=8).map(" ".join)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(words, words, words), min_size=1, max_size=8))
+def test_generated_corpora_match_compare_mt(rows):
+    refs, a, b = (list(x) for x in zip(*rows))
+    labels, statistics = _word_report(refs, {"a": a, "b": b}, case_insensitive=True)
+    ours = word_accuracy(refs, {"a": a, "b": b}, case_insensitive=True)
+    assert [(g.matches, g.reference_words, g.output_words) for g in ours] == [
+        tuple(int(x) for x in row[:3]) for per_system in statistics for row in per_system
+    ]
+    counts_a = ngram_utils.compare_ngrams(_split(refs), _split(a))
+    counts_b = ngram_utils.compare_ngrams(_split(refs), _split(b))
+    best_a, _ = ngram_differences(refs, a, b, compare="under", top=None)
+    assert {d.ngram: d.score for d in best_a} == stat_utils.extract_salient_features(counts_a[3], counts_b[3])
+
+
+def test_bad_options_are_typed_errors():
+    refs, outs = ["a b"], ["a"]
+    with pytest.raises(InvalidOptionError):
+        word_accuracy(refs, {"x": outs}, cutoffs=[5, 2])
+    with pytest.raises(InvalidOptionError):
+        word_accuracy(refs, ["a"])  # a list of texts, not a list of systems
+    with pytest.raises(LengthMismatchError):
+        word_accuracy(refs, {"x": ["a", "b"]})
+    with pytest.raises(InvalidOptionError):
+        sentence_buckets(refs, {"x": outs}, by="width")
+    with pytest.raises(InvalidOptionError):
+        ngram_differences(refs, outs, outs, compare="both")
+    with pytest.raises(InvalidOptionError):
+        ngram_differences(refs, outs, outs, min_n=3, max_n=2)
+    with pytest.raises(InvalidOptionError):
+        word_accuracy(refs, {"x": outs}, frequencies={"a": -1})
