@@ -154,3 +154,28 @@ def test_bad_options_are_typed_errors():
         ngram_differences(refs, outs, outs, min_n=3, max_n=2)
     with pytest.raises(InvalidOptionError):
         word_accuracy(refs, {"x": outs}, frequencies={"a": -1})
+
+
+def test_the_report_shows_the_analyses(tmp_path, zh_en):
+    import re
+
+    from nlgmetrics.cli import main
+
+    refs, systems = zh_en
+    pair = load_pair("zh-en")
+    names = sorted(pair.systems)[:2]
+    paths = []
+    for name in names:
+        path = tmp_path / f"{name}.txt"
+        path.write_text("\n".join(pair.systems[name][:200]) + "\n", encoding="utf-8")
+        paths.append(str(path))
+    ref = tmp_path / "ref.txt"
+    ref.write_text("\n".join(pair.refs[0][:200]) + "\n", encoding="utf-8")
+    out = tmp_path / "report.html"
+    assert main(["report", "-r", str(ref), "-i", *paths, "-m", "bleu", "--confidence-n", "20", "-o", str(out), "--quiet"]) == 0
+    html = out.read_text(encoding="utf-8")
+    expected = word_accuracy(pair.refs[0][:200], {f"{n}.txt": pair.systems[n][:200] for n in names}, tokenize="13a")
+    shown = re.findall(r'data-system="([^"]+)" data-field="word-fmeasure" data-bucket="([^"]+)" data-value="([^"]+)"', html)
+    assert len(shown) == len(expected)
+    assert {(s, b): float(v) for s, b, v in shown} == {(w.system, w.bucket.replace("<", "&lt;").replace(">", "&gt;")): w.fmeasure for w in expected}
+    assert html.count('data-field="ngram-score"') == 20

@@ -6,6 +6,7 @@ import os
 from typing import Any
 
 from .. import plots
+from ..analysis import ngram_differences, sentence_buckets, word_accuracy
 from .data import MetricResult, TextReport, most_different
 from .highlight import MAX_N, highlighted_html
 from .html import esc, number, page, png_figure, table
@@ -151,6 +152,54 @@ def _differences(report: TextReport, k: int) -> str:
     return "".join(out)
 
 
+ANALYSIS_TOKENIZER = "13a"
+
+
+def _analysis(report: TextReport, top: int = 10) -> str:
+    """compare-mt's analyses on the first reference of each segment (compare-mt takes one)."""
+    refs = [r[0] if r else "" for r in report.references]
+    short = display_names(report.systems)
+    systems = {short[name]: report.hypotheses[name] for name in report.systems}
+    out = [
+        f'<p class="meta">As compare-mt 0.2.10 computes them, on the first reference of each segment, '
+        f"tokenized with {ANALYSIS_TOKENIZER}.</p>",
+        "<h3>Word F-measure by frequency in the references</h3>",
+    ]
+    words = word_accuracy(refs, systems, tokenize=ANALYSIS_TOKENIZER)
+    labels = list(dict.fromkeys(w.bucket for w in words))
+    rows = []
+    for b, label in enumerate(labels):
+        cells = f'<td class="name">{esc(label)}</td>' + number(words[b].reference_words, field="reference-words", bucket=label)
+        for s, name in enumerate(systems):
+            cells += number(words[s * len(labels) + b].fmeasure, 4, system=name, field="word-fmeasure", bucket=label)
+        rows.append(cells)
+    out.append(table(["frequency", "reference words", *systems], rows))
+    out.append("<h3>Segments by reference length</h3>")
+    lengths = sentence_buckets(refs, systems, by="length", tokenize=ANALYSIS_TOKENIZER)
+    labels = list(dict.fromkeys(b.bucket for b in lengths))
+    rows = []
+    for b, label in enumerate(labels):
+        cells = f'<td class="name">{esc(label)}</td>'
+        for s, name in enumerate(systems):
+            cells += number(lengths[s * len(labels) + b].count, system=name, field="length-bucket-count", bucket=label)
+        rows.append(cells)
+    out.append(table(["reference words", *[f"{name}: segments" for name in systems]], rows))
+    if len(systems) >= 2:
+        names = list(systems)
+        base = names[0]
+        for other in names[1:]:
+            wins_base, wins_other = ngram_differences(refs, systems[base], systems[other], top=top, tokenize=ANALYSIS_TOKENIZER)
+            rows = [
+                f'<td class="name">{esc(" ".join(d.ngram))}</td>' + number(d.score, 4, field="ngram-score", system=side)
+                + number(d.count_a, field="ngram-count", system=base) + number(d.count_b, field="ngram-count", system=other)
+                for side, group in ((base, wins_base), (other, wins_other))
+                for d in group
+            ]
+            out.append(f"<h3>n-grams matched more often: {esc(base)} (first {len(wins_base)}) and {esc(other)} (next {len(wins_other)})</h3>")
+            out.append(table(["n-gram", "(a+1)/(a+b+2)", f"matches {base}", f"matches {other}"], rows))
+    return "".join(out)
+
+
 def render(report: TextReport, *, title: str = "nlgmetrics report", top_k: int = 5) -> str:
     """The whole report as one HTML document."""
     n = len(report.references)
@@ -166,5 +215,6 @@ def render(report: TextReport, *, title: str = "nlgmetrics report", top_k: int =
         *[_metric_section(report, m) for m in report.metrics],
         "<h2>Length and brevity</h2>", _lengths(report),
         "<h2>Segments where the systems differ most</h2>", _differences(report, top_k),
+        "<h2>Analysis: words, lengths and n-grams</h2>", _analysis(report),
     ]
     return page(title, "\n".join(body))
