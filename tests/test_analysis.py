@@ -174,8 +174,49 @@ def test_the_report_shows_the_analyses(tmp_path, zh_en):
     out = tmp_path / "report.html"
     assert main(["report", "-r", str(ref), "-i", *paths, "-m", "bleu", "--confidence-n", "20", "-o", str(out), "--quiet"]) == 0
     html = out.read_text(encoding="utf-8")
-    expected = word_accuracy(pair.refs[0][:200], {f"{n}.txt": pair.systems[n][:200] for n in names}, tokenize="13a")
+    expected = word_accuracy(pair.refs[0][:200], {n: pair.systems[n][:200] for n in names}, tokenize="13a")
     shown = re.findall(r'data-system="([^"]+)" data-field="word-fmeasure" data-bucket="([^"]+)" data-value="([^"]+)"', html)
     assert len(shown) == len(expected)
     assert {(s, b): float(v) for s, b, v in shown} == {(w.system, w.bucket.replace("<", "&lt;").replace(">", "&gt;")): w.fmeasure for w in expected}
     assert html.count('data-field="ngram-score"') == 20
+
+
+def test_report_names_systems_by_the_distinct_part_of_their_files_or_by_names(tmp_path):
+    from nlgmetrics.cli import main
+    from nlgmetrics.report.text import display_names
+
+    assert display_names(["out/wmt22.zh-en.hyp.sys1.en", "out/wmt22.zh-en.hyp.sys2.en"]) == {
+        "out/wmt22.zh-en.hyp.sys1.en": "sys1", "out/wmt22.zh-en.hyp.sys2.en": "sys2"}
+    assert display_names(["a/x.txt", "b/x.txt"]) == {"a/x.txt": "a/x.txt", "b/x.txt": "b/x.txt"}
+    assert display_names(["sys10.txt", "sys11.txt"]) == {"sys10.txt": "sys10", "sys11.txt": "sys11"}
+    ref, a, b = (tmp_path / n for n in ("ref.txt", "long-system-name-a.txt", "long-system-name-b.txt"))
+    ref.write_text("the cat sat\na dog\n", encoding="utf-8")
+    a.write_text("the cat sat\na dog\n", encoding="utf-8")
+    b.write_text("a cat sat\nthe dog\n", encoding="utf-8")
+    out = tmp_path / "r.html"
+    args = ["report", "-r", str(ref), "-i", str(a), str(b), "-m", "chrf", "-cin", "10", "-o", str(out), "--quiet"]
+    assert main(args + ["--names", "Base", "Ours"]) == 0
+    html = out.read_text(encoding="utf-8")
+    assert "Base (baseline)" in html and ">Ours<" in html
+    assert main(args + ["--names", "Only-one"]) == 2
+
+
+def test_the_report_buckets_bleu_by_reference_length(tmp_path):
+    import re
+
+    from nlgmetrics import BLEU
+    from nlgmetrics.cli import main
+
+    pair = load_pair("zh-en")
+    name = sorted(pair.systems)[0]
+    hyp, ref, out = tmp_path / "sys.txt", tmp_path / "ref.txt", tmp_path / "r.html"
+    hyp.write_text("\n".join(pair.systems[name][:150]) + "\n", encoding="utf-8")
+    ref.write_text("\n".join(pair.refs[0][:150]) + "\n", encoding="utf-8")
+    assert main(["report", "-r", str(ref), "-i", str(hyp), "-m", "chrf", "-cin", "10", "-o", str(out), "--quiet"]) == 0
+    html = out.read_text(encoding="utf-8")
+    shown = dict(re.findall(r'data-field="length-bucket-bleu" data-bucket="([^"]+)" data-value="([^"]+)"', html))
+    buckets = sentence_buckets(pair.refs[0][:150], {"sys": pair.systems[name][:150]}, by="length", tokenize="13a")
+    for b in buckets:
+        label = b.bucket.replace("<", "&lt;").replace(">", "&gt;")
+        expected = BLEU().corpus_score([pair.systems[name][i] for i in b.segments], [[pair.refs[0][i]] for i in b.segments]).score if b.segments else 0.0
+        assert float(shown[label]) == expected

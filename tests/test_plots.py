@@ -161,3 +161,18 @@ def test_no_pyplot_and_cheap_import():
         "assert 'matplotlib.pyplot' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_histogram_range_is_robust_to_outliers_and_marks_the_overflow():
+    from nlgmetrics.plots import robust_range, segment_histogram
+
+    rng = np.random.default_rng(0)
+    ter = np.concatenate([rng.uniform(20, 80, 500), [400.0, 380.0, 390.0]])
+    lo, hi = robust_range(ter)
+    assert lo == ter.min() and hi < 200  # a few TERs of 400 do not stretch the axis
+    fig, ax = segment_histogram({"sys": ter}, metric="TER")
+    assert ax.get_xlim()[1] < 200
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any(t.startswith("3 segment(s) >") for t in labels)
+    bleu = np.concatenate([rng.uniform(0, 60, 500), [100.0] * 7])
+    assert robust_range(bleu) == (bleu.min(), 100.0)  # a bounded score is shown whole

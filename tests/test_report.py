@@ -96,8 +96,11 @@ def test_report_is_self_contained(text_report):
     assert page.startswith("<!DOCTYPE html>")
     assert "<script" not in page and "<link" not in page
     assert "http://" not in page and "https://" not in page
-    srcs = [s.split('"', 1)[0] for s in page.split(' src="')[1:]]
-    assert srcs and all(s.startswith("data:image/png;base64,") for s in srcs)
+    assert ' src="' not in page  # figures are inline SVG ...
+    assert page.count("<figure><svg") >= 5 and page.count("<figure><svg") == page.count("</svg>")
+    exports = [s.split('"', 1)[0] for s in page.split(' href="')[1:]]
+    assert len(exports) == page.count("<figure><svg")  # ... each with its PNG to save
+    assert all(s.startswith("data:image/png;base64,") for s in exports)
 
 
 @NEEDS_BROWSER

@@ -41,6 +41,25 @@ def _axes(ax: "Axes | None", size: tuple[float, float] = (5.0, 3.6)) -> tuple["F
     return fig, fig.add_subplot()
 
 
+def _legend_outside(ax: "Axes") -> None:
+    """The legend right of the axes, never over the data (constrained layout makes room)."""
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, fontsize="small", frameon=False)
+
+
+def robust_range(values: np.ndarray) -> tuple[float, float]:
+    """The range a histogram shows: the data's, but clipped at 3 interquartile ranges beyond
+    the quartiles, so a few outliers (a TER of 400) do not squeeze every other bin into one."""
+    lo, hi = float(values.min()), float(values.max())
+    q1, q3 = np.quantile(values, [0.25, 0.75])
+    spread = 3.0 * (q3 - q1)
+    if spread > 0:
+        fence_lo, fence_hi = max(lo, float(q1 - spread)), min(hi, float(q3 + spread))
+        # clip only when the outliers would squeeze the bulk of the data (not a BLEU of 100)
+        if hi - lo > 1.5 * (fence_hi - fence_lo):
+            lo, hi = fence_lo, fence_hi
+    return lo, hi
+
+
 def _scores(values: Any, what: str) -> np.ndarray:
     a = np.asarray(values, dtype=np.float64)
     if a.ndim != 1:
@@ -106,7 +125,7 @@ def bootstrap_distribution(ci: "ConfidenceInterval", *, bins: int = 30, label: s
     ax.axvline(ci.lower, color="black", linestyle="--", linewidth=0.8, label=f"95% [{ci.lower:.4g}, {ci.upper:.4g}]")
     ax.axvline(ci.upper, color="black", linestyle="--", linewidth=0.8, label="_upper")
     ax.set(xlabel=ci.score.name, ylabel="resamples", title=f"Bootstrap distribution ({len(ci.scores)} resamples)")
-    ax.legend(fontsize="small")
+    _legend_outside(ax)
     return fig, ax
 
 
@@ -150,16 +169,24 @@ def system_bars_ci(intervals: Mapping[str, "ConfidenceInterval"], *, ax: "Axes |
 
 
 def segment_histogram(scores: Mapping[str, Any], *, bins: int = 20, metric: str = "score", ax: "Axes | None" = None) -> tuple["Figure", "Axes"]:
-    """Per-segment score distributions of several systems on shared bins."""
+    """Per-segment score distributions of several systems on shared bins.
+
+    The shown range is :func:`robust_range` of all scores; values beyond it are counted in
+    the first or last bin, which is then hatched and labelled with how many it holds."""
     arrays = {name: _scores(v, f"scores of {name!r}") for name, v in scores.items()}
     finite = [a[np.isfinite(a)] for a in arrays.values()]
     both = np.concatenate(finite) if finite else np.zeros(0)
-    edges = np.histogram_bin_edges(both, bins=bins) if both.size else np.linspace(0, 1, bins + 1)
-    fig, ax = _axes(ax)
-    for (name, a), fa in zip(arrays.items(), finite):
-        ax.hist(fa, bins=edges, histtype="step", linewidth=1.4, label=f"{name} (mean {fa.mean():.4g})" if fa.size else name)
+    lo, hi = robust_range(both) if both.size else (0.0, 1.0)
+    edges = np.histogram_bin_edges(np.clip(both, lo, hi), bins=bins) if both.size else np.linspace(0, 1, bins + 1)
+    fig, ax = _axes(ax, (6.4, 3.6))
+    for name, fa in zip(arrays, finite):
+        ax.hist(np.clip(fa, lo, hi), bins=edges, histtype="step", linewidth=1.4, label=f"{name} (mean {fa.mean():.4g})" if fa.size else name)
+    below, above = int((both < lo).sum()), int((both > hi).sum())
+    for count, (left, right), where in ((below, edges[:2], f"< {lo:.4g}"), (above, edges[-2:], f"> {hi:.4g}")):
+        if count:
+            ax.axvspan(left, right, facecolor="none", edgecolor="grey", hatch="///", linewidth=0, label=f"{count} segment(s) {where} in this bin")
     ax.set(xlabel=f"segment {metric}", ylabel="segments", title=f"Segment-level {metric}")
-    ax.legend(fontsize="small")
+    _legend_outside(ax)
     return fig, ax
 
 
@@ -177,13 +204,30 @@ def metric_human_scatter(metric_scores: Any, human_scores: Any, *, metric: str =
     return fig, ax
 
 
-def to_png(fig: "Figure", dpi: int = 96) -> bytes:
-    """The figure as PNG bytes (for inline images)."""
+def to_png(fig: "Figure", dpi: int = 200) -> bytes:
+    """The figure as PNG bytes (200 dpi: sharp in print)."""
     import io
 
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi)
     return buf.getvalue()
+
+
+def to_svg(fig: "Figure") -> str:
+    """The figure as an ``<svg>`` element to inline in HTML: text stays text (searchable,
+    sharp at any zoom), element ids are stable across runs, and no XML prolog or metadata."""
+    import io
+    import re
+
+    from matplotlib import rc_context
+
+    buf = io.StringIO()
+    with rc_context({"svg.fonttype": "none", "svg.hashsalt": "nlgmetrics"}):
+        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None, "Format": None, "Type": None})
+    svg = buf.getvalue()
+    svg = svg[svg.index("<svg") :]
+    svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.S)
+    return re.sub(r'\s+xmlns(:\w+)?="[^"]*"', "", svg, count=2)
 
 
 __all__ = [
@@ -196,5 +240,7 @@ __all__ = [
     "segment_histogram",
     "system_bars",
     "system_bars_ci",
+    "robust_range",
     "to_png",
+    "to_svg",
 ]

@@ -30,6 +30,7 @@ def add_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> N
     g.add_argument("-r", "--references", action="append", default=[], metavar="REF", help="a reference file (repeat for several references)")
     g.add_argument("-i", "--input", nargs="+", default=None, metavar="HYP", help="system outputs; the first is the baseline")
     g.add_argument("-m", "--metrics", nargs="+", default=["bleu", "chrf"], metavar="METRIC", help="metrics (default: bleu chrf)")
+    g.add_argument("--names", nargs="+", default=None, metavar="NAME", help="short system names, one per -i file (default: the distinct part of the file names)")
     g.add_argument("--confidence-n", "-cin", type=int, default=1000, help="bootstrap resamples for intervals and paired tests (default: 1000)")
     g.add_argument("--seed", type=int, default=12345, help="random seed of the resampling (default: 12345)")
     g.add_argument("--alpha", type=float, default=0.05, help="significance level of the markers (default: 0.05)")
@@ -96,6 +97,10 @@ def run(args: argparse.Namespace, out: Any, load_metric: Callable[[str, argparse
         raise InvalidInputError("give system outputs with -i BASELINE [SYS ...] (or --labels/--scores for classification)")
     if len(set(args.input)) != len(args.input):
         raise NlgMetricsError("each system file may be given once")
+    if args.names is not None and (len(args.names) != len(args.input) or len(set(args.names)) != len(args.names)):
+        from .main import UsageError
+
+        raise UsageError(f"--names: give {len(args.input)} distinct names, one per -i file (got {len(args.names)})")
     systems = [(path, read_lines(path)) for path in args.input]
     refs = references(args.references, len(systems[0][1]))
     metrics = [(name, load_metric(name, args)) for name in args.metrics]
@@ -103,5 +108,7 @@ def run(args: argparse.Namespace, out: Any, load_metric: Callable[[str, argparse
         metrics, systems, refs, n_resamples=args.confidence_n, seed=args.seed, alpha=args.alpha,
         chunk_size=args.chunk_size, show_progress=enabled(sys.stderr, args.quiet), n_threads=args.n_threads,
     )
+    if args.names is not None:
+        rep.names = dict(zip(args.input, args.names))
     _write(args.output, render_text(rep, top_k=args.top_k, **({"title": args.title} if args.title else {})), out)
     return 0

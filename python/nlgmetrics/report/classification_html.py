@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import plots
 from .classification import ClassificationReport
-from .html import esc, number, page, png_figure, table
+from .html import esc, number, page, figure, table
 
 _FIELDS = [
     ("roc_auc", "ROC AUC"),
@@ -36,7 +36,7 @@ def render(report: ClassificationReport, *, title: str = "nlgmetrics classificat
         plots.roc_curve(yb, s.scores, label=s.name, ax=ax_roc)
         plots.pr_curve(yb, s.scores, label=s.name, ax=ax_pr)
     body.append("<h2>Curves</h2>")
-    body.append(f'<div class="plots">{png_figure(fig_roc, "ROC curves")}{png_figure(fig_pr, "precision-recall curves")}</div>')
+    body.append(f'<div class="plots">{figure(fig_roc, "ROC curves")}{figure(fig_pr, "precision-recall curves")}</div>')
     body.append("<h2>Confusion matrices</h2>")
     mats = []
     for s in report.scorers:
@@ -46,6 +46,6 @@ def render(report: ClassificationReport, *, title: str = "nlgmetrics classificat
             for i, (lab, row) in enumerate(zip(s.matrix_labels, s.metrics["confusion_matrix"]))
         ]
         tab = table([f"{s.name}: true \\ predicted"] + [str(x) for x in s.matrix_labels], cells)
-        mats.append(f"<div>{tab}{png_figure(fig, f'confusion matrix of {s.name}')}</div>")
+        mats.append(f"<div>{tab}{figure(fig, f'confusion matrix of {s.name}')}</div>")
     body.append(f'<div class="plots">{"".join(mats)}</div>')
     return page(title, "\n".join(body))

@@ -76,6 +76,8 @@ class TextReport:
     seed: int
     alpha: float
     version: str
+    # system file -> the short name shown (`report --names`); empty: the distinct part of the file names
+    names: dict[str, str] = field(default_factory=dict)
 
 
 def _sentence_scores(metric: Any, stats: Any, hyps: list[str], refs: list[list[str]]) -> np.ndarray | None:

@@ -9,13 +9,34 @@ from .. import plots
 from ..analysis import ngram_differences, sentence_buckets, word_accuracy
 from .data import MetricResult, TextReport, most_different
 from .highlight import MAX_N, highlighted_html
-from .html import esc, number, page, png_figure, table
+from .html import esc, number, page, figure, table
+
+
+SEPARATORS = "._-"
 
 
 def display_names(names: list[str]) -> dict[str, str]:
-    """File names without their directories, when that keeps them apart (plots and headings)."""
+    """The part of each file name that tells the systems apart: no directories, and no
+    prefix or suffix that every name shares (cut at a '.', '_' or '-'), so
+    ``wmt22.zh-en.hyp.sys1.en`` and ``wmt22.zh-en.hyp.sys2.en`` show as ``sys1`` and ``sys2``."""
     base = {n: os.path.basename(n) or n for n in names}
-    return base if len(set(base.values())) == len(names) else {n: n for n in names}
+    if len(set(base.values())) != len(names):
+        return {n: n for n in names}
+    if len(names) < 2:
+        return base
+    values = list(base.values())
+    prefix = os.path.commonprefix(values)
+    prefix = prefix[: max(prefix.rfind(c) for c in SEPARATORS) + 1]
+    suffix = os.path.commonprefix([v[::-1] for v in values])[::-1]
+    cuts = [suffix.find(c) for c in SEPARATORS if c in suffix]
+    suffix = suffix[min(cuts) :] if cuts else ""
+    short = {n: v[len(prefix) : len(v) - len(suffix)] for n, v in base.items()}
+    return short if all(short.values()) and len(set(short.values())) == len(names) else base
+
+
+def short_names(report: TextReport) -> dict[str, str]:
+    """``--names`` when given, else :func:`display_names` of the files."""
+    return dict(report.names) if report.names else display_names(report.systems)
 
 
 def _marker(report: TextReport, row: Any, baseline: bool) -> str:
@@ -30,7 +51,7 @@ def _marker(report: TextReport, row: Any, baseline: bool) -> str:
 
 def _system_table(report: TextReport, m: MetricResult) -> str:
     base = m.rows[0].score["score"]
-    short = display_names(report.systems)
+    short = short_names(report)
     rows = []
     for i, row in enumerate(m.rows):
         kw = {"system": row.system, "metric": m.name}
@@ -53,7 +74,7 @@ def _system_table(report: TextReport, m: MetricResult) -> str:
 
 def _overview(report: TextReport) -> str:
     header = ["system"] + [m.label for m in report.metrics]
-    short = display_names(report.systems)
+    short = short_names(report)
     rows = []
     for i, name in enumerate(report.systems):
         cells = f'<td class="name" title="{esc(name)}">{esc(short[name])}{" (baseline)" if i == 0 else ""}</td>'
@@ -82,7 +103,7 @@ def _lengths(report: TextReport) -> str:
     if bleu is not None:
         header += [f"{bleu.label} hyp_len", f"{bleu.label} ref_len", f"{bleu.label} ratio", f"{bleu.label} BP"]
     rows = []
-    short = display_names(report.systems)
+    short = short_names(report)
     for i, r in enumerate(report.lengths):
         kw = {"system": r.system}
         cells = (
@@ -100,26 +121,26 @@ def _lengths(report: TextReport) -> str:
     if bleu is not None:
         note += f" {esc(bleu.label)}'s lengths use its own tokenizer and the closest reference length, as its brevity penalty does."
     fig, _ = plots.segment_histogram({short[r.system]: r.lengths for r in report.lengths}, metric="length (words)")
-    return table(header, rows) + note + "</p>" + f'<div class="plots">{png_figure(fig, "hypothesis lengths")}</div>'
+    return table(header, rows) + note + "</p>" + f'<div class="plots">{figure(fig, "hypothesis lengths")}</div>'
 
 
 def _metric_section(report: TextReport, m: MetricResult) -> str:
     figs = []
-    short = display_names([r.system for r in m.rows])
+    short = short_names(report)
     names = [short[r.system] for r in m.rows]
     has_ci = m.rows[0].lower is not None
     lower = [r.lower for r in m.rows] if has_ci else None
     upper = [r.upper for r in m.rows] if has_ci else None
     fig, _ = plots.system_bars(names, [r.score["score"] for r in m.rows], lower, upper, metric=m.label)
-    figs.append(png_figure(fig, f"{m.label} per system with 95% intervals"))
+    figs.append(figure(fig, f"{m.label} per system with 95% intervals"))
     seg = {short[r.system]: r.segments for r in m.rows if r.segments is not None}
     if seg:
         fig, _ = plots.segment_histogram(seg, metric=m.label)
-        figs.append(png_figure(fig, f"segment-level {m.label}"))
+        figs.append(figure(fig, f"segment-level {m.label}"))
     if has_ci:
         fig, ax = plots.segment_histogram({short[r.system]: r.bootstrap for r in m.rows}, bins=30, metric=m.label)
         ax.set(title=f"Bootstrap distributions of {m.label} ({report.n_resamples} resamples)", xlabel=m.label, ylabel="resamples")
-        figs.append(png_figure(fig, f"bootstrap distributions of {m.label}"))
+        figs.append(figure(fig, f"bootstrap distributions of {m.label}"))
     return f'<h3 id="metric-{esc(m.name)}">{esc(m.label)}</h3>' + _system_table(report, m) + f'<div class="plots">{"".join(figs)}</div>'
 
 
@@ -133,7 +154,7 @@ def _differences(report: TextReport, k: int) -> str:
         f'n-gram containing them (whitespace tokens, exact match): <span class="legend">{legend}</span></p>'
     ]
     base_name = report.systems[0]
-    short = display_names(report.systems)
+    short = short_names(report)
     base_scores = m.rows[0].segments
     for system, indices in most_different(report, m, k):
         sys_scores = next(r.segments for r in m.rows if r.system == system)
@@ -158,7 +179,7 @@ ANALYSIS_TOKENIZER = "13a"
 def _analysis(report: TextReport, top: int = 10) -> str:
     """compare-mt's analyses on the first reference of each segment (compare-mt takes one)."""
     refs = [r[0] if r else "" for r in report.references]
-    short = display_names(report.systems)
+    short = short_names(report)
     systems = {short[name]: report.hypotheses[name] for name in report.systems}
     out = [
         f'<p class="meta">As compare-mt 0.2.10 computes them, on the first reference of each segment, '
@@ -174,16 +195,16 @@ def _analysis(report: TextReport, top: int = 10) -> str:
             cells += number(words[s * len(labels) + b].fmeasure, 4, system=name, field="word-fmeasure", bucket=label)
         rows.append(cells)
     out.append(table(["frequency", "reference words", *systems], rows))
-    out.append("<h3>Segments by reference length</h3>")
-    lengths = sentence_buckets(refs, systems, by="length", tokenize=ANALYSIS_TOKENIZER)
+    out.append("<h3>Segments by reference length: count and BLEU of each bucket</h3>")
+    lengths = sentence_buckets(refs, systems, by="length", statistic="score", metric="bleu", tokenize=ANALYSIS_TOKENIZER)
     labels = list(dict.fromkeys(b.bucket for b in lengths))
     rows = []
     for b, label in enumerate(labels):
-        cells = f'<td class="name">{esc(label)}</td>'
+        cells = f'<td class="name">{esc(label)}</td>' + number(lengths[b].count, field="length-bucket-count", bucket=label)
         for s, name in enumerate(systems):
-            cells += number(lengths[s * len(labels) + b].count, system=name, field="length-bucket-count", bucket=label)
+            cells += number(lengths[s * len(labels) + b].value, 2, system=name, field="length-bucket-bleu", bucket=label)
         rows.append(cells)
-    out.append(table(["reference words", *[f"{name}: segments" for name in systems]], rows))
+    out.append(table(["reference words", "segments", *[f"BLEU {name}" for name in systems]], rows))
     if len(systems) >= 2:
         names = list(systems)
         base = names[0]
@@ -207,7 +228,7 @@ def render(report: TextReport, *, title: str = "nlgmetrics report", top_k: int =
     body = [
         f"<h1>{esc(title)}</h1>",
         f'<p class="meta">nlgmetrics {esc(report.version)} · {n} segments · {"/".join(map(str, nrefs))} reference(s) per segment · '
-        f"baseline <b>{esc(display_names(report.systems)[report.systems[0]])}</b> · {report.n_resamples} bootstrap resamples, seed {report.seed}; "
+        f"baseline <b>{esc(short_names(report)[report.systems[0]])}</b> · {report.n_resamples} bootstrap resamples, seed {report.seed}; "
         f"* marks a paired-bootstrap p-value below {report.alpha:g} against the baseline.</p>",
         "<h2>Systems</h2>", _overview(report),
         "<h2>Signatures</h2>", _signatures(report),
