@@ -244,7 +244,7 @@ def test_classification_report_errors(cancer_dir, capsys, monkeypatch):
     (d / "word.txt").write_text("0.1\nhigh\n0.3\n")
     (d / "y3.txt").write_text("0\n1\n1\n")
     cases = [
-        (["--labels", "three.txt", "--scores", "s3.txt"], "two classes"),
+        (["--labels", "three.txt", "--scores", "s3.txt"], "one score per class"),
         (["--labels", "y.txt", "--scores", "s3.txt"], "3 scores"),
         (["--labels", "y3.txt", "--scores", "bad.txt"], "not finite"),
         (["--labels", "y3.txt", "--scores", "word.txt"], "not a number"),
@@ -283,3 +283,47 @@ def test_metrics_without_intervals_are_still_reported(wmt_dir, capsys, monkeypat
         metric = "self_bleu" if "self" in r["name"].lower() else "distinct"
         assert value(cs, field="score", system=r["system"], metric=metric) == r["score"]
         assert text(cs, field="signature", metric=metric) == r["signature"]
+
+
+def test_classification_report_with_three_classes_matches_scikit_learn(corpora, capsys, monkeypatch, tmp_path):
+    from sklearn import metrics as skm
+
+    with open(corpora / "classification_sklearn" / "wine_oof.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    y = np.array([int(r["y_true"]) for r in rows])
+    probs = np.array([[float(r[f"p_{k}"]) for k in range(3)] for r in rows])
+    noisy = np.clip(probs + np.random.default_rng(3).normal(0, 0.3, probs.shape), 1e-3, None)
+    noisy = noisy / noisy.sum(axis=1, keepdims=True)  # multi-class ROC AUC takes probabilities
+    (tmp_path / "y.txt").write_text("".join(f"{v}\n" for v in y))
+    for name, p in (("model", probs), ("noisy", noisy)):
+        (tmp_path / f"{name}.txt").write_text("".join(" ".join(repr(float(x)) for x in row) + "\n" for row in p))
+    code, out, err = _run(["report", "--labels", "y.txt", "--scores", "model.txt", "noisy.txt", "-cin", "50", "-o", "-"], capsys, monkeypatch, tmp_path)
+    assert code == 0, err
+    cs = cells(out)
+    for name, p in (("model.txt", probs), ("noisy.txt", noisy)):
+        pred = p.argmax(axis=1)
+        assert value(cs, field="accuracy", system=name) == skm.accuracy_score(y, pred)
+        assert value(cs, field="f1", system=name) == skm.f1_score(y, pred, average="macro")
+        assert value(cs, field="roc_auc", system=name) == pytest.approx(skm.roc_auc_score(y, p, multi_class="ovr"), rel=1e-12)
+        f1s = skm.f1_score(y, pred, average=None)
+        for k in range(3):
+            assert value(cs, field="class-f1", system=name, label=str(k)) == f1s[k]
+            assert value(cs, field="class-roc-auc", system=name, label=str(k)) == pytest.approx(skm.roc_auc_score(y == k, p[:, k]), rel=1e-12)
+        (interval,) = [c for c in cs if c.get("field") == "roc_auc-interval" and c.get("system") == name]
+        assert float(interval["lower"]) <= value(cs, field="roc_auc", system=name) <= float(interval["upper"])
+    p_noisy = value(cs, field="p-roc-auc-bootstrap", system="noisy.txt")
+    assert 0.0 <= p_noisy <= 1.0
+    assert out.count("<figure><svg") == 2 * 2 + 2  # one-vs-rest ROC and PR per scorer, a confusion matrix each
+
+
+def test_binary_classification_report_has_delong_and_intervals(cancer_dir, capsys, monkeypatch):
+    from nlgmetrics.classification.delong import delong_test
+
+    d = cancer_dir
+    code, out, _ = _run(["report", "--labels", "y.txt", "--scores", "logreg.txt", "radius.txt", "-cin", "40", "-o", "-"], capsys, monkeypatch, d)
+    assert code == 0
+    cs = cells(out)
+    y = np.array([int(v) for v in (d / "y.txt").read_text().split()])
+    logreg, radius = (np.array([float(v) for v in (d / f).read_text().split()]) for f in ("logreg.txt", "radius.txt"))
+    assert value(cs, field="p-roc-auc-delong", system="radius.txt") == delong_test(y, radius, logreg).p_value
+    assert [c for c in cs if c.get("field") == "f1-interval" and c.get("system") == "logreg.txt"]

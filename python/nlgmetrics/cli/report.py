@@ -35,9 +35,9 @@ def add_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> N
     g.add_argument("--seed", type=int, default=12345, help="random seed of the resampling (default: 12345)")
     g.add_argument("--alpha", type=float, default=0.05, help="significance level of the markers (default: 0.05)")
     g.add_argument("--top-k", type=int, default=5, help="segments shown per system where it differs most from the baseline (default: 5)")
-    c = r.add_argument_group("binary classification")
+    c = r.add_argument_group("classification (two or more classes)")
     c.add_argument("--labels", default=None, metavar="FILE", help="true labels, one per line (switches to a classification report)")
-    c.add_argument("--scores", nargs="+", default=None, metavar="FILE", help="scores of each classifier, one per line (higher = positive)")
+    c.add_argument("--scores", nargs="+", default=None, metavar="FILE", help="scores of each classifier: one per line (higher = positive), or one per class (columns in the sorted order of the labels)")
     c.add_argument("--predictions", nargs="+", default=None, metavar="FILE", help="predicted labels, one file per score file (default: score >= --threshold)")
     c.add_argument("--threshold", type=float, default=0.5, help="decision threshold on the scores (default: 0.5)")
     c.add_argument("--pos-label", default=None, help="the positive label (default: 1, or the larger label)")
@@ -74,7 +74,7 @@ def _classification(args: argparse.Namespace, read_lines: Callable[[str], list[s
             pass
     rep = classification_report(
         read_lines(args.labels), [(p, read_lines(p)) for p in args.scores], predictions=preds,
-        threshold=args.threshold, pos_label=pos, n_threads=args.n_threads,
+        threshold=args.threshold, pos_label=pos, n_resamples=args.confidence_n, seed=args.seed, n_threads=args.n_threads,
     )
     return render_classification(rep, **({"title": args.title} if args.title else {}))
 
