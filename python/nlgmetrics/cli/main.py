@@ -140,9 +140,11 @@ def _check_capabilities(command: str, args: argparse.Namespace, metrics: list[tu
     """Modes a metric cannot run in are usage errors before any input is read."""
     streaming = command == "score" and stream_cli.wanted(args)
     for name, metric in metrics:
-        if _corpus_only(metric):
-            if command != "score":
+        if _corpus_only(metric):  # `report` shows such metrics without intervals
+            if command in ("compare", "correlate"):
                 raise UsageError(f"{name} gives one corpus score without per-segment statistics: `{command}` cannot use it")
+            if command != "score":
+                continue
             for wanted, flag in ((args.sentence_level, "--sentence-level"), (args.confidence, "--confidence"), (streaming, "--chunk-size/--scheduler")):
                 if wanted:
                     raise UsageError(f"{name} gives one corpus score without per-segment statistics: drop {flag}")
