@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import functools
 import sys
 from typing import Any, Sequence
 
@@ -277,8 +278,7 @@ def _dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> in
     out = sys.stdout if sys.stdout is not None else _ClosedStream()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.print_help(sys.stderr)
-        return 2
+        raise UsageError(f"give a subcommand: {', '.join(subparsers(parser))} (nlgmetrics --help)")
     sub = subparsers(parser)[args.command]
     checks.check(args.command, sub, args)
     if args.command == "list":
@@ -308,6 +308,11 @@ def _dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> in
     return _score(args, out, built)
 
 
+@functools.cache
+def _parser() -> argparse.ArgumentParser:
+    return build_parser()  # parse_args leaves a parser unchanged: one serves every call
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command line; the exit status follows :mod:`nlgmetrics.cli.guard`."""
-    return guarded(lambda: _dispatch(build_parser(), argv))
+    return guarded(lambda: _dispatch(_parser(), argv))
