@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import sys
+import warnings
 import zlib
 from typing import Callable
 
@@ -67,7 +68,21 @@ def _wordnet_missing(e: LookupError) -> bool:
 
 
 def guarded(command: Callable[[], int]) -> int:
-    """Run ``command`` and turn whatever it raises into an exit status and one line."""
+    """Run ``command`` and turn whatever it raises into an exit status and one line.
+
+    Warnings are collected and printed one line each after a successful run; a failed
+    run prints its error line only (the promise: exactly one line on stderr).
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")
+        status = _guarded(command)
+    if status == EXIT_OK:
+        for message in dict.fromkeys(str(w.message) for w in caught):
+            _say(f"warning: {message}")
+    return status
+
+
+def _guarded(command: Callable[[], int]) -> int:
     try:
         status = command()
         out = sys.stdout

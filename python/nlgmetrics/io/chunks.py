@@ -128,6 +128,8 @@ def parse_jsonl_record(line: str, where: str) -> tuple[str, list[str]] | None:
         obj = json.loads(line)
     except json.JSONDecodeError as e:
         raise InvalidInputError(f"{where}: invalid JSON ({e.msg})") from None
+    except RecursionError:
+        raise InvalidInputError(f"{where}: JSON nested too deeply") from None
     pred = obj.get("prediction", obj.get("hypothesis")) if isinstance(obj, dict) else None
     ref = obj.get("references", obj.get("reference")) if isinstance(obj, dict) else None
     if not isinstance(pred, str) or ref is None:
