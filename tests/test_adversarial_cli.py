@@ -140,6 +140,7 @@ def files(tmp_path_factory) -> dict[str, Path]:
     # classification
     put("clf.tsv", b"y_true\ty_score\ty_pred\n1\t0.9\t1\n0\t0.2\t0\n1\t0.6\t1\n0\t0.7\t1\n")
     put("clf_quote.tsv", b'text\ty_true\ty_pred\nhello\t1\t1\n"\t0\t1\nfoo\t1\t1\nbar\t0\t0\n')
+    put("clf_crlf.tsv", b"y_true\ty_score\r\n1\t0.9\r\n0\t0.2\r\n1\t0.6\r\n0\t0.7\r\n")
     put("clf_nan.tsv", b"y_true\ty_score\n1\tnan\n0\t0.2\n")
     put("clf_inf.tsv", b"y_true\ty_score\n1\tinf\n0\t0.2\n")
     put("clf_empty_label.tsv", b"y_true\ty_score\n\t0.3\n0\t0.2\n")
@@ -169,7 +170,7 @@ HOSTILE_TEXT = ["empty.txt", "blank_lines.txt", "one_line.txt", "invalid_utf8.tx
                 "good.gz", "missing.txt", "directory"]
 HOSTILE_JSONL = ["good.jsonl", "refs_object.jsonl", "refs_number.jsonl", "refs_mixed.jsonl", "refs_empty.jsonl", "not_object.jsonl",
                  "bad_json.jsonl", "deep.jsonl", "nan.jsonl", "empty.txt", "invalid_utf8.txt", "truncated.gz", "directory"]
-HOSTILE_TABLES = ["clf_quote.tsv", "clf_nan.tsv", "clf_inf.tsv", "clf_empty_label.tsv", "clf_ragged.tsv", "clf_header_only.tsv",
+HOSTILE_TABLES = ["clf_crlf.tsv", "clf_quote.tsv", "clf_nan.tsv", "clf_inf.tsv", "clf_empty_label.tsv", "clf_ragged.tsv", "clf_header_only.tsv",
                   "clf_null.jsonl", "clf_dict.jsonl", "clf_bool_score.jsonl", "clf_one_class.tsv", "nul.txt", "quotes.txt"]
 
 
@@ -404,6 +405,11 @@ def test_tsv_lone_quote_keeps_every_row(files):
     assert res["confusion_matrix"] == [[1, 1], [0, 2]]
 
 
+def test_crlf_tsv_is_read_as_lf(files):
+    code, out, _ = check(["classify", "-i", files["clf_crlf.tsv"], "-f", "json"])
+    assert code == 0 and json.loads(out)["n_samples"] == 4 and json.loads(out)["roc_auc"] == 0.75
+
+
 def test_jsonl_references_object_is_not_scored_by_key(files, tmp_path):
     code, _, err = check(["score", "-m", "chrf", "--jsonl", files["refs_object.jsonl"]])
     assert code == 1 and "references" in err
@@ -509,3 +515,39 @@ def test_nltk_meteor_without_wordnet_is_one_line(files, tmp_path, monkeypatch):
     monkeypatch.setenv("NLTK_DATA", str(tmp_path))
     code, out, err = check(["score", "-m", "meteor", "--meteor-flavour", "nltk", "-r", files["ref.txt"], "-i", files["hyp.txt"]])
     assert code == 2 and "WordNet" in err and "corpora/wordnet" in err
+
+
+# -- generated inputs ------------------------------------------------------------------------------
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+# any text a line can hold: every code point but the newline and lone surrogates (which
+# UTF-8 cannot encode), with the hostile ones made likely
+_FIELD = st.text(st.one_of(st.sampled_from(['"', "'", "\r", "\x00", "\u2028", "\ufeff", " ", "\\", "{", "}"]),
+                           st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\t")), max_size=12)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(_FIELD, min_size=2, max_size=8))
+def test_generated_tsv_rows_are_counted_exactly(texts, tmp_path):
+    """Whatever a text column holds, one line in is one sample scored."""
+    labels = [i % 2 for i in range(len(texts))]
+    path = tmp_path / "gen.tsv"
+    body = "".join(f"{t}\t{y}\t{(y + i) % 2}\n" for i, (t, y) in enumerate(zip(texts, labels)))
+    path.write_bytes(("text\ty_true\ty_pred\n" + body).encode("utf-8"))
+    code, out, err = check(["classify", "-i", path, "-f", "json"])
+    if code == 0:
+        assert json.loads(out)["n_samples"] == len(texts)
+    else:  # only a blank-looking line may be refused, and it is named
+        assert f"{path}:" in err
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(hyps=st.lists(_FIELD, min_size=0, max_size=6), data=st.data())
+def test_generated_lines_score_or_fail_cleanly(hyps, data, tmp_path):
+    refs = data.draw(st.lists(_FIELD, min_size=len(hyps), max_size=len(hyps)))
+    h, r = tmp_path / "h.txt", tmp_path / "r.txt"
+    h.write_bytes("".join(x + "\n" for x in hyps).encode("utf-8"))
+    r.write_bytes("".join(x + "\n" for x in refs).encode("utf-8"))
+    metric = data.draw(st.sampled_from(METRICS))
+    mode = data.draw(st.sampled_from([[], ["--sentence-level"], ["--chunk-size", "2"]]))
+    check(["score", "-m", metric, "-r", r, "-i", h, "-f", "json", *mode])

@@ -291,8 +291,9 @@ def _dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> in
         from .classify import run as _run_classify
 
         return _run_classify(args, out)
+    # every subcommand with -m builds its metrics here, before reading any input
     classification_report = args.command == "report" and args.labels is not None
-    built = {} if classification_report else build_metrics(args.command, sub, args)
+    built = build_metrics(args.command, sub, args) if getattr(args, "metrics", None) and not classification_report else {}
 
     def load_metric(name: str, a: argparse.Namespace) -> Any:
         return built[name]
@@ -305,7 +306,9 @@ def _dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> in
         from .report import run as _run_report
 
         return _run_report(args, out, load_metric, read_lines, _references)
-    return _score(args, out, built)
+    if args.command == "score":
+        return _score(args, out, built)
+    raise NotImplementedError(f"no dispatch for the subcommand {args.command!r}")  # a new subcommand: add it above
 
 
 @functools.cache
