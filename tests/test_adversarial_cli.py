@@ -329,6 +329,7 @@ def test_contradictory_options_are_usage_errors(files):
         ["-m", "nist", "--nist-zero-division", "zero"],  # an nltk option with mteval
         ["-m", "meteor", "--meteor-flavour", "nltk", "--meteor-delta", "0.5"],
         ["-m", "chrf", "--ter-normalized"],  # another metric's flag
+        ["-m", "cider", "--cider-flavour", "cider", "--cider-sigma", "3"],  # CIDEr-D's length penalty
         ["--smooth-value", "0.5"],  # exp smoothing takes no value
         ["--confidence-n", "10"],  # without --confidence
         ["--seed", "3"],

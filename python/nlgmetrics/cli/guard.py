@@ -77,7 +77,7 @@ def guarded(command: Callable[[], int]) -> int:
         warnings.simplefilter("default")
         status = _guarded(command)
     if status == EXIT_OK:
-        for message in dict.fromkeys(str(w.message) for w in caught):
+        for message in dict.fromkeys(f"{w.category.__name__}: {w.message}" for w in caught):
             _say(f"warning: {message}")
     return status
 

@@ -16,7 +16,9 @@ def _add_cider(g: argparse._ArgumentGroup) -> None:
 
 
 def _collect_cider(a: argparse.Namespace) -> dict[str, Any]:
-    opts: dict[str, Any] = {"flavour": a.cider_flavour, "tokenize": a.cider_tokenize, "sigma": a.cider_sigma}
+    opts: dict[str, Any] = {"flavour": a.cider_flavour, "tokenize": a.cider_tokenize}
+    if a.cider_flavour == "cider-d":  # the length penalty is CIDEr-D's (read only then: cli/checks.py)
+        opts["sigma"] = a.cider_sigma
     if a.cider_df:
         opts["df"] = _load_df(a.cider_df)
     return opts
