@@ -54,7 +54,7 @@ _FINITE = _r(-INF, INF)
 # dest -> allowed values (None, the "not given" default, is always allowed).
 RANGES: dict[str, Range] = {
     "width": _r(0, 20),
-    "n_threads": _r(0, 65_536),
+    "n_threads": _r(0, 1024),  # the core also caps it at the machine's parallelism
     "seed": _r(0, 2**32 - 1),
     "confidence_n": _RESAMPLES,
     "paired_bs_n": _RESAMPLES,
