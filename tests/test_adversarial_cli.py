@@ -11,11 +11,9 @@ with captured stdio); broken pipes, closed descriptors and SIGINT run in a subpr
 from __future__ import annotations
 
 import argparse
-import contextlib
 import gzip
 import io
 import json
-import os
 import signal
 import subprocess
 import sys

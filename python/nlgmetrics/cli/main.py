@@ -157,6 +157,7 @@ def _check_capabilities(command: str, args: argparse.Namespace, metrics: list[tu
 def build_metrics(command: str, parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, Any]:
     """The metric objects of ``-m``, built before any input is read, so that unknown
     metrics, bad options and options the chosen metrics do not read are usage errors."""
+    args.metrics = [name.lower() for name in args.metrics]  # as the registry: -m BLEU is bleu, with its flags
     recorder = checks.ReadRecorder(args)
     built: dict[str, Any] = {}
     for name in dict.fromkeys(args.metrics):
