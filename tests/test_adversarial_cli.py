@@ -270,6 +270,15 @@ def test_every_numeric_option_has_a_range(name):
     assert not missing, f"{name}: numeric options without a range in cli/checks.py RANGES: {missing}"
 
 
+def test_mode_rules_name_real_options():
+    """The rules tying options to modes name options their subcommand has (none went stale)."""
+    for command, rules in checks._MODE_RULES.items():
+        assert command in SUBCOMMANDS, command
+        dests = {a.dest for a in SUBCOMMANDS[command]._actions}
+        for rule in rules:
+            assert set(rule.dests) <= dests, (command, set(rule.dests) - dests)
+
+
 @pytest.mark.parametrize("name", sorted(SUBCOMMANDS))
 def test_usage_noise(name, files):
     """Unknown flags, missing values, stray positionals: usage errors, one line."""
