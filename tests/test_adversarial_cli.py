@@ -559,3 +559,29 @@ def test_generated_lines_score_or_fail_cleanly(hyps, data, tmp_path):
     metric = data.draw(st.sampled_from(METRICS))
     mode = data.draw(st.sampled_from([[], ["--sentence-level"], ["--chunk-size", "2"]]))
     check(["score", "-m", metric, "-r", r, "-i", h, "-f", "json", *mode])
+
+
+def _non_default_values(action: argparse.Action) -> list[list[str]]:
+    """Command-line values of ``action`` other than its default, each valid on its own."""
+    if action.nargs == 0:
+        return [[]]
+    if action.choices:
+        return [[str(c)] for c in action.choices if c != action.default]
+    rng = checks.RANGES.get(action.dest)
+    if rng is not None:
+        picks = {rng.lo if not rng.lo_open else rng.lo + 0.5, min(rng.hi, 3) if rng.hi != checks.INF else 3}
+        cast = int if action.type is int else float
+        return [[str(cast(v))] for v in sorted(picks) if cast(v) != action.default and rng.holds(cast(v))]
+    return [["x"]]
+
+
+@pytest.mark.parametrize("metric", METRICS)
+def test_every_metric_flag_with_every_metric(metric, files):
+    """Each metric option, at each valid non-default value, with each metric: a score, or
+    one line (a flag another metric or flavour reads is a usage error naming it)."""
+    base = ["score", "-m", metric, "-r", files["ref.txt"], "-i", files["hyp.txt"], "-f", "json"]
+    for dest, action in checks.metric_dests(SUBCOMMANDS["score"]).items():
+        if dest in ("cider_df", "bertscore_baseline", "bleurt_checkpoint", "bertscore_model"):
+            continue  # files: probed by the hostile-file tests
+        for values in _non_default_values(action):
+            check(base + [action.option_strings[0], *values])
