@@ -295,6 +295,12 @@ def test_no_arguments_and_unknown_subcommand():
     assert check(["frobnicate"])[0] == 2
 
 
+@pytest.mark.parametrize("name", sorted(SUBCOMMANDS))
+def test_help_returns_0(name):
+    code, out, err = run([name, "--help"])
+    assert code == 0 and out.startswith(f"usage: nlgmetrics {name}") and err == ""
+
+
 # -- every registered metric ------------------------------------------------------------------------
 @pytest.mark.parametrize("metric", METRICS)
 def test_every_metric_on_hostile_text(metric, files):

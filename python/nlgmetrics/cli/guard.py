@@ -128,8 +128,11 @@ def _guarded(command: Callable[[], int]) -> int:
     except RecursionError as e:
         _say(f"error: input nested too deeply ({e})")
         return EXIT_DATA
-    except SystemExit:
-        raise
+    except SystemExit as e:  # argparse after --help / --version: return the status, as every ending
+        if e.code is None or isinstance(e.code, int):
+            return e.code or EXIT_OK
+        _say(f"error: {e.code}")
+        return EXIT_DATA
     except BaseException as e:  # noqa: BLE001 - the promise is one line, whatever happened
         if _is_rust_panic(e) and "KeyboardInterrupt" in str(e):
             _say("interrupted")
