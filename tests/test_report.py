@@ -193,8 +193,9 @@ def test_report_to_stdout_and_errors(wmt_dir, capsys, monkeypatch):
     assert code == 0 and out.startswith("<!DOCTYPE html>") and "One &lt;system&gt;" in out and err == ""
     (d / "short.txt").write_text("one line\n")
     assert _run(["report", "-r", "ref.txt", "-i", names[0], "short.txt", "-o", "x.html"], capsys, monkeypatch, d)[0] == 1
-    assert _run(["report", "-r", "ref.txt", "-o", "x.html"], capsys, monkeypatch, d)[0] == 1  # no systems
-    assert _run(["report", "-r", "ref.txt", "-i", names[0], names[0], "-o", "x.html"], capsys, monkeypatch, d)[0] == 1
+    # usage errors (exit 2): no systems, a system given twice
+    assert _run(["report", "-r", "ref.txt", "-o", "x.html"], capsys, monkeypatch, d)[0] == 2
+    assert _run(["report", "-r", "ref.txt", "-i", names[0], names[0], "-o", "x.html"], capsys, monkeypatch, d)[0] == 2
     assert _run(["report", "-i", names[0], "-o", "x.html"], capsys, monkeypatch, d)[0] == 2  # no references
     assert _run(["report", "-r", "ref.txt", "-i", names[0]], capsys, monkeypatch, d)[0] == 2  # no -o
     assert _run(["report", "-r", "ref.txt", "-i", names[0], "--chunk-size", "0", "-o", "x.html"], capsys, monkeypatch, d)[0] == 2
@@ -248,13 +249,19 @@ def test_classification_report_errors(cancer_dir, capsys, monkeypatch):
         (["--labels", "y.txt", "--scores", "s3.txt"], "3 scores"),
         (["--labels", "y3.txt", "--scores", "bad.txt"], "not finite"),
         (["--labels", "y3.txt", "--scores", "word.txt"], "not a number"),
-        (["--labels", "y3.txt"], "--scores"),
-        (["--labels", "y3.txt", "--scores", "s3.txt", "--predictions", "y3.txt", "y3.txt"], "--predictions"),
         (["--labels", "y3.txt", "--scores", "s3.txt", "--pos-label", "7"], "pos_label"),
     ]
     for args, message in cases:
         code, _, err = _run(["report", *args, "-o", "c.html"], capsys, monkeypatch, d)
         assert code == 1 and message in err, (args, err)
+    usage = [  # usage errors exit 2
+        (["--labels", "y3.txt"], "--scores"),
+        (["--labels", "y3.txt", "--scores", "s3.txt", "--predictions", "y3.txt", "y3.txt"], "--predictions"),
+        (["--labels", "y3.txt", "--scores", "s3.txt", "-m", "bleu"], "--metrics only applies"),
+    ]
+    for args, message in usage:
+        code, _, err = _run(["report", *args, "-o", "c.html"], capsys, monkeypatch, d)
+        assert code == 2 and message in err, (args, err)
     # given predictions are used instead of the threshold
     (d / "p3.txt").write_text("1\n1\n1\n")
     code, out, _ = _run(["report", "--labels", "y3.txt", "--scores", "s3.txt", "--predictions", "p3.txt", "-o", "-"], capsys, monkeypatch, d)

@@ -60,7 +60,7 @@ def test_usage_errors(files, capsys, monkeypatch):
     d, names = files
     monkeypatch.chdir(d)
     assert main(["compare", "-r", "ref.txt", "-i", *names]) == 2  # no test chosen
-    assert main(["compare", "-r", "ref.txt", "-i", names[0], "--paired-bs"]) == 1  # one system
+    assert main(["compare", "-r", "ref.txt", "-i", names[0], "--paired-bs"]) == 2  # one system: a usage error
     assert main(["compare", "-r", "ref.txt", "-i", *names, "--paired-bs", "-pbsn", "0"]) == 2
     assert main(["score", "-r", "ref.txt", "-i", names[0], "--confidence", "--sentence-level"]) == 2
 

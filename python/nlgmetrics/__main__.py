@@ -1,5 +1,9 @@
 import sys
 
-from .cli import main
+try:
+    from .cli import main
+except KeyboardInterrupt:  # Ctrl-C while the modules load: the CLI's status, no traceback
+    sys.stderr.write("nlgmetrics: interrupted\n")
+    sys.exit(130)
 
 sys.exit(main())

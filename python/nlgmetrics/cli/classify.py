@@ -20,15 +20,18 @@ stdout carries data only; errors exit 1 (data) or 2 (usage) with one line on std
 from __future__ import annotations
 
 import argparse
-import csv
-import io
+import gzip
 import json
+import math
 import sys
+from contextlib import ExitStack
 from typing import Any, Iterator
 
 import numpy as np
 
-from ..errors import InvalidInputError
+from ..errors import InvalidInputError, InvalidTextError
+from ..io.text import gzip_errors, stdin_buffer
+from .jsonout import json_text
 
 FORMATS = ("auto", "tsv", "jsonl")
 
@@ -57,12 +60,38 @@ def add_parser(sub: Any) -> None:
 
 
 # -- reading ----------------------------------------------------------------------------
-def _open(path: str) -> io.TextIOBase:
-    if path == "-":
-        if sys.stdin is None or sys.stdin.isatty():
-            raise InvalidInputError("no input: give -i FILE or pipe TSV/JSONL on stdin")
-        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="strict")
-    return open(path, encoding="utf-8", errors="strict")
+_BLOCK_BYTES = 1 << 22
+
+
+def _lines(path: str) -> Iterator[tuple[int, str]]:
+    """``(line number, text)`` of every line, split on ``\\n`` only (a ``\\r\\n`` ending is
+    dropped), strict UTF-8, a few MB at a time; ``.gz`` transparently, ``-`` for stdin."""
+    with ExitStack() as stack:
+        if path == "-":
+            if sys.stdin is None or sys.stdin.isatty():
+                raise InvalidInputError("no input: give -i FILE or pipe TSV/JSONL on stdin")
+            fh: Any = stdin_buffer()
+        elif path.endswith(".gz"):
+            fh = stack.enter_context(gzip.open(path, "rb"))
+        else:
+            fh = stack.enter_context(open(path, "rb"))
+        no = 0
+        while True:
+            with gzip_errors(path):
+                block = fh.readlines(_BLOCK_BYTES)
+            if not block:
+                return
+            for raw in block:
+                no += 1
+                if no == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                    raw = raw[3:]
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError as e:
+                    raise InvalidTextError(f"{path}:{no}: invalid UTF-8 at byte {e.start + 1}") from None
+                if text.endswith("\n"):
+                    text = text[:-1]
+                yield no, text.removesuffix("\r")
 
 
 def _label(v: Any) -> Any:
@@ -75,55 +104,89 @@ def _label(v: Any) -> Any:
     return v
 
 
+def _checked_label(v: Any, where: str, what: str) -> Any:
+    """A class label: a non-empty string, an integer, or a finite number; never null."""
+    if v is None:
+        raise InvalidInputError(f"{where}: the {what} is null")
+    if isinstance(v, list):
+        raise InvalidInputError(f"{where}: the {what} is a list (a multilabel row goes in the label column)")
+    if isinstance(v, dict):
+        raise InvalidInputError(f"{where}: the {what} is an object, not a label")
+    if isinstance(v, float) and not math.isfinite(v):
+        raise InvalidInputError(f"{where}: the {what} is {v!r}, not a label")
+    lab = _label(v)
+    if isinstance(lab, str) and not lab:
+        raise InvalidInputError(f"{where}: the {what} is empty")
+    return lab
+
+
 def _number(v: Any, where: str) -> float:
+    if isinstance(v, bool):
+        raise InvalidInputError(f"{where}: not a number: {v!r}")
     try:
-        return float(v)
-    except (TypeError, ValueError):
+        x = float(v)
+    except (TypeError, ValueError, OverflowError):
         raise InvalidInputError(f"{where}: not a number: {str(v)[:40]!r}") from None
+    if not math.isfinite(x):
+        raise InvalidInputError(f"{where}: not a finite number: {str(v)[:40]!r}")
+    return x
 
 
-def _rows(f: io.TextIOBase, fmt: str, path: str) -> Iterator[dict[str, Any]]:
+def _rows(lines: Iterator[tuple[int, str]], fmt: str, path: str) -> Iterator[dict[str, Any]]:
+    """Rows as dicts. TSV fields are split on tabs with no quoting (a ``"`` is text), so
+    every non-blank line after the header is exactly one row."""
+    buffered: list[tuple[int, str]] = []
     first = ""
-    lines = iter(f)
-    buffered: list[str] = []
-    for line in lines:
-        buffered.append(line)
-        if line.strip():
-            first = line.lstrip()
+    for item in lines:
+        buffered.append(item)
+        if item[1].strip():
+            first = item[1].lstrip()
             break
     if fmt == "auto":
-        fmt = "jsonl" if path.endswith((".jsonl", ".json")) or first.startswith("{") else "tsv"
+        fmt = "jsonl" if path.endswith((".jsonl", ".json", ".jsonl.gz")) or first.startswith("{") else "tsv"
 
-    def all_lines() -> Iterator[str]:
+    def all_lines() -> Iterator[tuple[int, str]]:
         yield from buffered
         yield from lines
 
     if fmt == "jsonl":
-        for no, line in enumerate(all_lines(), 1):
+        for no, line in all_lines():
             if not line.strip():
                 continue
             try:
                 obj = json.loads(line)
             except json.JSONDecodeError as e:
                 raise InvalidInputError(f"{path}:{no}: invalid JSON ({e.msg})") from None
+            except RecursionError:
+                raise InvalidInputError(f"{path}:{no}: JSON nested too deeply") from None
             if not isinstance(obj, dict):
                 raise InvalidInputError(f"{path}:{no}: each line must be a JSON object")
             obj["_line"] = no
             yield obj
         return
-    reader = csv.reader(all_lines(), delimiter="\t")
     header = None
-    for no, rec in enumerate(reader, 1):
-        if not rec or all(not x.strip() for x in rec):
+    for no, line in all_lines():
+        if not line.strip():
             continue
+        rec = line.split("\t")
         if header is None:
             header = [h.strip() for h in rec]
+            if len(set(header)) != len(header):
+                raise InvalidInputError(f"{path}:{no}: the header names a column twice")
             continue
         if len(rec) != len(header):
             raise InvalidInputError(f"{path}:{no}: {len(rec)} fields but the header has {len(header)}")
         row: dict[str, Any] = dict(zip(header, rec))
         row["_line"] = no
         yield row
+
+
+def _multilabel(v: list[Any], where: str) -> list[int]:
+    """A multilabel row: 0/1 integers."""
+    row = [_number(x, where) for x in v]
+    if not row or any(x not in (0.0, 1.0) for x in row):
+        raise InvalidInputError(f"{where}: a multilabel row must be a non-empty list of 0/1 values")
+    return [int(x) for x in row]
 
 
 class _Columns:
@@ -141,7 +204,7 @@ class _Columns:
         if a.label_col not in row:
             raise InvalidInputError(f"{where}: no {a.label_col!r} column/key (use --label-col)")
         lab = row[a.label_col]
-        self.labels.append([int(_number(x, where)) for x in lab] if isinstance(lab, list) else _label(lab))
+        self.labels.append(_multilabel(lab, where) if isinstance(lab, list) else _checked_label(lab, where, f"label ({a.label_col})"))
         cols = a.score_col
         has_s = all(c in row for c in cols)
         has_p = a.pred_col in row
@@ -159,9 +222,13 @@ class _Columns:
             else:
                 self.scores.append([_number(row[c], where) for c in cols])
         if has_p:
-            self.preds.append(_label(row[a.pred_col]) if not isinstance(row[a.pred_col], list) else row[a.pred_col])
+            pred = row[a.pred_col]
+            self.preds.append(_multilabel(pred, where) if isinstance(pred, list) else _checked_label(pred, where, f"prediction ({a.pred_col})"))
         if has_w:
-            self.weights.append(_number(row[a.weight_col], where))
+            weight = _number(row[a.weight_col], where)
+            if weight < 0:
+                raise InvalidInputError(f"{where}: sample weight {weight!r} is negative")
+            self.weights.append(weight)
 
     def clear(self) -> None:
         self.labels, self.scores, self.preds, self.weights = [], [], [], []
@@ -260,7 +327,7 @@ def _stream(args: argparse.Namespace, rows: Iterator[dict[str, Any]], path: str)
 
 def _emit(args: argparse.Namespace, res: dict[str, Any], out: Any) -> None:
     if args.format == "json":
-        out.write(json.dumps(res, ensure_ascii=False) + "\n")
+        out.write(json_text(res) + "\n")
         return
     scalars = {k: v for k, v in res.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
     if args.format == "tsv":
@@ -277,28 +344,19 @@ def _emit(args: argparse.Namespace, res: dict[str, Any], out: Any) -> None:
 
 
 def run(args: argparse.Namespace, out: Any) -> int:
-    if args.bins < 1 or args.chunk_size < 1:
-        raise InvalidInputError("--bins and --chunk-size must be positive")
-    f = _open(args.input)
-    try:
-        rows = _rows(f, args.input_format, args.input)
-        if args.streaming:
-            res = _stream(args, rows, args.input)
-        else:
-            cols = _Columns(args)
-            for row in rows:
-                cols.add(row, args.input)
-            if not cols.labels:
-                raise InvalidInputError(f"{args.input}: no data rows")
-            y = _array(cols.labels, "labels")
-            s = _array(cols.scores, "scores") if cols.has_scores else None
-            p = _array(cols.preds, "predictions") if cols.has_preds else None
-            w = np.asarray(cols.weights) if cols.has_weights else None
-            res = _metrics(args, y, s, p, w)
-    except UnicodeDecodeError as e:
-        raise InvalidInputError(f"{args.input}: not valid UTF-8 (byte {e.start})") from None
-    finally:
-        if f is not sys.stdin:
-            f.close()
+    rows = _rows(_lines(args.input), args.input_format, args.input)
+    if args.streaming:
+        res = _stream(args, rows, args.input)
+    else:
+        cols = _Columns(args)
+        for row in rows:
+            cols.add(row, args.input)
+        if not cols.labels:
+            raise InvalidInputError(f"{args.input}: no data rows")
+        y = _array(cols.labels, "labels")
+        s = _array(cols.scores, "scores") if cols.has_scores else None
+        p = _array(cols.preds, "predictions") if cols.has_preds else None
+        w = np.asarray(cols.weights) if cols.has_weights else None
+        res = _metrics(args, y, s, p, w)
     _emit(args, res, out)
     return 0

@@ -13,9 +13,10 @@ with ``--per-image``); ``--format tsv`` one metric per line, or one image per li
 from __future__ import annotations
 
 import argparse
-import json
 import warnings
 from typing import Any
+
+from .jsonout import json_text
 
 
 def add_parser(sub: Any) -> None:
@@ -40,7 +41,7 @@ def run(args: argparse.Namespace, out, err) -> int:
         doc: dict[str, Any] = {"eval": ev.eval, "n_images": len(ev.image_ids), "bleu_stats": ev.bleu_stats}
         if args.per_image:
             doc["img_to_eval"] = list(ev.img_to_eval.values())
-        out.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+        out.write(json_text(doc, indent=1) + "\n")
     elif args.format == "tsv":
         if args.per_image:
             names = list(ev.eval)

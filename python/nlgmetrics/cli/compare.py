@@ -10,9 +10,10 @@ stdout carries data only.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING, Any, Sequence
+
+from .jsonout import json_text
 
 if TYPE_CHECKING:
     from ..significance import ConfidenceInterval, PairedTestResult
@@ -77,11 +78,12 @@ def run(args: argparse.Namespace, out, load_metric, read_lines, references) -> i
     """``nlgmetrics compare``: helpers come from cli/main.py so both share file handling."""
     from ..errors import NlgMetricsError
     from ..significance import paired_test_stats
+    from .guard import UsageError
 
     if len(args.input) < 2:
-        raise NlgMetricsError("compare needs a baseline and at least one system: -i BASELINE SYS [SYS ...]")
+        raise UsageError("compare needs a baseline and at least one system: -i BASELINE SYS [SYS ...]")
     if len(set(args.input)) != len(args.input):
-        raise NlgMetricsError("each system file may be given once")
+        raise UsageError("each system file may be given once")
     systems = [(path, read_lines(path)) for path in args.input]
     refs = references(args.references, len(systems[0][1]))
     test = "bs" if args.paired_bs else "ar"
@@ -127,7 +129,7 @@ def format_paired(results: Sequence["PairedTestResult"], fmt: str = "text", widt
             for res in results:
                 row[res.metric] = res.systems[i].to_dict()
             rows.append(row)
-        return json.dumps(rows, indent=4, ensure_ascii=False) + "\n"
+        return json_text(rows, indent=4) + "\n"
     multiline = fmt == "text"
     headers = ["System"]
     columns = [names]

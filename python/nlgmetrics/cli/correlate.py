@@ -10,11 +10,16 @@ Segment level (``--level segment``): ``--human`` rows are ``system<TAB>line<TAB>
 from __future__ import annotations
 
 import argparse
-import json
+import math
 import os
 from typing import Any
 
 from .compare import add_resampling_flags
+from .jsonout import json_text
+
+
+# meta.CORRELATIONS, named here so that building the parser imports no NumPy code
+_CORRELATIONS = ("pearson", "spearman", "kendall", "kendall-c", "kendall-like", "pairwise-accuracy")
 
 
 def add_parser(sub: Any, common: Any) -> None:
@@ -25,7 +30,7 @@ def add_parser(sub: Any, common: Any) -> None:
     c.add_argument("--human", required=True, help="TSV of human scores (see `nlgmetrics correlate --help`)")
     c.add_argument("-m", "--metrics", nargs="+", default=["bleu"], metavar="METRIC", help="metrics (default: bleu)")
     c.add_argument("--level", choices=["system", "segment"], default="system")
-    c.add_argument("--correlation", nargs="+", default=None, help="pearson, spearman, kendall, kendall-c, kendall-like, pairwise-accuracy (default: pearson; kendall-like at segment level)")
+    c.add_argument("--correlation", nargs="+", default=None, choices=_CORRELATIONS, help="pearson, spearman, kendall, kendall-c, kendall-like, pairwise-accuracy (default: pearson; kendall-like at segment level)")
     c.add_argument("--threshold", type=float, default=25.0, help="kendall-like: minimum human score difference of a pair (default: 25)")
     c.add_argument("--confidence-n", "-cin", type=int, default=1000, help="bootstrap resamples for the interval; 0 = none (default: 1000)")
     c.add_argument("-f", "--format", choices=["text", "json"], default="text")
@@ -35,22 +40,43 @@ def add_parser(sub: Any, common: Any) -> None:
 
 
 def _read_human(path: str, level: str) -> list[list[str]]:
+    """Rows of the human-score TSV. A score must be a finite number: a ``nan`` or ``inf``
+    judgment is an error naming its line (it would make every correlation NaN). A row may
+    be given once: a system (or system and line) judged twice is an error."""
     from ..errors import InvalidInputError
     from ..io.text import read_lines
 
-    rows = [line.split("\t") for line in read_lines(path) if line.strip()]
     want = 2 if level == "system" else 3
     out = []
-    for k, row in enumerate(rows):
+    seen: dict[tuple[str, ...], int] = {}
+    first = True
+    for no, line in enumerate(read_lines(path), 1):
+        if not line.strip():
+            continue
+        row = line.split("\t")
         if len(row) != want:
-            raise InvalidInputError(f"{path}: line {k + 1} has {len(row)} columns, expected {want}")
+            raise InvalidInputError(f"{path}:{no}: {len(row)} columns, expected {want} (system<TAB>{'line<TAB>' if want == 3 else ''}score)")
+        is_header, first = first, False
         try:
-            float(row[-1])
+            value = float(row[-1])
         except ValueError:
-            if k == 0:
-                continue  # header
-            raise InvalidInputError(f"{path}: line {k + 1}: {row[-1]!r} is not a number") from None
+            if is_header:
+                continue
+            raise InvalidInputError(f"{path}:{no}: {row[-1]!r} is not a number") from None
+        if not math.isfinite(value):
+            raise InvalidInputError(f"{path}:{no}: the human score {row[-1]!r} is not a finite number")
+        if want == 3:
+            try:
+                row[1] = str(int(row[1]))
+            except ValueError:
+                raise InvalidInputError(f"{path}:{no}: line number {row[1]!r} is not an integer") from None
+        key = tuple(row[:-1])
+        if key in seen:
+            raise InvalidInputError(f"{path}:{no}: {' line '.join(key)} was already scored on line {seen[key]}")
+        seen[key] = no
         out.append(row)
+    if not out:
+        raise InvalidInputError(f"{path}: no human scores")
     return out
 
 
@@ -58,9 +84,15 @@ def run(args: argparse.Namespace, out, load_metric, read_lines, references) -> i
     from ..errors import InvalidInputError
     from ..meta import segment_level, system_level
 
+    from .guard import UsageError
+
     names = args.names or [os.path.basename(p) for p in args.input]
     if len(names) != len(args.input):
-        raise InvalidInputError(f"{len(names)} names for {len(args.input)} system files")
+        raise UsageError(f"{len(names)} --names for {len(args.input)} system files")
+    if len(set(names)) != len(names):
+        raise UsageError("two systems have the same name: give --names")
+    if args.level == "system" and "kendall-like" in (args.correlation or []):
+        raise UsageError("--correlation kendall-like is a segment-level statistic: add --level segment")
     texts = {n: read_lines(p) for n, p in zip(names, args.input)}
     n_lines = len(next(iter(texts.values())))
     refs = references(args.references, n_lines)
@@ -88,10 +120,12 @@ def run(args: argparse.Namespace, out, load_metric, read_lines, references) -> i
                     if not 0 <= i < n_lines:
                         raise InvalidInputError(f"{args.human}: line number {line} outside 1..{n_lines}")
                     m.append(sent[sys_name][i]), h.append(float(score)), g.append(i)
+                if not m:
+                    raise InvalidInputError(f"{args.human}: no judged line belongs to a given system ({', '.join(sent)})")
                 res = segment_level(m, h, groups=g, correlation=corr, threshold=args.threshold, n_resamples=args.confidence_n, seed=args.seed, n_threads=args.n_threads)
             results.append({"metric": metric.name, **res.to_dict()})
     if args.format == "json":
-        out.write(json.dumps(results, indent=1) + "\n")
+        out.write(json_text(results, indent=1) + "\n")
         return 0
     w = args.width
     for r in results:

@@ -1,26 +1,31 @@
-"""Argument parsing and dispatch for ``nlgmetrics score`` and ``nlgmetrics list``."""
+"""Argument parsing and dispatch for ``nlgmetrics score`` and ``nlgmetrics list``.
+
+Exit statuses and error lines are decided in one place, :mod:`.guard`; usage checks made
+before any input is read (ranges, options that do not apply) live in :mod:`.checks`.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
-import os
+import errno
+import functools
 import sys
 from typing import Any, Sequence
 
 from .. import __version__
-from ..errors import InvalidOptionError, MissingExtraError, NlgMetricsError
+from ..errors import NlgMetricsError
 from ..io.chunks import parse_jsonl_record
 from ..io.text import read_lines
 from ..registry import available, load
 from .options import OPTION_SETS
+from . import checks
 from . import compare, correlate  # significance & meta-evaluation subcommands
 from . import data_to_text  # tables for PARENT
 from . import stream as stream_cli  # streaming: --chunk-size, --scheduler
+from .guard import UsageError, guarded
+from .jsonout import json_text
 
-
-class UsageError(Exception):
-    """Bad command-line usage: exit status 2."""
+__all__ = ["UsageError", "build_parser", "main", "subparsers"]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -119,10 +124,47 @@ def _references(paths: list[str], n_lines: int) -> list[list[str]]:
     return [list(seg) for seg in zip(*streams)]
 
 
-def _metric_options(name: str, args: argparse.Namespace) -> dict[str, Any]:
+def _metric_options(name: str, args: Any) -> dict[str, Any]:
     opts = OPTION_SETS[name].collect(args) if name in OPTION_SETS else {}
     opts["n_threads"] = args.n_threads
     return opts
+
+
+def _corpus_only(metric: Any) -> bool:
+    """Metrics without per-segment statistics (Self-BLEU scores the set as a whole)."""
+    from ..metrics.base import Metric
+
+    return not isinstance(metric, Metric)
+
+
+def _check_capabilities(command: str, args: argparse.Namespace, metrics: list[tuple[str, Any]]) -> None:
+    """Modes a metric cannot run in are usage errors before any input is read."""
+    streaming = command == "score" and stream_cli.wanted(args)
+    for name, metric in metrics:
+        if _corpus_only(metric):  # `report` shows such metrics without intervals
+            if command in ("compare", "correlate"):
+                raise UsageError(f"{name} gives one corpus score without per-segment statistics: `{command}` cannot use it")
+            if command != "score":
+                continue
+            for wanted, flag in ((args.sentence_level, "--sentence-level"), (args.confidence, "--confidence"), (streaming, "--chunk-size/--scheduler")):
+                if wanted:
+                    raise UsageError(f"{name} gives one corpus score without per-segment statistics: drop {flag}")
+        if data_to_text.needs_tables(metric) and (command != "score" or streaming):
+            what = f"`{command}`" if command != "score" else "--chunk-size/--scheduler"
+            raise UsageError(f"{name} also reads the input tables (score --jsonl only): {what} cannot use it")
+
+
+def build_metrics(command: str, parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, Any]:
+    """The metric objects of ``-m``, built before any input is read, so that unknown
+    metrics, bad options and options the chosen metrics do not read are usage errors."""
+    args.metrics = [name.lower() for name in args.metrics]  # as the registry: -m BLEU is bleu, with its flags
+    recorder = checks.ReadRecorder(args)
+    built: dict[str, Any] = {}
+    for name in dict.fromkeys(args.metrics):
+        built[name] = load(name, **_metric_options(name, recorder))
+    checks.check_metric_flags(parser, args, recorder.read)
+    _check_capabilities(command, args, list(built.items()))
+    return built
 
 
 def _inputs(args: argparse.Namespace) -> list[tuple[str, list[str], list[list[str]]]]:
@@ -139,10 +181,10 @@ def _inputs(args: argparse.Namespace) -> list[tuple[str, list[str], list[list[st
     return [(name, hyps, refs) for name, hyps in systems]
 
 
-def _score(args: argparse.Namespace, out) -> int:
+def _score(args: argparse.Namespace, out, built: dict[str, Any]) -> int:
     if args.confidence and args.sentence_level:  # significance
         raise UsageError("--confidence needs corpus-level scores; drop --sentence-level")
-    metrics = [(name, load(name, **_metric_options(name, args))) for name in args.metrics]
+    metrics = [(name, built[name]) for name in args.metrics]
     from ..progress import wrap as _with_progress  # chunked extraction behind a progress bar; same numbers
 
     if stream_cli.wanted(args):  # streaming: bounded memory, optionally on a Dask cluster
@@ -179,7 +221,7 @@ def _emit(args: argparse.Namespace, results: list[dict[str, Any]], out) -> None:
     if args.sentence_level:
         for r in results:
             if args.format == "json":
-                out.write(json.dumps(r, ensure_ascii=False) + "\n")
+                out.write(json_text(r) + "\n")
             elif args.format == "tsv":
                 out.write(f"{r['system']}\t{r['segment']}\t{r['metric']}\t{r['score']:.{args.width}f}\n")
             else:
@@ -187,7 +229,7 @@ def _emit(args: argparse.Namespace, results: list[dict[str, Any]], out) -> None:
         return
     if args.format == "json":
         clean = [{k: v for k, v in r.items() if k != "_text"} for r in results]
-        out.write(json.dumps(clean, ensure_ascii=False, indent=1) + "\n")
+        out.write(json_text(clean, indent=1) + "\n")
     elif args.format == "tsv":
         out.write("system\tmetric\tscore\tsignature\n")
         for r in results:
@@ -215,51 +257,66 @@ def _list(out) -> int:
     return 0
 
 
+def subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """Every subcommand's parser, by name (the adversarial tests iterate over them)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+class _ClosedStream:
+    """Stands for stdout when the process was started with it closed (``>&-``)."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "stdout is closed")
+
+    def flush(self) -> None:
+        pass
+
+
+def _dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
+    out = sys.stdout if sys.stdout is not None else _ClosedStream()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        raise UsageError(f"give a subcommand: {', '.join(subparsers(parser))} (nlgmetrics --help)")
+    sub = subparsers(parser)[args.command]
+    checks.check(args.command, sub, args)
+    if args.command == "list":
+        return _list(out)
+    if args.command == "coco":  # captioning family
+        from .coco import run as _run_coco
+
+        return _run_coco(args, out, sys.stderr)
+    if args.command == "classify":
+        from .classify import run as _run_classify
+
+        return _run_classify(args, out)
+    # every subcommand with -m builds its metrics here, before reading any input
+    classification_report = args.command == "report" and args.labels is not None
+    built = build_metrics(args.command, sub, args) if getattr(args, "metrics", None) and not classification_report else {}
+
+    def load_metric(name: str, a: argparse.Namespace) -> Any:
+        return built[name]
+
+    if args.command == "compare":
+        return compare.run(args, out, load_metric, read_lines, _references)
+    if args.command == "correlate":
+        return correlate.run(args, out, load_metric, read_lines, _references)
+    if args.command == "report":
+        from .report import run as _run_report
+
+        return _run_report(args, out, load_metric, read_lines, _references)
+    if args.command == "score":
+        return _score(args, out, built)
+    raise NotImplementedError(f"no dispatch for the subcommand {args.command!r}")  # a new subcommand: add it above
+
+
+@functools.cache
+def _parser() -> argparse.ArgumentParser:
+    return build_parser()  # parse_args leaves a parser unchanged: one serves every call
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    out = sys.stdout
-    try:
-        args = parser.parse_args(argv)
-        if args.command is None:
-            parser.print_help(sys.stderr)
-            return 2
-        if args.command == "list":
-            return _list(out)
-        # --- significance & meta-evaluation subcommands ---
-        if args.command == "compare":
-            return compare.run(args, out, lambda name, a: load(name, **_metric_options(name, a)), read_lines, _references)
-        if args.command == "correlate":
-            return correlate.run(args, out, lambda name, a: load(name, **_metric_options(name, a)), read_lines, _references)
-        # ---
-        # --- classification ---
-        if args.command == "classify":
-            from .classify import run as _run_classify
-
-            return _run_classify(args, out)
-        # --- end classification ---
-        # --- report ---
-        if args.command == "report":
-            from .report import run as _run_report
-
-            return _run_report(args, out, lambda name, a: load(name, **_metric_options(name, a)), read_lines, _references)
-        # --- end report ---
-        if args.command == "coco":  # captioning family
-            from .coco import run as _run_coco
-
-            return _run_coco(args, out, sys.stderr)
-        return _score(args, out)
-    except UsageError as e:
-        print(f"nlgmetrics: error: {e}", file=sys.stderr)
-        return 2
-    except (InvalidOptionError, MissingExtraError) as e:
-        print(f"nlgmetrics: error: {e}", file=sys.stderr)
-        return 2
-    except (NlgMetricsError, OSError) as e:
-        msg = e.strerror + f": {e.filename}" if isinstance(e, OSError) and e.filename else str(e)
-        print(f"nlgmetrics: error: {msg}", file=sys.stderr)
-        return 1
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
-    except KeyboardInterrupt:
-        return 130
+    """Run one command line; the exit status follows :mod:`nlgmetrics.cli.guard`."""
+    return guarded(lambda: _dispatch(_parser(), argv))

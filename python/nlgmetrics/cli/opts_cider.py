@@ -16,12 +16,33 @@ def _add_cider(g: argparse._ArgumentGroup) -> None:
 
 
 def _collect_cider(a: argparse.Namespace) -> dict[str, Any]:
-    opts: dict[str, Any] = {"flavour": a.cider_flavour, "tokenize": a.cider_tokenize, "sigma": a.cider_sigma}
+    opts: dict[str, Any] = {"flavour": a.cider_flavour, "tokenize": a.cider_tokenize}
+    if a.cider_flavour == "cider-d":  # the length penalty is CIDEr-D's (read only then: cli/checks.py)
+        opts["sigma"] = a.cider_sigma
     if a.cider_df:
-        from ..metrics.cider import CiderDF
-
-        opts["df"] = CiderDF.load(a.cider_df)
+        opts["df"] = _load_df(a.cider_df)
     return opts
+
+
+def _load_df(path: str) -> Any:
+    """``--cider-df``: any failure to read the file is a data error naming it."""
+    import gzip
+    import zlib
+
+    from ..errors import InvalidInputError, NlgMetricsError
+    from ..metrics.cider import CiderDF
+
+    try:
+        return CiderDF.load(path)
+    except NlgMetricsError as e:
+        raise InvalidInputError(f"--cider-df {path}: {e}") from None
+    except OSError as e:
+        if e.strerror and not isinstance(e, gzip.BadGzipFile):  # missing, a directory, unreadable
+            raise InvalidInputError(f"--cider-df {path}: {e.strerror}") from None
+        raise InvalidInputError(f"--cider-df {path}: not a document-frequency file saved by CiderDF.save ({e})") from None
+    except (EOFError, zlib.error, ValueError, TypeError, KeyError, AttributeError, IndexError) as e:
+        why = str(e) or type(e).__name__
+        raise InvalidInputError(f"--cider-df {path}: not a document-frequency file saved by CiderDF.save ({why})") from None
 
 
 register_options("cider", _add_cider, _collect_cider)

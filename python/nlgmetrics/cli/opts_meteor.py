@@ -20,12 +20,12 @@ def _add_meteor(g: argparse._ArgumentGroup) -> None:
 
 def _collect_meteor(a: argparse.Namespace) -> dict[str, Any]:
     opts: dict[str, Any] = {"flavour": a.meteor_flavour}
-    params = {p: getattr(a, f"meteor_{p}") for p in ("alpha", "beta", "gamma", "delta")}
+    # only the flags a flavour reads are read here: the CLI rejects the others (cli/checks.py)
+    names = ("alpha", "beta", "gamma", "delta") if a.meteor_flavour == "meteor-1.5" else ("alpha", "beta", "gamma")
+    params = {p: getattr(a, f"meteor_{p}") for p in names}
     if a.meteor_flavour == "meteor-1.5":
         opts.update(task=a.meteor_task, normalize=a.meteor_normalize, modules=a.meteor_modules, weights=a.meteor_weights)
-        opts.update({k: v for k, v in params.items() if v is not None})
-    else:
-        opts.update({k: v for k, v in params.items() if v is not None and k != "delta"})
+    opts.update({k: v for k, v in params.items() if v is not None})
     return opts
 
 

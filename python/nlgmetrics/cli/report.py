@@ -18,8 +18,8 @@ import argparse
 import sys
 from typing import Any, Callable
 
-from ..errors import InvalidInputError, NlgMetricsError
-from ..progress import add_flags as add_progress_flags, chunk_ranges
+from ..progress import add_flags as add_progress_flags
+from .guard import UsageError
 
 
 def add_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
@@ -58,13 +58,11 @@ def _classification(args: argparse.Namespace, read_lines: Callable[[str], list[s
     from ..report import classification_report, render_classification
 
     if not args.scores:
-        raise InvalidInputError("a classification report needs --scores FILE [FILE ...]")
-    if args.input or args.references:
-        raise InvalidInputError("--labels makes a classification report; drop -r/-i")
+        raise UsageError("a classification report needs --scores FILE [FILE ...]")
     preds = None
     if args.predictions is not None:
         if len(args.predictions) != len(args.scores):
-            raise InvalidInputError(f"{len(args.predictions)} --predictions files for {len(args.scores)} --scores files")
+            raise UsageError(f"{len(args.predictions)} --predictions files for {len(args.scores)} --scores files")
         preds = {s: read_lines(p) for s, p in zip(args.scores, args.predictions)}
     pos = args.pos_label
     if pos is not None:
@@ -81,9 +79,7 @@ def _classification(args: argparse.Namespace, read_lines: Callable[[str], list[s
 
 def run(args: argparse.Namespace, out: Any, load_metric: Callable[[str, argparse.Namespace], Any], read_lines: Callable[[str], list[str]], references: Callable[[list[str], int], list[list[str]]]) -> int:
     """``nlgmetrics report``: helpers come from cli/main.py so every command reads files alike."""
-    if args.confidence_n < 1 or args.top_k < 0:
-        raise InvalidInputError("--confidence-n must be positive and --top-k non-negative")
-    chunk_ranges(1, args.chunk_size)  # a bad --chunk-size is a usage error even when no bar is drawn
+    # option ranges (--confidence-n, --top-k, --chunk-size, --alpha) are checked in cli/checks.py
     from ..plots import require
 
     require()  # a missing [report] extra is reported before any scoring
@@ -94,12 +90,10 @@ def run(args: argparse.Namespace, out: Any, load_metric: Callable[[str, argparse
     from ..report import render_text, text_report
 
     if not args.input:
-        raise InvalidInputError("give system outputs with -i BASELINE [SYS ...] (or --labels/--scores for classification)")
+        raise UsageError("give system outputs with -i BASELINE [SYS ...] (or --labels/--scores for classification)")
     if len(set(args.input)) != len(args.input):
-        raise NlgMetricsError("each system file may be given once")
+        raise UsageError("each system file may be given once")
     if args.names is not None and (len(args.names) != len(args.input) or len(set(args.names)) != len(args.names)):
-        from .main import UsageError
-
         raise UsageError(f"--names: give {len(args.input)} distinct names, one per -i file (got {len(args.names)})")
     systems = [(path, read_lines(path)) for path in args.input]
     refs = references(args.references, len(systems[0][1]))

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import gzip
 import json
-import sys
 from contextlib import ExitStack
 from typing import BinaryIO, Iterator, Sequence
 
 from ..errors import InvalidInputError, InvalidOptionError, InvalidTextError, LengthMismatchError
+from .text import gzip_errors, stdin_buffer
 
 DEFAULT_CHUNK_SIZE = 20_000
 # Bytes decoded at once: large enough that per-block overhead vanishes, small enough
@@ -27,7 +27,7 @@ _BLOCK_BYTES = 1 << 22
 
 def _open(path: str, stdin: BinaryIO | None, stack: ExitStack) -> tuple[BinaryIO, str]:
     if path == "-":
-        return stdin or sys.stdin.buffer, "<stdin>"
+        return stdin_buffer(stdin), "<stdin>"
     if path.endswith(".gz"):
         return stack.enter_context(gzip.open(path, "rb")), path
     return stack.enter_context(open(path, "rb")), path
@@ -56,7 +56,8 @@ def iter_lines(path: str, stdin: BinaryIO | None = None, block_bytes: int = _BLO
         lineno = 1
         first = True
         while True:
-            raw = fh.readlines(block_bytes)
+            with gzip_errors(name):
+                raw = fh.readlines(block_bytes)
             if not raw:
                 return
             if first and raw[0].startswith(b"\xef\xbb\xbf"):
@@ -127,11 +128,19 @@ def parse_jsonl_record(line: str, where: str) -> tuple[str, list[str]] | None:
         obj = json.loads(line)
     except json.JSONDecodeError as e:
         raise InvalidInputError(f"{where}: invalid JSON ({e.msg})") from None
+    except RecursionError:
+        raise InvalidInputError(f"{where}: JSON nested too deeply") from None
     pred = obj.get("prediction", obj.get("hypothesis")) if isinstance(obj, dict) else None
     ref = obj.get("references", obj.get("reference")) if isinstance(obj, dict) else None
     if not isinstance(pred, str) or ref is None:
         raise InvalidInputError(f'{where}: expected an object with "prediction" and "references"')
-    return pred, [ref] if isinstance(ref, str) else list(ref)
+    if isinstance(ref, str):
+        return pred, [ref]
+    # a list of strings only: an object would be read by its keys, a number has no text
+    if not isinstance(ref, list) or not ref or not all(isinstance(r, str) for r in ref):
+        got = type(ref).__name__ if not isinstance(ref, list) else ("an empty list" if not ref else "a list with non-strings")
+        raise InvalidInputError(f'{where}: "references" must be a string or a non-empty list of strings, got {got}')
+    return pred, list(ref)
 
 
 def iter_jsonl_chunks(path: str, chunk_size: int = DEFAULT_CHUNK_SIZE, stdin: BinaryIO | None = None) -> Iterator[tuple[list[str], list[list[str]]]]:

@@ -2,16 +2,41 @@
 
 Lines are split on ``\\n`` only (a ``\\r`` or U+2028 inside a segment stays in it) and
 each line is right-stripped. Decoding is strict UTF-8: an invalid byte is an error that
-names the file, line and byte offset, never a silently replaced character.
+names the file, line and byte offset, never a silently replaced character. A truncated or
+corrupt ``.gz`` file is an :class:`~nlgmetrics.errors.InvalidInputError` naming the file.
 """
 
 from __future__ import annotations
 
 import gzip
 import sys
-from typing import BinaryIO
+import zlib
+from contextlib import contextmanager
+from typing import BinaryIO, Iterator
 
-from ..errors import InvalidTextError
+from ..errors import InvalidInputError, InvalidTextError
+
+# What gzip raises on a damaged file: BadGzipFile (an OSError), a truncated stream
+# (EOFError), a bad deflate block or checksum (zlib.error).
+_GZIP_ERRORS = (gzip.BadGzipFile, EOFError, zlib.error)
+
+
+def stdin_buffer(stdin: BinaryIO | None = None) -> BinaryIO:
+    """The byte stream of standard input (an error if the process has none)."""
+    if stdin is not None:
+        return stdin
+    if sys.stdin is None:
+        raise InvalidInputError("stdin is closed: give the input as a file")
+    return getattr(sys.stdin, "buffer", sys.stdin)
+
+
+@contextmanager
+def gzip_errors(name: str) -> Iterator[None]:
+    """Turn a damaged ``.gz`` file's error into one naming the file."""
+    try:
+        yield
+    except _GZIP_ERRORS as e:
+        raise InvalidInputError(f"{name}: corrupt or truncated gzip file ({e})") from None
 
 
 def _decode(data: bytes, name: str) -> str:
@@ -33,10 +58,10 @@ def split_lines(text: str) -> list[str]:
 def read_lines(path: str, stdin: BinaryIO | None = None) -> list[str]:
     """Read a text file (``-`` for stdin, ``.gz`` transparently) into right-stripped lines."""
     if path == "-":
-        data = (stdin or sys.stdin.buffer).read()
+        data = stdin_buffer(stdin).read()
         name = "<stdin>"
     elif path.endswith(".gz"):
-        with gzip.open(path, "rb") as fh:
+        with gzip_errors(path), gzip.open(path, "rb") as fh:
             data = fh.read()
         name = path
     else:

