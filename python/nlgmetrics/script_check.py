@@ -8,14 +8,17 @@ A metric describes its tokenizer with a :class:`Segmentation` (``Metric._segment
   when more than half of the letters and digits are non-ASCII, i.e. deleted.
 - ``merges`` (whitespace-like tokenizers: ``none``, ``13a``, ``intl``, PTB, tercom,
   jiwer's split): Chinese and Japanese are written without spaces, so such a tokenizer
-  turns a clause into one "word". Let ``c(t)`` be the number of Han and kana characters
-  of token ``t``. The rule measures ``L = Σ c(t)² / Σ c(t)``, the length of the token
-  a random Han/kana character falls in, and warns when ``L > 4`` and Han/kana are at
-  least half of the letters and digits. Measured on the WMT22 references: jieba words
-  give ``L = 2.0`` (zh), MeCab-IPAdic words 2.7 (ja), sacrebleu's ``zh`` 1.0, while
-  whitespace splitting gives 29 (zh) and 54 (ja), ``intl`` 12 and 22. Hangul is not
-  counted: Korean is written with spaces between words (eojeols), so its whitespace
-  tokens are words.
+  turns a clause into one "word". Let ``h(t)`` be the number of Han characters of token
+  ``t`` and ``c(t)`` its number of Han and kana characters. The rule measures
+  ``L = Σ h(t)·c(t) / Σ h(t)``, the length of the token a random Han character falls in,
+  and warns when ``L > 4`` and Han and kana are at least half of the letters and digits.
+  Measured on the WMT22 references: jieba words give ``L = 2.0`` (zh), MeCab-IPAdic words
+  2.0 (ja), sacrebleu's ``zh`` and tercom's ``asian_support`` 1.0, while whitespace
+  splitting gives 29 (zh) and 54 (ja), ``intl`` 12 and 21. Weighting by Han characters
+  leaves out kana-only tokens (Japanese inflections and loanwords, which word
+  segmenters keep long) and responses of one short word ("我不知道" is 4, "好的" 2, not
+  more than 4). Hangul is not counted: Korean is written with spaces between words
+  (eojeols), so its whitespace tokens are words.
 - ``unsupported`` (METEOR 1.5: English resources only): warn when Han, kana and Hangul
   are more than half of the letters and digits, whatever the segmentation.
 
@@ -38,11 +41,13 @@ MERGED_LENGTH = 4.0
 
 # Han (CJK unified ideographs, extensions, compatibility), hiragana, katakana (+ phonetic
 # extensions, halfwidth forms): the scripts written without spaces between words.
-_UNSPACED = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003ffff"
+UNSPACED_RANGES = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003ffff"
 _HANGUL = "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"
-_UNSPACED_CHAR = re.compile(f"[{_UNSPACED}]")
-_CJK_CHAR = re.compile(f"[{_UNSPACED}{_HANGUL}]")
-_UNSPACED_TOKEN = re.compile(f"\\S*[{_UNSPACED}]\\S*")
+_UNSPACED_CHAR = re.compile(f"[{UNSPACED_RANGES}]")
+_CJK_CHAR = re.compile(f"[{UNSPACED_RANGES}{_HANGUL}]")
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff"
+_HAN_CHAR = re.compile(f"[{_HAN}]")
+_HAN_TOKEN = re.compile(f"\\S*[{_HAN}]\\S*")
 _WORD_CHAR = re.compile(r"[^\W_]")
 _NON_ASCII_WORD_CHAR = re.compile(r"(?![\x00-\x7f])[^\W_]")
 _ASCII_ALNUM = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -109,7 +114,7 @@ def deleted_fraction(texts: list[str]) -> float:
 
 def merged_length(texts: list[str], tokenized: list[str]) -> tuple[float, float]:
     """``(share, L)``: the share of Han/kana among the letters and digits of ``texts``
-    and ``L = Σ c(t)² / Σ c(t)`` over the whitespace tokens ``t`` of ``tokenized``."""
+    and ``L = Σ h(t)·c(t) / Σ h(t)`` over the whitespace tokens ``t`` of ``tokenized``."""
     if all(s.isascii() for s in texts):
         return 0.0, 0.0
     joined = "\n".join(texts)
@@ -117,10 +122,10 @@ def merged_length(texts: list[str], tokenized: list[str]) -> tuple[float, float]
     unspaced = len(_UNSPACED_CHAR.findall(joined))
     s1 = s2 = 0
     for line in tokenized:
-        for tok in _UNSPACED_TOKEN.findall(line):
-            c = len(_UNSPACED_CHAR.findall(tok))
-            s1 += c
-            s2 += c * c
+        for tok in _HAN_TOKEN.findall(line):
+            h = len(_HAN_CHAR.findall(tok))
+            s1 += h
+            s2 += h * len(_UNSPACED_CHAR.findall(tok))
     return (unspaced / letters if letters else 0.0), (s2 / s1 if s1 else 0.0)
 
 
@@ -150,8 +155,8 @@ def problem(seg: Segmentation, texts: list[str]) -> str | None:
     share, length = merged_length(texts, seg.tokens(texts) if seg.tokens is not None else texts)
     if share >= 0.5 and length > MERGED_LENGTH:
         return (
-            f"{seg.tokenizer} leaves Chinese/Japanese unsegmented: a Han/kana character sits in a token of "
-            f"{length:.1f} such characters on average (words have about 2), so tokens are whole clauses and the number is degenerate"
+            f"{seg.tokenizer} leaves Chinese/Japanese unsegmented: a Han character sits in a token of "
+            f"{length:.0f} Han/kana characters on average (words have about 2), so tokens are whole clauses and the number is degenerate"
         )
     return None
 
@@ -161,7 +166,10 @@ def check(seg: Segmentation | None, predictions: Any, references: Any = None) ->
     of the letters of a sample of the input."""
     if seg is None:
         return
-    message = problem(seg, sample_texts(predictions, references))
+    try:
+        message = problem(seg, sample_texts(predictions, references))
+    except (UnicodeError, TypeError, ValueError):
+        return  # invalid input: the metric's own validation reports it
     if message is not None:
         warnings.warn(f"{message}; {seg.fix}", seg.category, stacklevel=_caller_level())
 

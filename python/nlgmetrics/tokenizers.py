@@ -39,7 +39,7 @@ DESCRIPTIONS = {
 
 # Tokenizers that split on whitespace (and punctuation) only: Chinese and Japanese
 # clauses stay one token.
-WHITESPACE_LIKE: frozenset[str] = frozenset({"none", "13a", "intl", "space"})
+WHITESPACE_LIKE: frozenset[str] = frozenset({"none", "13a", "intl", "space", "ptb"})
 # The tokenizers that segment Chinese, Japanese or Korean text.
 CJK_TOKENIZERS: tuple[str, ...] = ("zh", "jieba", "ja-mecab", "ko-mecab", "char", "unicode")
 
@@ -61,7 +61,12 @@ def unsegmented_check(name: str, metric: str, option: str = "tokenize", names: t
     """The warning's description of tokenizer ``name`` if it leaves CJK unsegmented."""
     if name not in WHITESPACE_LIKE:
         return None
-    tokens = None if name in ("none", "space") else (lambda texts: tokenize(name, texts))
+    if name in ("none", "space"):
+        tokens = None
+    elif name == "ptb":  # the COCO pipeline's PTB tokenizer
+        tokens = lambda texts: list(_core.ptb_tokenize(texts, True, 1))  # noqa: E731
+    else:
+        tokens = lambda texts: tokenize(name, texts)  # noqa: E731
     return Segmentation("merges", f"{metric} with {option}={name!r}", cjk_fix(option, names), tokens)
 
 

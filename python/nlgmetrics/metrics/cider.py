@@ -248,14 +248,7 @@ def tokenizer_signature(tokenize: str) -> str:
 
 def unsegmented_check(tokenize: str, metric: str = "CIDEr") -> script_check.Segmentation | None:
     """``ptb`` and ``none`` keep unsegmented Chinese/Japanese clauses as single tokens."""
-    if tokenize not in CORE_TOKENIZERS:
-        return None
-    tokens = (lambda texts: list(_core.ptb_tokenize(texts, True, 1))) if tokenize == "ptb" else None
-    return script_check.Segmentation(
-        "merges", f"{metric} with tokenize={tokenize!r}",
-        _tok.cjk_fix("tokenize", ("jieba", "zh", "char", "unicode", "ja-mecab", "ko-mecab")),
-        tokens,
-    )
+    return _tok.unsegmented_check(tokenize, metric, names=PRETOKENIZERS)
 
 
 def _count(v: Any, what: str) -> int:
