@@ -109,8 +109,8 @@ def test_bleu_jieba_equals_sacrebleu_on_segmented_text(zh):
 def test_chrf_as_is_and_ter_asian_support(zh, ja):
     for hyps, refs in (zh, ja):
         assert silent(CHRF().corpus_score, hyps, refs).score == sacrebleu.corpus_chrf(hyps, _sacre_refs(refs)).score
-        ours = silent(TER(normalized=True, asian_support=True).corpus_score, hyps[:120], [r[:1] for r in refs[:120]])
-        want = sacrebleu.metrics.TER(normalized=True, asian_support=True).corpus_score(hyps[:120], [[r[0] for r in refs[:120]]])
+        ours = silent(TER(normalized=True, asian_support=True).corpus_score, hyps[:40], [r[:1] for r in refs[:40]])
+        want = sacrebleu.metrics.TER(normalized=True, asian_support=True).corpus_score(hyps[:40], [[r[0] for r in refs[:40]]])
         assert ours.score == want.score
 
 
@@ -308,7 +308,7 @@ WARNING_CASES = {
     "ROUGE": lambda h, r: ROUGE().corpus_score(h, r),
     "ROUGE 1.5.5": lambda h, r: ROUGE("rouge155").corpus_score(h, r),
     "ROUGE coco": lambda h, r: ROUGE("coco").corpus_score(h, r),
-    "METEOR": lambda h, r: METEOR().corpus_score(h[:40], r[:40]),
+    "METEOR": lambda h, r: METEOR(modules=["exact"]).corpus_score(h[:40], r[:40]),
     "CIDEr ptb": lambda h, r: CIDEr().corpus_score(h, r),
     "CIDEr none": lambda h, r: CIDEr(tokenize="none").sentence_scores(h, r),
     "CIDEr pairwise": lambda h, r: CIDEr(df=CiderDF.fit(r)).pairwise(h[:5], [x[0] for x in r[:5]]),

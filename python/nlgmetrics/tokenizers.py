@@ -144,5 +144,6 @@ def _jieba() -> Callable[[str], str]:
         raise MissingExtraError("tokenizer 'jieba' needs the extra: pip install 'nlgmetrics[zh]'") from None
     jieba.setLogLevel(60)
     _extra_signature["jieba"] = f"jieba-{getattr(jieba, '__version__', 'unknown')}"
-    tokenizer = jieba.Tokenizer()  # its own dictionary: user words added to jieba's default do not leak in
-    return lambda line: " ".join(w for w in tokenizer.lcut(line) if not w.isspace() and w)
+    # jieba's default tokenizer, as the AI Challenger scripts call it (``jieba.cut``); a
+    # dictionary the user loads into it (``jieba.load_userdict``) changes the words.
+    return lambda line: " ".join(w for w in jieba.lcut(line) if w and not w.isspace())
