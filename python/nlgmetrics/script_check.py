@@ -49,6 +49,8 @@ _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff"
 _HAN_CHAR = re.compile(f"[{_HAN}]")
 _HAN_TOKEN = re.compile(f"\\S*[{_HAN}]\\S*")
 _WORD_CHAR = re.compile(r"[^\W_]")
+_NON_WORD_RUNS = re.compile(r"[\W_]+")
+_NON_UNSPACED_RUNS = re.compile(f"[^{UNSPACED_RANGES}]+")
 _NON_ASCII_WORD_CHAR = re.compile(r"(?![\x00-\x7f])[^\W_]")
 _ASCII_ALNUM = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -112,21 +114,26 @@ def deleted_fraction(texts: list[str]) -> float:
     return deleted / total if total else 0.0
 
 
+def unspaced_share(texts: list[str]) -> float:
+    """Share of Han and kana among the letters and digits of ``texts``."""
+    joined = "\n".join(texts)
+    if joined.isascii() or not _UNSPACED_CHAR.search(joined):
+        return 0.0
+    letters = len(_NON_WORD_RUNS.sub("", joined))
+    return len(_NON_UNSPACED_RUNS.sub("", joined)) / letters if letters else 0.0
+
+
 def merged_length(texts: list[str], tokenized: list[str]) -> tuple[float, float]:
     """``(share, L)``: the share of Han/kana among the letters and digits of ``texts``
     and ``L = Σ h(t)·c(t) / Σ h(t)`` over the whitespace tokens ``t`` of ``tokenized``."""
-    if all(s.isascii() for s in texts):
-        return 0.0, 0.0
-    joined = "\n".join(texts)
-    letters = len(_WORD_CHAR.findall(joined))
-    unspaced = len(_UNSPACED_CHAR.findall(joined))
+    share = unspaced_share(texts)
     s1 = s2 = 0
     for line in tokenized:
         for tok in _HAN_TOKEN.findall(line):
             h = len(_HAN_CHAR.findall(tok))
             s1 += h
             s2 += h * len(_UNSPACED_CHAR.findall(tok))
-    return (unspaced / letters if letters else 0.0), (s2 / s1 if s1 else 0.0)
+    return share, (s2 / s1 if s1 else 0.0)
 
 
 def cjk_share(texts: list[str]) -> float:
@@ -151,6 +158,8 @@ def problem(seg: Segmentation, texts: list[str]) -> str | None:
         share = cjk_share(texts)
         if share > 0.5:
             return f"{seg.tokenizer} does not support Chinese, Japanese or Korean ({share:.0%} of the letters of the input)"
+        return None
+    if unspaced_share(texts) < 0.5:  # decided before running the tokenizer on the sample
         return None
     share, length = merged_length(texts, seg.tokens(texts) if seg.tokens is not None else texts)
     if share >= 0.5 and length > MERGED_LENGTH:
