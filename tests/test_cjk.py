@@ -32,7 +32,7 @@ from nlgmetrics import BLEU, CER, CHRF, METEOR, NIST, PER, ROUGE, TER, WER, CIDE
 from nlgmetrics.cider import CiderDF, CiderReward
 from nlgmetrics.cli import main
 from nlgmetrics.errors import IncompatibleStatsError, InvalidOptionError
-from nlgmetrics.script_check import TokenizationWarning, merged_length
+from nlgmetrics.script_check import TokenizationWarning, merged_length, unspaced_share
 from nlgmetrics.tokenizers import tokenize
 
 import wmt
@@ -365,9 +365,9 @@ def test_no_warning_on_korean_mixed_or_short_text():
 def test_rule_numbers_on_wmt(zh, ja):
     """The documented measurements behind the rule (script_check's docstring)."""
     for (hyps, _), seg, low in ((zh, jieba_words, 2.2), (ja, lambda t: tokenize("ja-mecab", [t])[0], 3.0)):
-        share, raw = merged_length(hyps, hyps)
-        _, words = merged_length(hyps, [seg(h) for h in hyps])
-        assert share > 0.9 and raw > 15 and words < low < 4 < raw
+        raw, words = merged_length(hyps), merged_length([seg(h) for h in hyps])
+        assert unspaced_share(hyps) > 0.85 and words < low < 4 < 15 < raw
+        assert merged_length(tokenize("zh", hyps)) == merged_length(tokenize("char", hyps)) == 1.0
 
 
 def test_the_cjk_tokenizers_are_accepted_everywhere():

@@ -44,11 +44,10 @@ MERGED_LENGTH = 4.0
 UNSPACED_RANGES = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003ffff"
 _HANGUL = "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"
 _UNSPACED_CHAR = re.compile(f"[{UNSPACED_RANGES}]")
-_CJK_CHAR = re.compile(f"[{UNSPACED_RANGES}{_HANGUL}]")
+_NON_CJK_RUNS = re.compile(f"[^{UNSPACED_RANGES}{_HANGUL}]+")
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff"
 _HAN_CHAR = re.compile(f"[{_HAN}]")
 _HAN_TOKEN = re.compile(f"\\S*[{_HAN}]\\S*")
-_WORD_CHAR = re.compile(r"[^\W_]")
 _NON_WORD_RUNS = re.compile(r"[\W_]+")
 _NON_UNSPACED_RUNS = re.compile(f"[^{UNSPACED_RANGES}]+")
 _NON_ASCII_WORD_CHAR = re.compile(r"(?![\x00-\x7f])[^\W_]")
@@ -123,26 +122,25 @@ def unspaced_share(texts: list[str]) -> float:
     return len(_NON_UNSPACED_RUNS.sub("", joined)) / letters if letters else 0.0
 
 
-def merged_length(texts: list[str], tokenized: list[str]) -> tuple[float, float]:
-    """``(share, L)``: the share of Han/kana among the letters and digits of ``texts``
-    and ``L = Σ h(t)·c(t) / Σ h(t)`` over the whitespace tokens ``t`` of ``tokenized``."""
-    share = unspaced_share(texts)
+def merged_length(tokenized: list[str]) -> float:
+    """``L = Σ h(t)·c(t) / Σ h(t)`` over the whitespace tokens ``t`` of ``tokenized``
+    (0 without Han characters)."""
     s1 = s2 = 0
     for line in tokenized:
         for tok in _HAN_TOKEN.findall(line):
             h = len(_HAN_CHAR.findall(tok))
             s1 += h
             s2 += h * len(_UNSPACED_CHAR.findall(tok))
-    return share, (s2 / s1 if s1 else 0.0)
+    return s2 / s1 if s1 else 0.0
 
 
 def cjk_share(texts: list[str]) -> float:
     """Share of Han, kana and Hangul among the letters and digits of ``texts``."""
-    if all(s.isascii() for s in texts):
-        return 0.0
     joined = "\n".join(texts)
-    letters = len(_WORD_CHAR.findall(joined))
-    return len(_CJK_CHAR.findall(joined)) / letters if letters else 0.0
+    if joined.isascii():
+        return 0.0
+    letters = len(_NON_WORD_RUNS.sub("", joined))
+    return len(_NON_CJK_RUNS.sub("", joined)) / letters if letters else 0.0
 
 
 def problem(seg: Segmentation, texts: list[str]) -> str | None:
@@ -161,8 +159,8 @@ def problem(seg: Segmentation, texts: list[str]) -> str | None:
         return None
     if unspaced_share(texts) < 0.5:  # decided before running the tokenizer on the sample
         return None
-    share, length = merged_length(texts, seg.tokens(texts) if seg.tokens is not None else texts)
-    if share >= 0.5 and length > MERGED_LENGTH:
+    length = merged_length(seg.tokens(texts) if seg.tokens is not None else texts)
+    if length > MERGED_LENGTH:
         return (
             f"{seg.tokenizer} leaves Chinese/Japanese unsegmented: a Han character sits in a token of "
             f"{length:.0f} Han/kana characters on average (words have about 2), so tokens are whole clauses and the number is degenerate"
