@@ -126,9 +126,10 @@ class SelfBLEU:
     def stats(self, predictions: Sequence[str] | Sequence[Sequence[str]]) -> np.ndarray:
         """nltk BLEU statistics of each (sampled) sentence against its reference pool."""
         items, tokenized = self._inputs(predictions)
+        # token lists are checked as given (a list holding one whole sentence merges too)
+        script_check.check(_tok.unsegmented_check("none" if tokenized else self.tokenize, "Self-BLEU"), items)
         if tokenized:
             return _core.self_bleu_stats_tokens(items, self.n, self.exclude_self, self.n_threads)
-        script_check.check(_tok.unsegmented_check(self.tokenize, "Self-BLEU"), items)
         tokenize = self.tokenize
         if tokenize not in _tok.CORE_TOKENIZERS:  # jieba, MeCab: tokens joined by spaces
             items, tokenize = _tok.tokenize(tokenize, items), "none"
