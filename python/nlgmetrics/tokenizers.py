@@ -7,8 +7,8 @@ sacrebleu configures it, and ``jieba`` segments Chinese into words (extra ``[zh]
 accurate mode: ``" ".join(jieba.lcut(line))`` without the whitespace tokens); they hand
 whitespace-separated tokens to the core.
 
-``none``, ``13a`` and ``intl`` split on spaces (and punctuation), so they leave Chinese and
-Japanese unsegmented: :func:`unsegmented_check` describes them for the shared warning
+``none``, ``13a``, ``intl`` (and PER's ``space``, the COCO pipeline's ``ptb``) split on
+spaces and punctuation, so they leave Chinese and Japanese unsegmented: :func:`unsegmented_check` describes them for the shared warning
 (:mod:`nlgmetrics.script_check`), whose message :func:`cjk_fix` names the options to use.
 """
 
