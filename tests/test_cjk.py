@@ -404,3 +404,53 @@ def test_cli_tokenizer_flags(tmp_path, capsys, zh):
 def test_public_names():
     assert nlgmetrics.TokenizationWarning is TokenizationWarning
     assert issubclass(nlgmetrics.RougeTokenizerWarning, TokenizationWarning)
+
+
+# -- the rule on generated text ---------------------------------------------------------------
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from nlgmetrics.script_check import Segmentation, problem  # noqa: E402
+
+_HAN = st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF)
+_KANA = st.characters(min_codepoint=0x3041, max_codepoint=0x30FA)
+_LATIN = st.text(alphabet="abcdefghijklmnopqrstuvwxyzàéü", min_size=1, max_size=12)
+WHITESPACE = Segmentation("merges", "test", "fix")
+
+
+def _words(word):
+    return st.lists(st.lists(word, min_size=1, max_size=30).map(" ".join), min_size=1, max_size=20)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_words(st.text(alphabet=_HAN, min_size=1, max_size=3) | st.text(alphabet=_KANA, min_size=1, max_size=6)))
+def test_rule_is_silent_on_words_of_up_to_four_characters_with_han(texts):
+    # segmented Chinese/Japanese: tokens of <= 3 Han or <= 6 kana (kana-only tokens do not count)
+    assert problem(WHITESPACE, texts) is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(_words(_LATIN))
+def test_rule_is_silent_on_latin_text(texts):
+    assert problem(WHITESPACE, texts) is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(alphabet=_HAN, min_size=5, max_size=40), min_size=1, max_size=20))
+def test_rule_fires_on_unsegmented_clauses(texts):
+    assert problem(WHITESPACE, texts) is not None
+    assert problem(Segmentation("merges", "t", "f", lambda xs: tokenize("char", xs)), texts) is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text(alphabet=st.sampled_from("天气很好我们去公园散步今日 "), min_size=0, max_size=25), min_size=1, max_size=12), st.integers(1, 3))
+def test_char_tokenizer_equals_presegmented_characters(texts, n):
+    chars = [" ".join(c for c in t if not c.isspace()) for t in texts]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TokenizationWarning)
+        assert Distinct(n=n, tokenize="char").corpus_score(texts).score == Distinct(n=n).corpus_score(chars).score
+        refs = [[t[::-1] or "天"] for t in texts]
+        seg_refs = [[" ".join(c for c in r[0] if not c.isspace())] for r in refs]
+        df = CiderDF.fit(seg_refs + [["公 园"], ["今 日"]], tokenize="none")
+        char_df = CiderDF.fit(refs + [["公园"], ["今日"]], tokenize="char")
+        assert char_df.to_counts() == df.to_counts()
+        assert CIDEr(tokenize="char", df=char_df).sentence_scores(texts, refs).tolist() == CIDEr(tokenize="none", df=df).sentence_scores(chars, seg_refs).tolist()
