@@ -454,3 +454,16 @@ def test_char_tokenizer_equals_presegmented_characters(texts, n):
         char_df = CiderDF.fit(refs + [["公园"], ["今日"]], tokenize="char")
         assert char_df.to_counts() == df.to_counts()
         assert CIDEr(tokenize="char", df=char_df).sentence_scores(texts, refs).tolist() == CIDEr(tokenize="none", df=df).sentence_scores(chars, seg_refs).tolist()
+
+
+def test_korean_with_ko_mecab():
+    hyps = ["오늘 날씨가 정말 좋아서 우리는 공원에 산책하러 갔습니다.", "인공지능 기술이 빠르게 발전하고 있습니다."]
+    refs = [["오늘은 날씨가 좋아서 우리는 공원으로 산책을 갔다."], ["인공지능 기술은 빠르게 발전하고 있다."]]
+    want = sacrebleu.corpus_bleu(hyps, _sacre_refs(refs), tokenize="ko-mecab")
+    assert silent(BLEU(tokenize="ko-mecab").corpus_score, hyps, refs).score == want.score
+    sh, sr = segment(hyps, refs, lambda t: tokenize("ko-mecab", [t])[0])
+    df = CiderDF.fit(refs + [["날씨가 좋다"]], tokenize="ko-mecab")
+    plain = CiderDF.fit(sr + [[tokenize("ko-mecab", ["날씨가 좋다"])[0]]], tokenize="none")
+    assert df.to_counts() == plain.to_counts() and df.tokenizer_version.startswith("ko-mecab-")
+    assert silent(CIDEr(tokenize="ko-mecab", df=df).sentence_scores, hyps, refs).tolist() == CIDEr(tokenize="none", df=plain).sentence_scores(sh, sr).tolist()
+    assert silent(Distinct(n=2, tokenize="ko-mecab").corpus_score, hyps).score == Distinct(n=2).corpus_score(sh).score
