@@ -86,6 +86,7 @@ def sample_texts(predictions: Any, references: Any = None, limit: int = SAMPLE_T
         if isinstance(group, str):
             out.append(group)
             continue
+        group = getattr(group, "iloc", group)  # a pandas Series: by position
         try:
             n = len(group)
         except TypeError:
@@ -175,8 +176,8 @@ def check(seg: Segmentation | None, predictions: Any, references: Any = None) ->
         return
     try:
         message = problem(seg, sample_texts(predictions, references))
-    except (UnicodeError, TypeError, ValueError):
-        return  # invalid input: the metric's own validation reports it
+    except Exception:  # noqa: BLE001 - invalid input: the metric's own validation reports it
+        return
     if message is not None:
         warnings.warn(f"{message}; {seg.fix}", seg.category, stacklevel=_caller_level())
 
