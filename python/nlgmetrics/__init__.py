@@ -52,6 +52,7 @@ _EXPORTS: dict[str, str] = {
     "CocoBLEU": ".metrics.bleu_coco",
     "ROUGE": ".metrics.rouge",
     "RougeTokenizerWarning": ".metrics.rouge",
+    "TokenizationWarning": ".script_check",
     "rouge": ".metrics.rouge",
     "CIDEr": ".metrics.cider",
     "CiderDF": ".metrics.cider",

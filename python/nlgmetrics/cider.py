@@ -7,8 +7,10 @@ from the batch (a batch df would make rewards depend on the batch composition, a
 one-image batch would score 0). Scores are per sample, on CIDEr-D's 0–10 scale, as a
 float64 numpy array, computed in the Rust core with the GIL released.
 
-Captions may be strings (split on whitespace, or PTB-tokenized with ``tokenize="ptb"``)
-or token-id sequences (lists, arrays, or one padded 2-D array). Id sequences are read up
+Captions may be strings (split on whitespace, PTB-tokenized with ``tokenize="ptb"``, or
+segmented by a named tokenizer: ``jieba``, ``zh``, ``char``, ``unicode``, ``ja-mecab``,
+``ko-mecab`` for Chinese, Japanese and Korean; the df must be fitted with the same one,
+``CiderDF.fit(train_refs, tokenize="jieba")``) or token-id sequences (lists, arrays, or one padded 2-D array). Id sequences are read up
 to the first ``eos_id``; ``include_eos=True`` (default) keeps that id as a token, as
 self-critical.pytorch's ``array_to_str`` does, so its df pickles can be reused
 (``CiderDF.from_pickle``). An id stands for the token spelled by its decimal digits.
@@ -33,7 +35,8 @@ import numpy as np
 
 from . import _core
 from .errors import InputTypeError, InvalidOptionError, LengthMismatchError
-from .metrics.cider import FLAVOURS, CIDEr, CiderDegenerateWarning, CiderDF, cider_score, tokenize_batch
+from . import script_check
+from .metrics.cider import FLAVOURS, PRETOKENIZERS, TOKENIZERS, CIDEr, CiderDegenerateWarning, CiderDF, cider_score, tokenize_batch, unsegmented_check
 
 __all__ = ["CIDEr", "CiderDF", "CiderDegenerateWarning", "CiderReward", "cider_score"]
 
@@ -71,8 +74,12 @@ class CiderReward:
             raise InvalidOptionError(f"CiderReward needs a CiderDF (CiderDF.fit / fit_token_ids / load / from_pickle), got {type(df).__name__}")
         if flavour not in FLAVOURS:
             raise InvalidOptionError(f"unknown CIDEr flavour {flavour!r}; known: {', '.join(FLAVOURS)}")
-        if tokenize not in ("none", "ptb"):
-            raise InvalidOptionError(f"unknown tokenize {tokenize!r}; known: none, ptb")
+        if tokenize not in TOKENIZERS:
+            raise InvalidOptionError(f"unknown tokenize {tokenize!r}; known: {', '.join(TOKENIZERS)}")
+        if df.tokenize in PRETOKENIZERS or tokenize in PRETOKENIZERS:
+            # A table of (say) jieba words scores nothing but jieba words; "ptb" tables
+            # keep serving pre-tokenized "none" captions, the COCO recipe.
+            df.check_tokenizer(tokenize)
         if df.n_docs == 0:
             raise InvalidOptionError("the df counts no documents; fit it on the training references")
         self.df = df
@@ -99,6 +106,7 @@ class CiderReward:
             if not all(isinstance(s, str) for s in preds):
                 raise InputTypeError("samples mix strings and token-id sequences")
             refs = [[r] if isinstance(r, str) else list(r) for r in references]
+            script_check.check(unsegmented_check(self.tokenize, "CiderReward"), preds, refs)
             preds, refs = tokenize_batch(preds, refs, self.tokenize, self.n_threads)
             return _core.cider_scores(preds, refs, self.flavour, self.df.n, self.sigma, "none", self.df._native, self.n_threads)
         hyps = _as_id_rows(samples, "samples")

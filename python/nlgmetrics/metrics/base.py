@@ -13,6 +13,8 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
+from .. import script_check
+from ..script_check import Segmentation
 from .._inputs import as_references, as_texts, check_all_text
 from ..errors import IncompatibleStatsError, InputTypeError, InvalidOptionError
 from ..signature import Signature
@@ -93,6 +95,11 @@ class Metric:
         """
         return None
 
+    def _segmentation(self) -> Segmentation | None:
+        """How the tokenizer treats text, for the warning on unsegmented or deleted
+        scripts (:mod:`nlgmetrics.script_check`); ``None``: nothing to check."""
+        return None
+
     def _stats_items(self) -> dict[str, Any]:
         """The options that change the statistics (not only the scoring of them).
 
@@ -128,6 +135,7 @@ class Metric:
 
     def stats(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> SegmentStats:
         """Per-segment statistics (one row per prediction)."""
+        script_check.check(self._segmentation(), predictions, references)
         if type(predictions) is list and type(references) is list and len(predictions) == len(references):
             seg = self._segment_stats_lists(predictions, references)
             if seg is not None:
@@ -184,6 +192,7 @@ class Metric:
         """``M[i, j]`` = the sentence score of ``candidates[i]`` against ``references[j]`` alone."""
         cands = as_texts(candidates, "candidates")
         refs = as_texts(references, "references")
+        script_check.check(self._segmentation(), cands, refs)
         return self._pairwise(cands, refs)
 
     def _pairwise(self, cands: list[str], refs: list[str]) -> np.ndarray:

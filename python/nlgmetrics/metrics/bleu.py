@@ -21,6 +21,7 @@ import numpy as np
 
 from .. import _core
 from .. import tokenizers as _tok
+from ..script_check import Segmentation
 from ..errors import InvalidOptionError
 from ..stats import SegmentStats, Stats
 from .base import Flavoured, Metric, Score
@@ -130,6 +131,9 @@ class SacreBLEU(BLEU):
             return pre((s.lower() if self.lowercase else s).rstrip())
 
         return [prep(p) for p in preds], [[prep(r) for r in rs] for rs in refs], "none", False
+
+    def _segmentation(self) -> Segmentation | None:
+        return _tok.unsegmented_check(self.tokenize, "BLEU", names=("zh", "ja-mecab", "ko-mecab", "jieba", "char"))
 
     def _segment_stats_lists(self, predictions: list, references: list) -> SegmentStats | None:
         if self.tokenize not in _tok.CORE_TOKENIZERS:

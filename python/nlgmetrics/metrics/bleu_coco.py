@@ -28,12 +28,17 @@ from typing import Any
 import numpy as np
 
 from .. import _core
+from .. import tokenizers as _tok
+from ..script_check import Segmentation
 from ..errors import InvalidOptionError
 from ..stats import SegmentStats, Stats
 from .base import Score
 from .bleu import BLEU
 
-TOKENIZERS = ("ptb", "none")
+# jieba (the AI Challenger captions' BLEU), zh, char, unicode, ja-mecab, ko-mecab segment
+# Chinese/Japanese/Korean captions first; the scorer then splits on whitespace.
+PRETOKENIZERS = ("jieba", "zh", "char", "unicode", "ja-mecab", "ko-mecab")
+TOKENIZERS = ("ptb", "none") + PRETOKENIZERS
 
 
 class CocoBLEUScore(Score):
@@ -64,17 +69,24 @@ class CocoBLEU(BLEU):
         if not isinstance(n, int) or not 1 <= n <= 64:
             raise InvalidOptionError(f"n must be an integer in 1..64, got {n!r}")
         self.tokenize = tokenize
+        self._tok_signature = _tok.signature_name(tokenize) if tokenize in PRETOKENIZERS else tokenize
         self.n = n
         self.count_fields = ("testlen", "reflen", *(f"guess_{k}" for k in range(1, n + 1)), *(f"correct_{k}" for k in range(1, n + 1)))
 
     def _signature_items(self) -> dict[str, Any]:
-        return {"flavour": "coco", "tok": self.tokenize, "n": self.n, "reflen": "closest", "eps": "1e-15/1e-9"}
+        return {"flavour": "coco", "tok": self._tok_signature, "n": self.n, "reflen": "closest", "eps": "1e-15/1e-9"}
 
     def _abbreviations(self) -> dict[str, str]:
         return {"flavour": "f", "tok": "tok", "n": "n", "reflen": "r", "eps": "eps"}
 
+    def _segmentation(self) -> Segmentation | None:
+        return _tok.unsegmented_check(self.tokenize, "BLEU flavour 'coco'", names=PRETOKENIZERS)
+
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
-        counts = _core.bleu_coco_stats(predictions, references, self.tokenize, self.n, self.n_threads)
+        tokenize = self.tokenize
+        if tokenize in PRETOKENIZERS:
+            (predictions, references), tokenize = _tok.pretokenize(tokenize, predictions, references, self.n_threads), "none"
+        counts = _core.bleu_coco_stats(predictions, references, tokenize, self.n, self.n_threads)
         return SegmentStats(
             key=self.key,
             count_fields=self.count_fields,

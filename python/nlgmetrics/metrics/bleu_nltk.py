@@ -37,7 +37,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import _core
+from .. import _core, script_check
+from ..script_check import Segmentation
 from .._inputs import as_references, check_all_text
 from ..errors import InputTypeError, InvalidOptionError, LengthMismatchError, MissingReferenceError
 from ..stats import SegmentStats, Stats
@@ -193,7 +194,15 @@ class NltkBLEU(BLEU):
             out.append([_token_list(x, f"references[{i}][{j}]") for j, x in enumerate(rs)])
         return toks, out, True
 
+    def _segmentation(self) -> Segmentation:
+        return Segmentation(
+            "merges", "BLEU flavour 'nltk' (your token lists, or whitespace split)",
+            "segment the text first, e.g. nlgmetrics.tokenizers.tokenize('jieba', texts) (Chinese words), list(text) "
+            "(characters), 'ja-mecab' or 'ko-mecab', or use the sacrebleu flavour with tokenize='zh' (see docs/cjk.md)",
+        )
+
     def stats(self, predictions: Any, references: Any) -> SegmentStats:
+        script_check.check(self._segmentation(), predictions, references)
         fast = self._fast_tokens(predictions, references)
         if fast is not None:
             return fast

@@ -33,6 +33,7 @@ import numpy as np
 from .. import _core
 from .._inputs import check_all_text
 from ..errors import InvalidOptionError
+from ..script_check import Segmentation
 from ..stats import SegmentStats, Stats
 from .base import Flavoured, Metric, Score
 
@@ -121,6 +122,14 @@ class SacreCHRF(CHRF):
 
     def _options(self) -> tuple:
         return (self.char_order, self.word_order, float(self.beta), self.lowercase, self.whitespace, self.eps_smoothing)
+
+    def _segmentation(self) -> Segmentation | None:
+        if not self.word_order:  # character n-grams need no segmentation
+            return None
+        return Segmentation(
+            "merges", f"chrF with word_order={self.word_order} (words split on whitespace)",
+            "use word_order=0 (chrF: character n-grams only, WMT's convention for Chinese and Japanese) or segment the text first (see docs/cjk.md)",
+        )
 
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
         counts = _core.chrf_stats(predictions, references, *self._options(), self.n_threads)

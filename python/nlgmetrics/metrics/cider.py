@@ -26,7 +26,15 @@ Document frequencies (``df=``):
 Tokenization (``tokenize=``): ``"ptb"`` (default) runs the COCO pipeline's PTB
 tokenizer (lowercase, punctuation removed) so raw captions give the COCO numbers;
 ``"none"`` splits on whitespace, i.e. what the pycocoevalcap scorer does with
-already tokenized input.
+already tokenized input. For Chinese, Japanese and Korean captions the named tokenizers
+``jieba`` (Chinese words: the AI Challenger captions' CIDEr-D), ``zh``, ``char``,
+``unicode``, ``ja-mecab`` and ``ko-mecab`` (:mod:`nlgmetrics.tokenizers`) segment the
+text first (no lowercasing, punctuation kept) and the scorer reads the space-joined
+tokens, exactly as pycocoevalcap's scorer reads pre-segmented text. ``ptb`` and
+``none`` warn (:class:`~nlgmetrics.script_check.TokenizationWarning`) on unsegmented
+Chinese/Japanese, which they would score as one token per clause. A fitted
+:class:`CiderDF` records its tokenizer (and its version, e.g. ``jieba-0.42.1``) and
+is refused by a metric or reward with another one.
 
 Statistics: one row per image with ``images = 1`` and the image's score in the float sum
 ``score_sum``; the corpus score is their exact mean. With a fixed ``df`` rows from any
@@ -57,14 +65,18 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
-from .. import _core
+from .. import _core, script_check
+from .. import tokenizers as _tok
 from .._inputs import as_references, check_all_text
 from ..errors import IncompatibleStatsError, InvalidInputError, InvalidOptionError
 from ..stats import SegmentStats, Stats
 from .base import Metric, Score
 
 FLAVOURS = ("cider-d", "cider")
-TOKENIZERS = ("ptb", "none")
+CORE_TOKENIZERS = ("ptb", "none")
+# Run in Python/Rust before the scorer, which then splits their space-joined tokens.
+PRETOKENIZERS = ("jieba", "zh", "char", "unicode", "ja-mecab", "ko-mecab")
+TOKENIZERS = CORE_TOKENIZERS + PRETOKENIZERS
 _DF_FORMAT = "nlgmetrics-cider-df"
 
 
@@ -86,9 +98,10 @@ class CiderDF:
     (2, 2, 1)
     """
 
-    def __init__(self, native: Any, tokenize: str = "ptb"):
+    def __init__(self, native: Any, tokenize: str = "ptb", tokenizer_version: str | None = None):
         self._native = native
         self.tokenize = tokenize
+        self.tokenizer_version = tokenizer_version or tokenizer_signature(tokenize)
         self._digest: str | None = None
 
     # -- construction -------------------------------------------------------------
@@ -96,6 +109,9 @@ class CiderDF:
     def fit(cls, references: Sequence[str | Sequence[str]], *, tokenize: str = "ptb", n: int = 4, n_threads: int = 0) -> "CiderDF":
         _check_tokenize(tokenize)
         refs = as_references(references)
+        if tokenize in PRETOKENIZERS:
+            _, refs = _tok.pretokenize(tokenize, [], refs, n_threads)
+            return cls(_core.CiderDocFreq.fit(refs, n, "none", n_threads), tokenize)
         return cls(_core.CiderDocFreq.fit(refs, n, tokenize, n_threads), tokenize)
 
     @classmethod
@@ -105,13 +121,16 @@ class CiderDF:
         return cls(_core.CiderDocFreq.fit_ids(refs, n, eos_id, include_eos), "ids")
 
     @classmethod
-    def from_counts(cls, counts: dict[str, int], n_docs: int, *, n: int = 4, tokenize: str = "ptb") -> "CiderDF":
-        """From ``{"w1 w2": documents}`` and the number of documents."""
+    def from_counts(cls, counts: dict[str, int], n_docs: int, *, n: int = 4, tokenize: str = "ptb", tokenizer_version: str | None = None) -> "CiderDF":
+        """From ``{"w1 w2": documents}`` and the number of documents (n-grams of tokens
+        of ``tokenize``, at ``tokenizer_version``: default the installed one)."""
         keys = list(counts)
         vals = [_count(counts[k], k) for k in keys]
         if not isinstance(n_docs, (int, np.integer)) or n_docs < 0:
             raise InvalidInputError(f"n_docs must be a non-negative integer, got {n_docs!r}")
-        return cls(_core.CiderDocFreq.from_entries(keys, vals, int(n_docs), n), tokenize)
+        if tokenize not in TOKENIZERS + ("ids",):
+            raise InvalidInputError(f"unknown tokenize {tokenize!r} for a CIDEr df; known: {', '.join(TOKENIZERS)}, ids")
+        return cls(_core.CiderDocFreq.from_entries(keys, vals, int(n_docs), n), tokenize, tokenizer_version)
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "CiderDF":
@@ -119,7 +138,8 @@ class CiderDF:
             data = json.load(fh)
         if not isinstance(data, dict) or data.get("format") != _DF_FORMAT:
             raise InvalidInputError(f"{path}: not a CIDEr document-frequency file written by CiderDF.save")
-        return cls.from_counts(data["df"], data["n_docs"], n=data["n"], tokenize=data.get("tokenize", "ptb"))
+        tokenize = data.get("tokenize", "ptb")
+        return cls.from_counts(data["df"], data["n_docs"], n=data["n"], tokenize=tokenize, tokenizer_version=data.get("tokenizer", tokenize))
 
     @classmethod
     def from_pickle(cls, path: str | os.PathLike, *, tokenize: str = "none") -> "CiderDF":
@@ -138,7 +158,8 @@ class CiderDF:
 
     # -- use ----------------------------------------------------------------------
     def save(self, path: str | os.PathLike) -> None:
-        data = {"format": _DF_FORMAT, "version": 1, "n": self.n, "n_docs": self.n_docs, "tokenize": self.tokenize, "df": self.to_counts()}
+        data = {"format": _DF_FORMAT, "version": 1, "n": self.n, "n_docs": self.n_docs, "tokenize": self.tokenize,
+                "tokenizer": self.tokenizer_version, "df": self.to_counts()}
         with gzip.open(path, "wt", encoding="utf-8") as fh:
             json.dump(data, fh, ensure_ascii=False, separators=(",", ":"))
 
@@ -165,21 +186,25 @@ class CiderDF:
             return self
         if not isinstance(other, CiderDF):
             return NotImplemented
-        if other.tokenize != self.tokenize:
-            raise IncompatibleStatsError(f"cannot merge a df of tokenize={self.tokenize!r} with one of tokenize={other.tokenize!r}")
-        return CiderDF(self._native.merge(other._native), self.tokenize)
+        if (other.tokenize, other.tokenizer_version) != (self.tokenize, self.tokenizer_version):
+            raise IncompatibleStatsError(f"cannot merge a df of tokenizer {self.tokenizer_version!r} with one of {other.tokenizer_version!r}")
+        return CiderDF(self._native.merge(other._native), self.tokenize, self.tokenizer_version)
 
     __radd__ = __add__
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, CiderDF) and (self.n, self.n_docs, self.tokenize) == (other.n, other.n_docs, other.tokenize) and self._native.entries() == other._native.entries()
+        return (
+            isinstance(other, CiderDF)
+            and (self.n, self.n_docs, self.tokenize, self.tokenizer_version) == (other.n, other.n_docs, other.tokenize, other.tokenizer_version)
+            and self._native.entries() == other._native.entries()
+        )
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"n": self.n, "n_docs": self.n_docs, "tokenize": self.tokenize, "df": self.to_counts()}
+        return {"n": self.n, "n_docs": self.n_docs, "tokenize": self.tokenize, "tokenizer": self.tokenizer_version, "df": self.to_counts()}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        other = CiderDF.from_counts(state["df"], state["n_docs"], n=state["n"], tokenize=state["tokenize"])
-        self._native, self.tokenize = other._native, other.tokenize
+        other = CiderDF.from_counts(state["df"], state["n_docs"], n=state["n"], tokenize=state["tokenize"], tokenizer_version=state.get("tokenizer"))
+        self._native, self.tokenize, self.tokenizer_version = other._native, other.tokenize, other.tokenizer_version
         self._digest = None
 
     def digest(self) -> str:
@@ -187,7 +212,8 @@ class CiderDF:
         cached = self.__dict__.get("_digest")
         if cached is not None:
             return cached
-        h = hashlib.sha256(f"{self.n}|{self.n_docs}|{self.tokenize}".encode())
+        tok = self.tokenize if self.tokenizer_version == self.tokenize else f"{self.tokenize}|{self.tokenizer_version}"
+        h = hashlib.sha256(f"{self.n}|{self.n_docs}|{tok}".encode())
         keys, vals = self._native.entries()
         for k, v in zip(keys, vals):
             h.update(f"{k}\t{v}\n".encode())
@@ -195,12 +221,34 @@ class CiderDF:
         return self._digest
 
     def __repr__(self) -> str:
-        return f"CiderDF(n_docs={self.n_docs}, ngrams={len(self)}, n={self.n}, tokenize={self.tokenize!r})"
+        return f"CiderDF(n_docs={self.n_docs}, ngrams={len(self)}, n={self.n}, tokenize={self.tokenizer_version!r})"
+
+    def check_tokenizer(self, tokenize: str) -> None:
+        """Refuse a table counted on other tokens than ``tokenize`` gives (id tables fit any)."""
+        if self.tokenize == "ids":
+            return
+        if self.tokenize != tokenize:
+            raise InvalidOptionError(f"the df was fitted with tokenize={self.tokenize!r}, not {tokenize!r}")
+        if self.tokenizer_version != tokenizer_signature(tokenize):
+            raise InvalidOptionError(
+                f"the df was fitted with tokenizer {self.tokenizer_version!r}, but {tokenizer_signature(tokenize)!r} is installed: "
+                "its words differ, refit the df"
+            )
 
 
 def _check_tokenize(tokenize: str) -> None:
     if tokenize not in TOKENIZERS:
         raise InvalidOptionError(f"unknown tokenize {tokenize!r} for CIDEr; known: {', '.join(TOKENIZERS)}")
+
+
+def tokenizer_signature(tokenize: str) -> str:
+    """``tokenize`` as signatures and df files record it (Python tokenizers with their version)."""
+    return _tok.signature_name(tokenize) if tokenize in PRETOKENIZERS else tokenize
+
+
+def unsegmented_check(tokenize: str, metric: str = "CIDEr") -> script_check.Segmentation | None:
+    """``ptb`` and ``none`` keep unsegmented Chinese/Japanese clauses as single tokens."""
+    return _tok.unsegmented_check(tokenize, metric, names=PRETOKENIZERS)
 
 
 def _count(v: Any, what: str) -> int:
@@ -266,11 +314,12 @@ class CIDEr(Metric):
             raise InvalidOptionError(f"df must be a CiderDF (see CiderDF.fit / CiderDF.load), got {type(df).__name__}")
         if df is not None and df.n != n:
             raise InvalidOptionError(f"the df was counted for n={df.n}, not n={n}")
-        if df is not None and df.tokenize not in (tokenize, "ids"):
-            raise InvalidOptionError(f"the df was fitted with tokenize={df.tokenize!r}, not {tokenize!r}")
+        if df is not None:
+            df.check_tokenizer(tokenize)
         self.flavour = flavour
         self.df = df
         self.tokenize = tokenize
+        self._tok_signature = tokenizer_signature(tokenize)
         self.n = n
         self.sigma = float(sigma)
         self._df_digest = df.digest() if df is not None else None
@@ -278,7 +327,7 @@ class CIDEr(Metric):
     def _signature_items(self) -> dict[str, Any]:
         return {
             "flavour": self.flavour,
-            "tok": self.tokenize,
+            "tok": self._tok_signature,
             "n": self.n,
             "sigma": f"{self.sigma:g}" if self.flavour == "cider-d" else None,
             "df": "corpus" if self.df is None else f"fixed[{self.df.n_docs}:{self._df_digest}]",
@@ -288,14 +337,22 @@ class CIDEr(Metric):
         return {"flavour": "f", "tok": "tok", "n": "n", "sigma": "s", "df": "df"}
 
     # -- core calls ---------------------------------------------------------------
+    def _segmentation(self) -> script_check.Segmentation | None:
+        return unsegmented_check(self.tokenize)
+
     def _scores(self, preds: list[str], refs: list[list[str]], df: CiderDF | None) -> np.ndarray:
         native = df._native if df is not None else None
-        return _core.cider_scores(preds, refs, self.flavour, self.n, self.sigma, self.tokenize, native, self.n_threads)
+        tokenize = self.tokenize
+        if tokenize in PRETOKENIZERS:
+            (preds, refs), tokenize = _tok.pretokenize(tokenize, preds, refs, self.n_threads), "none"
+        return _core.cider_scores(preds, refs, self.flavour, self.n, self.sigma, tokenize, native, self.n_threads)
 
     def _list_scores(self, predictions: Any, references: Any) -> tuple[np.ndarray, np.ndarray] | None:
         """Scores and reference counts of plain lists, read in place by the core; ``None``
         for any other input, which then takes the validating path."""
         if type(predictions) is not list or type(references) is not list or len(predictions) != len(references):
+            return None
+        if self.tokenize in PRETOKENIZERS:
             return None
         native = self.df._native if self.df is not None else None
         return _core.cider_scores_lists(predictions, references, self.flavour, self.n, self.sigma, self.tokenize, native, self.n_threads)
@@ -330,6 +387,7 @@ class CIDEr(Metric):
         )
 
     def corpus_score(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> CIDErScore:
+        script_check.check(self._segmentation(), predictions, references)
         got = self._list_scores(predictions, references)
         if got is not None:
             scores, ref_counts = got
@@ -353,6 +411,7 @@ class CIDEr(Metric):
 
     def sentence_scores(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> np.ndarray:
         """Per-image scores (pycocoevalcap's ``scores``), with this call's df in corpus mode."""
+        script_check.check(self._segmentation(), predictions, references)
         got = self._list_scores(predictions, references)
         if got is not None:
             self._warn_degenerate(len(got[0]))
@@ -364,8 +423,11 @@ class CIDEr(Metric):
     def _pairwise(self, cands: list[str], refs: list[str]) -> np.ndarray:
         if self.df is None:
             raise InvalidOptionError("CIDEr pairwise scores need a fixed df (CIDEr(df=CiderDF.fit(...))): a one-reference df scores 0")
+        tokenize = self.tokenize
+        if tokenize in PRETOKENIZERS:
+            cands, refs, tokenize = _tok.tokenize(tokenize, cands, self.n_threads), _tok.tokenize(tokenize, refs, self.n_threads), "none"
         try:
-            return _core.cider_pairwise(cands, refs, self.df._native, self.flavour, self.sigma, self.tokenize, self.n_threads)
+            return _core.cider_pairwise(cands, refs, self.df._native, self.flavour, self.sigma, tokenize, self.n_threads)
         except UnicodeEncodeError:
             check_all_text(cands, "candidates")
             check_all_text(refs, "references")
@@ -391,10 +453,11 @@ class CIDEr(Metric):
         if self.df is not None:
             return super().update(predictions, references)
         preds, refs = self._prepare(predictions, references)
+        script_check.check(self._segmentation(), preds, refs)
         # Store tokenized captions: the PTB tokenizer reads each caption with the start
         # of the next one, so it must run in this batch's order, not the merged order.
         preds, refs = tokenize_batch(preds, refs, self.tokenize, self.n_threads)
-        df = CiderDF(_core.CiderDocFreq.fit(refs, self.n, "none", self.n_threads), self.tokenize)
+        df = CiderDF(_core.CiderDocFreq.fit(refs, self.n, "none", self.n_threads), self.tokenize, self._tok_signature)
         segments = Counter((p, tuple(r)) for p, r in zip(preds, refs))
         total = Stats(
             key=self.key, count_fields=self.count_fields, counts=np.array([len(preds), 0, 0], dtype=np.uint64),
@@ -413,7 +476,7 @@ class CIDEr(Metric):
         if n_images != stats.n_segments:
             raise IncompatibleStatsError("CIDEr statistics from update() cannot be merged with statistics from stats()")
         self._warn_degenerate(n_images)
-        df = CiderDF.from_counts(stats.tables["cider_df"], n_images, n=self.n, tokenize=self.tokenize)
+        df = CiderDF.from_counts(stats.tables["cider_df"], n_images, n=self.n, tokenize=self.tokenize, tokenizer_version=self._tok_signature)
         items = sorted(segs.items())
         preds = [p for (p, _), _ in items]
         refs = [list(r) for (_, r), _ in items]
@@ -430,9 +493,12 @@ def cider_score(predictions, references, **options: Any) -> CIDErScore:
 
 
 def tokenize_batch(preds: list[str], refs: list[list[str]], tokenize: str, n_threads: int = 0) -> tuple[list[str], list[list[str]]]:
-    """Captions as the COCO pipeline tokenizes them (references in one run, hypotheses in another)."""
+    """Captions as space-joined tokens: the COCO pipeline's PTB run (references in one run,
+    hypotheses in another), or a named tokenizer (:data:`PRETOKENIZERS`)."""
     if tokenize == "none":
         return preds, refs
+    if tokenize in PRETOKENIZERS:
+        return _tok.pretokenize(tokenize, preds, refs, n_threads)
     flat = _core.ptb_tokenize([r for rs in refs for r in rs], True, n_threads)
     out, k = [], 0
     for rs in refs:

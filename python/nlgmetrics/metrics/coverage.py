@@ -18,7 +18,9 @@ Matching rules (all in the signature):
   ``token_sequence`` — the item's tokens occur contiguously in the text's tokens (word
   boundaries respected);
   ``token_subset`` — every token of the item occurs somewhere in the text.
-  Tokens are runs of word characters (``\\w+``) or single other non-space characters.
+  Tokens are runs of word characters (``\\w+``) or single other non-space characters;
+  a Han or kana character is a token by itself (Chinese and Japanese have no spaces
+  between words, so an item matches at character boundaries, as ``substring`` does).
 
 Items per document are strings, ``(attribute, value)`` pairs (the value is matched), or an
 E2E meaning representation string ``name[Blue Spice], eatType[coffee shop]`` parsed by
@@ -38,13 +40,14 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._inputs import as_texts
+from ..script_check import UNSPACED_RANGES
 from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
 from ..stats import SegmentStats, Stats
 from .base import Metric, Score
 
 MATCHES = ("substring", "token_sequence", "token_subset")
 _MR_ITEM = re.compile(r"\s*([^\[\],]+?)\s*\[([^\]]*)\]\s*(?:,|$)")
-_TOKEN = re.compile(r"\w+|[^\w\s]")
+_TOKEN = re.compile(f"[{UNSPACED_RANGES}]|(?:(?![{UNSPACED_RANGES}])\\w)+|[^\\w\\s]")
 _SPACE = re.compile(r"\s+")
 
 

@@ -12,6 +12,14 @@ three are in the breakdown (``U`` = distinct n-grams over *all* responses):
   ``neural-dialogue-metrics/Distinct-N`` package's ``distinct_n_corpus_level``.
 
 A corpus without n-grams (or tokens) scores 0, as the reference does for an empty response.
+
+Tokens (``tokenize=``): ``none`` (default, ``str.split()``, the reference's) or any named
+tokenizer (:mod:`nlgmetrics.tokenizers`): ``char``/``unicode``/``zh`` count Chinese and
+Japanese by character, ``jieba``/``ja-mecab``/``ko-mecab`` by word. Chinese dialogue papers
+report distinct-n over characters or segmented words; whitespace splitting keeps a whole
+unsegmented response as one token (distinct-2 of one-token responses is 0), so the
+whitespace-like tokenizers warn (:class:`~nlgmetrics.script_check.TokenizationWarning`)
+on such input instead of changing the default that English numbers rely on.
 Mode ``mean`` needs no corpus union, so it skips it (``corpus``/``paper`` are ``None``).
 
 Statistics: per response ``tokens, ngrams, unique_in_response`` (u64) and the response's
@@ -35,7 +43,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .. import _core
+from .. import _core, script_check
 from .. import tokenizers as _tok
 from .._inputs import as_texts, check_all_text
 from ..errors import IncompatibleStatsError, InputTypeError, InvalidInputError, InvalidOptionError
@@ -140,7 +148,8 @@ class Distinct(Metric):
     """Distinct-n; see the module docstring.
 
     ``Distinct(n=2, mode="corpus", tokenize="none", lowercase=False, sketch=None,
-    hll_precision=14)``. ``tokenize`` is any nlgmetrics tokenizer (``none`` = ``str.split()``).
+    hll_precision=14)``. ``tokenize`` is any nlgmetrics tokenizer (``none`` = ``str.split()``;
+    ``char``, ``unicode``, ``jieba``, ``ja-mecab``, ``ko-mecab`` for CJK text).
 
     >>> from nlgmetrics import Distinct
     >>> s = Distinct(n=2).corpus_score(["i do not know", "i do not know", "i like cats a lot"])
@@ -167,8 +176,8 @@ class Distinct(Metric):
             raise InvalidOptionError(f"n must be an integer in 1..64, got {n!r}")
         if mode not in MODES:
             raise InvalidOptionError(f"unknown mode {mode!r}; known: {', '.join(MODES)}")
-        if tokenize not in _tok.CORE_TOKENIZERS:
-            raise InvalidOptionError(f"unknown tokenizer {tokenize!r}; known: {', '.join(_tok.CORE_TOKENIZERS)}")
+        if tokenize not in _tok.TOKENIZERS:
+            raise InvalidOptionError(f"unknown tokenizer {tokenize!r}; known: {', '.join(_tok.TOKENIZERS)}")
         if sketch not in (None, "exact", "hll"):
             raise InvalidOptionError(f"unknown sketch {sketch!r}; known: exact (None), hll")
         if isinstance(hll_precision, bool) or not isinstance(hll_precision, int) or not 4 <= hll_precision <= 18:
@@ -176,6 +185,9 @@ class Distinct(Metric):
         self.n = n
         self.mode = mode
         self.tokenize = tokenize
+        # Python-side tokenizers (jieba, MeCab) run first; the core then splits on spaces.
+        self._core_tokenize = tokenize if tokenize in _tok.CORE_TOKENIZERS else "none"
+        self._tok_signature = _tok.signature_name(tokenize)
         self.lowercase = bool(lowercase)
         self.sketch = "hll" if sketch == "hll" else "exact"
         self.hll_precision = hll_precision
@@ -186,7 +198,7 @@ class Distinct(Metric):
         return {
             "n": self.n,
             "mode": self.mode,
-            "tok": self.tokenize,
+            "tok": self._tok_signature,
             "case": "lc" if self.lowercase else "mixed",
             "union": "exact" if self.sketch == "exact" else f"hll-p{self.hll_precision}",
         }
@@ -200,7 +212,7 @@ class Distinct(Metric):
 
     # -- statistics ---------------------------------------------------------------------
     def _union(self, texts: list[str]) -> dict[str, dict[Any, int]]:
-        args = (texts, self.tokenize, self.lowercase, self.n)
+        args = (texts, self._core_tokenize, self.lowercase, self.n)
         if self.mode == "mean":
             return {}
         if self.sketch == "exact":
@@ -211,8 +223,12 @@ class Distinct(Metric):
 
     def stats(self, predictions: Sequence[str], references: Any = None) -> DistinctSegmentStats:
         preds = as_texts(predictions, "predictions")
+        script_check.check(_tok.unsegmented_check(self.tokenize, "Distinct"), preds)
+        if self._core_tokenize != self.tokenize:
+            check_all_text(preds, "predictions")
+            preds = _tok.tokenize(self.tokenize, preds)
         try:
-            rows = _core.distinct_stats(preds, self.tokenize, self.lowercase, self.n, self.n_threads)
+            rows = _core.distinct_stats(preds, self._core_tokenize, self.lowercase, self.n, self.n_threads)
         except UnicodeEncodeError:
             check_all_text(preds, "predictions")
             raise

@@ -41,6 +41,7 @@ import numpy as np
 
 from .. import _core
 from ..errors import InvalidOptionError
+from ..script_check import Segmentation
 from ..stats import SegmentStats, Stats
 from .base import Flavoured, Metric, Score
 from .meteor_resources import load_resources
@@ -62,6 +63,10 @@ TASKS: dict[str, tuple[tuple[str, ...], tuple[float, float, float, float], tuple
     "universal": (("exact", "paraphrase"), (0.70, 1.40, 0.30, 0.70), (1.0, 0.6)),
 }
 NORMALIZATIONS = ("norm", "nopunct", "lower", "none")
+METEOR_CJK = Segmentation(
+    "unsupported", "METEOR (English stemmer, synonyms, paraphrases and function words)",
+    "it has no resources for these languages: report chrF, or BLEU with tokenize='zh', 'ja-mecab' or 'ko-mecab' (see docs/cjk.md)",
+)
 
 
 class METEORScore(Score):
@@ -167,6 +172,9 @@ class Meteor15(METEOR):
 
     def _args(self) -> tuple:
         return (list(self.modules), *self.params, list(self.weights), self.normalize)
+
+    def _segmentation(self) -> Segmentation:
+        return METEOR_CJK
 
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
         pairs = [_coco_line(h, r) for h, r in zip(predictions, references)]
@@ -304,6 +312,9 @@ class NltkMeteor(METEOR):
         stem_of.extend(range(len(stem_of), len(ids)))
         syn_of.extend([] for _ in range(len(syn_of), len(ids)))
         return hyps, refs, stem_of, syn_of
+
+    def _segmentation(self) -> Segmentation:
+        return METEOR_CJK
 
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
         hyps, refs, stem_of, syn_of = self._encode(predictions, references)

@@ -46,9 +46,11 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import _core
+from .. import script_check
 from .. import tokenizers as _tok
 from .._inputs import as_references
 from ..errors import IncompatibleStatsError, InvalidInputError, InvalidOptionError
+from ..script_check import Segmentation
 from ..stats import SegmentStats, Stats
 from .base import Metric, Score
 
@@ -180,6 +182,9 @@ class NIST(Metric):
             ref_counts=np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references)),
         )
 
+    def _segmentation(self) -> Segmentation | None:
+        return _tok.unsegmented_check(self.tokenize, "NIST", names=("zh", "char", "unicode"))
+
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
         # without a fixed table: the weights of this call's references (corpus semantics)
         return self._stats_with(predictions, references, self._table_arg(), batch_table=True)
@@ -213,6 +218,7 @@ class NIST(Metric):
 
     def sentence_scores(self, predictions, references) -> np.ndarray:
         if self.flavour == "nltk" and self.info_table is None:
+            script_check.check(self._segmentation(), predictions, references)
             preds, refs = self._prepare(predictions, references)
             return self._sentence_scores(self._stats_with(preds, refs, None))
         return super().sentence_scores(predictions, references)

@@ -30,7 +30,11 @@ Tables: one per prediction, each a list of ``(attribute, value)`` pairs or of ``
 relation, tail)`` triples (the value, or head and tail, is what is matched), a dict
 ``{attribute: value}``, or an E2E meaning representation string (:func:`parse_mr`).
 Texts and tables are lowercased (``lowercase=True``, as the reference's file readers do)
-and split on whitespace; tokenize beforehand if the data is not.
+and split on whitespace; tokenize beforehand if the data is not, or name a tokenizer
+(``tokenize="jieba"``, ``"char"``, ``"zh"``, ``"ja-mecab"``, ... for Chinese, Japanese
+and Korean: predictions, references and every table string are segmented alike, then
+scored as the reference scores space-separated tokens). With the default ``"none"``,
+unsegmented Chinese/Japanese warns (:class:`~nlgmetrics.script_check.TokenizationWarning`).
 
 Statistics per segment: the five values and a segment count (exact float sums), so
 PARENT merges across shards and streams.
@@ -47,7 +51,8 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from .. import _core
+from .. import _core, script_check
+from .. import tokenizers as _tok
 from .._inputs import as_references, as_texts, check_all_text
 from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
 from ..stats import SegmentStats, Stats
@@ -104,8 +109,11 @@ class Parent(Metric):
     needs_tables = True  # the CLI reads a "table" per segment
 
     def __init__(self, *, lambda_weight: float | None = 0.5, smoothing: float = 0.00001, max_order: int = 4,
-                 lowercase: bool = True, n_threads: int = 0):
+                 lowercase: bool = True, tokenize: str = "none", n_threads: int = 0):
         super().__init__(n_threads=n_threads)
+        if tokenize not in _tok.TOKENIZERS:
+            raise InvalidOptionError(f"unknown tokenizer {tokenize!r}; known: {', '.join(_tok.TOKENIZERS)}")
+        self.tokenize = tokenize
         self.lambda_weight = None if lambda_weight is None else _real(lambda_weight, "lambda_weight", 0.0, 1.0)
         self.smoothing = _real(smoothing, "smoothing", 0.0, math.inf)
         if isinstance(max_order, bool) or not isinstance(max_order, numbers.Integral) or not 1 <= max_order <= 64:
@@ -120,10 +128,24 @@ class Parent(Metric):
             "smooth": self.smoothing,
             "order": self.max_order,
             "case": "lc" if self.lowercase else "mixed",
+            "tok": None if self.tokenize == "none" else _tok.signature_name(self.tokenize),
         }
 
     def _abbreviations(self) -> dict[str, str]:
-        return {"entail": "e", "lambda": "l", "smooth": "s", "order": "o", "case": "c"}
+        return {"entail": "e", "lambda": "l", "smooth": "s", "order": "o", "case": "c", "tok": "tok"}
+
+    def _segmentation(self) -> script_check.Segmentation | None:
+        return _tok.unsegmented_check(self.tokenize, "PARENT")
+
+    def _segmented(self, preds: list[str], refs: list[list[str]], tabs: list[list[list[str]]]) -> tuple:
+        """Predictions, references and table strings as space-joined tokens of ``tokenize``."""
+        if self.tokenize == "none":
+            return preds, refs, tabs
+        cells = [m for t in tabs for rec in t for m in rec]
+        flat = iter(_tok.tokenize(self.tokenize, cells, self.n_threads))
+        tabs = [[[next(flat) for _ in rec] for rec in t] for t in tabs]
+        preds, refs = _tok.pretokenize(self.tokenize, preds, refs, self.n_threads)
+        return preds, refs, tabs
 
     # -- the faces, with tables -----------------------------------------------------------
     def stats(self, predictions: Sequence[str], references: Any, tables: Sequence[Any] | None = None) -> SegmentStats:  # type: ignore[override]
@@ -138,6 +160,8 @@ class Parent(Metric):
         if len(entries) != len(preds):
             raise LengthMismatchError(f"{len(preds)} predictions but {len(entries)} tables")
         tabs = [as_table(t, i) for i, t in enumerate(entries)]
+        script_check.check(self._segmentation(), preds, refs)
+        preds, refs, tabs = self._segmented(preds, refs, tabs)
         try:
             sums = _core.parent_stats(preds, refs, tabs, self.lambda_weight, self.smoothing, self.max_order,
                                       self.lowercase, self.n_threads)

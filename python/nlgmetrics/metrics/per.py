@@ -30,6 +30,7 @@ import numpy as np
 from .. import _core
 from .. import tokenizers as _tok
 from ..errors import InvalidOptionError
+from ..script_check import Segmentation
 from ..stats import SegmentStats, Stats
 from .base import Metric, Score
 from .wer import MULTI_REF
@@ -64,6 +65,9 @@ class PER(Metric):
 
     def _abbreviations(self) -> dict[str, str]:
         return {"flavour": "f", "tok": "tok", "case": "c", "multiref": "mr"}
+
+    def _segmentation(self) -> Segmentation | None:
+        return _tok.unsegmented_check(self.tokenize, "PER", names=("zh", "char", "unicode"))
 
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
         counts = _core.per_stats(predictions, references, self.tokenize, self.lowercase, self.multi_ref, self.n_threads)

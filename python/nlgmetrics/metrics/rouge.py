@@ -29,7 +29,6 @@ Text Summarization Branches Out (ACL workshop), 2004.
 from __future__ import annotations
 
 import re
-import warnings
 from collections import namedtuple
 from typing import Any, Sequence
 
@@ -37,6 +36,7 @@ import numpy as np
 
 from .. import _core
 from ..errors import InvalidInputError, InvalidOptionError
+from ..script_check import Segmentation, TokenizationWarning, deleted_fraction  # noqa: F401 (deleted_fraction: re-exported)
 from ..signature import Signature
 from ..stats import SegmentStats, Stats
 from .base import Flavoured, Metric, Score
@@ -58,46 +58,18 @@ class RougeBootstrap(dict):
         self.signature = signature
 
 
-class RougeTokenizerWarning(UserWarning):
+class RougeTokenizerWarning(TokenizationWarning):
     """Most letters of the input are outside what the flavour's tokenizer keeps."""
 
 
-_NON_ASCII_WORD_CHARS = re.compile(r"(?![\x00-\x7f])[^\W_]")
-_ASCII_ALNUM = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-_SAMPLE_TEXTS = 512
-
-
-def deleted_fraction(texts: Sequence[str]) -> float:
-    """Share of the letters and digits of ``texts`` that are not ASCII (and so are
-    deleted by rouge-score's and ROUGE-1.5.5's tokenizers).
-
-    All-ASCII input (the common case) is recognised at C speed and returns 0. Otherwise
-    the share is measured on at most 512 evenly spaced texts, at C speed but for the
-    non-ASCII characters: it only decides whether to warn, and must not cost as much
-    as the scoring itself.
-    """
-    if all(s.isascii() for s in texts):
-        return 0.0
-    step = max(1, len(texts) // _SAMPLE_TEXTS)
-    sample = "".join(texts[::step])
-    ascii_part = sample.encode("ascii", "ignore")
-    kept = len(ascii_part) - len(ascii_part.translate(None, _ASCII_ALNUM))
-    deleted = len(_NON_ASCII_WORD_CHARS.findall(sample)) if len(ascii_part) < len(sample) else 0
-    total = kept + deleted
-    return deleted / total if total else 0.0
-
-
-def warn_if_mostly_deleted(flavour: str, predictions: list[str], references: list[list[str]]) -> None:
-    texts = predictions + [r for rs in references for r in rs]
-    frac = deleted_fraction(texts)
-    if frac > 0.5:
-        warnings.warn(
-            f"ROUGE flavour {flavour!r}: its ASCII tokenizer deletes {frac:.0%} of the letters and digits of "
-            "the input (non-Latin script), so the scores are near 0; use ROUGE(tokenizer='unicode') "
-            "(rouge-score flavour) for such text",
-            RougeTokenizerWarning,
-            stacklevel=4,
-        )
+def ascii_tokenizer_check(flavour: str) -> Segmentation:
+    """rouge-score's and ROUGE-1.5.5's ``[a-z0-9]`` tokenizers delete other scripts."""
+    return Segmentation(
+        "deletes_non_ascii",
+        f"ROUGE flavour {flavour!r}: its ASCII tokenizer",
+        "use ROUGE(tokenizer='unicode') (rouge-score flavour; 'jieba' for Chinese words) for such text",
+        category=RougeTokenizerWarning,
+    )
 
 
 class RougeScore(Score):
@@ -224,9 +196,10 @@ class RougeScoreROUGE(ROUGE):
     def _abbreviations(self) -> dict[str, str]:
         return {"flavour": "f", "types": "t", "tok": "tok", "stem": "s", "agg": "a"}
 
+    def _segmentation(self) -> Segmentation | None:
+        return ascii_tokenizer_check(self.flavour) if self.tokenizer == "rouge-score" else None
+
     def _segment_matrix(self, predictions: list[str], references: list[list[str]]) -> np.ndarray:
-        if self.tokenizer == "rouge-score":
-            warn_if_mostly_deleted(self.flavour, predictions, references)
         if self.tokenizer == "jieba":
             from .rouge_zh import encode
 

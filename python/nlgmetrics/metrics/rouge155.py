@@ -60,7 +60,8 @@ import numpy as np
 
 from .. import _core
 from ..errors import InvalidInputError, InvalidOptionError, MissingExtraError
-from .rouge import PRF, ROUGE, RougeScore, warn_if_mostly_deleted
+from ..script_check import Segmentation
+from .rouge import PRF, ROUGE, RougeScore, ascii_tokenizer_check
 
 COUNT_FIELDS = ("model_count", "peer_count", "hit")
 """Columns of one type's statistics under ``counting_unit="token"`` (``-t 1``)."""
@@ -248,8 +249,10 @@ class Rouge155(ROUGE):
         m = self.stats(predictions, references)._sum_matrix()
         return {t: PRF(*self._pooled(m[:, 3 * k : 3 * k + 3])) for k, t in enumerate(self.rouge_types)}
 
+    def _segmentation(self) -> Segmentation:
+        return ascii_tokenizer_check(self.flavour)
+
     def _segment_matrix(self, predictions: list[str], references: list[list[str]]) -> np.ndarray:
-        warn_if_mostly_deleted(self.flavour, predictions, references)
         return _core.rouge155_stats(
             predictions,
             references,

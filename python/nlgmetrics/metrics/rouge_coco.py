@@ -20,6 +20,7 @@ import numpy as np
 from .. import _core
 from ..errors import InvalidInputError, InvalidOptionError
 from ..stats import Stats
+from ..script_check import Segmentation
 from .rouge import PRF, ROUGE, RougeScore
 
 
@@ -46,6 +47,13 @@ class CocoRouge(ROUGE):
 
     def _abbreviations(self) -> dict[str, str]:
         return {"flavour": "f", "types": "t", "beta": "b", "tok": "tok", "agg": "a"}
+
+    def _segmentation(self) -> Segmentation:
+        return Segmentation(
+            "merges", "ROUGE flavour 'coco' (tokens split on spaces)",
+            "segment the captions first (nlgmetrics.tokenizers.tokenize('jieba' or 'char', texts)) "
+            "or use ROUGE(tokenizer='unicode' or 'jieba') (see docs/cjk.md)",
+        )
 
     def _segment_matrix(self, predictions: list[str], references: list[list[str]]) -> np.ndarray:
         return _core.rouge_coco_stats(predictions, references, self.beta, self.n_threads)

@@ -15,7 +15,10 @@ Texygen's conventions, each named in the signature:
 - the score is the running sum of the sentence scores divided by their number.
 
 Texygen tokenizes with ``nltk.word_tokenize`` (needs the punkt model); here the tokenizer
-is named (``none`` = ``str.split()``) or the input is pre-tokenized (token lists).
+is named (``none`` = ``str.split()``; ``char``, ``unicode``, ``zh``, ``jieba``, ``ja-mecab``,
+``ko-mecab`` for Chinese, Japanese and Korean) or the input is pre-tokenized (token
+lists). Whitespace-like tokenizers warn on unsegmented Chinese/Japanese text
+(:class:`~nlgmetrics.script_check.TokenizationWarning`).
 
 Every sentence against all others is O(N²·L) in Texygen; here each n-gram keeps its two
 largest counts and their owner, so "max count over the others" is O(1) and the whole
@@ -28,7 +31,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import _core
+from .. import _core, script_check
 from .. import tokenizers as _tok
 from .._inputs import as_texts, check_all_text
 from ..errors import InputTypeError, InvalidOptionError
@@ -67,8 +70,8 @@ class SelfBLEU:
             raise InvalidOptionError(f"n must be an integer in 1..64, got {n!r}")
         if sample_size is not None and (isinstance(sample_size, bool) or not isinstance(sample_size, int) or sample_size < 2):
             raise InvalidOptionError(f"sample_size must be an integer >= 2 or None, got {sample_size!r}")
-        if tokenize not in _tok.CORE_TOKENIZERS:
-            raise InvalidOptionError(f"unknown tokenizer {tokenize!r}; known: {', '.join(_tok.CORE_TOKENIZERS)}")
+        if tokenize not in _tok.TOKENIZERS:
+            raise InvalidOptionError(f"unknown tokenizer {tokenize!r}; known: {', '.join(_tok.TOKENIZERS)}")
         if not isinstance(n_threads, int) or n_threads < 0:
             raise InvalidOptionError(f"n_threads must be a non-negative integer, got {n_threads!r}")
         self.n = n
@@ -78,6 +81,7 @@ class SelfBLEU:
         self.sample_size = sample_size
         self.exclude_self = bool(exclude_self)
         self.tokenize = tokenize
+        self._tok_signature = _tok.signature_name(tokenize)
         self.lowercase = bool(lowercase)
         for name, value in (("epsilon", epsilon), ("alpha", alpha), ("k", k)):
             if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -104,7 +108,7 @@ class SelfBLEU:
             "smooth": smooth,
             "sample": self.sample_size if self.sample_size is not None else "all",
             "self": "excluded" if self.exclude_self else "included",
-            "tok": self.tokenize,
+            "tok": self._tok_signature,
             "case": "lc" if self.lowercase else "mixed",
         }
         return Signature(items, {"n": "n", "smooth": "s", "sample": "ss", "self": "self", "tok": "tok", "case": "c"})
@@ -122,10 +126,15 @@ class SelfBLEU:
     def stats(self, predictions: Sequence[str] | Sequence[Sequence[str]]) -> np.ndarray:
         """nltk BLEU statistics of each (sampled) sentence against its reference pool."""
         items, tokenized = self._inputs(predictions)
+        # token lists are checked as given (a list holding one whole sentence merges too)
+        script_check.check(_tok.unsegmented_check("none" if tokenized else self.tokenize, "Self-BLEU"), items)
         if tokenized:
             return _core.self_bleu_stats_tokens(items, self.n, self.exclude_self, self.n_threads)
+        tokenize = self.tokenize
+        if tokenize not in _tok.CORE_TOKENIZERS:  # jieba, MeCab: tokens joined by spaces
+            items, tokenize = _tok.tokenize(tokenize, items), "none"
         try:
-            return _core.self_bleu_stats(items, self.tokenize, self.lowercase, self.n, self.exclude_self, self.n_threads)
+            return _core.self_bleu_stats(items, tokenize, self.lowercase, self.n, self.exclude_self, self.n_threads)
         except UnicodeEncodeError:
             check_all_text(items, "predictions")
             raise

@@ -32,6 +32,7 @@ import numpy as np
 
 from .. import _core
 from .._inputs import as_texts, check_all_text
+from ..script_check import Segmentation
 from ..stats import SegmentStats, Stats
 from .base import Flavoured, Metric, Score
 
@@ -109,6 +110,13 @@ class SacreTER(TER):
         except UnicodeEncodeError:
             check_all_text(texts, "lines")
             raise
+
+    def _segmentation(self) -> Segmentation:
+        return Segmentation(
+            "merges", "TER with these tercom options",
+            "use TER(normalized=True, asian_support=True): tercom splits Chinese/Japanese characters only when normalizing, as sacrebleu does",
+            lambda texts: list(_core.ter_tokenize(texts, *self._options(), 1)),
+        )
 
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
         edits, lengths = _core.ter_stats(predictions, references, *self._options(), self.n_threads)

@@ -39,6 +39,7 @@ import numpy as np
 
 from .. import _core
 from ..errors import InvalidOptionError
+from ..script_check import Segmentation
 from ..stats import SegmentStats, Stats
 from .base import Metric, Score
 
@@ -105,6 +106,15 @@ class _EditMetric(Metric):
 
     def _abbreviations(self) -> dict[str, str]:
         return {"flavour": "f", "unit": "u", "transform": "t", "multiref": "mr"}
+
+    def _segmentation(self) -> Segmentation | None:
+        if self.unit == "char":
+            return None
+        return Segmentation(
+            "merges", f"{self.name} (words split on whitespace)",
+            "use CER (character error rate, the convention for Mandarin and Japanese ASR) or segment the words first "
+            "(nlgmetrics.tokenizers.tokenize('jieba' or 'ja-mecab', texts); see docs/cjk.md)",
+        )
 
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
         counts = _core.edit_stats(predictions, references, self._core_transform, self.multi_ref, self.n_threads)
