@@ -139,25 +139,36 @@ fn weight(flavour: Flavour, c: u64, prefix: u64) -> f64 {
     }
 }
 
-type Weights<'a> = FxHashMap<&'a [u32], f64>;
-
-/// Weights from n-gram counts keyed by token-id slices. `zero` is the id of the token
+/// Information weights, looked up on demand from the reference n-gram counts: only the
+/// n-grams a hypothesis shares with its references are ever weighed, so no second table
+/// the size of the corpus's reference n-grams is built. `zero` is the id of the token
 /// "0": mteval-v13a tests the prefix string for truth (`$mgram ? ... : ...`), and Perl's
 /// "0" is false, so a bigram starting with the token "0" gets a unigram's prefix count
 /// (the number of reference words). The mteval flavour copies that quirk.
-fn weights_of<'a>(flavour: Flavour, counts: &FxHashMap<&'a [u32], u64>, total_words: u64, zero: Option<u32>) -> Weights<'a> {
-    let mut out = Weights::default();
-    out.reserve(counts.len());
-    for (&g, &c) in counts {
-        let perl_false_prefix = flavour == Flavour::Mteval && g.len() == 2 && Some(g[0]) == zero;
+struct Weights<'c, 'a> {
+    flavour: Flavour,
+    counts: &'c FxHashMap<&'a [u32], u64>,
+    total_words: u64,
+    zero: Option<u32>,
+}
+
+impl Weights<'_, '_> {
+    /// The weight of `g`, or `None` when the references never contain it.
+    #[inline]
+    fn get(&self, g: &[u32]) -> Option<f64> {
+        let &c = self.counts.get(g)?;
+        let perl_false_prefix = self.flavour == Flavour::Mteval && g.len() == 2 && Some(g[0]) == self.zero;
         let prefix = if g.len() > 1 && !perl_false_prefix {
-            counts.get(&g[..g.len() - 1]).copied().unwrap_or(total_words)
+            self.counts.get(&g[..g.len() - 1]).copied().unwrap_or(self.total_words)
         } else {
-            total_words
+            self.total_words
         };
-        out.insert(g, weight(flavour, c, prefix));
+        Some(weight(self.flavour, c, prefix))
     }
-    out
+}
+
+fn weights_of<'c, 'a>(flavour: Flavour, counts: &'c FxHashMap<&'a [u32], u64>, total_words: u64, zero: Option<u32>) -> Weights<'c, 'a> {
+    Weights { flavour, counts, total_words, zero }
 }
 
 fn count_refs<'a>(refs: impl Iterator<Item = &'a Vec<u32>>, n_max: usize, into: &mut FxHashMap<&'a [u32], u64>) -> u64 {
@@ -173,7 +184,7 @@ fn count_refs<'a>(refs: impl Iterator<Item = &'a Vec<u32>>, n_max: usize, into: 
     total
 }
 
-fn mteval_row(hyp: &[u32], refs: &[Vec<u32>], w: &Weights<'_>, n_max: usize, out_c: &mut [u64], out_s: &mut [f64]) {
+fn mteval_row(hyp: &[u32], refs: &[Vec<u32>], w: &Weights<'_, '_>, n_max: usize, out_c: &mut [u64], out_s: &mut [f64]) {
     let mut ref_max = NgramCounts::default();
     let mut one = NgramCounts::default();
     let mut ref_words = 0u64;
@@ -195,7 +206,7 @@ fn mteval_row(hyp: &[u32], refs: &[Vec<u32>], w: &Weights<'_>, n_max: usize, out
     for (g, c) in hc {
         if let Some(&r) = ref_max.get(g) {
             // an n-gram missing from a fixed table weighs 0 (Perl's undefined value)
-            let info = w.get(g).copied().unwrap_or(0.0);
+            let info = w.get(g).unwrap_or(0.0);
             out_s[g.len() - 1] += info * c.min(r) as f64;
         }
     }
@@ -221,13 +232,15 @@ fn ordered_ngrams(ids: &[u32], n: usize) -> Vec<(&[u32], u32)> {
     out
 }
 
-fn nltk_row(hyp: &[u32], refs: &[Vec<u32>], w: &Weights<'_>, n_max: usize, out_c: &mut [u64], out_s: &mut [f64]) {
+fn nltk_row(hyp: &[u32], refs: &[Vec<u32>], w: &Weights<'_, '_>, n_max: usize, out_c: &mut [u64], out_s: &mut [f64]) {
     let hyp_len = hyp.len() as u64;
     let (mut l_ref, mut l_sys) = (0u64, 0u64);
     let mut rc: FxHashMap<&[u32], u32> = FxHashMap::default();
     for i in 1..=n_max {
         let hyp_ngrams = ordered_ngrams(hyp, i);
         let denominator: u64 = hyp_ngrams.iter().map(|x| x.1 as u64).sum();
+        // weighed once per hypothesis n-gram, not once per reference
+        let hyp_info: Vec<f64> = hyp_ngrams.iter().map(|&(g, _)| w.get(g).unwrap_or(0.0)).collect();
         // (precision, numerator, denominator, ref_len): max by tuple order, first max kept
         let mut best: Option<(f64, f64, u64, u64)> = None;
         for r in refs {
@@ -239,9 +252,9 @@ fn nltk_row(hyp: &[u32], refs: &[Vec<u32>], w: &Weights<'_>, n_max: usize, out_c
             }
             // Python's sum() of floats, in the hypothesis n-grams' first-occurrence order
             let mut numerator = 0.0f64;
-            for &(g, c) in &hyp_ngrams {
+            for (&(g, c), &info) in hyp_ngrams.iter().zip(&hyp_info) {
                 if let Some(&k) = rc.get(g) {
-                    numerator += w.get(g).copied().unwrap_or(0.0) * c.min(k) as f64;
+                    numerator += info * c.min(k) as f64;
                 }
             }
             let precision = if denominator == 0 { 0.0 } else { numerator / denominator as f64 };
@@ -305,7 +318,7 @@ pub fn batch_stats<H: AsRef<str> + Sync>(
     let ref_ids: Vec<Vec<Vec<u32>>> = ref_tok.iter().map(|rs| rs.iter().map(|s| it.ids_of(s)).collect()).collect();
     let table_ids: Vec<(Vec<u32>, u64)>;
     let mut counts: FxHashMap<&[u32], u64> = FxHashMap::default();
-    let weights: Option<Weights<'_>> = match weighting {
+    let weights: Option<Weights<'_, '_>> = match weighting {
         Weighting::Table(t) => {
             table_ids = t.counts.iter().map(|(k, &c)| (it.ids_of(k), c)).collect();
             for (k, c) in &table_ids {
@@ -322,7 +335,7 @@ pub fn batch_stats<H: AsRef<str> + Sync>(
     let (wc, ws) = cfg.width();
     let rows = map_rows(hyps.len(), 1, n_threads, || (), |_, i, row: &mut [Option<(Vec<u64>, Vec<f64>)>]| {
         let (mut c, mut s) = (vec![0u64; wc], vec![0f64; ws]);
-        let fill = |w: &Weights<'_>, c: &mut [u64], s: &mut [f64]| match cfg.flavour {
+        let fill = |w: &Weights<'_, '_>, c: &mut [u64], s: &mut [f64]| match cfg.flavour {
             Flavour::Mteval => mteval_row(&hyp_ids[i], &ref_ids[i], w, n_max, c, s),
             Flavour::Nltk => nltk_row(&hyp_ids[i], &ref_ids[i], w, n_max, c, s),
         };
