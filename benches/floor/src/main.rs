@@ -3,9 +3,11 @@
 //! `nlgmetrics-floor TASK FILE THREADS REPEAT` prints one JSON object with the median
 //! wall seconds of REPEAT runs of TASK over FILE using THREADS threads:
 //!
-//! - `ngram` (FILE: `hyp\tref\tref...` lines): split every string on ASCII whitespace,
-//!   hash each token once, count the hypothesis's n-grams of orders 1..=4 and clip them
+//! - `ngram[:N]` (FILE: `hyp\tref\tref...` lines): split every string on ASCII whitespace,
+//!   hash each token once, count the hypothesis's n-grams of orders 1..=N (4) and clip them
 //!   against each reference's (the core of BLEU, ROUGE-N, NIST, chrF's word part).
+//! - `nist`: a corpus-wide hash count of every reference n-gram (orders 1..=5), then
+//!   `ngram:5`: NIST's information weights need the whole table before any segment.
 //! - `lcs`: split and hash as `ngram`, then one bit-parallel LCS length (Hyyrö 2004)
 //!   per (hypothesis, reference) pair: the core of ROUGE-L.
 //! - `edit`: one bit-parallel Levenshtein distance (Myers 1999 / Hyyrö 2001) per pair over
@@ -74,7 +76,7 @@ fn ngram_pair(hyp: &str, refs: &[&str], s: &mut Scratch) -> u64 {
     let mut matched = 0u64;
     for r in refs {
         tokens(r, &mut s.r);
-        for n in 1..=4 {
+        for n in 1..=s.orders {
             s.counts.clear();
             gram_hashes(&s.r, n, &mut s.grams);
             for &g in &s.grams {
@@ -94,19 +96,32 @@ fn ngram_pair(hyp: &str, refs: &[&str], s: &mut Scratch) -> u64 {
     matched
 }
 
+/// Match masks of `a` (bit i of token t's mask: a[i] == t), `words` u64s per token.
+fn build_masks(a: &[u64], words: usize, s: &mut Scratch) {
+    s.peq.clear();
+    s.masks.clear();
+    for (i, &t) in a.iter().enumerate() {
+        let next = s.masks.len() as u32;
+        let at = *s.peq.entry(t).or_insert(next) as usize;
+        if at == next as usize {
+            s.masks.resize(at + words, 0);
+        }
+        s.masks[at + i / 64] |= 1 << (i % 64);
+    }
+    // a shared all-zero mask for tokens of `b` that `a` lacks
+    s.masks.resize(s.masks.len() + words, 0);
+}
+
 /// Hyyrö's bit-parallel LCS length, 64-bit blocks over `a`.
 fn lcs(a: &[u64], b: &[u64], s: &mut Scratch) -> u64 {
     let words = a.len().div_ceil(64).max(1);
-    s.peq.clear();
-    for (i, &t) in a.iter().enumerate() {
-        let m = s.peq.entry(t).or_insert_with(|| vec![0u64; words]);
-        m[i / 64] |= 1 << (i % 64);
-    }
+    build_masks(a, words, s);
+    let zero = s.masks.len() - words;
     s.v.clear();
     s.v.resize(words, !0u64);
-    let zero = vec![0u64; words];
     for t in b {
-        let m = s.peq.get(t).unwrap_or(&zero);
+        let at = s.peq.get(t).map_or(zero, |&o| o as usize);
+        let m = &s.masks[at..at + words];
         let mut carry = 0u64;
         for k in 0..words {
             let u = s.v[k] & m[k];
@@ -133,18 +148,15 @@ fn levenshtein(a: &[u64], b: &[u64], s: &mut Scratch) -> u64 {
         return b.len() as u64;
     }
     let words = a.len().div_ceil(64);
-    s.peq.clear();
-    for (i, &t) in a.iter().enumerate() {
-        let m = s.peq.entry(t).or_insert_with(|| vec![0u64; words]);
-        m[i / 64] |= 1 << (i % 64);
-    }
-    let zero = vec![0u64; words];
+    build_masks(a, words, s);
+    let zero = s.masks.len() - words;
     let mut pv = vec![!0u64; words];
     let mut mv = vec![0u64; words];
     let last = 1u64 << ((a.len() - 1) % 64);
     let mut dist = a.len() as i64;
     for t in b {
-        let eqs = s.peq.get(t).unwrap_or(&zero);
+        let at = s.peq.get(t).map_or(zero, |&o| o as usize);
+        let eqs = &s.masks[at..at + words];
         let mut h_in: i64 = 1;
         for k in 0..words {
             let top = if k == words - 1 { last } else { 1 << 63 };
@@ -185,13 +197,20 @@ struct Scratch {
     r: Vec<u64>,
     grams: Vec<u64>,
     counts: FxMap<u64, u32>,
-    peq: FxMap<u64, Vec<u64>>,
+    /// token -> offset of its match mask in `masks` (`words` u64s each)
+    peq: FxMap<u64, u32>,
+    masks: Vec<u64>,
     v: Vec<u64>,
+    orders: usize,
 }
 
+/// The highest n-gram order of the `ngram` task (`ngram:N`, default 4).
+static ORDERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(4);
+
 fn per_pair(lines: &[String], threads: usize, f: fn(&str, &[&str], &mut Scratch) -> u64) -> u64 {
+    let orders = ORDERS.load(std::sync::atomic::Ordering::Relaxed);
     let run = move |part: &[String]| {
-        let mut s = Scratch::default();
+        let mut s = Scratch { orders, ..Scratch::default() };
         let mut total = 0u64;
         for l in part {
             let mut fields = l.split('\t');
@@ -250,6 +269,28 @@ fn distinct(lines: &[String]) -> u64 {
     seen.len() as u64
 }
 
+/// NIST's least work: one corpus-wide count of every reference n-gram (orders 1..=5, by
+/// 64-bit hash, in a table sized up front), then the per-pair clipping of `ngram:5`.
+fn nist(lines: &[String]) -> u64 {
+    let words: usize = lines.iter().map(|l| l.len() / 5).sum();
+    let mut table: FxMap<u64, u32> = FxMap::default();
+    table.reserve(words * 5 / 2);
+    let (mut toks, mut grams) = (Vec::new(), Vec::new());
+    for l in lines {
+        for r in l.split('\t').skip(1) {
+            tokens(r, &mut toks);
+            for n in 1..=5 {
+                gram_hashes(&toks, n, &mut grams);
+                for &g in &grams {
+                    *table.entry(g).or_insert(0) += 1;
+                }
+            }
+        }
+    }
+    ORDERS.store(5, std::sync::atomic::Ordering::Relaxed);
+    table.len() as u64 + per_pair(lines, 1, ngram_pair)
+}
+
 fn descending_key(x: f64) -> u64 {
     let x = if x == 0.0 { 0.0 } else { x };
     let bits = x.to_bits();
@@ -298,7 +339,13 @@ fn main() {
         eprintln!("usage: nlgmetrics-floor ngram|lcs|edit|edit-chars|distinct|sort|read FILE THREADS REPEAT");
         std::process::exit(2);
     }
-    let (task, path) = (args[1].as_str(), &args[2]);
+    let (task, path) = match args[1].split_once(':') {
+        Some((t, n)) => {
+            ORDERS.store(n.parse().expect("ngram:N"), std::sync::atomic::Ordering::Relaxed);
+            (t, &args[2])
+        }
+        None => (args[1].as_str(), &args[2]),
+    };
     let threads: usize = args[3].parse().expect("THREADS");
     let repeat: usize = args[4].parse().expect("REPEAT");
     let bytes = std::fs::read(path).expect("FILE");
@@ -324,6 +371,7 @@ fn main() {
             "edit" => per_pair(&lines, threads, edit_pair),
             "edit-chars" => per_pair(&lines, threads, edit_chars_pair),
             "distinct" => distinct(&lines),
+            "nist" => nist(&lines),
             "sort" => u64::from(radix_order(&scores).first().copied().unwrap_or(0)),
             "read" => std::fs::read(path).expect("FILE").len() as u64,
             _ => {
