@@ -8,6 +8,7 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 ORDER = [
+    ("speed", "Speed: every bold case against its peer and the hardware floor"),
     ("bleu", "BLEU (sacrebleu, nltk and pycocoevalcap peers)"),
     ("nltk_bleu", "BLEU, nltk flavour"),
     ("chrf", "chrF / chrF++"),
@@ -54,6 +55,9 @@ def main() -> None:
         body = text[m.end():] if m else text
         body = re.sub(r"^#{1,2} ", "### ", body, flags=re.M)
         out += [f"## {title}", "", f"`{cmd}`", "", body, ""]
+        notes = HERE / f"{name}_notes.md"  # hand-written analysis kept beside a generated table
+        if notes.exists():
+            out += [notes.read_text(encoding="utf-8").strip(), ""]
     (HERE.parent / "BENCHMARKS.md").write_text("\n".join(out), encoding="utf-8")
 
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import nlgmetrics
-from nlgmetrics import Distinct, distinct
+from nlgmetrics import Distinct, _core, distinct
 from nlgmetrics.errors import IncompatibleStatsError, InputTypeError, InvalidInputError, InvalidOptionError
 
 from conftest import read_lines
@@ -155,3 +155,23 @@ def test_cli(tmp_path, capsys):
     hyps, refs = hyp.read_text().splitlines(), ref.read_text().splitlines()
     assert by["BLEU"]["score"] == nlgmetrics.BLEU(flavour="nltk", smoothing="method1").corpus_score(hyps, refs).score
     assert by["self-BLEU"]["score"] == nlgmetrics.SelfBLEU(2).corpus_score(hyps).score
+
+
+def test_one_pass_union_size_and_deferred_keys_agree_with_the_spelled_union():
+    import pickle
+
+    from nlgmetrics.metrics.distinct import NgramUnion
+
+    texts = [f"w{i % 7} w{i % 5} w{i % 3} w{i % 11}" for i in range(500)] + ["", "solo"]
+    for n in (1, 2, 3):
+        m = Distinct(n)
+        total = m.stats(texts).total()
+        union = total.tables[m._table]["union"]
+        spelled = NgramUnion(*_core.distinct_key_list(texts, "none", False, n))
+        assert len(union) == len(spelled)
+        assert union == spelled and hash(union) == hash(spelled)
+        assert pickle.loads(pickle.dumps(m.stats(texts).total())) == total
+        halves = m.stats(texts[:250]).total() + m.stats(texts[250:]).total()
+        assert m.score_stats(halves).score == m.corpus_score(texts).score
+        rows = _core.distinct_stats(texts, "none", False, n)
+        assert (m.stats(texts).counts == rows).all()

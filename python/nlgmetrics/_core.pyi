@@ -201,6 +201,9 @@ def nltk_bleu_scores(stats: npt.NDArray[np.uint64], n_orders: int, weights: Sequ
 def distinct_stats(texts: Sequence[str], tokenizer: str, lowercase: bool, n: int, n_threads: int = 0) -> npt.NDArray[np.uint64]:
     """Per response ``[tokens, ngrams, unique]``."""
 
+def distinct_stats_and_unique(texts: Sequence[str], tokenizer: str, lowercase: bool, n: int, n_threads: int = 0) -> tuple[npt.NDArray[np.uint64], int]:
+    """Per response ``[tokens, ngrams, unique]`` and the distinct n-grams over all texts, in one pass."""
+
 def distinct_corpus_unique(texts: Sequence[str], tokenizer: str, lowercase: bool, n: int, n_threads: int = 0) -> int:
     """Distinct n-grams over all texts."""
 
@@ -296,6 +299,12 @@ class MeteorResources:
         exceptions: bytes,
         paraphrases: bytes | None = None,
     ) -> None: ...
+    cache_format: int
+    def save_cache(self, path: str) -> None:
+        """Write the compiled tables to ``path``."""
+    @staticmethod
+    def load_cache(path: str) -> "MeteorResources":
+        """Tables written by :meth:`save_cache` (an error for another format or a damaged file)."""
     @property
     def has_paraphrases(self) -> bool: ...
 

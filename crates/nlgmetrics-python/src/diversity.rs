@@ -1,11 +1,11 @@
-use crate::convert::{detached, matrix};
+use crate::convert::{borrow_strs, detached, matrix};
 use nlgmetrics_core::fsum::ExactSum;
 use nlgmetrics_core::text::bleu_nltk;
 use nlgmetrics_core::text::distinct::{self, DistinctConfig};
 use nlgmetrics_core::tokenize::Tokenizer;
 use numpy::{PyArray1, PyArray2, PyReadonlyArray1};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyString};
 use std::collections::HashMap;
 
 fn config(tokenizer: &str, lowercase: bool, n: usize) -> Result<DistinctConfig, nlgmetrics_core::Error> {
@@ -28,6 +28,24 @@ fn distinct_stats<'py>(
     let rows = texts.len();
     let data = detached(py, || distinct::segment_stats(&texts, &config(tokenizer, lowercase, n)?, n_threads))?;
     matrix(py, data, rows, 3)
+}
+
+/// Per-response rows (n, 3) and the corpus's distinct n-gram count, in one pass over
+/// the texts (read in place).
+#[pyfunction]
+#[pyo3(signature = (texts, tokenizer, lowercase, n, n_threads=0))]
+fn distinct_stats_and_unique<'py>(
+    py: Python<'py>,
+    texts: Vec<Bound<'py, PyString>>,
+    tokenizer: &str,
+    lowercase: bool,
+    n: usize,
+    n_threads: usize,
+) -> PyResult<(Bound<'py, PyArray2<u64>>, u64)> {
+    let rows = texts.len();
+    let texts = borrow_strs(&texts)?;
+    let (data, unique) = detached(py, || distinct::stats_and_unique(&texts, &config(tokenizer, lowercase, n)?, n_threads))?;
+    Ok((matrix(py, data, rows, 3)?, unique))
 }
 
 /// Number of distinct n-grams over all texts.
@@ -158,6 +176,7 @@ fn self_bleu_stats_tokens<'py>(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(distinct_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(distinct_stats_and_unique, m)?)?;
     m.add_function(wrap_pyfunction!(distinct_corpus_unique, m)?)?;
     m.add_function(wrap_pyfunction!(distinct_table, m)?)?;
     m.add_function(wrap_pyfunction!(distinct_hll, m)?)?;

@@ -33,6 +33,33 @@ impl MeteorResources {
         Ok(MeteorResources { inner: Arc::new(inner) })
     }
 
+    /// Write the compiled tables to `path` (the caller renames it into place).
+    fn save_cache(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
+        let inner = self.inner.clone();
+        detached(py, || {
+            std::fs::write(&path, inner.to_cache())
+                .map_err(|e| Error::InvalidInput(format!("cannot write the METEOR table cache {}: {e}", path.display())))
+        })
+    }
+
+    /// Tables compiled by `save_cache`, read in one go; an error for a file of another
+    /// format version or a damaged one.
+    #[staticmethod]
+    fn load_cache(py: Python<'_>, path: std::path::PathBuf) -> PyResult<Self> {
+        let inner = detached(py, || {
+            let buf = std::fs::read(&path)
+                .map_err(|e| Error::InvalidInput(format!("cannot read the METEOR table cache {}: {e}", path.display())))?;
+            Resources::from_cache(&buf)
+        })?;
+        Ok(MeteorResources { inner: Arc::new(inner) })
+    }
+
+    /// The version of the cache layout (part of the cache file's name).
+    #[classattr]
+    fn cache_format() -> u32 {
+        nlgmetrics_core::text::meteor::resources::CACHE_FORMAT
+    }
+
     #[getter]
     fn has_paraphrases(&self) -> bool {
         self.inner.paraphrases.is_some()

@@ -57,14 +57,31 @@ class NgramUnion:
     """An exact set of n-grams: sorted keys (tokens joined by U+001F) joined by newlines.
 
     ``a + b`` is the set union (merged in Rust), ``0 + a == a``, equality is set equality,
-    and it pickles as bytes.
+    and it pickles as bytes. A union made from a batch that was just counted knows its
+    size and spells its keys only when they are needed (a merge with another union,
+    equality, hashing, pickling): a corpus score reads the size alone.
     """
 
-    __slots__ = ("keys", "size")
+    __slots__ = ("_keys", "size", "_spell")
 
-    def __init__(self, keys: bytes = b"", size: int = 0):
-        self.keys = keys
+    def __init__(self, keys: bytes | None = b"", size: int = 0, spell: Callable[[], tuple[bytes, int]] | None = None):
+        self._keys = keys
         self.size = size
+        self._spell = spell
+
+    @classmethod
+    def deferred(cls, size: int, spell: Callable[[], tuple[bytes, int]]) -> "NgramUnion":
+        """A union of ``size`` n-grams whose keys ``spell()`` returns on first use."""
+        return cls(None, size, spell)
+
+    @property
+    def keys(self) -> bytes:
+        if self._keys is None:
+            keys, size = self._spell()
+            if size != self.size:
+                raise AssertionError(f"n-gram union: {size} keys spelled, {self.size} counted")
+            self._keys, self._spell = keys, None
+        return self._keys
 
     def __add__(self, other: Any) -> "NgramUnion":
         if isinstance(other, int) and other == 0:
@@ -88,7 +105,7 @@ class NgramUnion:
         return (self.keys, self.size)
 
     def __setstate__(self, state) -> None:
-        self.keys, self.size = state
+        (self._keys, self.size), self._spell = state, None
 
     def __repr__(self) -> str:
         return f"NgramUnion({self.size} n-grams)"
@@ -100,7 +117,9 @@ class DistinctSegmentStats(SegmentStats):
     subset (``take``) or concatenation is computed from the right texts."""
 
     texts: tuple[str, ...] = ()
-    union: Callable[[list[str]], dict[str, dict[Any, int]]] | None = None
+    union: Callable[[list[str], int | None], dict[str, dict[Any, int]]] | None = None
+    # the number of distinct n-grams of exactly ``texts`` when already counted (else None)
+    union_size: int | None = None
 
     def total(self) -> Stats:
         # As SegmentStats.total, with the exact float sum computed in Rust (the
@@ -113,7 +132,7 @@ class DistinctSegmentStats(SegmentStats):
             sum_fields=self.sum_fields,
             sum_partials=tuple(tuple(_core.exact_partials(np.ascontiguousarray(sums[:, j]))) for j in range(sums.shape[1])),
             n_segments=len(self),
-            tables=self.union(list(self.texts)) if self.union else {},
+            tables=self.union(list(self.texts), self.union_size) if self.union else {},
         )
 
     def take(self, indices: Sequence[int] | np.ndarray) -> "DistinctSegmentStats":
@@ -211,12 +230,15 @@ class Distinct(Metric):
         return f"ngrams_{self.n}" if self.sketch == "exact" else f"hll_{self.n}_p{self.hll_precision}"
 
     # -- statistics ---------------------------------------------------------------------
-    def _union(self, texts: list[str]) -> dict[str, dict[Any, int]]:
+    def _union(self, texts: list[str], size: int | None = None) -> dict[str, dict[Any, int]]:
         args = (texts, self._core_tokenize, self.lowercase, self.n)
         if self.mode == "mean":
             return {}
         if self.sketch == "exact":
-            return {self._table: {"union": NgramUnion(*_core.distinct_key_list(*args, self.n_threads))}}
+            if size is None:
+                return {self._table: {"union": NgramUnion(*_core.distinct_key_list(*args, self.n_threads))}}
+            n_threads = self.n_threads
+            return {self._table: {"union": NgramUnion.deferred(size, lambda: _core.distinct_key_list(*args, n_threads))}}
         regs = _core.distinct_hll(*args, self.hll_precision, self.n_threads)
         nz = np.flatnonzero(regs)
         return {self._table: {int(i) * 64 + int(regs[i]): 1 for i in nz}}
@@ -227,8 +249,13 @@ class Distinct(Metric):
         if self._core_tokenize != self.tokenize:
             check_all_text(preds, "predictions")
             preds = _tok.tokenize(self.tokenize, preds)
+        size = None
         try:
-            rows = _core.distinct_stats(preds, self._core_tokenize, self.lowercase, self.n, self.n_threads)
+            if self.mode != "mean" and self.sketch == "exact":
+                # rows and the corpus union's size in one pass; the keys wait until a merge needs them
+                rows, size = _core.distinct_stats_and_unique(preds, self._core_tokenize, self.lowercase, self.n, self.n_threads)
+            else:
+                rows = _core.distinct_stats(preds, self._core_tokenize, self.lowercase, self.n, self.n_threads)
         except UnicodeEncodeError:
             check_all_text(preds, "predictions")
             raise
@@ -242,6 +269,7 @@ class Distinct(Metric):
             sums=ratio.reshape(-1, 1),
             texts=tuple(preds),
             union=self._union,
+            union_size=size,
         )
 
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:

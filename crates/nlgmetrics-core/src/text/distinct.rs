@@ -84,6 +84,75 @@ pub fn corpus_unique<S: AsRef<str> + Sync>(texts: &[S], cfg: &DistinctConfig, n_
     Ok(seen.len() as u64)
 }
 
+/// Per-response rows `[tokens, ngrams, unique]` (as [`segment_stats`]) and the number of
+/// distinct n-grams over all texts (as [`corpus_unique`]) in one pass. Tokens are
+/// interned once; every distinct n-gram gets a number on first sight (n ≤ 2: the ids
+/// packed into one u64 key; longer: the id slice), and a response's own distinct count
+/// comes from remembering the last response that used each number, so no per-response
+/// set is built and nothing is sorted.
+pub fn stats_and_unique<S: AsRef<str> + Sync>(texts: &[S], cfg: &DistinctConfig, n_threads: usize) -> Result<(Vec<u64>, u64)> {
+    cfg.validate()?;
+    let n = cfg.n;
+    let toks = tokenize_all(texts, cfg, n_threads);
+    let mut vocab: FxHashMap<&str, u32> = FxHashMap::default();
+    let mut ids: Vec<u32> = Vec::new();
+    let mut ends: Vec<usize> = Vec::with_capacity(toks.len());
+    for t in &toks {
+        for w in split(t) {
+            let next = vocab.len() as u32;
+            ids.push(*vocab.entry(w).or_insert(next));
+        }
+        ends.push(ids.len());
+    }
+    let total_ngrams: usize = (0..ends.len())
+        .map(|i| (ends[i] - if i == 0 { 0 } else { ends[i - 1] }).saturating_sub(n - 1))
+        .sum();
+    let mut rows = vec![0u64; 3 * toks.len()];
+    // 1 + the last response that used each n-gram number
+    let mut last_use: Vec<u32> = Vec::with_capacity(total_ngrams / 2);
+    let mut number = |fresh: bool, g: u32, row: u32, unique: &mut u64| {
+        if fresh {
+            last_use.push(row);
+            *unique += 1;
+        } else if last_use[g as usize] != row {
+            last_use[g as usize] = row;
+            *unique += 1;
+        }
+    };
+    let mut start = 0usize;
+    if n <= 2 {
+        let mut seen: FxHashMap<u64, u32> = FxHashMap::default();
+        seen.reserve(total_ngrams / 2);
+        for (i, &end) in ends.iter().enumerate() {
+            let s = &ids[start..end];
+            let mut unique = 0u64;
+            for w in s.windows(n) {
+                let key = if n == 1 { u64::from(w[0]) } else { (u64::from(w[0]) << 32) | u64::from(w[1]) };
+                let next = seen.len() as u32;
+                let g = *seen.entry(key).or_insert(next);
+                number(g == next, g, i as u32 + 1, &mut unique);
+            }
+            rows[3 * i..3 * i + 3].copy_from_slice(&[s.len() as u64, s.len().saturating_sub(n - 1) as u64, unique]);
+            start = end;
+        }
+        return Ok((rows, seen.len() as u64));
+    }
+    let mut seen: FxHashMap<&[u32], u32> = FxHashMap::default();
+    seen.reserve(total_ngrams / 2);
+    for (i, &end) in ends.iter().enumerate() {
+        let s = &ids[start..end];
+        let mut unique = 0u64;
+        for w in s.windows(n) {
+            let next = seen.len() as u32;
+            let g = *seen.entry(w).or_insert(next);
+            number(g == next, g, i as u32 + 1, &mut unique);
+        }
+        rows[3 * i..3 * i + 3].copy_from_slice(&[s.len() as u64, s.len().saturating_sub(n - 1) as u64, unique]);
+        start = end;
+    }
+    Ok((rows, seen.len() as u64))
+}
+
 /// An injective key for an n-gram: tokens joined by U+001F, with U+001E escaping any
 /// U+001E/U+001F inside a token (tokenizers never leave them, but keys stay exact).
 pub fn ngram_key(gram: &[&str]) -> String {
@@ -306,6 +375,27 @@ mod tests {
         let t = ngram_table(&hyps, &cfg(2), 1).unwrap();
         assert_eq!(t.len(), 7);
         assert_eq!(t["i\u{1f}do"], 2);
+    }
+
+    #[test]
+    fn one_pass_equals_rows_and_union() {
+        let mut state = 7u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let texts: Vec<String> = (0..3000)
+            .map(|_| (0..next() % 12).map(|_| format!("w{}", next() % 40)).collect::<Vec<_>>().join(" "))
+            .collect();
+        for n in [1, 2, 3, 5] {
+            let (rows, unique) = stats_and_unique(&texts, &cfg(n), 1).unwrap();
+            assert_eq!(rows, segment_stats(&texts, &cfg(n), 1).unwrap());
+            assert_eq!(unique, corpus_unique(&texts, &cfg(n), 1).unwrap());
+            assert_eq!(unique, key_list(&texts, &cfg(n), 1).unwrap().1);
+        }
+        assert_eq!(stats_and_unique(&["", "a"], &cfg(2), 1).unwrap(), (vec![0, 0, 0, 1, 0, 0], 0));
     }
 
     #[test]

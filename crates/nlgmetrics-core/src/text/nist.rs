@@ -20,7 +20,7 @@
 //!   (f64), `den_1..N`, `l_ref`, `l_sys` (u64). `NIST = Σ_i num_i / den_i · BP(l_ref, l_sys)`.
 
 use crate::error::{Error, Result};
-use crate::ngram::{count_ngrams, Interner, NgramCounts};
+use crate::ngram::Interner;
 use crate::parallel::map_rows;
 use crate::pystr::py_lower;
 use crate::tokenize::Tokenizer;
@@ -139,27 +139,6 @@ fn weight(flavour: Flavour, c: u64, prefix: u64) -> f64 {
     }
 }
 
-type Weights<'a> = FxHashMap<&'a [u32], f64>;
-
-/// Weights from n-gram counts keyed by token-id slices. `zero` is the id of the token
-/// "0": mteval-v13a tests the prefix string for truth (`$mgram ? ... : ...`), and Perl's
-/// "0" is false, so a bigram starting with the token "0" gets a unigram's prefix count
-/// (the number of reference words). The mteval flavour copies that quirk.
-fn weights_of<'a>(flavour: Flavour, counts: &FxHashMap<&'a [u32], u64>, total_words: u64, zero: Option<u32>) -> Weights<'a> {
-    let mut out = Weights::default();
-    out.reserve(counts.len());
-    for (&g, &c) in counts {
-        let perl_false_prefix = flavour == Flavour::Mteval && g.len() == 2 && Some(g[0]) == zero;
-        let prefix = if g.len() > 1 && !perl_false_prefix {
-            counts.get(&g[..g.len() - 1]).copied().unwrap_or(total_words)
-        } else {
-            total_words
-        };
-        out.insert(g, weight(flavour, c, prefix));
-    }
-    out
-}
-
 fn count_refs<'a>(refs: impl Iterator<Item = &'a Vec<u32>>, n_max: usize, into: &mut FxHashMap<&'a [u32], u64>) -> u64 {
     let mut total = 0u64;
     for r in refs {
@@ -173,79 +152,190 @@ fn count_refs<'a>(refs: impl Iterator<Item = &'a Vec<u32>>, n_max: usize, into: 
     total
 }
 
-fn mteval_row(hyp: &[u32], refs: &[Vec<u32>], w: &Weights<'_>, n_max: usize, out_c: &mut [u64], out_s: &mut [f64]) {
-    let mut ref_max = NgramCounts::default();
-    let mut one = NgramCounts::default();
-    let mut ref_words = 0u64;
-    for r in refs {
-        ref_words += r.len() as u64;
-        one.clear();
-        count_ngrams(r, n_max, &mut one);
-        for (g, c) in one.drain() {
-            let e = ref_max.entry(g).or_insert(0);
-            *e = (*e).max(c);
-        }
-    }
-    let mut hc = NgramCounts::default();
-    count_ngrams(hyp, n_max, &mut hc);
-    for n in 0..n_max {
-        out_c[n] = hyp.len().saturating_sub(n) as u64;
-        out_s[n] = 0.0;
-    }
-    for (g, c) in hc {
-        if let Some(&r) = ref_max.get(g) {
-            // an n-gram missing from a fixed table weighs 0 (Perl's undefined value)
-            let info = w.get(g).copied().unwrap_or(0.0);
-            out_s[g.len() - 1] += info * c.min(r) as f64;
-        }
-    }
-    out_c[n_max] = ref_words;
-    out_c[n_max + 1] = refs.len() as u64;
+const ROOT: u32 = u32::MAX;
+
+/// Reference n-grams of every order numbered as one trie over the token ids: the n-gram
+/// `g + [t]` is the node keyed `(node of g, t)`, so an n-gram's prefix is its parent
+/// (read without hashing), a sentence's n-grams of all orders come from one walk per
+/// start position with a u64 key per step, and counts live in a flat array. A node with
+/// count 0 is a prefix or a batch n-gram that the weight table does not hold.
+#[derive(Default)]
+struct Trie {
+    node: FxHashMap<u64, u32>,
+    parent: Vec<u32>,
+    count: Vec<u64>,
 }
 
-/// n-grams of one order in first-occurrence order with their counts (Python `Counter`).
-fn ordered_ngrams(ids: &[u32], n: usize) -> Vec<(&[u32], u32)> {
-    let mut pos: FxHashMap<&[u32], usize> = FxHashMap::default();
-    let mut out: Vec<(&[u32], u32)> = Vec::new();
-    if ids.len() >= n {
-        for g in ids.windows(n) {
-            match pos.get(g) {
-                Some(&k) => out[k].1 += 1,
-                None => {
-                    pos.insert(g, out.len());
-                    out.push((g, 1));
+impl Trie {
+    #[inline]
+    fn key(parent: u32, tok: u32) -> u64 {
+        (u64::from(parent) << 32) | u64::from(tok)
+    }
+
+    fn insert(&mut self, parent: u32, tok: u32) -> u32 {
+        let next = self.parent.len() as u32;
+        let id = *self.node.entry(Self::key(parent, tok)).or_insert(next);
+        if id == next {
+            self.parent.push(parent);
+            self.count.push(0);
+        }
+        id
+    }
+
+    /// Add every n-gram (orders 1..=n_max) of `seq`, counted (`by` = 1) or only numbered (0).
+    fn add(&mut self, seq: &[u32], n_max: usize, by: u64) {
+        for s in 0..seq.len() {
+            let mut p = ROOT;
+            for &t in &seq[s..seq.len().min(s + n_max)] {
+                p = self.insert(p, t);
+                self.count[p as usize] += by;
+            }
+        }
+    }
+
+    fn add_path(&mut self, gram: &[u32], c: u64) {
+        let mut p = ROOT;
+        for &t in gram {
+            p = self.insert(p, t);
+        }
+        self.count[p as usize] += c;
+    }
+
+    /// The nodes of `seq`'s n-grams by order: `out[k][s]` is the (k+1)-gram at `s`, or
+    /// `None` when the trie lacks it (then no reference of the batch holds it).
+    fn walk(&self, seq: &[u32], n_max: usize, out: &mut Vec<Vec<Option<u32>>>) {
+        out.resize_with(n_max, Vec::new);
+        for (k, v) in out.iter_mut().enumerate() {
+            v.clear();
+            v.resize(seq.len().saturating_sub(k), None);
+        }
+        for s in 0..seq.len() {
+            let mut p = ROOT;
+            for (k, &t) in seq[s..seq.len().min(s + n_max)].iter().enumerate() {
+                match self.node.get(&Self::key(p, t)) {
+                    Some(&id) => {
+                        out[k][s] = Some(id);
+                        p = id;
+                    }
+                    None => break,
                 }
             }
         }
     }
-    out
 }
 
-fn nltk_row(hyp: &[u32], refs: &[Vec<u32>], w: &Weights<'_>, n_max: usize, out_c: &mut [u64], out_s: &mut [f64]) {
-    let hyp_len = hyp.len() as u64;
+/// Information weights from the trie's counts. `zero` is the node of the unigram "0":
+/// mteval-v13a tests the prefix string for truth (`$mgram ? ... : ...`), and Perl's "0"
+/// is false, so a bigram starting with the token "0" gets a unigram's prefix count (the
+/// number of reference words). The mteval flavour copies that quirk.
+struct Weights<'t> {
+    flavour: Flavour,
+    trie: &'t Trie,
+    total_words: u64,
+    zero: Option<u32>,
+}
+
+impl Weights<'_> {
+    /// The weight of node `id`, or `None` when the table does not hold that n-gram.
+    #[inline]
+    fn get(&self, id: u32) -> Option<f64> {
+        let c = self.trie.count[id as usize];
+        if c == 0 {
+            return None;
+        }
+        let p = self.trie.parent[id as usize];
+        let prefix = if p == ROOT || (self.flavour == Flavour::Mteval && Some(p) == self.zero) {
+            self.total_words
+        } else {
+            match self.trie.count[p as usize] {
+                0 => self.total_words,
+                pc => pc,
+            }
+        };
+        Some(weight(self.flavour, c, prefix))
+    }
+}
+
+/// Present n-grams of one order in first-occurrence order with their counts (Python
+/// `Counter` order), and the number of all n-grams of that order.
+fn ordered_nodes(nodes: &[Option<u32>], pos: &mut FxHashMap<u32, usize>, out: &mut Vec<(u32, u32)>) {
+    pos.clear();
+    out.clear();
+    for &g in nodes.iter().flatten() {
+        match pos.get(&g) {
+            Some(&k) => out[k].1 += 1,
+            None => {
+                pos.insert(g, out.len());
+                out.push((g, 1));
+            }
+        }
+    }
+}
+
+#[derive(Default)]
+struct RowScratch {
+    hyp: Vec<Vec<Option<u32>>>,
+    refs: Vec<Vec<Vec<Option<u32>>>>,
+    pos: FxHashMap<u32, usize>,
+    grams: Vec<(u32, u32)>,
+    info: Vec<f64>,
+    rc: FxHashMap<u32, u32>,
+    one: FxHashMap<u32, u32>,
+}
+
+fn mteval_row(hyp_len: usize, ref_lens: &[usize], w: &Weights<'_>, n_max: usize, sc: &mut RowScratch, out_c: &mut [u64], out_s: &mut [f64]) {
+    let nr = ref_lens.len();
+    for n in 0..n_max {
+        out_c[n] = hyp_len.saturating_sub(n) as u64;
+        out_s[n] = 0.0;
+        // clip by the maximum count over the references
+        sc.rc.clear();
+        for r in &sc.refs[..nr] {
+            sc.one.clear();
+            for &g in r[n].iter().flatten() {
+                *sc.one.entry(g).or_insert(0) += 1;
+            }
+            for (&g, &c) in &sc.one {
+                let e = sc.rc.entry(g).or_insert(0);
+                *e = (*e).max(c);
+            }
+        }
+        ordered_nodes(&sc.hyp[n], &mut sc.pos, &mut sc.grams);
+        for &(g, c) in &sc.grams {
+            if let Some(&r) = sc.rc.get(&g) {
+                // an n-gram missing from a fixed table weighs 0 (Perl's undefined value)
+                out_s[n] += w.get(g).unwrap_or(0.0) * c.min(r) as f64;
+            }
+        }
+    }
+    out_c[n_max] = ref_lens.iter().map(|&l| l as u64).sum();
+    out_c[n_max + 1] = nr as u64;
+}
+
+fn nltk_row(hyp_len: usize, ref_lens: &[usize], w: &Weights<'_>, n_max: usize, sc: &mut RowScratch, out_c: &mut [u64], out_s: &mut [f64]) {
     let (mut l_ref, mut l_sys) = (0u64, 0u64);
-    let mut rc: FxHashMap<&[u32], u32> = FxHashMap::default();
     for i in 1..=n_max {
-        let hyp_ngrams = ordered_ngrams(hyp, i);
-        let denominator: u64 = hyp_ngrams.iter().map(|x| x.1 as u64).sum();
+        ordered_nodes(&sc.hyp[i - 1], &mut sc.pos, &mut sc.grams);
+        let denominator = hyp_len.saturating_sub(i - 1) as u64;
+        // weighed once per hypothesis n-gram, not once per reference
+        sc.info.clear();
+        sc.info.extend(sc.grams.iter().map(|&(g, _)| w.get(g).unwrap_or(0.0)));
         // (precision, numerator, denominator, ref_len): max by tuple order, first max kept
         let mut best: Option<(f64, f64, u64, u64)> = None;
-        for r in refs {
-            rc.clear();
-            if r.len() >= i {
-                for g in r.windows(i) {
-                    *rc.entry(g).or_insert(0) += 1;
-                }
+        for (r, &rl) in sc.refs.iter().zip(ref_lens) {
+            sc.rc.clear();
+            for &g in r[i - 1].iter().flatten() {
+                *sc.rc.entry(g).or_insert(0) += 1;
             }
             // Python's sum() of floats, in the hypothesis n-grams' first-occurrence order
             let mut numerator = 0.0f64;
-            for &(g, c) in &hyp_ngrams {
-                if let Some(&k) = rc.get(g) {
-                    numerator += w.get(g).copied().unwrap_or(0.0) * c.min(k) as f64;
+            for (&(g, c), &info) in sc.grams.iter().zip(&sc.info) {
+                if let Some(&k) = sc.rc.get(&g) {
+                    numerator += info * c.min(k) as f64;
                 }
             }
             let precision = if denominator == 0 { 0.0 } else { numerator / denominator as f64 };
-            let cand = (precision, numerator, denominator, r.len() as u64);
+            let cand = (precision, numerator, denominator, rl as u64);
             let better = match best {
                 None => true,
                 Some(b) => cand.partial_cmp(&b) == Some(std::cmp::Ordering::Greater),
@@ -258,7 +348,7 @@ fn nltk_row(hyp: &[u32], refs: &[Vec<u32>], w: &Weights<'_>, n_max: usize, out_c
         out_s[i - 1] = num;
         out_c[i - 1] = den;
         l_ref += rl;
-        l_sys += hyp_len;
+        l_sys += hyp_len as u64;
     }
     out_c[n_max] = l_ref;
     out_c[n_max + 1] = l_sys;
@@ -298,41 +388,68 @@ pub fn batch_stats<H: AsRef<str> + Sync>(
         let r = refs.par_iter().map(|rs| rs.iter().map(|x| cfg.preprocess(x)).collect()).collect();
         (h, r)
     });
-    // one vocabulary for the batch (and the fixed table), so n-grams compare as id slices
+    // one vocabulary for the batch (and the fixed table), so n-grams compare as trie nodes
     let mut it = Interner::new();
-    let zero = Some(it.id("0"));
+    let zero_tok = it.id("0");
     let hyp_ids: Vec<Vec<u32>> = hyp_tok.iter().map(|s| it.ids_of(s)).collect();
     let ref_ids: Vec<Vec<Vec<u32>>> = ref_tok.iter().map(|rs| rs.iter().map(|s| it.ids_of(s)).collect()).collect();
-    let table_ids: Vec<(Vec<u32>, u64)>;
-    let mut counts: FxHashMap<&[u32], u64> = FxHashMap::default();
-    let weights: Option<Weights<'_>> = match weighting {
+    let shared: Option<(Trie, u64)> = match weighting {
         Weighting::Table(t) => {
-            table_ids = t.counts.iter().map(|(k, &c)| (it.ids_of(k), c)).collect();
-            for (k, c) in &table_ids {
-                counts.insert(k.as_slice(), *c);
+            let mut trie = Trie::default();
+            for (k, &c) in &t.counts {
+                let ids: Vec<u32> = k.split(' ').filter(|x| !x.is_empty()).map(|x| it.id(x)).collect();
+                trie.add_path(&ids, c);
             }
-            Some(weights_of(cfg.flavour, &counts, t.total_words, zero))
+            // the batch's reference n-grams get nodes (count 0: weight 0) so they match
+            for r in ref_ids.iter().flatten() {
+                trie.add(r, n_max, 0);
+            }
+            Some((trie, t.total_words))
         }
         Weighting::Batch => {
-            let total = count_refs(ref_ids.iter().flatten(), n_max, &mut counts);
-            Some(weights_of(cfg.flavour, &counts, total, zero))
+            let mut trie = Trie::default();
+            let positions: usize = ref_ids.iter().flatten().map(Vec::len).sum();
+            trie.node.reserve(positions * n_max / 2);
+            let mut total = 0u64;
+            for r in ref_ids.iter().flatten() {
+                total += r.len() as u64;
+                trie.add(r, n_max, 1);
+            }
+            Some((trie, total))
         }
         Weighting::OwnReferences => None,
     };
     let (wc, ws) = cfg.width();
-    let rows = map_rows(hyps.len(), 1, n_threads, || (), |_, i, row: &mut [Option<(Vec<u64>, Vec<f64>)>]| {
+    let rows = map_rows(hyps.len(), 1, n_threads, RowScratch::default, |sc, i, row: &mut [Option<(Vec<u64>, Vec<f64>)>]| {
         let (mut c, mut s) = (vec![0u64; wc], vec![0f64; ws]);
-        let fill = |w: &Weights<'_>, c: &mut [u64], s: &mut [f64]| match cfg.flavour {
-            Flavour::Mteval => mteval_row(&hyp_ids[i], &ref_ids[i], w, n_max, c, s),
-            Flavour::Nltk => nltk_row(&hyp_ids[i], &ref_ids[i], w, n_max, c, s),
-        };
-        match &weights {
-            Some(w) => fill(w, &mut c, &mut s),
+        let own;
+        let (trie, total) = match &shared {
+            Some((t, total)) => (t, *total),
             None => {
-                let mut own = FxHashMap::default();
-                let total = count_refs(ref_ids[i].iter(), n_max, &mut own);
-                fill(&weights_of(cfg.flavour, &own, total, zero), &mut c, &mut s);
+                let mut t = Trie::default();
+                let mut total = 0u64;
+                for r in &ref_ids[i] {
+                    total += r.len() as u64;
+                    t.add(r, n_max, 1);
+                }
+                own = t;
+                (&own, total)
             }
+        };
+        let zero = trie.node.get(&Trie::key(ROOT, zero_tok)).copied();
+        let w = Weights { flavour: cfg.flavour, trie, total_words: total, zero };
+        trie.walk(&hyp_ids[i], n_max, &mut sc.hyp);
+        let nr = ref_ids[i].len();
+        sc.refs.resize_with(sc.refs.len().max(nr), Vec::new);
+        let mut lens = Vec::with_capacity(nr);
+        for (k, r) in ref_ids[i].iter().enumerate() {
+            trie.walk(r, n_max, &mut sc.refs[k]);
+            lens.push(r.len());
+        }
+        let hyp_len = hyp_ids[i].len();
+        match cfg.flavour {
+            Flavour::Mteval => mteval_row(hyp_len, &lens, &w, n_max, sc, &mut c, &mut s),
+            Flavour::Nltk => nltk_row(hyp_len, &lens, &w, n_max, sc, &mut c, &mut s),
         }
         row[0] = Some((c, s));
         Ok::<(), Error>(())
