@@ -83,6 +83,8 @@ class ScoreHistogram(MergeableState):
     hi: float
     pos: np.ndarray
     neg: np.ndarray
+    # sample weights were given: the AP error bound assumes unit weights
+    weighted: bool = False
 
     @classmethod
     def empty(cls, lo: float, hi: float, n_bins: int) -> "ScoreHistogram":
@@ -97,7 +99,7 @@ class ScoreHistogram(MergeableState):
             raise IncompatibleStatsError(
                 f"histograms over different bins cannot merge: [{self.lo}, {self.hi}]×{self.pos.size} vs [{other.lo}, {other.hi}]×{other.pos.size}"
             )
-        return ScoreHistogram(self.lo, self.hi, self.pos + other.pos, self.neg + other.neg)
+        return ScoreHistogram(self.lo, self.hi, self.pos + other.pos, self.neg + other.neg, self.weighted or other.weighted)
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -200,7 +202,6 @@ class BinnedCurves(_CurveMetric):
         if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
             raise InvalidOptionError(f"score_range must be finite with lo < hi, got {score_range!r}")
         self.n_bins, self.lo, self.hi = n_bins, lo, hi
-        self._weighted = False
         super().__init__(pos_label=pos_label, max_fpr=max_fpr, n_threads=n_threads)
 
     def empty_state(self) -> ScoreHistogram:
@@ -208,8 +209,7 @@ class BinnedCurves(_CurveMetric):
 
     def batch_state(self, y_true: Any, y_score: Any, sample_weight: Any = None) -> ScoreHistogram:
         y, s, w = _binary_batch(y_true, y_score, sample_weight, self.pos_label)
-        self._weighted |= w is not None
-        return ScoreHistogram(self.lo, self.hi, *_core.hist_counts(self.lo, self.hi, self.n_bins, y, s, w, self.n_threads))
+        return ScoreHistogram(self.lo, self.hi, *_core.hist_counts(self.lo, self.hi, self.n_bins, y, s, w, self.n_threads), weighted=w is not None)
 
     def _groups(self, state: ScoreHistogram):
         return _core.hist_groups(state.lo, state.hi, state.pos, state.neg)[:3]
@@ -225,7 +225,7 @@ class BinnedCurves(_CurveMetric):
             "roc_auc", roc_auc, self.signature(),
             average_precision=ap,
             auc_error_bound=auc_bound if self.max_fpr is None else float("nan"),
-            ap_error_bound=ap_bound if integral and not self._weighted else float("nan"),
+            ap_error_bound=ap_bound if integral and not state.weighted else float("nan"),
             state_bytes=state.nbytes,
         )
 

@@ -17,6 +17,7 @@ import sys
 from contextlib import ExitStack
 from typing import BinaryIO, Iterator, Sequence
 
+from .._inputs import SegmentReferences
 from ..errors import InvalidInputError, InvalidOptionError, InvalidTextError, LengthMismatchError
 
 DEFAULT_CHUNK_SIZE = 20_000
@@ -161,4 +162,4 @@ def iter_pair_chunks(hypotheses: str, references: Sequence[str], chunk_size: int
     if not references:
         raise InvalidInputError("no reference file given")
     for hyps, *streams in iter_chunks([hypotheses, *references], chunk_size, stdin):
-        yield hyps, [list(seg) for seg in zip(*streams)]
+        yield hyps, SegmentReferences(list(seg) for seg in zip(*streams))

@@ -38,7 +38,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import _core
-from .._inputs import as_references, check_all_text
+from .._inputs import as_references, as_sequence, check_all_text
 from ..errors import InputTypeError, InvalidOptionError, LengthMismatchError, MissingReferenceError
 from ..stats import SegmentStats, Stats
 from .base import Score
@@ -164,18 +164,15 @@ class NltkBLEU(BLEU):
         """Strings (split like ``str.split()``) or token lists, in nltk's layout."""
         if isinstance(predictions, (str, bytes)):
             raise InputTypeError("predictions must be a sequence, not a single string")
-        try:
-            preds = list(predictions)
-        except TypeError:
-            raise InputTypeError(f"predictions must be a sequence, got {type(predictions).__name__}") from None
+        preds = as_sequence(predictions, "predictions")
         if preds and all(isinstance(p, str) for p in preds):
-            return preds, as_references(references, len(preds)), False
+            return preds, as_references(references, len(preds), predictions=preds), False
         if not preds:
             return [], as_references(references, 0), False
         toks = [_token_list(p, f"predictions[{i}]") for i, p in enumerate(preds)]
         if isinstance(references, (str, bytes)):
             raise InputTypeError("references must be a sequence (one entry per prediction)")
-        refs = list(references)
+        refs = as_sequence(references, "references")
         if len(refs) != len(toks):
             raise LengthMismatchError(f"{len(toks)} predictions but {len(refs)} references: references[i] must hold the reference(s) of predictions[i]")
         out: list[list[list[str]]] = []

@@ -58,7 +58,7 @@ from typing import Any, ClassVar, Sequence
 import numpy as np
 
 from .. import _core
-from .._inputs import as_references, check_all_text
+from .._inputs import SegmentReferences, as_references, check_all_text, check_orientation
 from ..errors import IncompatibleStatsError, InvalidInputError, InvalidOptionError
 from ..stats import SegmentStats, Stats
 from .base import Metric, Score
@@ -295,8 +295,11 @@ class CIDEr(Metric):
     def _list_scores(self, predictions: Any, references: Any) -> tuple[np.ndarray, np.ndarray] | None:
         """Scores and reference counts of plain lists, read in place by the core; ``None``
         for any other input, which then takes the validating path."""
-        if type(predictions) is not list or type(references) is not list or len(predictions) != len(references):
+        if type(predictions) is not list or type(references) not in (list, SegmentReferences) or len(predictions) != len(references):
             return None
+        if type(references) is list:
+            check_orientation(predictions, references)
+        references = list(references)
         native = self.df._native if self.df is not None else None
         return _core.cider_scores_lists(predictions, references, self.flavour, self.n, self.sigma, self.tokenize, native, self.n_threads)
 
@@ -402,8 +405,7 @@ class CIDEr(Metric):
             ref_counts=frozenset(len(r) for r in refs),
             tables={"cider_df": df.to_counts(), "cider_segments": dict(segments)},
         )
-        self._state = total if self._state is None else self._state + total
-        return self
+        return self._accumulate(total)
 
     add_batch = update
 

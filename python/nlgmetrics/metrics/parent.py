@@ -129,7 +129,7 @@ class Parent(Metric):
     def stats(self, predictions: Sequence[str], references: Any, tables: Sequence[Any] | None = None) -> SegmentStats:  # type: ignore[override]
         """Per segment: precision, recall, F, reference recall, table recall."""
         preds = as_texts(predictions, "predictions")
-        refs = as_references(references, len(preds))
+        refs = as_references(references, len(preds), predictions=preds)
         if tables is None:
             raise InputTypeError("PARENT needs tables: stats(predictions, references, tables)")
         if isinstance(tables, (str, bytes)):
@@ -167,8 +167,7 @@ class Parent(Metric):
 
     def update(self, predictions: Sequence[str], references: Any, tables: Sequence[Any] | None = None) -> "Parent":  # type: ignore[override]
         total = self.stats(predictions, references, tables).total()
-        self._state = total if self._state is None else self._state + total
-        return self
+        return self._accumulate(total)
 
     add_batch = update
 

@@ -33,7 +33,7 @@ from .. import tokenizers as _tok
 from .._inputs import as_texts, check_all_text
 from ..errors import InputTypeError, InvalidOptionError
 from ..signature import Signature
-from .base import Score
+from .base import Score, check_options
 from .bleu_nltk import _fmt, _method_number, _token_list
 
 TAIL_WIDTH = 3
@@ -48,6 +48,11 @@ class SelfBLEU:
     """
 
     name = "self-BLEU"
+
+    def __new__(cls, *args: Any, **options: Any):
+        if args or options:
+            check_options(cls, args, options)
+        return super().__new__(cls)
 
     def __init__(
         self,
