@@ -12,7 +12,7 @@ one dimension where a flat sequence is needed.
 Orientation rule (:func:`check_orientation`). When there are ``n >= 2`` predictions and
 every ``references[i]`` is a sequence of exactly ``n`` strings, the input reads the same
 in both layouts, so the texts decide: over the off-diagonal pairs (``i != j``, on the
-first 48 segments), the character-bigram overlap of ``predictions[i]`` with
+first 48 segments, when predictions average 8 characters or more), the bigram overlap of ``predictions[i]`` with
 ``references[i][j]`` (as given) is compared with its overlap with ``references[j][i]``
 (as streams). When streams fit more than 2.5 times as well with a mean overlap of at
 least 0.4, a :class:`~nlgmetrics.errors.ReferenceOrientationError` is raised if every segment
@@ -73,7 +73,8 @@ def _check_text(s: str, what: str) -> None:
 
 def _unordered(x: Any) -> str | None:
     """Why ``x`` cannot stand for an ordered sequence, or None if it can."""
-    if isinstance(x, Mapping) or (hasattr(x, "keys") and hasattr(x, "items") and not hasattr(x, "columns")):
+    # a pandas Series has keys() too, but iterates its values
+    if isinstance(x, Mapping) or (hasattr(x, "keys") and hasattr(x, "items") and not hasattr(x, "dtype")):
         return "a mapping (iterating it gives its keys): pass a list, e.g. list(d.values()) in a fixed order"
     if isinstance(x, Set):
         return "a set (it has no order to align with): pass a list"
@@ -86,11 +87,11 @@ def as_sequence(items: Any, what: str) -> list[Any]:
     """``items`` as a list, refusing containers that have no order or are one value."""
     if isinstance(items, str):
         raise InputTypeError(f"{what} must be a sequence (one entry per segment), not a single string")
+    if _is_table(items):
+        raise InputTypeError(f"{what} must be a sequence (e.g. one column), not a table with columns {list(items.columns)!r}")
     why = _unordered(items)
     if why:
         raise InputTypeError(f"{what} must be a sequence, not {why}")
-    if _is_table(items):
-        raise InputTypeError(f"{what} must be a sequence (e.g. one column), not a table with columns {list(items.columns)!r}")
     ndim = getattr(items, "ndim", 1)
     if isinstance(ndim, int) and ndim != 1 and what != "references":
         raise InputTypeError(f"{what} must be one-dimensional, got an array of shape {getattr(items, 'shape', '?')}")
@@ -170,6 +171,7 @@ _ORIENTATION_SAMPLE = 48
 # overlap, and for every segment, to be an error (weaker evidence only warns).
 _ORIENTATION_RATIO = 2.5
 _ORIENTATION_MIN_OVERLAP = 0.4
+_ORIENTATION_MIN_CHARS = 8
 
 
 def _bigrams(text: str) -> set[str]:
@@ -190,6 +192,8 @@ def check_orientation(predictions: Sequence[str], references: Sequence[Sequence[
         return
     m = min(n, _ORIENTATION_SAMPLE)
     try:
+        if sum(len(predictions[i]) for i in range(m)) < _ORIENTATION_MIN_CHARS * m:
+            return  # a few characters are no evidence either way
         hyp = [_bigrams(predictions[i]) for i in range(m)]
         ref = [[_bigrams(references[i][j]) for j in range(m)] for i in range(m)]
     except (TypeError, AttributeError):

@@ -63,6 +63,9 @@ def weights_array(w: Any, n: int, allow_all_zero: bool = False) -> np.ndarray | 
     a = scores_array(w, "sample_weight")
     if a.shape[0] != n:
         raise LengthMismatchError(f"{n} samples but {a.shape[0]} sample weights")
+    if (a < 0).any():
+        i = int(np.flatnonzero(a < 0)[0])
+        raise InvalidInputError(f"sample_weight must be >= 0: sample_weight[{i}] = {a[i]} (a negative weight makes rates leave [0, 1])")
     if not allow_all_zero and n and not a.any():
         raise InvalidInputError("sample_weight must contain at least one non-zero number")
     return a

@@ -64,6 +64,17 @@ TASKS: dict[str, tuple[tuple[str, ...], tuple[float, float, float, float], tuple
 NORMALIZATIONS = ("norm", "nopunct", "lower", "none")
 
 
+
+def check_meteor_parameters(**values: float) -> None:
+    """The ranges in which METEOR stays in [0, 1]: alpha, gamma and delta are weights in
+    [0, 1] (the F-mean's recall weight, the maximum fragmentation penalty, the content
+    word weight); beta, the penalty's exponent, is >= 0."""
+    for name, value in values.items():
+        hi = np.inf if name == "beta" else 1.0
+        if not 0 <= float(value) <= hi:
+            allowed = "[0, inf)" if name == "beta" else "[0, 1]"
+            raise InvalidOptionError(f"METEOR {name} must be in {allowed}, got {value!r}")
+
 class METEORScore(Score):
     """METEOR with precision, recall, fmean and fragmentation penalty."""
 
@@ -141,6 +152,9 @@ class Meteor15(METEOR):
         a, b, g, d = (params[i] if v is None else float(v) for i, v in enumerate((alpha, beta, gamma, delta)))
         if not all(np.isfinite([a, b, g, d, *w])):
             raise InvalidOptionError("METEOR parameters and weights must be finite")
+        check_meteor_parameters(alpha=a, beta=b, gamma=g, delta=d)
+        if any(not 0 <= x <= 1 for x in w):
+            raise InvalidOptionError(f"METEOR module weights must be in [0, 1], got {w!r}")
         self.task = task
         self.normalize = normalize
         self.modules = tuple(mods)
@@ -240,6 +254,7 @@ class NltkMeteor(METEOR):
         super().__init__(n_threads=n_threads)
         if not all(np.isfinite([alpha, beta, gamma])):
             raise InvalidOptionError("nltk METEOR alpha, beta, gamma must be finite")
+        check_meteor_parameters(alpha=alpha, beta=beta, gamma=gamma)
         try:
             if stemmer is None:
                 from nltk.stem.porter import PorterStemmer
