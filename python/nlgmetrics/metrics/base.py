@@ -211,7 +211,12 @@ class Metric:
         """``M[i, j]`` = the sentence score of ``candidates[i]`` against ``references[j]`` alone."""
         cands = as_texts(candidates, "candidates")
         refs = as_texts(references, "references")
-        return self._pairwise(cands, refs)
+        try:
+            return self._pairwise(cands, refs)
+        except UnicodeEncodeError:
+            check_all_text(cands, "candidates")
+            check_all_text(refs, "references")
+            raise
 
     def _pairwise(self, cands: list[str], refs: list[str]) -> np.ndarray:
         preds = [c for c in cands for _ in refs]

@@ -290,7 +290,13 @@ class CIDEr(Metric):
     # -- core calls ---------------------------------------------------------------
     def _scores(self, preds: list[str], refs: list[list[str]], df: CiderDF | None) -> np.ndarray:
         native = df._native if df is not None else None
-        return _core.cider_scores(preds, refs, self.flavour, self.n, self.sigma, self.tokenize, native, self.n_threads)
+        try:
+            return _core.cider_scores(preds, refs, self.flavour, self.n, self.sigma, self.tokenize, native, self.n_threads)
+        except UnicodeEncodeError:
+            check_all_text(preds, "predictions")
+            for i, r in enumerate(refs):
+                check_all_text(r, f"references[{i}]")
+            raise
 
     def _list_scores(self, predictions: Any, references: Any) -> tuple[np.ndarray, np.ndarray] | None:
         """Scores and reference counts of plain lists, read in place by the core; ``None``
@@ -396,8 +402,14 @@ class CIDEr(Metric):
         preds, refs = self._prepare(predictions, references)
         # Store tokenized captions: the PTB tokenizer reads each caption with the start
         # of the next one, so it must run in this batch's order, not the merged order.
-        preds, refs = tokenize_batch(preds, refs, self.tokenize, self.n_threads)
-        df = CiderDF(_core.CiderDocFreq.fit(refs, self.n, "none", self.n_threads), self.tokenize)
+        try:
+            preds, refs = tokenize_batch(preds, refs, self.tokenize, self.n_threads)
+            df = CiderDF(_core.CiderDocFreq.fit(refs, self.n, "none", self.n_threads), self.tokenize)
+        except UnicodeEncodeError:
+            check_all_text(preds, "predictions")
+            for i, r in enumerate(refs):
+                check_all_text(r, f"references[{i}]")
+            raise
         segments = Counter((p, tuple(r)) for p, r in zip(preds, refs))
         total = Stats(
             key=self.key, count_fields=self.count_fields, counts=np.array([len(preds), 0, 0], dtype=np.uint64),

@@ -65,6 +65,12 @@ NORMALIZATIONS = ("norm", "nopunct", "lower", "none")
 
 
 
+def _number(value: Any, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise InvalidOptionError(f"METEOR {name} must be a number, got {value!r}")
+    return float(value)
+
+
 def check_meteor_parameters(**values: float) -> None:
     """The ranges in which METEOR stays in [0, 1]: alpha, gamma and delta are weights in
     [0, 1] (the F-mean's recall weight, the maximum fragmentation penalty, the content
@@ -146,10 +152,11 @@ class Meteor15(METEOR):
                 w = tuple(w[list(mods).index(m)] if m in mods else 0.0 for m in modules)
             mods = modules
         if weights is not None:
-            w = tuple(float(x) for x in weights)
+            w = tuple(_number(x, 'weights') for x in (weights if not isinstance(weights, (str, bytes)) else [weights]))
             if len(w) != len(mods):
                 raise InvalidOptionError(f"METEOR needs one weight per module ({len(mods)}), got {len(w)}")
-        a, b, g, d = (params[i] if v is None else float(v) for i, v in enumerate((alpha, beta, gamma, delta)))
+        given = {"alpha": alpha, "beta": beta, "gamma": gamma, "delta": delta}
+        a, b, g, d = (params[i] if v is None else _number(v, k) for i, (k, v) in enumerate(given.items()))
         if not all(np.isfinite([a, b, g, d, *w])):
             raise InvalidOptionError("METEOR parameters and weights must be finite")
         check_meteor_parameters(alpha=a, beta=b, gamma=g, delta=d)
@@ -252,6 +259,7 @@ class NltkMeteor(METEOR):
         n_threads: int = 0,
     ):
         super().__init__(n_threads=n_threads)
+        alpha, beta, gamma = _number(alpha, "alpha"), _number(beta, "beta"), _number(gamma, "gamma")
         if not all(np.isfinite([alpha, beta, gamma])):
             raise InvalidOptionError("nltk METEOR alpha, beta, gamma must be finite")
         check_meteor_parameters(alpha=alpha, beta=beta, gamma=gamma)

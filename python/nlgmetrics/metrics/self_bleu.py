@@ -30,7 +30,7 @@ import numpy as np
 
 from .. import _core
 from .. import tokenizers as _tok
-from .._inputs import as_texts, check_all_text
+from .._inputs import as_sequence, as_texts, check_all_text
 from ..errors import InputTypeError, InvalidOptionError
 from ..signature import Signature
 from .base import Score, check_options
@@ -117,7 +117,7 @@ class SelfBLEU:
     def _inputs(self, predictions: Any) -> tuple[list, bool]:
         if isinstance(predictions, (str, bytes)):
             raise InputTypeError("predictions must be a sequence, not a single string")
-        items = list(predictions)
+        items = as_sequence(predictions, "predictions")
         if self.sample_size is not None:
             items = items[: self.sample_size]
         if all(isinstance(x, str) for x in items):
@@ -145,6 +145,9 @@ class SelfBLEU:
         # Texygen adds the scores one by one (``score += ...``), then divides.
         total = float(np.cumsum(scores)[-1])
         return Score(self.name, total / len(scores), self.signature(), None, sentence_scores=scores, n_sentences=len(scores))
+
+    def pairwise(self, candidates: Any, references: Any = None) -> np.ndarray:
+        raise InvalidOptionError("Self-BLEU is reference-free: pairwise() is not defined")
 
     def update(self, predictions: Any, references: Any = None) -> "SelfBLEU":
         # every sentence is scored against all the others: there is no per-batch state to sum
