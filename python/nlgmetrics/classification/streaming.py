@@ -339,8 +339,9 @@ class StreamingConfusion(StreamingMetric):
             for name, y, codes in (("y_true", yt, ct), ("y_pred", yp, cp)):
                 if (codes < 0).any():
                     i = int(np.flatnonzero(codes < 0)[0])
+                    value = y[i].item() if isinstance(y[i], np.generic) else y[i]
                     raise InvalidInputError(
-                        f"{name}[{i}] = {y[i]!r} is not one of labels={self.labels.tolist()[:20]}; add it to labels, or "
+                        f"{name}[{i}] = {value!r} is not one of labels={self.labels.tolist()[:20]}; add it to labels, or "
                         "pass unknown_labels='ignore' to leave such samples out (as scikit-learn's labels= subset does)"
                     )
         if self.weighted:
