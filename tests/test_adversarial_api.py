@@ -93,6 +93,23 @@ def _faces(entry, preds, refs, tables):
     yield lambda: metric.pairwise(preds, refs)
     yield lambda: nlgmetrics.load(entry.name).update(preds, refs).compute()
     yield lambda: nlgmetrics.load(entry.name).compute(predictions=preds, references=refs)
+    yield lambda: _update_keeps_state(entry.name, preds, refs)
+
+
+def _update_keeps_state(name: str, preds, refs):
+    """A refused batch leaves what was added before untouched (no mutate-then-raise)."""
+    metric = nlgmetrics.load(name)
+    if name in ("self_bleu", "nist"):
+        return metric.corpus_score(["a b c d"] * 2, [["a b c"], ["b c d"]])
+    good = (["a b c d", "b c d e"], [["a b c"], ["b c d"]])
+    metric.update(*good)
+    before = metric.compute().score
+    try:
+        metric.update(preds, refs)
+    except NlgMetricsError:
+        assert metric.state.n_segments == 2 and metric.compute().score == before
+        raise
+    return metric.compute()
 
 
 @pytest.mark.parametrize("entry", METRICS, ids=[e.name for e in METRICS])
@@ -130,6 +147,77 @@ def test_hostile_options_are_refused_or_scored_in_range(entry, option, value):
         _try(entry.name, lambda: metric.corpus_score(["a b c", "c d"], [["a b"], ["c d e"]], [[["k", "a b"]], [["k", "c"]]]))
     else:
         _try(entry.name, lambda: metric.corpus_score(["a b c d e", "c d e f"], [["a b c d"], ["c d e"]]))
+
+
+# -- classification functions and streaming objects ------------------------------------
+import nlgmetrics.classification as C  # noqa: E402
+
+label = st.one_of(st.integers(-1, 3), st.sampled_from(["a", "b", "c", ""]), st.booleans(), st.none(),
+                  st.floats(allow_nan=True, allow_infinity=True), st.lists(st.integers(0, 1), max_size=2))
+labels = st.one_of(
+    st.lists(label, max_size=6),
+    st.lists(st.integers(0, 2), min_size=1, max_size=8),
+    st.lists(st.sampled_from(["x", "y"]), min_size=1, max_size=8),
+    st.dictionaries(st.integers(0, 3), st.integers(0, 1), max_size=3),
+    st.none(), st.text(max_size=3),
+)
+score_values = st.one_of(
+    st.lists(st.floats(allow_nan=True, allow_infinity=True), max_size=8),
+    st.lists(st.floats(0, 1), min_size=1, max_size=8),
+    st.lists(st.integers(0, 2), min_size=1, max_size=8),
+    st.lists(label, max_size=6),
+)
+SCALAR_FUNCTIONS = ["accuracy_score", "balanced_accuracy_score", "f1_score", "precision_score", "recall_score",
+                    "roc_auc_score", "average_precision_score"]
+OTHER_FUNCTIONS = ["confusion_matrix", "precision_recall_fscore_support", "roc_curve", "precision_recall_curve",
+                   "multilabel_confusion_matrix"]
+
+
+def _numbers(out) -> list[float]:
+    if isinstance(out, (tuple, list)):
+        return [v for x in out for v in _numbers(x)]
+    if isinstance(out, dict):
+        return [v for x in out.values() for v in _numbers(x)]
+    arr = np.asarray(out)
+    return arr.astype(float).ravel().tolist() if arr.dtype.kind in "biuf" else []
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(y_true=labels, y_other=score_values, name=st.sampled_from(SCALAR_FUNCTIONS + OTHER_FUNCTIONS))
+def test_classification_functions_give_numbers_or_typed_errors(y_true, y_other, name):
+    fn = getattr(C, name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            out = fn(y_true, y_other)
+        except NlgMetricsError:
+            return
+    if name in SCALAR_FUNCTIONS:
+        value = float(out)
+        # NaN is documented for undefined cases (one class), with an UndefinedMetricWarning
+        assert math.isnan(value) or 0 <= value <= 1
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(batches=st.lists(st.tuples(labels, score_values), min_size=1, max_size=3),
+       make=st.sampled_from([C.ExactCurves, lambda: C.BinnedCurves(n_bins=16), lambda: C.StreamingConfusion([0, 1, 2])]))
+def test_streaming_classification_refuses_without_losing_state(batches, make):
+    m = make()
+    for y, s in batches:
+        before = m.state
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                m.update(y, s)
+            except NlgMetricsError:
+                assert m.state == before
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            out = m.compute()
+        except NlgMetricsError:
+            return
+    assert math.isnan(out.score) or 0 <= out.score <= 1
 
 
 # -- the reproductions of issue 15 ------------------------------------------------------

@@ -71,7 +71,7 @@ def _check_text(s: str, what: str) -> None:
         ) from None
 
 
-def _unordered(x: Any) -> str | None:
+def unordered_reason(x: Any) -> str | None:
     """Why ``x`` cannot stand for an ordered sequence, or None if it can."""
     # a pandas Series has keys() too, but iterates its values
     if isinstance(x, Mapping) or (hasattr(x, "keys") and hasattr(x, "items") and not hasattr(x, "dtype")):
@@ -89,7 +89,7 @@ def as_sequence(items: Any, what: str) -> list[Any]:
         raise InputTypeError(f"{what} must be a sequence (one entry per segment), not a single string")
     if _is_table(items):
         raise InputTypeError(f"{what} must be a sequence (e.g. one column), not a table with columns {list(items.columns)!r}")
-    why = _unordered(items)
+    why = unordered_reason(items)
     if why:
         raise InputTypeError(f"{what} must be a sequence, not {why}")
     ndim = getattr(items, "ndim", 1)
@@ -145,7 +145,7 @@ def as_references(references: Any, n: int | None = None, what: str = "references
             continue
         if is_missing(r):
             raise MissingReferenceError(f"{what}[{i}] is missing ({r!r})")
-        why = _unordered(r)
+        why = unordered_reason(r)
         if why:
             raise InputTypeError(f"{what}[{i}] must be a string or a list of strings, not {why}")
         if getattr(r, "ndim", 1) != 1:

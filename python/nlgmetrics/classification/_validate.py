@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .._inputs import unordered_reason
 from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
 
 
@@ -29,10 +30,17 @@ def as_array(x: Any, what: str) -> np.ndarray:
         raise InputTypeError(f"{what} is required, got None")
     if isinstance(x, (str, bytes)):
         raise InputTypeError(f"{what} must be an array or a list, not a single {type(x).__name__}")
+    why = unordered_reason(x)
+    if why:
+        raise InputTypeError(f"{what} must be an array or a list, not {why}")
+    if not hasattr(x, "__len__") and not hasattr(x, "__array__"):
+        x = list(x) if hasattr(x, "__iter__") else x  # a generator: read once, in order
     try:
         a = np.asarray(x)
     except ValueError as e:  # ragged nested lists
         raise InvalidInputError(f"{what} has an inconsistent shape (ragged rows?): {e}") from None
+    if a.ndim == 0:
+        raise InputTypeError(f"{what} must be an array or a list, not a single {type(x).__name__}")
     if a.dtype == object and a.ndim > 1:
         raise InvalidInputError(f"{what} has an inconsistent shape (ragged rows?)")
     return a
