@@ -112,7 +112,7 @@ def as_texts(items: Any, what: str = "predictions") -> list[str]:
     return out
 
 
-def _looks_like_streams(items: list[Any], n: int) -> bool:
+def _looks_like_streams(items: Sequence[Any], n: int) -> bool:
     """Every entry a sequence of exactly ``n`` entries: could be ``n`` streams."""
     return all(not isinstance(r, str) and hasattr(r, "__len__") and len(r) == n for r in items)
 
@@ -188,7 +188,7 @@ def _overlap(a: set[str], b: set[str]) -> float:
 def check_orientation(predictions: Sequence[str], references: Sequence[Sequence[str]]) -> None:
     """Refuse references that fit better read as sacrebleu streams (see module docstring)."""
     n = len(predictions)
-    if n < 2 or isinstance(references, SegmentReferences) or len(references) != n or not _looks_like_streams(list(references), n):
+    if n < 2 or isinstance(references, SegmentReferences) or len(references) != n or not _looks_like_streams(references, n):
         return
     m = min(n, _ORIENTATION_SAMPLE)
     try:

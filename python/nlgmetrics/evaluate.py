@@ -14,7 +14,10 @@ Differences from ``evaluate`` that users can rely on:
   cache files, no file locks), so it works offline and in any number of processes;
 - like evaluate, options are given to ``compute`` (or to ``load`` as defaults), the
   examples added so far are consumed by ``compute``, and a prediction's references are a
-  string or a list of strings;
+  string or a list of strings; unlike evaluate, options are checked first and the
+  examples are consumed only by a ``compute`` that succeeds (a typo such as
+  ``compute(lowercse=True)`` raises :class:`~nlgmetrics.errors.UnknownOptionError` and
+  loses nothing), and modules may be shared between threads;
 - ``rouge`` with ``use_aggregator=True`` takes a ``seed`` (default 0): evaluate's
   bootstrap draws from numpy's global generator, so its numbers change from run to run;
   with ``seed=s`` they equal evaluate's after ``numpy.random.seed(s)``;

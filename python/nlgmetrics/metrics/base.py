@@ -83,12 +83,6 @@ class Metric:
     count_fields: tuple[str, ...] = ()
     sum_fields: tuple[str, ...] = ()
 
-    def __new__(cls, *args: Any, **options: Any):
-        # no arguments: unpickling or copying, which restore the state without __init__
-        if args or options:
-            check_options(cls, args, options)
-        return super().__new__(cls)
-
     def __init__(self, *, n_threads: int = 0):
         if not isinstance(n_threads, int) or n_threads < 0:
             from ..errors import InvalidOptionError
@@ -289,6 +283,12 @@ class Metric:
                 raise InputTypeError("compute() needs both predictions= and references=, or neither")
             self.update(predictions, references)
         return self.score_stats(self._compute_state())
+
+    def __new__(cls, *args: Any, **options: Any):
+        # no arguments: unpickling or copying, which restore the state without __init__
+        if args or options:
+            check_options(cls, args, options)
+        return super().__new__(cls)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.key})"
