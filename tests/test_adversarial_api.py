@@ -134,19 +134,54 @@ def test_well_typed_strings_score_in_range(entry, rows):
         _try(entry.name, face)
 
 
+def _options_of(entry) -> list[tuple[str | None, str]]:
+    """(flavour, option) for every constructor option of every flavour of a metric."""
+    import inspect
+
+    out = []
+    for flavour in entry.flavours or (None,):
+        metric = nlgmetrics.load(entry.name, **({} if flavour is None else {"flavour": flavour}))
+        for p in list(inspect.signature(type(metric).__init__).parameters.values())[1:]:
+            if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name not in ("flavour", "n_threads"):
+                out.append((flavour, p.name))
+    return out + [(None, "no_such_option")]
+
+
+hostile_option_values = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True), st.integers(-10**20, 10**20), st.none(), st.text(max_size=3),
+    st.booleans(), st.lists(st.one_of(st.floats(-2, 2), st.text(max_size=3)), max_size=3), st.binary(max_size=2),
+)
+
+
 @pytest.mark.parametrize("entry", METRICS, ids=[e.name for e in METRICS])
-@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
-@given(option=st.sampled_from(["n", "alpha", "beta", "gamma", "smooth_value", "sigma", "char_order", "max_order", "lambda_weight", "bogus"]),
-       value=st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-10**20, 10**20), st.none(), st.text(max_size=3), st.booleans()))
-def test_hostile_options_are_refused_or_scored_in_range(entry, option, value):
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_hostile_options_are_refused_or_scored_in_range(entry, data):
+    """Every constructor option of every flavour (read from the signatures), with hostile values."""
+    flavour, option = data.draw(st.sampled_from(_options_of(entry)))
+    value = data.draw(hostile_option_values)
+    options = {option: value, **({} if flavour is None else {"flavour": flavour})}
     try:
-        metric = nlgmetrics.load(entry.name, **{option: value})
+        metric = nlgmetrics.load(entry.name, **options)
     except NlgMetricsError:
         return
     if entry.kind == "data-to-text":
         _try(entry.name, lambda: metric.corpus_score(["a b c", "c d"], [["a b"], ["c d e"]], [[["k", "a b"]], [["k", "c"]]]))
+    elif entry.name in ("distinct", "self_bleu"):
+        _try(entry.name, lambda: metric.corpus_score(["a b c d e", "c d e f", "a b"]))
     else:
         _try(entry.name, lambda: metric.corpus_score(["a b c d e", "c d e f"], [["a b c d"], ["c d e"]]))
+
+
+def test_nltk_meteor_without_wordnet_is_a_typed_error():
+    class NoWordNet:
+        def synsets(self, word):
+            raise LookupError("Resource wordnet not found")
+
+    with pytest.raises(nlgmetrics.MissingExtraError, match="WordNet"):
+        nlgmetrics.load("meteor", flavour="nltk", wordnet=NoWordNet()).corpus_score(["a b"], ["a c"])
+    with pytest.raises(InvalidOptionError, match="stem"):
+        nlgmetrics.load("meteor", flavour="nltk", stemmer=3)
 
 
 # -- classification functions and streaming objects ------------------------------------

@@ -9,6 +9,7 @@ sentence scores, pairwise matrices, streaming update/merge/compute, the keyword
 
 from __future__ import annotations
 
+import functools
 import inspect
 from typing import Any, ClassVar, Sequence
 
@@ -16,7 +17,7 @@ import numpy as np
 
 from .._inputs import SegmentReferences, as_references, as_texts, check_all_text, check_orientation
 from .._locking import state_lock
-from ..errors import IncompatibleStatsError, InputTypeError, InvalidInputError, InvalidOptionError, UnknownOptionError
+from ..errors import IncompatibleStatsError, InputTypeError, InvalidInputError, InvalidOptionError, NlgMetricsError, UnknownOptionError
 from ..signature import Signature
 from ..stats import SegmentStats, Stats
 
@@ -75,8 +76,32 @@ def check_options(cls: type, args: tuple, options: dict[str, Any]) -> None:
         raise UnknownOptionError(f"{cls.__name__}: {e}; its options are: {', '.join(known)}") from None
 
 
+def _typed_option_errors(init: Any) -> Any:
+    """``__init__`` with a TypeError from an option of the wrong type (an unhashable list
+    looked up in a table of names, a string compared with a number) raised as an
+    InvalidOptionError naming the class."""
+
+    @functools.wraps(init)
+    def checked(self: Any, *args: Any, **options: Any) -> None:
+        try:
+            init(self, *args, **options)
+        except TypeError as e:
+            if isinstance(e, NlgMetricsError):
+                raise
+            raise InvalidOptionError(f"{type(self).__name__}: an option has the wrong type ({e})") from None
+
+    checked._typed_options = True  # type: ignore[attr-defined]
+    return checked
+
+
 class Metric:
     """Base class. ``n_threads=0`` uses every core; results never depend on it."""
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        init = cls.__dict__.get("__init__")
+        if init is not None and not getattr(init, "_typed_options", False):
+            cls.__init__ = _typed_option_errors(init)  # type: ignore[method-assign]
 
     name: ClassVar[str] = ""
     flavour: ClassVar[str] = ""

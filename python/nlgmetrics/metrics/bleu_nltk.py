@@ -131,6 +131,8 @@ class NltkBLEU(BLEU):
         for name, value in (("epsilon", epsilon), ("alpha", alpha), ("k", k)):
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise InvalidOptionError(f"{name} must be a number, got {value!r}")
+        if not 0 <= epsilon <= 1:  # method1 adds epsilon to a zero count: above 1 a precision exceeds 1
+            raise InvalidOptionError(f"epsilon must be in [0, 1], got {epsilon!r}")
         self.epsilon, self.alpha, self.k = epsilon, alpha, k
         if self.method == 6 and self.n_orders < 3:
             raise InvalidOptionError("smoothing method6 needs at least 3 n-gram orders (nltk raises IndexError)")

@@ -143,6 +143,9 @@ class Meteor15(METEOR):
         if normalize not in NORMALIZATIONS:
             raise InvalidOptionError(f"unknown METEOR normalize {normalize!r}; known: {', '.join(NORMALIZATIONS)}")
         mods, params, w = TASKS[task]
+        for name, value in (("modules", modules), ("weights", weights)):
+            if value is not None and (isinstance(value, (str, bytes)) or not hasattr(value, "__iter__")):
+                raise InvalidOptionError(f"METEOR {name} must be a list, got {value!r}")
         if modules is not None:
             modules = tuple(modules)
             bad = [m for m in modules if m not in STAGES]
@@ -152,7 +155,7 @@ class Meteor15(METEOR):
                 w = tuple(w[list(mods).index(m)] if m in mods else 0.0 for m in modules)
             mods = modules
         if weights is not None:
-            w = tuple(_number(x, 'weights') for x in (weights if not isinstance(weights, (str, bytes)) else [weights]))
+            w = tuple(_number(x, 'weights') for x in weights)
             if len(w) != len(mods):
                 raise InvalidOptionError(f"METEOR needs one weight per module ({len(mods)}), got {len(w)}")
         given = {"alpha": alpha, "beta": beta, "gamma": gamma, "delta": delta}
@@ -275,6 +278,12 @@ class NltkMeteor(METEOR):
 
             raise MissingExtraError("the nltk METEOR flavour needs nltk: pip install nltk") from None
         self.alpha, self.beta, self.gamma = float(alpha), float(beta), float(gamma)
+        for name, value, needed in (("wordnet", wordnet, "synsets"), ("stemmer", stemmer, "stem")):
+            # nltk's lazy corpus loads on first attribute access: checked when first used
+            if type(value).__name__ != "LazyCorpusLoader" and not callable(getattr(value, needed, None)):
+                raise InvalidOptionError(f"nltk METEOR {name} must have a {needed}() method (as nltk's), got {value!r}")
+        if not callable(preprocess):
+            raise InvalidOptionError(f"nltk METEOR preprocess must be callable, got {preprocess!r}")
         self.wordnet = wordnet
         self.stemmer = stemmer
         self.preprocess = preprocess
@@ -285,14 +294,34 @@ class NltkMeteor(METEOR):
         return {
             "params": f"{self.alpha:g}_{self.beta:g}_{self.gamma:g}",
             "stemmer": type(self.stemmer).__name__,
-            "wordnet": getattr(self.wordnet, "get_version", lambda: "custom")(),
+            "wordnet": self._wordnet_version(),
         }
+
+    def _wordnet_version(self) -> str:
+        try:
+            return getattr(self.wordnet, "get_version", lambda: "custom")()
+        except LookupError:
+            from ..errors import MissingExtraError
+
+            raise MissingExtraError(
+                "the nltk METEOR flavour needs nltk's WordNet corpus, which is not installed "
+                "(install it with nltk's downloader, or pass wordnet=<a WordNet reader>)"
+            ) from None
 
     def _synonyms(self, stem: str) -> tuple[str, ...]:
         syn = self._syns.get(stem)
         if syn is None:
             names = []
-            for synset in self.wordnet.synsets(stem):
+            try:
+                synsets = self.wordnet.synsets(stem)
+            except LookupError:
+                from ..errors import MissingExtraError
+
+                raise MissingExtraError(
+                    "the nltk METEOR flavour needs nltk's WordNet corpus, which is not installed "
+                    "(install it with nltk's downloader, or pass wordnet=<a WordNet reader>)"
+                ) from None
+            for synset in synsets:
                 names.extend(lemma.name() for lemma in synset.lemmas() if lemma.name().find("_") < 0)
             syn = self._syns[stem] = tuple(dict.fromkeys(names))
         return syn

@@ -107,7 +107,8 @@ class Parent(Metric):
                  lowercase: bool = True, n_threads: int = 0):
         super().__init__(n_threads=n_threads)
         self.lambda_weight = None if lambda_weight is None else _real(lambda_weight, "lambda_weight", 0.0, 1.0)
-        self.smoothing = _real(smoothing, "smoothing", 0.0, math.inf)
+        # above 1 the smoothed precisions exceed 1 and PARENT leaves [0, 1]
+        self.smoothing = _real(smoothing, "smoothing", 0.0, 1.0)
         if isinstance(max_order, bool) or not isinstance(max_order, numbers.Integral) or not 1 <= max_order <= 64:
             raise InvalidOptionError(f"max_order must be an integer in 1..64, got {max_order!r}")
         self.max_order = int(max_order)

@@ -87,6 +87,8 @@ class SelfBLEU:
         for name, value in (("epsilon", epsilon), ("alpha", alpha), ("k", k)):
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise InvalidOptionError(f"{name} must be a number, got {value!r}")
+        if not 0 <= epsilon <= 1:  # method1 adds epsilon to a zero count: above 1 a precision exceeds 1
+            raise InvalidOptionError(f"epsilon must be in [0, 1], got {epsilon!r}")
         self.epsilon, self.alpha, self.k = epsilon, alpha, k
         self.n_threads = n_threads
         # Texygen: ``tuple((1. / ngram for _ in range(ngram)))``.
