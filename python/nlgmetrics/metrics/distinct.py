@@ -38,7 +38,7 @@ import numpy as np
 from .. import _core
 from .. import tokenizers as _tok
 from .._inputs import as_texts, check_all_text
-from ..errors import IncompatibleStatsError, InputTypeError, InvalidInputError, InvalidOptionError
+from ..errors import IncompatibleStatsError, InputTypeError, InvalidOptionError
 from ..stats import SegmentStats, Stats
 from .base import Metric, Score
 

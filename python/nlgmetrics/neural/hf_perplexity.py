@@ -30,7 +30,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._inputs import as_texts
-from ..errors import InvalidInputError, InvalidOptionError
+from ..errors import InvalidOptionError
 from ..metrics.base import Score
 from ..metrics.perplexity import Perplexity
 from ..signature import Signature
