@@ -123,3 +123,61 @@ def test_single_class_stream_warns_nan():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert np.isnan(m.compute().score)
+
+
+# -- issue 15: streams score what the batch functions score, or refuse as they do ---------
+def test_multiclass_labels_across_batches_are_refused_and_state_kept():
+    from nlgmetrics.errors import InvalidInputError
+
+    m = C.ExactCurves().update([0, 1, 1], [0.1, 0.8, 0.4])
+    before = m.state
+    with pytest.raises(InvalidInputError, match="more than two classes"):
+        m.update([1, 2], [0.3, 0.9])  # each batch is binary; the stream is not
+    assert m.state == before
+    with pytest.raises(InvalidInputError, match="more than two classes"):
+        C.BinnedCurves().update([0, 1, 2], [0.1, 0.5, 0.9])
+
+
+@pytest.mark.parametrize("make", [C.ExactCurves, C.BinnedCurves], ids=["exact", "binned"])
+def test_string_labels_score_as_the_batch_function(make):
+    rng = np.random.default_rng(5)
+    y = rng.choice(["ham", "spam"], 300)
+    s = np.round(rng.random(300), 2)
+    m = make()
+    # the first batch holds one class only: orientation is fixed when the second arrives
+    order = np.argsort(y, kind="stable")
+    y, s = y[order], s[order]
+    for i in range(0, 300, 40):
+        m.update(y[i : i + 40], s[i : i + 40])
+    assert m.compute().score == pytest.approx(sk.roc_auc_score(y, s), abs=1e-12 if make is C.ExactCurves else 1e-2)
+    assert m.compute().score == pytest.approx(C.roc_auc_score(y, s), abs=1e-12 if make is C.ExactCurves else 1e-2)
+    flipped = make(pos_label="ham").update(y, s)
+    assert flipped.compute().score == pytest.approx(sk.roc_auc_score(y == "ham", s), abs=1e-12 if make is C.ExactCurves else 1e-2)
+
+
+def test_negative_sample_weights_are_refused():
+    from nlgmetrics.errors import InvalidInputError
+
+    with pytest.raises(InvalidInputError, match="sample_weight"):
+        C.roc_auc_score([0, 1, 1], [0.2, 0.4, 0.9], sample_weight=[1, -1, 1])
+    with pytest.raises(InvalidInputError, match="sample_weight"):
+        C.ExactCurves().update([0, 1], [0.2, 0.4], sample_weight=[1, -2])
+
+
+def test_confusion_refuses_unknown_and_nan_labels_unless_asked():
+    from nlgmetrics.errors import InvalidInputError, InvalidOptionError
+
+    m = C.StreamingConfusion([0, 1])
+    m.update([0, 1], [0, 1])
+    with pytest.raises(InvalidInputError, match=r"y_true\[2\] = 2"):
+        m.update([0, 1, 2], [0, 1, 1])
+    with pytest.raises(InvalidInputError, match="NaN"):
+        m.update([0.0, float("nan")], [0.0, 1.0])
+    assert m.state.n_segments == 2  # nothing half-added
+    y, p = [0, 1, 2, 1, 0], [0, 2, 2, 1, 1]
+    ignore = C.StreamingConfusion([0, 1], unknown_labels="ignore").update(y, p)
+    np.testing.assert_array_equal(ignore.matrix(), sk.confusion_matrix(y, p, labels=[0, 1]))
+    with pytest.raises(InvalidOptionError):
+        C.StreamingConfusion([0, 1], unknown_labels="drop")
+    with pytest.raises(InvalidOptionError, match="beta"):
+        C.StreamingConfusion([0, 1], beta=-1)

@@ -3,13 +3,42 @@
 ``predictions[i]`` is a string; ``references[i]`` is a string or a sequence of strings
 (the references of ``predictions[i]``, any number of them). The transposed,
 sacrebleu-style layout is accepted only through :func:`references_from_streams`.
+
+Containers without a meaningful order or alignment are refused with an
+:class:`~nlgmetrics.errors.InputTypeError` saying what to pass: a mapping (iterating it
+yields its keys), a set, ``bytes``, a single string, a table, an array of more than
+one dimension where a flat sequence is needed.
+
+Orientation rule (:func:`check_orientation`). When there are ``n >= 2`` predictions and
+every ``references[i]`` is a sequence of exactly ``n`` strings, the input reads the same
+in both layouts, so the texts decide: over the off-diagonal pairs (``i != j``, on the
+first 48 segments, when predictions average 8 characters or more), the bigram overlap of ``predictions[i]`` with
+``references[i][j]`` (as given) is compared with its overlap with ``references[j][i]``
+(as streams). When streams fit more than 2.5 times as well with a mean overlap of at
+least 0.4, a :class:`~nlgmetrics.errors.ReferenceOrientationError` is raised if every segment
+fits its stream column better than its row, and a warning otherwise; weaker evidence is
+silent (random or unrelated texts never raise).
+Either way, :func:`references_from_streams` (transpose) or :func:`references_by_segment`
+(keep as given) states the layout and skips the check.
 """
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Mapping, Set
 from typing import Any, Iterable, Sequence
 
-from .errors import InputTypeError, InvalidTextError, LengthMismatchError, MissingReferenceError
+from .errors import (
+    InputTypeError,
+    InvalidTextError,
+    LengthMismatchError,
+    MissingReferenceError,
+    ReferenceOrientationError,
+)
+
+
+class SegmentReferences(list):
+    """``references[i]`` lists whose layout the caller stated (no orientation check)."""
 
 
 def _describe(x: Any) -> str:
@@ -42,36 +71,72 @@ def _check_text(s: str, what: str) -> None:
         ) from None
 
 
+def unordered_reason(x: Any) -> str | None:
+    """Why ``x`` cannot stand for an ordered sequence, or None if it can."""
+    # a pandas Series has keys() too, but iterates its values
+    if isinstance(x, Mapping) or (hasattr(x, "keys") and hasattr(x, "items") and not hasattr(x, "dtype")):
+        return "a mapping (iterating it gives its keys): pass a list, e.g. list(d.values()) in a fixed order"
+    if isinstance(x, Set):
+        return "a set (it has no order to align with): pass a list"
+    if isinstance(x, (bytes, bytearray, memoryview)):
+        return "bytes: decode them first, e.g. data.decode('utf-8')"
+    return None
+
+
+def as_sequence(items: Any, what: str) -> list[Any]:
+    """``items`` as a list, refusing containers that have no order or are one value."""
+    if isinstance(items, str):
+        raise InputTypeError(f"{what} must be a sequence (one entry per segment), not a single string")
+    if _is_table(items):
+        raise InputTypeError(f"{what} must be a sequence (e.g. one column), not a table with columns {list(items.columns)!r}")
+    why = unordered_reason(items)
+    if why:
+        raise InputTypeError(f"{what} must be a sequence, not {why}")
+    ndim = getattr(items, "ndim", 1)
+    if isinstance(ndim, int) and ndim != 1 and what != "references":
+        raise InputTypeError(f"{what} must be one-dimensional, got an array of shape {getattr(items, 'shape', '?')}")
+    try:
+        return list(items)
+    except TypeError:
+        raise InputTypeError(f"{what} must be a sequence, got {_describe(items)}") from None
+
+
 def as_texts(items: Any, what: str = "predictions") -> list[str]:
     """A list of strings from any sequence of strings (list, tuple, numpy array, Series)."""
     if isinstance(items, (str, bytes)):
         raise InputTypeError(f"{what} must be a sequence of strings, not a single {_describe(items)}")
-    if _is_table(items):
-        raise InputTypeError(f"{what} must be a sequence of strings (e.g. one column), not a table with columns {list(items.columns)!r}")
-    try:
-        out = list(items)
-    except TypeError:
-        raise InputTypeError(f"{what} must be a sequence of strings, got {_describe(items)}") from None
+    out = as_sequence(items, what)
     for i, s in enumerate(out):
         if not isinstance(s, str):
             raise InputTypeError(f"{what}[{i}] must be a string, got {_describe(s)}")
     return out
 
 
-def as_references(references: Any, n: int | None = None, what: str = "references") -> list[list[str]]:
+def _looks_like_streams(items: Sequence[Any], n: int) -> bool:
+    """Every entry a sequence of exactly ``n`` entries: could be ``n`` streams."""
+    return all(not isinstance(r, str) and hasattr(r, "__len__") and len(r) == n for r in items)
+
+
+def as_references(references: Any, n: int | None = None, what: str = "references", predictions: Sequence[str] | None = None) -> list[list[str]]:
     """``references[i]`` as a list of strings per segment; missing entries (``None``, NaN) are dropped.
 
     A table (pandas DataFrame) is read row by row: its columns are reference streams.
+    With ``predictions``, the orientation rule of the module docstring applies.
     """
+    stated = isinstance(references, SegmentReferences)
     if isinstance(references, (str, bytes)):
-        raise InputTypeError(f"{what} must be a sequence (one entry per prediction), not a single string")
-    try:
-        items = list(references.itertuples(index=False, name=None)) if _is_table(references) else list(references)
-    except TypeError:
-        raise InputTypeError(f"{what} must be a sequence, got {_describe(references)}") from None
+        raise InputTypeError(f"{what} must be a sequence (one entry per prediction), not a single {_describe(references)}")
+    if _is_table(references):
+        items = list(references.itertuples(index=False, name=None))
+    else:
+        items = as_sequence(references, what)
     if n is not None and len(items) != n:
+        hint = ""
+        if items and _looks_like_streams(items, n):
+            hint = (f"; these look like {len(items)} reference streams of {n} segments each (sacrebleu's layout): "
+                    "pass nlgmetrics.references_from_streams(references)")
         raise LengthMismatchError(
-            f"{n} predictions but {len(items)} references: references[i] must hold the reference(s) of predictions[i]"
+            f"{n} predictions but {len(items)} references: references[i] must hold the reference(s) of predictions[i]{hint}"
         )
     out: list[list[str]] = []
     for i, r in enumerate(items):
@@ -80,6 +145,11 @@ def as_references(references: Any, n: int | None = None, what: str = "references
             continue
         if is_missing(r):
             raise MissingReferenceError(f"{what}[{i}] is missing ({r!r})")
+        why = unordered_reason(r)
+        if why:
+            raise InputTypeError(f"{what}[{i}] must be a string or a list of strings, not {why}")
+        if getattr(r, "ndim", 1) != 1:
+            raise InputTypeError(f"{what}[{i}] must be a string or a flat list of strings, got an array of shape {r.shape}")
         try:
             refs = [x for x in r if not is_missing(x)]
         except TypeError:
@@ -90,7 +160,59 @@ def as_references(references: Any, n: int | None = None, what: str = "references
         if not refs:
             raise MissingReferenceError(f"{what}[{i}] holds no reference")
         out.append(refs)
+    if predictions is not None and not stated:
+        check_orientation(predictions, out)
     return out
+
+
+# Orientation evidence is read on at most this many segments (the check is quadratic).
+_ORIENTATION_SAMPLE = 48
+# Streams must fit this many times better than the given layout, with at least this mean
+# overlap, and for every segment, to be an error (weaker evidence only warns).
+_ORIENTATION_RATIO = 2.5
+_ORIENTATION_MIN_OVERLAP = 0.4
+_ORIENTATION_MIN_CHARS = 8
+
+
+def _bigrams(text: str) -> set[str]:
+    t = " ".join(text.lower().split())
+    if len(t) < 2:
+        return {t} if t else set()
+    return {t[k : k + 2] for k in range(len(t) - 1)}
+
+
+def _overlap(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a and b else 0.0
+
+
+def check_orientation(predictions: Sequence[str], references: Sequence[Sequence[str]]) -> None:
+    """Refuse references that fit better read as sacrebleu streams (see module docstring)."""
+    n = len(predictions)
+    if n < 2 or isinstance(references, SegmentReferences) or len(references) != n or not _looks_like_streams(references, n):
+        return
+    m = min(n, _ORIENTATION_SAMPLE)
+    try:
+        if sum(len(predictions[i]) for i in range(m)) < _ORIENTATION_MIN_CHARS * m:
+            return  # a few characters are no evidence either way
+        hyp = [_bigrams(predictions[i]) for i in range(m)]
+        ref = [[_bigrams(references[i][j]) for j in range(m)] for i in range(m)]
+    except (TypeError, AttributeError):
+        return  # not strings: the type checks report it
+    # the diagonal reads the same both ways: only off-diagonal pairs are evidence
+    given = [sum(_overlap(hyp[i], ref[i][j]) for j in range(m) if j != i) for i in range(m)]
+    streams = [sum(_overlap(hyp[i], ref[j][i]) for j in range(m) if j != i) for i in range(m)]
+    as_given, as_streams = sum(given), sum(streams)
+    if as_streams <= _ORIENTATION_RATIO * as_given or as_streams / (m * (m - 1)) < _ORIENTATION_MIN_OVERLAP:
+        return
+    advice = (
+        f"references is {n} lists of {n}: read as references[i] = the references of predictions[i], but the texts "
+        f"match better as {n} sacrebleu-style streams (references[stream][segment]). If they are streams, pass "
+        "nlgmetrics.references_from_streams(references); if they are per-segment lists, pass "
+        "nlgmetrics.references_by_segment(references)"
+    )
+    if all(s > g for s, g in zip(streams, given)):
+        raise ReferenceOrientationError(advice)
+    warnings.warn(advice, UserWarning, stacklevel=4)
 
 
 def references_from_streams(streams: Sequence[Sequence[str | None]]) -> list[list[str]]:
@@ -99,13 +221,19 @@ def references_from_streams(streams: Sequence[Sequence[str | None]]) -> list[lis
     Unlike ``zip(*streams)``, streams of different lengths are an error, not a silent
     truncation. ``None`` marks a missing reference in a stream.
     """
-    streams = [list(s) for s in streams]
+    streams = [as_sequence(s, f"streams[{k}]") for k, s in enumerate(as_sequence(streams, "streams"))]
     if not streams:
         raise MissingReferenceError("no reference streams given")
     lengths = {len(s) for s in streams}
     if len(lengths) > 1:
         raise LengthMismatchError(f"reference streams have different lengths: {sorted(lengths)}")
-    return [list(seg) for seg in zip(*streams)]
+    return SegmentReferences(list(seg) for seg in zip(*streams))
+
+
+def references_by_segment(references: Sequence[Sequence[str]]) -> list[list[str]]:
+    """State that ``references[i]`` holds the references of ``predictions[i]``: skips the
+    orientation check, for the rare square input whose texts fit the streams layout better."""
+    return SegmentReferences(list(r) if not isinstance(r, str) else r for r in as_sequence(references, "references"))
 
 
 def check_all_text(texts: Iterable[str], what: str) -> None:

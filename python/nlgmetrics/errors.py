@@ -39,3 +39,11 @@ class MissingExtraError(NlgMetricsError, ImportError):
 
 class InternalError(NlgMetricsError, RuntimeError):
     """A bug in nlgmetrics (the Rust core failed). Please report it."""
+
+
+class ReferenceOrientationError(InvalidInputError):
+    """References that read as sacrebleu-style streams where per-segment lists are expected."""
+
+
+class UnknownOptionError(InvalidOptionError, TypeError):
+    """An option a constructor does not take (a TypeError too, as Python raises for it)."""

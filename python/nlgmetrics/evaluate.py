@@ -14,7 +14,10 @@ Differences from ``evaluate`` that users can rely on:
   cache files, no file locks), so it works offline and in any number of processes;
 - like evaluate, options are given to ``compute`` (or to ``load`` as defaults), the
   examples added so far are consumed by ``compute``, and a prediction's references are a
-  string or a list of strings;
+  string or a list of strings; unlike evaluate, options are checked first and the
+  examples are consumed only by a ``compute`` that succeeds (a typo such as
+  ``compute(lowercse=True)`` raises :class:`~nlgmetrics.errors.UnknownOptionError` and
+  loses nothing), and modules may be shared between threads;
 - ``rouge`` with ``use_aggregator=True`` takes a ``seed`` (default 0): evaluate's
   bootstrap draws from numpy's global generator, so its numbers change from run to run;
   with ``seed=s`` they equal evaluate's after ``numpy.random.seed(s)``;
@@ -32,9 +35,12 @@ The metric objects themselves (``nlgmetrics.load(name)``) have the same ``add`` 
 
 from __future__ import annotations
 
+import inspect
+import threading
 from typing import Any, Callable
 
-from .errors import InvalidInputError, InvalidOptionError
+from ._inputs import as_sequence
+from .errors import InvalidInputError, InvalidOptionError, LengthMismatchError, UnknownOptionError
 from .registry import load as load_metric
 
 
@@ -118,42 +124,83 @@ def _generic(name: str) -> Callable[..., dict]:
 
 
 class EvaluationModule:
-    """One metric with evaluate's calling conventions; see the module docstring."""
+    """One metric with evaluate's calling conventions; see the module docstring.
+
+    Every check (options, input shapes) runs before anything is added or consumed, and
+    the examples are forgotten only once ``compute`` has succeeded: an error never loses
+    what was added. One lock guards the examples, so threads may add concurrently.
+    """
 
     def __init__(self, name: str, compute: Callable[..., Any], options: dict[str, Any]):
         self.name = name
         self._compute = compute
+        self._lock = threading.Lock()
+        self._check_options(options)
         self._options = options
         self._predictions: list[Any] = []
         self._references: list[Any] = []
 
+    def __getstate__(self) -> dict[str, Any]:
+        with self._lock:
+            return {k: (list(v) if isinstance(v, list) else v) for k, v in self.__dict__.items() if k != "_lock"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
+    def _check_options(self, options: dict[str, Any]) -> None:
+        sig = inspect.signature(self._compute)
+        if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in sig.parameters.values()):
+            load_metric(self.name, **options)  # the metric's constructor names a bad option
+            return
+        try:
+            sig.bind(None, None, **options)
+        except TypeError as e:
+            known = [p.name for p in sig.parameters.values() if p.kind is inspect.Parameter.KEYWORD_ONLY]
+            raise UnknownOptionError(f"{self.name}: {e}; its options are: {', '.join(known)}") from None
+
+    def _batch(self, predictions: Any, references: Any) -> tuple[list[Any], list[Any]]:
+        if predictions is None:
+            raise InvalidInputError(f"{self.name}: add_batch() needs predictions=")
+        preds = as_sequence(predictions, "predictions")
+        refs = [None] * len(preds) if references is None else as_sequence(references, "references")
+        if len(refs) != len(preds):
+            raise LengthMismatchError(f"{len(preds)} predictions but {len(refs)} references")
+        return preds, refs
+
     def add(self, *, prediction: Any = None, reference: Any = None) -> None:
         """Add one example."""
-        self._predictions.append(prediction)
-        self._references.append(reference)
+        with self._lock:
+            self._predictions.append(prediction)
+            self._references.append(reference)
 
     def add_batch(self, *, predictions: Any = None, references: Any = None) -> None:
         """Add a batch; references may be omitted only for reference-free metrics."""
-        if predictions is None:
-            raise InvalidInputError(f"{self.name}: add_batch() needs predictions=")
-        preds = list(predictions)
-        refs = [None] * len(preds) if references is None else list(references)
-        if len(refs) != len(preds):
-            from .errors import LengthMismatchError
-
-            raise LengthMismatchError(f"{len(preds)} predictions but {len(refs)} references")
-        self._predictions += preds
-        self._references += refs
+        preds, refs = self._batch(predictions, references)
+        with self._lock:
+            self._predictions += preds
+            self._references += refs
 
     def compute(self, *, predictions: Any = None, references: Any = None, **options: Any) -> Any:
         """Score everything added (plus ``predictions``/``references``), then forget it."""
+        options = {**self._options, **options}
+        self._check_options(options)
+        extra_preds: list[Any] = []
+        extra_refs: list[Any] = []
         if predictions is not None or references is not None:
-            self.add_batch(predictions=predictions, references=references)
-        preds, refs = self._predictions, self._references
-        self._predictions, self._references = [], []
+            extra_preds, extra_refs = self._batch(predictions, references)
+        with self._lock:
+            n = len(self._predictions)
+            preds = self._predictions[:n] + extra_preds
+            refs = self._references[:n] + extra_refs
         if not preds:
             raise InvalidInputError(f"{self.name}: nothing to compute; add examples or pass predictions=")
-        return self._compute(preds, refs, **{**self._options, **options})
+        result = self._compute(preds, refs, **options)
+        with self._lock:
+            # examples added by other threads meanwhile stay for the next compute
+            del self._predictions[:n]
+            del self._references[:n]
+        return result
 
     def __repr__(self) -> str:
         return f"EvaluationModule({self.name!r})"

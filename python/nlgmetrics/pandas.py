@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from ._inputs import is_missing
+from ._inputs import SegmentReferences, is_missing
 from .errors import InputTypeError, InvalidOptionError, MissingExtraError
 from .metrics.base import Metric
 
@@ -66,7 +66,7 @@ def _references(df: Any, references: str | list[str]) -> list[Any]:
     if isinstance(references, str):
         return list(_column(df, references))
     columns = [_column(df, c) for c in references]
-    return [[r for r in row if not is_missing(r)] for row in zip(*columns)]
+    return SegmentReferences([r for r in row if not is_missing(r)] for row in zip(*columns))
 
 
 def score_frame(

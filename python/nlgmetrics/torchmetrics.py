@@ -27,10 +27,12 @@ and nltk BLEU smoothing methods that read the last segment.
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Sequence
 
 import numpy as np
 
+from ._locking import state_lock
 from .errors import InvalidInputError, InvalidOptionError, MissingExtraError
 
 try:
@@ -107,14 +109,13 @@ class TorchMetric(torchmetrics.Metric):
 
     def update(self, predictions: Any, references: Any = None) -> None:
         m = self.metric
-        # the metric's own update runs (and refuses what cannot stream, e.g. NIST without weights)
-        saved = m._state
-        try:
-            m.reset()
-            m.update(predictions, references)
-            total = m.state
-        finally:
-            m._state = saved
+        # the metric's own update runs (and refuses what cannot stream, e.g. NIST without
+        # weights), on a copy with an empty state: concurrent updates share nothing but
+        # the tensors, which grow under this object's lock
+        batch = copy.copy(m)
+        batch._state = None
+        batch.update(predictions, references)
+        total = batch.state
         if total.tables or total.tail is not None:
             raise InvalidOptionError(
                 f"{m!r}: its statistics include corpus-wide tables or order-dependent extras, "
@@ -124,28 +125,31 @@ class TorchMetric(torchmetrics.Metric):
         if any(r > MAX_REFS for r in total.ref_counts):
             raise InvalidInputError(f"at most {MAX_REFS} references per segment")
         device = self.counts.device
-        self.counts += torch.as_tensor(total.counts.astype(np.int64), device=device)
-        if len(total.sum_fields):
-            limbs = np.stack([to_limbs(p) for p in total.sum_partials])
-            self.sum_limbs += torch.as_tensor(limbs, device=device)
-        self.n_segments += total.n_segments
-        for r in total.ref_counts:
-            self.nrefs[r] += 1
+        counts = torch.as_tensor(total.counts.astype(np.int64), device=device)
+        limbs = torch.as_tensor(np.stack([to_limbs(p) for p in total.sum_partials]), device=device) if len(total.sum_fields) else None
+        with state_lock(self):
+            self.counts += counts
+            if limbs is not None:
+                self.sum_limbs += limbs
+            self.n_segments += total.n_segments
+            for r in total.ref_counts:
+                self.nrefs[r] += 1
 
     @property
     def stats(self) -> Stats:
         """The (local, unsynchronised) total as nlgmetrics statistics."""
         m = self.metric
         zero = m.zero()
-        return Stats(
-            key=zero.key,
-            count_fields=zero.count_fields,
-            counts=self.counts.detach().cpu().numpy().astype(np.uint64),
-            sum_fields=zero.sum_fields,
-            sum_partials=tuple((from_limbs(row),) for row in self.sum_limbs.detach().cpu().tolist()),
-            n_segments=int(self.n_segments),
-            ref_counts=frozenset(i for i, c in enumerate(self.nrefs.detach().cpu().tolist()) if c),
-        )
+        with state_lock(self):
+            return Stats(
+                key=zero.key,
+                count_fields=zero.count_fields,
+                counts=self.counts.detach().cpu().numpy().astype(np.uint64),
+                sum_fields=zero.sum_fields,
+                sum_partials=tuple((from_limbs(row),) for row in self.sum_limbs.detach().cpu().tolist()),
+                n_segments=int(self.n_segments),
+                ref_counts=frozenset(i for i, c in enumerate(self.nrefs.detach().cpu().tolist()) if c),
+            )
 
     def compute(self) -> Any:
         stats = self.stats

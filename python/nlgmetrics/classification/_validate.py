@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .._inputs import unordered_reason
 from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
 
 
@@ -29,10 +30,17 @@ def as_array(x: Any, what: str) -> np.ndarray:
         raise InputTypeError(f"{what} is required, got None")
     if isinstance(x, (str, bytes)):
         raise InputTypeError(f"{what} must be an array or a list, not a single {type(x).__name__}")
+    why = unordered_reason(x)
+    if why:
+        raise InputTypeError(f"{what} must be an array or a list, not {why}")
+    if not hasattr(x, "__len__") and not hasattr(x, "__array__"):
+        x = list(x) if hasattr(x, "__iter__") else x  # a generator: read once, in order
     try:
         a = np.asarray(x)
     except ValueError as e:  # ragged nested lists
         raise InvalidInputError(f"{what} has an inconsistent shape (ragged rows?): {e}") from None
+    if a.ndim == 0:
+        raise InputTypeError(f"{what} must be an array or a list, not a single {type(x).__name__}")
     if a.dtype == object and a.ndim > 1:
         raise InvalidInputError(f"{what} has an inconsistent shape (ragged rows?)")
     return a
@@ -63,6 +71,9 @@ def weights_array(w: Any, n: int, allow_all_zero: bool = False) -> np.ndarray | 
     a = scores_array(w, "sample_weight")
     if a.shape[0] != n:
         raise LengthMismatchError(f"{n} samples but {a.shape[0]} sample weights")
+    if (a < 0).any():
+        i = int(np.flatnonzero(a < 0)[0])
+        raise InvalidInputError(f"sample_weight must be >= 0: sample_weight[{i}] = {a[i]} (a negative weight makes rates leave [0, 1])")
     if not allow_all_zero and n and not a.any():
         raise InvalidInputError("sample_weight must contain at least one non-zero number")
     return a

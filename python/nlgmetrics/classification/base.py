@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ..errors import IncompatibleStatsError
+from .._locking import state_lock
+from ..errors import IncompatibleStatsError, InputTypeError
 from ..metrics.base import Score
 from ..signature import Signature
 
@@ -51,21 +52,33 @@ class StreamingMetric:
     def signature(self) -> Signature:
         return Signature({"metric": self.name, **self.signature_items()})
 
+    # Thread safety: a batch's state is built outside the object's lock (the core releases
+    # the GIL) and added under it, so concurrent updates never lose a batch.
     def update(self, *args: Any, **kwargs: Any) -> "StreamingMetric":
-        self.state = self.state + self.batch_state(*args, **kwargs)
+        batch = self.batch_state(*args, **kwargs)
+        with state_lock(self):
+            self.state = self.state + batch
         return self
 
     def merge(self, other: "StreamingMetric") -> "StreamingMetric":
+        if not isinstance(other, StreamingMetric):
+            raise InputTypeError(f"merge() takes a {type(self).__name__}, got {type(other).__name__}")
         if type(other) is not type(self) or other.signature() != self.signature():
             raise IncompatibleStatsError(f"cannot merge {other.signature()} into {self.signature()}")
-        self.state = self.state + other.state
+        with state_lock(other):
+            theirs = other.state
+        with state_lock(self):
+            self.state = self.state + theirs
         return self
 
     def compute(self) -> Score:
-        return self.score_state(self.state)
+        with state_lock(self):
+            state = self.state
+        return self.score_state(state)
 
     def reset(self) -> None:
-        self.state = self.empty_state()
+        with state_lock(self):
+            self.state = self.empty_state()
 
     def __call__(self, *args: Any, **kwargs: Any) -> Score:
         """Score one batch without touching the accumulated state."""

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from .. import _core
-from ..errors import IncompatibleStatsError, InvalidInputError, InvalidOptionError
+from ..errors import IncompatibleStatsError, InputTypeError, InvalidInputError, InvalidOptionError
 from ..metrics.base import Score
 from ..stats import Stats
 from ._validate import (
@@ -36,6 +36,7 @@ from ._validate import (
     n_threads_value,
     scores_array,
     type_of_target,
+    unique,
     warn,
     weights_array,
     zero_division_value,
@@ -47,20 +48,60 @@ def _empty() -> np.ndarray:
     return np.zeros(0, dtype=np.float64)
 
 
+def _union_classes(a: tuple, b: tuple) -> tuple:
+    """The sorted labels seen by two states; a third label is multiclass: refused."""
+    try:
+        union = tuple(sorted(set(a) | set(b)))
+    except TypeError:
+        raise InputTypeError(f"y_true mixes labels that cannot be ordered: {sorted(map(repr, set(a) | set(b)))}") from None
+    if len(union) > 2:
+        raise InvalidInputError(
+            f"y_true holds more than two classes across the stream ({list(union)[:10]}): streaming ROC AUC / AP is "
+            "binary; use roc_auc_score(..., multi_class='ovr') on the whole data, or binarize the labels"
+        )
+    return union
+
+
+def _aligned(pos: np.ndarray, neg: np.ndarray, classes: tuple, union: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """Weights as ``(weight of union[1], weight of union[0])``; a one-class state keeps its
+    weight in ``neg`` until a second, greater label arrives."""
+    if len(classes) == 1 and len(union) == 2 and classes[0] == union[1]:
+        return neg, pos
+    return pos, neg
+
+
+def _oriented(pos: np.ndarray, neg: np.ndarray, classes: tuple, pos_label: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``(positive, negative)`` weights for ``pos_label`` (None: the greater label, as the
+    batch ``roc_auc_score``)."""
+    if not classes:
+        return pos, neg
+    positive = classes[-1] if pos_label is None else pos_label
+    if positive == classes[-1] and len(classes) == 2:
+        return pos, neg
+    if positive in classes:  # the smaller label, or the only one (held in neg)
+        return neg, pos
+    return np.zeros_like(pos), pos + neg
+
+
 @dataclass(frozen=True, eq=False)
 class ScoreTable(MergeableState):
-    """Distinct scores (strictly decreasing) with positive / negative weight totals."""
+    """Distinct scores (strictly decreasing) with the weight of each of the (at most two)
+    labels seen: ``pos`` for ``classes[1]``, ``neg`` for ``classes[0]``."""
 
     scores: np.ndarray = field(default_factory=_empty)
     pos: np.ndarray = field(default_factory=_empty)
     neg: np.ndarray = field(default_factory=_empty)
+    classes: tuple = ()
 
     def __add__(self, other: Any) -> "ScoreTable":
         if isinstance(other, int) and other == 0:
             return self
         if not isinstance(other, ScoreTable):
             return NotImplemented
-        return ScoreTable(*_core.table_merge(self.scores, self.pos, self.neg, other.scores, other.pos, other.neg))
+        union = _union_classes(self.classes, other.classes)
+        a_pos, a_neg = _aligned(self.pos, self.neg, self.classes, union)
+        b_pos, b_neg = _aligned(other.pos, other.neg, other.classes, union)
+        return ScoreTable(*_core.table_merge(self.scores, a_pos, a_neg, other.scores, b_pos, b_neg), classes=union)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ScoreTable) and all(
@@ -83,6 +124,10 @@ class ScoreHistogram(MergeableState):
     hi: float
     pos: np.ndarray
     neg: np.ndarray
+    # sample weights were given: the AP error bound assumes unit weights
+    weighted: bool = False
+    # the labels seen, as in ScoreTable
+    classes: tuple = ()
 
     @classmethod
     def empty(cls, lo: float, hi: float, n_bins: int) -> "ScoreHistogram":
@@ -97,7 +142,10 @@ class ScoreHistogram(MergeableState):
             raise IncompatibleStatsError(
                 f"histograms over different bins cannot merge: [{self.lo}, {self.hi}]×{self.pos.size} vs [{other.lo}, {other.hi}]×{other.pos.size}"
             )
-        return ScoreHistogram(self.lo, self.hi, self.pos + other.pos, self.neg + other.neg)
+        union = _union_classes(self.classes, other.classes)
+        a_pos, a_neg = _aligned(self.pos, self.neg, self.classes, union)
+        b_pos, b_neg = _aligned(other.pos, other.neg, other.classes, union)
+        return ScoreHistogram(self.lo, self.hi, a_pos + b_pos, a_neg + b_neg, self.weighted or other.weighted, union)
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -112,18 +160,23 @@ class ScoreHistogram(MergeableState):
         return self.pos.nbytes + self.neg.nbytes
 
 
-def _binary_batch(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any):
+def _binary_batch(y_true: Any, y_score: Any, sample_weight: Any):
+    """``(is the greater label, scores, weights, sorted labels)`` of one batch."""
     yt = as_array(y_true, "y_true")
     if yt.size or yt.ndim != 1:  # an empty batch is a no-op in a stream
-        type_of_target(yt, "y_true")
+        if type_of_target(yt, "y_true") == "multilabel-indicator":
+            raise InvalidInputError("streaming ROC AUC / AP takes 1-D binary labels, not a multilabel indicator matrix")
     yt = labels_1d(yt)
     s = scores_array(y_score)
     check_length(yt.shape[0], s.shape[0], "y_true", "y_score")
-    return np.ascontiguousarray(yt == pos_label), s, weights_array(sample_weight, yt.shape[0], allow_all_zero=True)
+    w = weights_array(sample_weight, yt.shape[0], allow_all_zero=True)
+    classes = _union_classes(tuple(unique(yt).tolist()), ())
+    y = np.ascontiguousarray(yt == classes[-1]) if len(classes) == 2 else np.zeros(yt.shape[0], dtype=bool)
+    return y, s, w, classes
 
 
 class _CurveMetric(StreamingMetric):
-    def __init__(self, *, pos_label: Any = 1, max_fpr: float | None = None, n_threads: int = 0):
+    def __init__(self, *, pos_label: Any = None, max_fpr: float | None = None, n_threads: int = 0):
         if max_fpr is not None and not (isinstance(max_fpr, (int, float)) and 0 < max_fpr <= 1):
             raise InvalidOptionError(f"max_fpr must be in (0, 1], got {max_fpr!r}")
         self.pos_label = pos_label
@@ -172,11 +225,11 @@ class ExactCurves(_CurveMetric):
         return ScoreTable()
 
     def batch_state(self, y_true: Any, y_score: Any, sample_weight: Any = None) -> ScoreTable:
-        y, s, w = _binary_batch(y_true, y_score, sample_weight, self.pos_label)
-        return ScoreTable(*_core.table_from_batch(y, s, w, self.n_threads))
+        y, s, w, classes = _binary_batch(y_true, y_score, sample_weight)
+        return ScoreTable(*_core.table_from_batch(y, s, w, self.n_threads), classes=classes)
 
     def _groups(self, state: ScoreTable):
-        return state.scores, state.pos, state.neg
+        return (state.scores, *_oriented(state.pos, state.neg, state.classes, self.pos_label))
 
     def signature_items(self) -> dict[str, Any]:
         return {"state": "exact", "pos_label": self.pos_label, "max_fpr": self.max_fpr}
@@ -193,39 +246,37 @@ class BinnedCurves(_CurveMetric):
 
     name = "roc_auc"
 
-    def __init__(self, *, n_bins: int = 1 << 16, score_range: tuple[float, float] = (0.0, 1.0), pos_label: Any = 1, max_fpr: float | None = None, n_threads: int = 0):
+    def __init__(self, *, n_bins: int = 1 << 16, score_range: tuple[float, float] = (0.0, 1.0), pos_label: Any = None, max_fpr: float | None = None, n_threads: int = 0):
         if not isinstance(n_bins, int) or n_bins < 1:
             raise InvalidOptionError(f"n_bins must be a positive integer, got {n_bins!r}")
         lo, hi = (float(v) for v in score_range)
         if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
             raise InvalidOptionError(f"score_range must be finite with lo < hi, got {score_range!r}")
         self.n_bins, self.lo, self.hi = n_bins, lo, hi
-        self._weighted = False
         super().__init__(pos_label=pos_label, max_fpr=max_fpr, n_threads=n_threads)
 
     def empty_state(self) -> ScoreHistogram:
         return ScoreHistogram.empty(self.lo, self.hi, self.n_bins)
 
     def batch_state(self, y_true: Any, y_score: Any, sample_weight: Any = None) -> ScoreHistogram:
-        y, s, w = _binary_batch(y_true, y_score, sample_weight, self.pos_label)
-        self._weighted |= w is not None
-        return ScoreHistogram(self.lo, self.hi, *_core.hist_counts(self.lo, self.hi, self.n_bins, y, s, w, self.n_threads))
+        y, s, w, classes = _binary_batch(y_true, y_score, sample_weight)
+        return ScoreHistogram(self.lo, self.hi, *_core.hist_counts(self.lo, self.hi, self.n_bins, y, s, w, self.n_threads), weighted=w is not None, classes=classes)
 
     def _groups(self, state: ScoreHistogram):
-        return _core.hist_groups(state.lo, state.hi, state.pos, state.neg)[:3]
+        return _core.hist_groups(state.lo, state.hi, *_oriented(state.pos, state.neg, state.classes, self.pos_label))[:3]
 
     def signature_items(self) -> dict[str, Any]:
         return {"state": "binned", "bins": self.n_bins, "range": f"{self.lo:g}:{self.hi:g}", "pos_label": self.pos_label, "max_fpr": self.max_fpr}
 
     def score_state(self, state: ScoreHistogram) -> Score:
-        _, _, _, auc_bound, ap_bound = _core.hist_groups(state.lo, state.hi, state.pos, state.neg)
+        _, _, _, auc_bound, ap_bound = _core.hist_groups(state.lo, state.hi, *_oriented(state.pos, state.neg, state.classes, self.pos_label))
         roc_auc, ap = self._scores(state)
         integral = np.array_equal(state.pos, np.round(state.pos)) and np.array_equal(state.neg, np.round(state.neg))
         return Score(
             "roc_auc", roc_auc, self.signature(),
             average_precision=ap,
             auc_error_bound=auc_bound if self.max_fpr is None else float("nan"),
-            ap_error_bound=ap_bound if integral and not self._weighted else float("nan"),
+            ap_error_bound=ap_bound if integral and not state.weighted else float("nan"),
             state_bytes=state.nbytes,
         )
 
@@ -238,7 +289,14 @@ class StreamingConfusion(StreamingMetric):
 
     name = "confusion"
 
-    def __init__(self, labels: Any, *, weighted: bool = False, beta: float = 1.0, average: str | None = "macro", pos_label: Any = 1, zero_division: Any = "warn"):
+    def __init__(self, labels: Any, *, weighted: bool = False, beta: float = 1.0, average: str | None = "macro", pos_label: Any = 1, zero_division: Any = "warn", unknown_labels: str = "error"):
+        if unknown_labels not in ("error", "ignore"):
+            raise InvalidOptionError(f"unknown_labels must be 'error' or 'ignore', got {unknown_labels!r}")
+        if isinstance(beta, bool) or not isinstance(beta, (int, float, np.integer, np.floating)) or not (np.isfinite(beta) and beta >= 0):
+            raise InvalidOptionError(f"beta must be a finite number >= 0, got {beta!r}")
+        self.unknown_labels = unknown_labels
+        if isinstance(labels, (str, bytes)) or labels is None:
+            raise InvalidOptionError("labels must be a non-empty 1-D list of class labels")
         self.labels = np.asarray(labels)
         if self.labels.ndim != 1 or self.labels.size == 0:
             raise InvalidOptionError("labels must be a non-empty 1-D list of class labels")
@@ -259,6 +317,9 @@ class StreamingConfusion(StreamingMetric):
     def key(self) -> str:
         return f"confusion|labels:{self.labels.tolist()}|weighted:{self.weighted}"
 
+    def signature_items(self) -> dict[str, Any]:
+        return {"labels": len(self.labels), "average": self.average, "beta": self.beta, "weighted": self.weighted, "unknown": self.unknown_labels}
+
     def empty_state(self) -> Stats:
         if self.weighted:
             return Stats.zero(self.key, (), self._fields)
@@ -269,8 +330,20 @@ class StreamingConfusion(StreamingMetric):
         check_length(yt.shape[0], yp.shape[0], "y_true", "y_pred")
         if yt.ndim != 1 or yp.ndim != 1:
             raise InvalidInputError("StreamingConfusion takes 1-D label arrays")
+        if yt.size:  # NaN, continuous values, mixed types: refused as by scikit-learn
+            type_of_target(yt, "y_true")
+            type_of_target(yp, "y_pred")
         k = self.labels.size
         ct, cp = encode(yt, self.labels), encode(yp, self.labels)
+        if self.unknown_labels == "error":
+            for name, y, codes in (("y_true", yt, ct), ("y_pred", yp, cp)):
+                if (codes < 0).any():
+                    i = int(np.flatnonzero(codes < 0)[0])
+                    value = y[i].item() if isinstance(y[i], np.generic) else y[i]
+                    raise InvalidInputError(
+                        f"{name}[{i}] = {value!r} is not one of labels={self.labels.tolist()[:20]}; add it to labels, or "
+                        "pass unknown_labels='ignore' to leave such samples out (as scikit-learn's labels= subset does)"
+                    )
         if self.weighted:
             w = weights_array(sample_weight, yt.shape[0], allow_all_zero=True)
             w = np.ones(yt.shape[0]) if w is None else w
@@ -296,9 +369,6 @@ class StreamingConfusion(StreamingMetric):
         if self.weighted:
             return state.sums.reshape(k, k)
         return state.counts.astype(np.int64).reshape(k, k)
-
-    def signature_items(self) -> dict[str, Any]:
-        return {"labels": len(self.labels), "average": self.average, "beta": self.beta, "weighted": self.weighted}
 
     def score_state(self, state: Stats) -> Score:
         if state.key != self.key:

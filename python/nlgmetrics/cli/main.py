@@ -121,7 +121,9 @@ def _references(paths: list[str], n_lines: int) -> list[list[str]]:
     for path, stream in zip(paths, streams):
         if len(stream) != n_lines:
             raise NlgMetricsError(f"{path} has {len(stream)} lines but the system output has {n_lines}")
-    return [list(seg) for seg in zip(*streams)]
+    from .._inputs import references_from_streams  # one reference file per stream: oriented by construction
+
+    return references_from_streams(streams)
 
 
 def _metric_options(name: str, args: Any) -> dict[str, Any]:

@@ -16,6 +16,7 @@ import json
 from contextlib import ExitStack
 from typing import BinaryIO, Iterator, Sequence
 
+from .._inputs import SegmentReferences
 from ..errors import InvalidInputError, InvalidOptionError, InvalidTextError, LengthMismatchError
 from .text import gzip_errors, stdin_buffer
 
@@ -170,4 +171,4 @@ def iter_pair_chunks(hypotheses: str, references: Sequence[str], chunk_size: int
     if not references:
         raise InvalidInputError("no reference file given")
     for hyps, *streams in iter_chunks([hypotheses, *references], chunk_size, stdin):
-        yield hyps, [list(seg) for seg in zip(*streams)]
+        yield hyps, SegmentReferences(list(seg) for seg in zip(*streams))

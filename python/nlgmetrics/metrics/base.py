@@ -9,14 +9,17 @@ sentence scores, pairwise matrices, streaming update/merge/compute, the keyword
 
 from __future__ import annotations
 
+import functools
+import inspect
 from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
 from .. import script_check
 from ..script_check import Segmentation
-from .._inputs import as_references, as_texts, check_all_text
-from ..errors import IncompatibleStatsError, InputTypeError, InvalidOptionError
+from .._inputs import SegmentReferences, as_references, as_texts, check_all_text, check_orientation
+from .._locking import state_lock
+from ..errors import IncompatibleStatsError, InputTypeError, InvalidInputError, InvalidOptionError, NlgMetricsError, UnknownOptionError
 from ..signature import Signature
 from ..stats import SegmentStats, Stats
 
@@ -58,8 +61,49 @@ class Score:
         return out
 
 
+_INIT_SIGNATURES: dict[type, inspect.Signature] = {}
+
+
+def check_options(cls: type, args: tuple, options: dict[str, Any]) -> None:
+    """Refuse an unknown, missing or repeated constructor option with an InvalidOptionError
+    naming it (Python's own TypeError would not say which options exist)."""
+    sig = _INIT_SIGNATURES.get(cls)
+    if sig is None:
+        sig = _INIT_SIGNATURES[cls] = inspect.signature(cls.__init__)
+    try:
+        sig.bind(None, *args, **options)
+    except TypeError as e:
+        named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+        known = [p.name for p in list(sig.parameters.values())[1:] if p.kind in named]
+        raise UnknownOptionError(f"{cls.__name__}: {e}; its options are: {', '.join(known)}") from None
+
+
+def _typed_option_errors(init: Any) -> Any:
+    """``__init__`` with a TypeError from an option of the wrong type (an unhashable list
+    looked up in a table of names, a string compared with a number) raised as an
+    InvalidOptionError naming the class."""
+
+    @functools.wraps(init)
+    def checked(self: Any, *args: Any, **options: Any) -> None:
+        try:
+            init(self, *args, **options)
+        except TypeError as e:
+            if isinstance(e, NlgMetricsError):
+                raise
+            raise InvalidOptionError(f"{type(self).__name__}: an option has the wrong type ({e})") from None
+
+    checked._typed_options = True  # type: ignore[attr-defined]
+    return checked
+
+
 class Metric:
     """Base class. ``n_threads=0`` uses every core; results never depend on it."""
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        init = cls.__dict__.get("__init__")
+        if init is not None and not getattr(init, "_typed_options", False):
+            cls.__init__ = _typed_option_errors(init)  # type: ignore[method-assign]
 
     name: ClassVar[str] = ""
     flavour: ClassVar[str] = ""
@@ -130,14 +174,16 @@ class Metric:
     # -- batch faces --------------------------------------------------------------------
     def _prepare(self, predictions: Any, references: Any) -> tuple[list[str], list[list[str]]]:
         preds = as_texts(predictions, "predictions")
-        refs = as_references(references, len(preds))
+        refs = as_references(references, len(preds), predictions=preds)
         return preds, refs
 
     def stats(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> SegmentStats:
         """Per-segment statistics (one row per prediction)."""
         script_check.check(self._segmentation(), predictions, references)
-        if type(predictions) is list and type(references) is list and len(predictions) == len(references):
-            seg = self._segment_stats_lists(predictions, references)
+        if type(predictions) is list and type(references) in (list, SegmentReferences) and len(predictions) == len(references):
+            if type(references) is list:
+                check_orientation(predictions, references)
+            seg = self._segment_stats_lists(predictions, list(references))
             if seg is not None:
                 return seg
         preds, refs = self._prepare(predictions, references)
@@ -193,7 +239,12 @@ class Metric:
         cands = as_texts(candidates, "candidates")
         refs = as_texts(references, "references")
         script_check.check(self._segmentation(), cands, refs)
-        return self._pairwise(cands, refs)
+        try:
+            return self._pairwise(cands, refs)
+        except UnicodeEncodeError:
+            check_all_text(cands, "candidates")
+            check_all_text(refs, "references")
+            raise
 
     def _pairwise(self, cands: list[str], refs: list[str]) -> np.ndarray:
         preds = [c for c in cands for _ in refs]
@@ -203,11 +254,19 @@ class Metric:
         return self._sentence_scores(self._segment_stats(preds, flat)).reshape(len(cands), len(refs))
 
     # -- streaming faces ----------------------------------------------------------------
-    def update(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> "Metric":
-        """Add a batch to the running state."""
-        total = self.stats(predictions, references).total()
-        self._state = total if self._state is None else self._state + total
+    # Thread safety: statistics are extracted outside the object's lock (in parallel) and
+    # folded into the state under it; every check runs before the state is touched.
+    def _accumulate(self, total: Stats) -> "Metric":
+        """Fold a batch total into the running state (the one place state grows)."""
+        if total.key != self.key:
+            raise IncompatibleStatsError(f"statistics of {total.key!r} cannot be merged into {self.key!r}")
+        with state_lock(self):
+            self._state = total if self._state is None else self._state + total
         return self
+
+    def update(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> "Metric":
+        """Add a batch to the running state (safe to call from several threads)."""
+        return self._accumulate(self.stats(predictions, references).total())
 
     def add_batch(self, *args: Any, **kwargs: Any) -> "Metric":
         """Hugging Face evaluate's name for :meth:`update` (``add_batch(predictions=..., references=...)``).
@@ -225,17 +284,31 @@ class Metric:
 
     def merge(self, other: "Metric | Stats") -> "Metric":
         """Fold another metric's state (e.g. from another process) into this one."""
-        other_state = other.state if isinstance(other, Metric) else other
-        self._state = other_state if self._state is None else self._state + other_state
-        return self
+        if isinstance(other, Metric):
+            other_state = other.state
+        elif isinstance(other, Stats):
+            other_state = other
+        else:
+            raise InputTypeError(f"merge() takes a metric or its Stats, got {type(other).__name__}")
+        return self._accumulate(other_state)
 
     @property
     def state(self) -> Stats:
-        return self._state if self._state is not None else self.zero()
+        with state_lock(self):
+            state = self._state
+        return state if state is not None else self.zero()
 
     def reset(self) -> "Metric":
-        self._state = None
+        with state_lock(self):
+            self._state = None
         return self
+
+    def _compute_state(self) -> Stats:
+        with state_lock(self):
+            state = self._state
+        if state is None or state.n_segments == 0:
+            raise InvalidInputError(f"{self.name}: nothing to score; call update() first")
+        return state
 
     def compute(self, *, predictions: Sequence[str] | None = None, references: Any = None) -> Score:
         """Score the running state; keyword inputs are added first (the evaluate-style call)."""
@@ -243,11 +316,13 @@ class Metric:
             if predictions is None or references is None:
                 raise InputTypeError("compute() needs both predictions= and references=, or neither")
             self.update(predictions, references)
-        if self._state is None or self._state.n_segments == 0:
-            from ..errors import InvalidInputError
+        return self.score_stats(self._compute_state())
 
-            raise InvalidInputError(f"{self.name}: nothing to score; call update() first")
-        return self.score_stats(self._state)
+    def __new__(cls, *args: Any, **options: Any):
+        # no arguments: unpickling or copying, which restore the state without __init__
+        if args or options:
+            check_options(cls, args, options)
+        return super().__new__(cls)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.key})"
@@ -281,7 +356,9 @@ class Flavoured:
             except (KeyError, TypeError):
                 known = ", ".join(family.flavours)
                 raise InvalidOptionError(f"unknown {family.name} flavour {wanted!r}; known: {known}") from None
-        return super().__new__(cls)
+        if flavour is not None:
+            options = {"flavour": flavour, **options}
+        return super().__new__(cls, **options)
 
     @classmethod
     def _load_flavours(cls) -> None:

@@ -15,6 +15,8 @@ Machine Translation. ACL 2002. Post. A Call for Clarity in Reporting BLEU Scores
 
 from __future__ import annotations
 
+import math
+
 from typing import Any
 
 import numpy as np
@@ -95,6 +97,10 @@ class SacreBLEU(BLEU):
         self.tokenize = tokenize
         self.tokenizer_signature = _tok.signature_name(tokenize)
         self.lowercase = bool(lowercase)
+        if smooth_value is not None and (
+            isinstance(smooth_value, bool) or not isinstance(smooth_value, (int, float)) or not (math.isfinite(smooth_value) and smooth_value >= 0)
+        ):
+            raise InvalidOptionError(f"smooth_value must be a finite number >= 0 (or None for the method's default), got {smooth_value!r}")
         self.smooth_method = smooth_method
         self.smooth_value = smooth_value
         self.max_ngram_order = max_ngram_order

@@ -39,7 +39,7 @@ import numpy as np
 
 from .. import _core, script_check
 from ..script_check import Segmentation
-from .._inputs import as_references, check_all_text
+from .._inputs import as_references, as_sequence, check_all_text
 from ..errors import InputTypeError, InvalidOptionError, LengthMismatchError, MissingReferenceError
 from ..stats import SegmentStats, Stats
 from .base import Score
@@ -132,6 +132,8 @@ class NltkBLEU(BLEU):
         for name, value in (("epsilon", epsilon), ("alpha", alpha), ("k", k)):
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise InvalidOptionError(f"{name} must be a number, got {value!r}")
+        if not 0 <= epsilon <= 1:  # method1 adds epsilon to a zero count: above 1 a precision exceeds 1
+            raise InvalidOptionError(f"epsilon must be in [0, 1], got {epsilon!r}")
         self.epsilon, self.alpha, self.k = epsilon, alpha, k
         if self.method == 6 and self.n_orders < 3:
             raise InvalidOptionError("smoothing method6 needs at least 3 n-gram orders (nltk raises IndexError)")
@@ -165,18 +167,15 @@ class NltkBLEU(BLEU):
         """Strings (split like ``str.split()``) or token lists, in nltk's layout."""
         if isinstance(predictions, (str, bytes)):
             raise InputTypeError("predictions must be a sequence, not a single string")
-        try:
-            preds = list(predictions)
-        except TypeError:
-            raise InputTypeError(f"predictions must be a sequence, got {type(predictions).__name__}") from None
+        preds = as_sequence(predictions, "predictions")
         if preds and all(isinstance(p, str) for p in preds):
-            return preds, as_references(references, len(preds)), False
+            return preds, as_references(references, len(preds), predictions=preds), False
         if not preds:
             return [], as_references(references, 0), False
         toks = [_token_list(p, f"predictions[{i}]") for i, p in enumerate(preds)]
         if isinstance(references, (str, bytes)):
             raise InputTypeError("references must be a sequence (one entry per prediction)")
-        refs = list(references)
+        refs = as_sequence(references, "references")
         if len(refs) != len(toks):
             raise LengthMismatchError(f"{len(toks)} predictions but {len(refs)} references: references[i] must hold the reference(s) of predictions[i]")
         out: list[list[list[str]]] = []

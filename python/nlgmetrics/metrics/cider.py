@@ -67,7 +67,7 @@ import numpy as np
 
 from .. import _core, script_check
 from .. import tokenizers as _tok
-from .._inputs import as_references, check_all_text
+from .._inputs import SegmentReferences, as_references, check_all_text, check_orientation
 from ..errors import IncompatibleStatsError, InvalidInputError, InvalidOptionError
 from ..stats import SegmentStats, Stats
 from .base import Metric, Score
@@ -343,17 +343,26 @@ class CIDEr(Metric):
     def _scores(self, preds: list[str], refs: list[list[str]], df: CiderDF | None) -> np.ndarray:
         native = df._native if df is not None else None
         tokenize = self.tokenize
-        if tokenize in PRETOKENIZERS:
-            (preds, refs), tokenize = _tok.pretokenize(tokenize, preds, refs, self.n_threads), "none"
-        return _core.cider_scores(preds, refs, self.flavour, self.n, self.sigma, tokenize, native, self.n_threads)
+        try:
+            if tokenize in PRETOKENIZERS:
+                (preds, refs), tokenize = _tok.pretokenize(tokenize, preds, refs, self.n_threads), "none"
+            return _core.cider_scores(preds, refs, self.flavour, self.n, self.sigma, tokenize, native, self.n_threads)
+        except UnicodeEncodeError:
+            check_all_text(preds, "predictions")
+            for i, r in enumerate(refs):
+                check_all_text(r, f"references[{i}]")
+            raise
 
     def _list_scores(self, predictions: Any, references: Any) -> tuple[np.ndarray, np.ndarray] | None:
         """Scores and reference counts of plain lists, read in place by the core; ``None``
         for any other input, which then takes the validating path."""
-        if type(predictions) is not list or type(references) is not list or len(predictions) != len(references):
+        if type(predictions) is not list or type(references) not in (list, SegmentReferences) or len(predictions) != len(references):
             return None
         if self.tokenize in PRETOKENIZERS:
             return None
+        if type(references) is list:
+            check_orientation(predictions, references)
+        references = list(references)
         native = self.df._native if self.df is not None else None
         return _core.cider_scores_lists(predictions, references, self.flavour, self.n, self.sigma, self.tokenize, native, self.n_threads)
 
@@ -456,8 +465,14 @@ class CIDEr(Metric):
         script_check.check(self._segmentation(), preds, refs)
         # Store tokenized captions: the PTB tokenizer reads each caption with the start
         # of the next one, so it must run in this batch's order, not the merged order.
-        preds, refs = tokenize_batch(preds, refs, self.tokenize, self.n_threads)
-        df = CiderDF(_core.CiderDocFreq.fit(refs, self.n, "none", self.n_threads), self.tokenize, self._tok_signature)
+        try:
+            preds, refs = tokenize_batch(preds, refs, self.tokenize, self.n_threads)
+            df = CiderDF(_core.CiderDocFreq.fit(refs, self.n, "none", self.n_threads), self.tokenize, self._tok_signature)
+        except UnicodeEncodeError:
+            check_all_text(preds, "predictions")
+            for i, r in enumerate(refs):
+                check_all_text(r, f"references[{i}]")
+            raise
         segments = Counter((p, tuple(r)) for p, r in zip(preds, refs))
         total = Stats(
             key=self.key, count_fields=self.count_fields, counts=np.array([len(preds), 0, 0], dtype=np.uint64),
@@ -465,8 +480,7 @@ class CIDEr(Metric):
             ref_counts=frozenset(len(r) for r in refs),
             tables={"cider_df": df.to_counts(), "cider_segments": dict(segments)},
         )
-        self._state = total if self._state is None else self._state + total
-        return self
+        return self._accumulate(total)
 
     add_batch = update
 

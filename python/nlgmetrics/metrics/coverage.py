@@ -172,8 +172,7 @@ class Coverage(Metric):
 
     def update(self, predictions: Sequence[str], items: Sequence[Any]) -> "Coverage":  # type: ignore[override]
         total = self.stats(predictions, items).total()
-        self._state = total if self._state is None else self._state + total
-        return self
+        return self._accumulate(total)
 
     add_batch = update
 

@@ -46,7 +46,7 @@ import numpy as np
 from .. import _core, script_check
 from .. import tokenizers as _tok
 from .._inputs import as_texts, check_all_text
-from ..errors import IncompatibleStatsError, InputTypeError, InvalidInputError, InvalidOptionError
+from ..errors import IncompatibleStatsError, InputTypeError, InvalidOptionError
 from ..stats import SegmentStats, Stats
 from .base import Metric, Score
 
@@ -319,17 +319,14 @@ class Distinct(Metric):
 
     def update(self, predictions: Sequence[str], references: Any = None) -> "Distinct":
         total = self.stats(predictions).total()
-        self._state = total if self._state is None else self._state + total
-        return self
+        return self._accumulate(total)
 
     add_batch = update
 
     def compute(self, *, predictions: Sequence[str] | None = None, references: Any = None) -> DistinctScore:
         if predictions is not None:
             self.update(predictions)
-        if self._state is None or self._state.n_segments == 0:
-            raise InvalidInputError(f"{self.name}: nothing to score; call update() first")
-        return self.score_stats(self._state)
+        return self.score_stats(self._compute_state())
 
 
 def distinct(predictions: Sequence[str], n: int = 2, **options: Any) -> DistinctScore:

@@ -69,6 +69,23 @@ METEOR_CJK = Segmentation(
 )
 
 
+
+def _number(value: Any, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise InvalidOptionError(f"METEOR {name} must be a number, got {value!r}")
+    return float(value)
+
+
+def check_meteor_parameters(**values: float) -> None:
+    """The ranges in which METEOR stays in [0, 1]: alpha, gamma and delta are weights in
+    [0, 1] (the F-mean's recall weight, the maximum fragmentation penalty, the content
+    word weight); beta, the penalty's exponent, is >= 0."""
+    for name, value in values.items():
+        hi = np.inf if name == "beta" else 1.0
+        if not 0 <= float(value) <= hi:
+            allowed = "[0, inf)" if name == "beta" else "[0, 1]"
+            raise InvalidOptionError(f"METEOR {name} must be in {allowed}, got {value!r}")
+
 class METEORScore(Score):
     """METEOR with precision, recall, fmean and fragmentation penalty."""
 
@@ -131,6 +148,9 @@ class Meteor15(METEOR):
         if normalize not in NORMALIZATIONS:
             raise InvalidOptionError(f"unknown METEOR normalize {normalize!r}; known: {', '.join(NORMALIZATIONS)}")
         mods, params, w = TASKS[task]
+        for name, value in (("modules", modules), ("weights", weights)):
+            if value is not None and (isinstance(value, (str, bytes)) or not hasattr(value, "__iter__")):
+                raise InvalidOptionError(f"METEOR {name} must be a list, got {value!r}")
         if modules is not None:
             modules = tuple(modules)
             bad = [m for m in modules if m not in STAGES]
@@ -140,12 +160,16 @@ class Meteor15(METEOR):
                 w = tuple(w[list(mods).index(m)] if m in mods else 0.0 for m in modules)
             mods = modules
         if weights is not None:
-            w = tuple(float(x) for x in weights)
+            w = tuple(_number(x, 'weights') for x in weights)
             if len(w) != len(mods):
                 raise InvalidOptionError(f"METEOR needs one weight per module ({len(mods)}), got {len(w)}")
-        a, b, g, d = (params[i] if v is None else float(v) for i, v in enumerate((alpha, beta, gamma, delta)))
+        given = {"alpha": alpha, "beta": beta, "gamma": gamma, "delta": delta}
+        a, b, g, d = (params[i] if v is None else _number(v, k) for i, (k, v) in enumerate(given.items()))
         if not all(np.isfinite([a, b, g, d, *w])):
             raise InvalidOptionError("METEOR parameters and weights must be finite")
+        check_meteor_parameters(alpha=a, beta=b, gamma=g, delta=d)
+        if any(not 0 <= x <= 1 for x in w):
+            raise InvalidOptionError(f"METEOR module weights must be in [0, 1], got {w!r}")
         self.task = task
         self.normalize = normalize
         self.modules = tuple(mods)
@@ -246,8 +270,10 @@ class NltkMeteor(METEOR):
         n_threads: int = 0,
     ):
         super().__init__(n_threads=n_threads)
+        alpha, beta, gamma = _number(alpha, "alpha"), _number(beta, "beta"), _number(gamma, "gamma")
         if not all(np.isfinite([alpha, beta, gamma])):
             raise InvalidOptionError("nltk METEOR alpha, beta, gamma must be finite")
+        check_meteor_parameters(alpha=alpha, beta=beta, gamma=gamma)
         try:
             if stemmer is None:
                 from nltk.stem.porter import PorterStemmer
@@ -260,6 +286,12 @@ class NltkMeteor(METEOR):
 
             raise MissingExtraError("the nltk METEOR flavour needs nltk: pip install nltk") from None
         self.alpha, self.beta, self.gamma = float(alpha), float(beta), float(gamma)
+        for name, value, needed in (("wordnet", wordnet, "synsets"), ("stemmer", stemmer, "stem")):
+            # nltk's lazy corpus loads on first attribute access: checked when first used
+            if type(value).__name__ != "LazyCorpusLoader" and not callable(getattr(value, needed, None)):
+                raise InvalidOptionError(f"nltk METEOR {name} must have a {needed}() method (as nltk's), got {value!r}")
+        if not callable(preprocess):
+            raise InvalidOptionError(f"nltk METEOR preprocess must be callable, got {preprocess!r}")
         self.wordnet = wordnet
         self.stemmer = stemmer
         self.preprocess = preprocess
@@ -270,14 +302,34 @@ class NltkMeteor(METEOR):
         return {
             "params": f"{self.alpha:g}_{self.beta:g}_{self.gamma:g}",
             "stemmer": type(self.stemmer).__name__,
-            "wordnet": getattr(self.wordnet, "get_version", lambda: "custom")(),
+            "wordnet": self._wordnet_version(),
         }
+
+    def _wordnet_version(self) -> str:
+        try:
+            return getattr(self.wordnet, "get_version", lambda: "custom")()
+        except LookupError:
+            from ..errors import MissingExtraError
+
+            raise MissingExtraError(
+                "the nltk METEOR flavour needs nltk's WordNet corpus, which is not installed "
+                "(install it with nltk's downloader, or pass wordnet=<a WordNet reader>)"
+            ) from None
 
     def _synonyms(self, stem: str) -> tuple[str, ...]:
         syn = self._syns.get(stem)
         if syn is None:
             names = []
-            for synset in self.wordnet.synsets(stem):
+            try:
+                synsets = self.wordnet.synsets(stem)
+            except LookupError:
+                from ..errors import MissingExtraError
+
+                raise MissingExtraError(
+                    "the nltk METEOR flavour needs nltk's WordNet corpus, which is not installed "
+                    "(install it with nltk's downloader, or pass wordnet=<a WordNet reader>)"
+                ) from None
+            for synset in synsets:
                 names.extend(lemma.name() for lemma in synset.lemmas() if lemma.name().find("_") < 0)
             syn = self._syns[stem] = tuple(dict.fromkeys(names))
         return syn

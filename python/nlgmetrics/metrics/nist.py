@@ -8,7 +8,10 @@ by key-wise addition) comes first, segment statistics second. A single
 ``corpus_score``/``stats`` call builds the table from its own references, as both
 reference tools do. To stream or shard, build the table first (merge the shards'
 tables with ``+``) and pass it: ``NIST(info_table=table)``; statistics computed with
-different tables never merge (the table's digest is part of the key).
+different tables never merge (the table's digest is part of the key). Statistics of
+separate ``stats`` calls without a table carry a fingerprint of the references their
+weights came from (two count fields, as CIDEr-D's): their sum is refused with an
+:class:`IncompatibleStatsError` rather than scored with mixed weights.
 
 Flavours:
 
@@ -55,6 +58,22 @@ from ..stats import SegmentStats, Stats
 from .base import Metric, Score
 
 FLAVOURS = ("mteval", "nltk")
+# Every segment's statistics carry the fingerprint f of the weights they were computed
+# with, and f²: a sum of n segments used one table iff (Σf)² = n·Σf² (Cauchy-Schwarz).
+_WEIGHT_FIELDS = ("weights_fp", "weights_fp2")
+
+
+def _fingerprint(text: str) -> int:
+    """20 bits, as CIDEr-D's: squares summed over 2**24 segments fit uint64."""
+    h = int.from_bytes(hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
+    return h % ((1 << 20) - 3) + 1
+
+
+def _refs_fingerprint(references: list[list[str]]) -> int:
+    total = 0
+    for refs in references:
+        total += int.from_bytes(hashlib.blake2b("\x1f".join(refs).encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
+    return total % ((1 << 20) - 3) + 1
 
 
 class NISTScore(Score):
@@ -116,10 +135,10 @@ class NIST(Metric):
             raise IncompatibleStatsError("info_table must come from reference_table() of a NIST metric with the same flavour, tokenizer, case and n")
         self.info_table = info_table
         if flavour == "mteval":
-            self.count_fields = (*(f"tst_{i}" for i in range(1, n + 1)), "ref_words", "n_refs")
+            self.count_fields = (*(f"tst_{i}" for i in range(1, n + 1)), "ref_words", "n_refs", *_WEIGHT_FIELDS)
             self.sum_fields = tuple(f"info_{i}" for i in range(1, n + 1))
         else:
-            self.count_fields = (*(f"den_{i}" for i in range(1, n + 1)), "l_ref", "l_sys")
+            self.count_fields = (*(f"den_{i}" for i in range(1, n + 1)), "l_ref", "l_sys", *_WEIGHT_FIELDS)
             self.sum_fields = tuple(f"num_{i}" for i in range(1, n + 1))
 
     # -- phase one -------------------------------------------------------------------
@@ -173,6 +192,12 @@ class NIST(Metric):
     # -- phase two -------------------------------------------------------------------
     def _stats_with(self, predictions: list[str], references: list[list[str]], table, batch_table: bool = False) -> SegmentStats:
         counts, sums = _core.nist_stats(predictions, references, self.flavour, self.tokenize, self.lowercase, self.n, table, self.n_threads, batch_table)
+        fp = _fingerprint(self._signature_items()["weights"]) if table is not None else _refs_fingerprint(references)
+        if not batch_table and table is None:
+            fp = 0  # sentence scores: each segment's own weights, never summed into a corpus score
+        extra = np.empty((counts.shape[0], 2), dtype=np.uint64)
+        extra[:, 0], extra[:, 1] = fp, fp * fp
+        counts = np.hstack([np.asarray(counts, dtype=np.uint64).reshape(-1, self.n + 2), extra])
         return SegmentStats(
             key=self.key,
             count_fields=self.count_fields,
@@ -204,8 +229,14 @@ class NIST(Metric):
         return super().compute(predictions=predictions, references=references)
 
     def _score(self, stats: Stats) -> NISTScore:
-        n = self.n
-        counts = np.ascontiguousarray(stats.counts, dtype=np.uint64)
+        fp, fp2 = (int(x) for x in stats.counts[-2:])
+        if fp * fp != stats.n_segments * fp2:
+            raise IncompatibleStatsError(
+                "these NIST statistics come from stats() calls with different information weights (each call "
+                "weights n-grams by its own references); fix the weights first: NIST(info_table=reference_table(all "
+                "references)) or NIST().fit(references), or score the pieces with nlgmetrics.streaming.score_chunks"
+            )
+        counts = np.ascontiguousarray(stats.counts[:-2], dtype=np.uint64)
         sums = np.ascontiguousarray(stats.sums, dtype=np.float64)
         if self.flavour == "mteval":
             d = _core.nist_score("mteval", counts, sums, stats.n_segments, False)
@@ -214,7 +245,7 @@ class NIST(Metric):
         return NISTScore("NIST", d.pop("score"), self.signature(stats), stats, **d)
 
     def _sentence_scores(self, seg: SegmentStats) -> np.ndarray:
-        return _core.nist_scores(self.flavour, np.ascontiguousarray(seg.counts), np.ascontiguousarray(seg.sums), self.zero_division == "zero")
+        return _core.nist_scores(self.flavour, np.ascontiguousarray(seg.counts[:, :-2]), np.ascontiguousarray(seg.sums), self.zero_division == "zero")
 
     def sentence_scores(self, predictions, references) -> np.ndarray:
         if self.flavour == "nltk" and self.info_table is None:

@@ -115,7 +115,8 @@ class Parent(Metric):
             raise InvalidOptionError(f"unknown tokenizer {tokenize!r}; known: {', '.join(_tok.TOKENIZERS)}")
         self.tokenize = tokenize
         self.lambda_weight = None if lambda_weight is None else _real(lambda_weight, "lambda_weight", 0.0, 1.0)
-        self.smoothing = _real(smoothing, "smoothing", 0.0, math.inf)
+        # above 1 the smoothed precisions exceed 1 and PARENT leaves [0, 1]
+        self.smoothing = _real(smoothing, "smoothing", 0.0, 1.0)
         if isinstance(max_order, bool) or not isinstance(max_order, numbers.Integral) or not 1 <= max_order <= 64:
             raise InvalidOptionError(f"max_order must be an integer in 1..64, got {max_order!r}")
         self.max_order = int(max_order)
@@ -151,7 +152,7 @@ class Parent(Metric):
     def stats(self, predictions: Sequence[str], references: Any, tables: Sequence[Any] | None = None) -> SegmentStats:  # type: ignore[override]
         """Per segment: precision, recall, F, reference recall, table recall."""
         preds = as_texts(predictions, "predictions")
-        refs = as_references(references, len(preds))
+        refs = as_references(references, len(preds), predictions=preds)
         if tables is None:
             raise InputTypeError("PARENT needs tables: stats(predictions, references, tables)")
         if isinstance(tables, (str, bytes)):
@@ -191,8 +192,7 @@ class Parent(Metric):
 
     def update(self, predictions: Sequence[str], references: Any, tables: Sequence[Any] | None = None) -> "Parent":  # type: ignore[override]
         total = self.stats(predictions, references, tables).total()
-        self._state = total if self._state is None else self._state + total
-        return self
+        return self._accumulate(total)
 
     add_batch = update
 

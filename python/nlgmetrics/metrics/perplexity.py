@@ -145,17 +145,14 @@ class Perplexity(Metric):
 
     def update(self, logprobs: Any, mask: Any = None) -> "Perplexity":  # type: ignore[override]
         total = self.stats(logprobs, mask).total()
-        self._state = total if self._state is None else self._state + total
-        return self
+        return self._accumulate(total)
 
     add_batch = update
 
     def compute(self, *, logprobs: Any = None, mask: Any = None, predictions: Any = None, references: Any = None) -> Score:  # type: ignore[override]
         if logprobs is not None:
             self.update(logprobs, mask)
-        if self._state is None or self._state.n_segments == 0:
-            raise InvalidInputError("perplexity: nothing to score; call update() first")
-        return self.score_stats(self._state)
+        return self.score_stats(self._compute_state())
 
 
 def perplexity(logprobs: Any, *, base: str | float = "e", mask: Any = None) -> Score:

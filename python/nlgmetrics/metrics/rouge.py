@@ -104,6 +104,8 @@ class ROUGE(Flavoured, Metric, default_flavour="rouge-score"):
     def _set_types(self, rouge_types: Sequence[str] | str) -> None:
         if isinstance(rouge_types, str):
             rouge_types = [rouge_types]
+        if isinstance(rouge_types, bytes) or not hasattr(rouge_types, "__iter__"):
+            raise InvalidOptionError(f"rouge_types must be a list of ROUGE type names, got {rouge_types!r}")
         types = tuple(rouge_types)
         if not types:
             raise InvalidOptionError("rouge_types must name at least one ROUGE type")

@@ -33,10 +33,10 @@ import numpy as np
 
 from .. import _core, script_check
 from .. import tokenizers as _tok
-from .._inputs import as_texts, check_all_text
+from .._inputs import as_sequence, as_texts, check_all_text
 from ..errors import InputTypeError, InvalidOptionError
 from ..signature import Signature
-from .base import Score
+from .base import Score, check_options
 from .bleu_nltk import _fmt, _method_number, _token_list
 
 TAIL_WIDTH = 3
@@ -51,6 +51,11 @@ class SelfBLEU:
     """
 
     name = "self-BLEU"
+
+    def __new__(cls, *args: Any, **options: Any):
+        if args or options:
+            check_options(cls, args, options)
+        return super().__new__(cls)
 
     def __init__(
         self,
@@ -86,6 +91,8 @@ class SelfBLEU:
         for name, value in (("epsilon", epsilon), ("alpha", alpha), ("k", k)):
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise InvalidOptionError(f"{name} must be a number, got {value!r}")
+        if not 0 <= epsilon <= 1:  # method1 adds epsilon to a zero count: above 1 a precision exceeds 1
+            raise InvalidOptionError(f"epsilon must be in [0, 1], got {epsilon!r}")
         self.epsilon, self.alpha, self.k = epsilon, alpha, k
         self.n_threads = n_threads
         # Texygen: ``tuple((1. / ngram for _ in range(ngram)))``.
@@ -116,7 +123,7 @@ class SelfBLEU:
     def _inputs(self, predictions: Any) -> tuple[list, bool]:
         if isinstance(predictions, (str, bytes)):
             raise InputTypeError("predictions must be a sequence, not a single string")
-        items = list(predictions)
+        items = as_sequence(predictions, "predictions")
         if self.sample_size is not None:
             items = items[: self.sample_size]
         if all(isinstance(x, str) for x in items):
@@ -149,6 +156,9 @@ class SelfBLEU:
         # Texygen adds the scores one by one (``score += ...``), then divides.
         total = float(np.cumsum(scores)[-1])
         return Score(self.name, total / len(scores), self.signature(), None, sentence_scores=scores, n_sentences=len(scores))
+
+    def pairwise(self, candidates: Any, references: Any = None) -> np.ndarray:
+        raise InvalidOptionError("Self-BLEU is reference-free: pairwise() is not defined")
 
     def update(self, predictions: Any, references: Any = None) -> "SelfBLEU":
         # every sentence is scored against all the others: there is no per-batch state to sum

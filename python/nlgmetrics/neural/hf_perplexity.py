@@ -30,7 +30,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._inputs import as_texts
-from ..errors import InvalidInputError, InvalidOptionError
+from ..errors import InvalidOptionError
 from ..metrics.base import Score
 from ..metrics.perplexity import Perplexity
 from ..signature import Signature
@@ -181,8 +181,7 @@ class HFPerplexity(Perplexity):
 
     def update(self, texts: Sequence[str], mask: Any = None) -> "HFPerplexity":  # type: ignore[override]
         total = self.stats(texts).total()
-        self._state = total if self._state is None else self._state + total
-        return self
+        return self._accumulate(total)
 
     add_batch = update
 
@@ -190,9 +189,7 @@ class HFPerplexity(Perplexity):
         batch = texts if texts is not None else predictions
         if batch is not None:
             self.update(batch)
-        if self._state is None or self._state.n_segments == 0:
-            raise InvalidInputError("perplexity: nothing to score; call update() first")
-        return self.score_stats(self._state)
+        return self.score_stats(self._compute_state())
 
 
 def hf_perplexity(texts: Sequence[str], model: str | os.PathLike, **options: Any) -> Score:

@@ -1,0 +1,36 @@
+"""One re-entrant lock per stateful object, kept outside the object.
+
+Streaming objects (metrics, classification states, adapters) may be shared between
+threads: each ``update`` computes its batch statistics without the lock (the Rust core
+releases the GIL, so threads run in parallel) and folds the result into the state under
+the object's lock, so no batch is lost.
+
+The locks live in a table keyed by object identity rather than in the object, so they
+never reach ``pickle``, ``copy.copy`` (a copy gets its own lock) or a subclass's
+``__getstate__``; an entry is dropped when its object is collected.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from typing import Any
+
+_guard = threading.Lock()
+_locks: dict[int, threading.RLock] = {}
+
+
+def _forget(key: int) -> None:
+    with _guard:
+        _locks.pop(key, None)
+
+
+def state_lock(obj: Any) -> threading.RLock:
+    """The lock guarding ``obj``'s mutable state (created on first use)."""
+    key = id(obj)
+    with _guard:
+        lock = _locks.get(key)
+        if lock is None:
+            lock = _locks[key] = threading.RLock()
+            weakref.finalize(obj, _forget, key)
+        return lock

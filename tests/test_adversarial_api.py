@@ -1,0 +1,365 @@
+"""A standing adversarial suite for the Python API: hostile inputs against every
+registered metric and its faces (corpus_score, sentence_scores, pairwise, update+compute).
+
+The promise under test: a finite number inside the metric's documented range, or a typed
+error (a subclass of :class:`nlgmetrics.NlgMetricsError`), never anything else (no bare
+TypeError / IndexError / ValueError / PanicException, no NaN). Metrics come from the
+registry, so a new metric is tried the day it is registered. Neural metrics are left out:
+building their model is not cheap enough for a property test (test_bertscore.py and
+test_bleurt.py try their inputs with tiny local models).
+
+The second half pins the reproductions of issue 15 with their right numbers.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import nlgmetrics
+from nlgmetrics import evaluate
+from nlgmetrics.errors import (
+    IncompatibleStatsError,
+    InputTypeError,
+    InvalidInputError,
+    InvalidOptionError,
+    NlgMetricsError,
+    ReferenceOrientationError,
+)
+
+# Documented score ranges; a metric not listed must at least give finite numbers.
+RANGES: dict[str, tuple[float, float]] = {
+    "bleu": (0, 100), "chrf": (0, 100), "chrf++": (0, 100), "meteor": (0, 1), "rouge": (0, 1),
+    "cider": (0, math.inf), "distinct": (0, 1), "self_bleu": (0, 1), "parent": (0, 1),
+    "ter": (0, math.inf), "wer": (0, math.inf), "cer": (0, math.inf), "mer": (0, 1), "wil": (0, 1),
+    "wip": (0, 1), "per": (0, math.inf), "nist": (0, math.inf),
+}
+METRICS = [e for e in nlgmetrics.available() if e.kind != "neural"]
+
+# -- hostile values --------------------------------------------------------------------
+any_char = st.characters(blacklist_categories=())  # surrogates included
+texts = st.one_of(
+    st.text(st.sampled_from(list("ab c.\u00e9\u6f22")), max_size=12),
+    st.text(any_char, max_size=6),
+    st.sampled_from(["", " ", "\x00", "\ud800", "a\u0000b", "\t\n", "the cat " * 300]),
+)
+scalars = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=True, allow_infinity=True), st.binary(max_size=4))
+cells = st.one_of(texts, texts, scalars, st.lists(texts, max_size=2), st.dictionaries(texts, texts, max_size=2))
+containers = lambda inner: st.one_of(  # noqa: E731
+    st.lists(inner, max_size=4),
+    st.tuples(inner, inner),
+    st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    st.sets(st.text(max_size=3), max_size=3),
+    inner,
+)
+predictions = containers(st.one_of(texts, texts, texts, cells))
+references = containers(st.one_of(texts, st.lists(st.one_of(texts, texts, cells), max_size=3), cells))
+
+
+def _check_value(name: str, value: float) -> None:
+    assert math.isfinite(value), f"{name} gave {value}"
+    lo, hi = RANGES.get(name, (-math.inf, math.inf))
+    assert lo - 1e-9 <= value <= hi + 1e-9, f"{name} gave {value}, outside [{lo}, {hi}]"
+
+
+def _try(name: str, call) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            out = call()
+        except NlgMetricsError:
+            return
+    if isinstance(out, np.ndarray):
+        for v in out.ravel().tolist():
+            _check_value(name, v)
+    else:
+        _check_value(name, float(out.score))
+
+
+def _faces(entry, preds, refs, tables):
+    metric = nlgmetrics.load(entry.name)
+    if entry.kind == "data-to-text":
+        yield lambda: metric.corpus_score(preds, refs, tables)
+        yield lambda: metric.sentence_scores(preds, refs, tables)
+        yield lambda: nlgmetrics.load(entry.name).update(preds, refs, tables).compute()
+        return
+    yield lambda: metric.corpus_score(preds, refs)
+    yield lambda: metric.sentence_scores(preds, refs)
+    yield lambda: metric.pairwise(preds, refs)
+    yield lambda: nlgmetrics.load(entry.name).update(preds, refs).compute()
+    yield lambda: nlgmetrics.load(entry.name).compute(predictions=preds, references=refs)
+    yield lambda: _update_keeps_state(entry.name, preds, refs)
+
+
+def _update_keeps_state(name: str, preds, refs):
+    """A refused batch leaves what was added before untouched (no mutate-then-raise)."""
+    metric = nlgmetrics.load(name)
+    if name in ("self_bleu", "nist"):
+        return metric.corpus_score(["a b c d"] * 2, [["a b c"], ["b c d"]])
+    good = (["a b c d", "b c d e"], [["a b c"], ["b c d"]])
+    metric.update(*good)
+    before = metric.compute().score
+    try:
+        metric.update(preds, refs)
+    except NlgMetricsError:
+        assert metric.state.n_segments == 2 and metric.compute().score == before
+        raise
+    return metric.compute()
+
+
+@pytest.mark.parametrize("entry", METRICS, ids=[e.name for e in METRICS])
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(preds=predictions, refs=references, tables=st.one_of(st.none(), containers(cells)))
+def test_hostile_inputs_give_a_number_or_a_typed_error(entry, preds, refs, tables):
+    for face in _faces(entry, preds, refs, tables):
+        _try(entry.name, face)
+
+
+@pytest.mark.parametrize("entry", METRICS, ids=[e.name for e in METRICS])
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    rows=st.lists(st.tuples(texts, st.lists(texts, min_size=1, max_size=2)), min_size=0, max_size=4),
+)
+def test_well_typed_strings_score_in_range(entry, rows):
+    """Any strings (empty, NUL, surrogates, long) in the right shapes."""
+    preds = [p for p, _ in rows]
+    refs = nlgmetrics.references_by_segment([r for _, r in rows])
+    tables = [[["k", "v"]] for _ in rows]
+    for face in _faces(entry, preds, refs, tables):
+        _try(entry.name, face)
+
+
+def _options_of(entry) -> list[tuple[str | None, str]]:
+    """(flavour, option) for every constructor option of every flavour of a metric."""
+    import inspect
+
+    out = []
+    for flavour in entry.flavours or (None,):
+        metric = nlgmetrics.load(entry.name, **({} if flavour is None else {"flavour": flavour}))
+        for p in list(inspect.signature(type(metric).__init__).parameters.values())[1:]:
+            if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name not in ("flavour", "n_threads"):
+                out.append((flavour, p.name))
+    return out + [(None, "no_such_option")]
+
+
+hostile_option_values = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True), st.integers(-10**20, 10**20), st.none(), st.text(max_size=3),
+    st.booleans(), st.lists(st.one_of(st.floats(-2, 2), st.text(max_size=3)), max_size=3), st.binary(max_size=2),
+)
+
+
+@pytest.mark.parametrize("entry", METRICS, ids=[e.name for e in METRICS])
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_hostile_options_are_refused_or_scored_in_range(entry, data):
+    """Every constructor option of every flavour (read from the signatures), with hostile values."""
+    flavour, option = data.draw(st.sampled_from(_options_of(entry)))
+    value = data.draw(hostile_option_values)
+    options = {option: value, **({} if flavour is None else {"flavour": flavour})}
+    try:
+        metric = nlgmetrics.load(entry.name, **options)
+    except NlgMetricsError:
+        return
+    if entry.kind == "data-to-text":
+        _try(entry.name, lambda: metric.corpus_score(["a b c", "c d"], [["a b"], ["c d e"]], [[["k", "a b"]], [["k", "c"]]]))
+    elif entry.name in ("distinct", "self_bleu"):
+        _try(entry.name, lambda: metric.corpus_score(["a b c d e", "c d e f", "a b"]))
+    else:
+        _try(entry.name, lambda: metric.corpus_score(["a b c d e", "c d e f"], [["a b c d"], ["c d e"]]))
+
+
+def test_nltk_meteor_without_wordnet_is_a_typed_error():
+    class NoWordNet:
+        def synsets(self, word):
+            raise LookupError("Resource wordnet not found")
+
+    with pytest.raises(nlgmetrics.MissingExtraError, match="WordNet"):
+        nlgmetrics.load("meteor", flavour="nltk", wordnet=NoWordNet()).corpus_score(["a b"], ["a c"])
+    with pytest.raises(InvalidOptionError, match="stem"):
+        nlgmetrics.load("meteor", flavour="nltk", stemmer=3)
+
+
+# -- classification functions and streaming objects ------------------------------------
+import nlgmetrics.classification as C  # noqa: E402
+
+label = st.one_of(st.integers(-1, 3), st.sampled_from(["a", "b", "c", ""]), st.booleans(), st.none(),
+                  st.floats(allow_nan=True, allow_infinity=True), st.lists(st.integers(0, 1), max_size=2))
+labels = st.one_of(
+    st.lists(label, max_size=6),
+    st.lists(st.integers(0, 2), min_size=1, max_size=8),
+    st.lists(st.sampled_from(["x", "y"]), min_size=1, max_size=8),
+    st.dictionaries(st.integers(0, 3), st.integers(0, 1), max_size=3),
+    st.none(), st.text(max_size=3),
+)
+score_values = st.one_of(
+    st.lists(st.floats(allow_nan=True, allow_infinity=True), max_size=8),
+    st.lists(st.floats(0, 1), min_size=1, max_size=8),
+    st.lists(st.integers(0, 2), min_size=1, max_size=8),
+    st.lists(label, max_size=6),
+)
+SCALAR_FUNCTIONS = ["accuracy_score", "balanced_accuracy_score", "f1_score", "precision_score", "recall_score",
+                    "roc_auc_score", "average_precision_score"]
+OTHER_FUNCTIONS = ["confusion_matrix", "precision_recall_fscore_support", "roc_curve", "precision_recall_curve",
+                   "multilabel_confusion_matrix"]
+
+
+def _numbers(out) -> list[float]:
+    if isinstance(out, (tuple, list)):
+        return [v for x in out for v in _numbers(x)]
+    if isinstance(out, dict):
+        return [v for x in out.values() for v in _numbers(x)]
+    arr = np.asarray(out)
+    return arr.astype(float).ravel().tolist() if arr.dtype.kind in "biuf" else []
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(y_true=labels, y_other=score_values, name=st.sampled_from(SCALAR_FUNCTIONS + OTHER_FUNCTIONS))
+def test_classification_functions_give_numbers_or_typed_errors(y_true, y_other, name):
+    fn = getattr(C, name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            out = fn(y_true, y_other)
+        except NlgMetricsError:
+            return
+    if name in SCALAR_FUNCTIONS:
+        value = float(out)
+        # NaN is documented for undefined cases (one class), with an UndefinedMetricWarning
+        assert math.isnan(value) or 0 <= value <= 1
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(batches=st.lists(st.tuples(labels, score_values), min_size=1, max_size=3),
+       make=st.sampled_from([C.ExactCurves, lambda: C.BinnedCurves(n_bins=16), lambda: C.StreamingConfusion([0, 1, 2])]))
+def test_streaming_classification_refuses_without_losing_state(batches, make):
+    m = make()
+    for y, s in batches:
+        before = m.state
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                m.update(y, s)
+            except NlgMetricsError:
+                assert m.state == before
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            out = m.compute()
+        except NlgMetricsError:
+            return
+    assert math.isnan(out.score) or 0 <= out.score <= 1
+
+
+# -- the reproductions of issue 15 ------------------------------------------------------
+H2 = ["the cat sat on the mat", "a dog ran in the park"]
+REF_A = ["the cat sat on a mat", "a dog runs in the park"]
+REF_B = ["there is a cat on the mat", "the dog ran in a park"]
+
+
+@pytest.mark.parametrize("bad", [
+    {"391895": "a man"},
+    {"a man"},
+    b"a man",
+    np.array([["a man", "b"]]),
+], ids=["dict", "set", "bytes", "2d-array"])
+def test_unordered_or_wrong_shaped_predictions_are_refused(bad):
+    with pytest.raises(InputTypeError):
+        nlgmetrics.load("chrf").corpus_score(bad, [["a man"]])
+
+
+def test_dict_references_are_refused_with_advice():
+    with pytest.raises(InputTypeError, match="mapping"):
+        nlgmetrics.load("chrf").corpus_score(["a man"], {"391895": ["a man"]})
+    # a JSON-lines record's {"x": "y"} reaches the metric as one segment's references
+    with pytest.raises(InputTypeError, match=r"references\[0\].*mapping"):
+        nlgmetrics.load("bleu").corpus_score(["x"], [{"x": "y"}])
+
+
+def test_transposed_references_are_detected_and_both_layouts_scorable():
+    bleu = nlgmetrics.load("bleu")
+    with pytest.raises(ReferenceOrientationError, match="references_from_streams"):
+        bleu.corpus_score(H2, [REF_A, REF_B])
+    per_segment = [[REF_A[0], REF_B[0]], [REF_A[1], REF_B[1]]]
+    want = bleu.corpus_score(H2, per_segment).score
+    assert bleu.corpus_score(H2, nlgmetrics.references_from_streams([REF_A, REF_B])).score == want
+    # the same input stated as per-segment lists is scored as given (a legit 2x2 case)
+    assert bleu.corpus_score(H2, nlgmetrics.references_by_segment([REF_A, REF_B])).score == pytest.approx(41.1401, abs=1e-4)
+    # more streams than segments: the length error names the fix
+    with pytest.raises(InvalidInputError, match="references_from_streams"):
+        bleu.corpus_score(H2, [REF_A, REF_B, REF_A])
+
+
+def test_per_segment_square_references_are_not_flagged():
+    refs = [[REF_A[0], REF_B[0]], [REF_A[1], REF_B[1]]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for name in ("bleu", "chrf", "ter", "cider", "rouge"):
+            nlgmetrics.load(name).corpus_score(H2, refs)
+
+
+def test_evaluate_compute_typo_keeps_every_example():
+    module = evaluate.load("sacrebleu")
+    module.add_batch(predictions=["the cat sat on the mat"], references=[["the cat is on the mat"]])
+    with pytest.raises(InvalidOptionError, match="lowercse"):
+        module.compute(lowercse=True)
+    assert round(module.compute(lowercase=True)["score"], 4) == 37.9918
+    with pytest.raises(InvalidInputError):
+        module.compute()  # consumed by the successful compute
+    generic = evaluate.load("chrf")
+    generic.add(prediction="a b c", reference="a b d")
+    with pytest.raises(InvalidOptionError):
+        generic.compute(char_order=0)
+    assert generic.compute()["score"] == nlgmetrics.load("chrf").corpus_score(["a b c"], ["a b d"]).score
+
+
+def test_metric_compute_validates_before_adding():
+    m = nlgmetrics.load("bleu")
+    m.update(["a b c"], ["a b c"])
+    with pytest.raises(InputTypeError):
+        m.compute(predictions=["x"])  # references missing: nothing added
+    with pytest.raises(InputTypeError):
+        m.update({"k": "x"}, ["y"])
+    assert m.state.n_segments == 1
+    with pytest.raises(IncompatibleStatsError):
+        m.merge(nlgmetrics.load("chrf").update(["a"], ["a"]))
+    assert m.state.n_segments == 1
+
+
+def test_nist_pieces_merge_exactly_or_refuse():
+    hyps = ["the cat sat on the mat", "a dog ran in the park", "the sun is out today", "he plays the game"]
+    refs = [["the cat sat on a mat"], ["a dog runs in the park"], ["today the sun is out"], ["he played a game"]]
+    for flavour in ("mteval", "nltk"):
+        nist = nlgmetrics.load("nist", flavour=flavour)
+        whole = nist.corpus_score(hyps, refs).score
+        with pytest.raises(IncompatibleStatsError, match="information weights"):
+            nist.score_stats(nist.stats(hyps[:2], refs[:2]).total() + nist.stats(hyps[2:], refs[2:]).total())
+        table = nist.reference_table(refs[:2]) + nist.reference_table(refs[2:])
+        bound = nlgmetrics.load("nist", flavour=flavour, info_table=table)
+        assert bound.score_stats(bound.stats(hyps[:2], refs[:2]).total() + bound.stats(hyps[2:], refs[2:]).total()).score == whole
+        seg = nist.stats(hyps, refs)
+        assert nist.score_stats(seg.take([0, 0, 3])).score > 0  # resampling one corpus still scores
+
+
+@pytest.mark.parametrize("option, value", [
+    ("alpha", 2), ("beta", -1), ("gamma", 1.5), ("delta", -0.1), ("weights", [1, 2, 0, 0]),
+])
+def test_meteor_parameters_outside_their_range_are_refused(option, value):
+    with pytest.raises(InvalidOptionError, match=option if option != "weights" else "weights"):
+        nlgmetrics.load("meteor", **{option: value})
+
+
+@pytest.mark.parametrize("value", [-1, float("nan"), float("inf"), "0.1", True])
+def test_bleu_smooth_value_outside_its_range_is_refused(value):
+    with pytest.raises(InvalidOptionError, match="smooth_value"):
+        nlgmetrics.load("bleu", smooth_method="floor", smooth_value=value)
+
+
+def test_unknown_options_name_the_known_ones():
+    for entry in METRICS:
+        with pytest.raises(InvalidOptionError, match="options are"):
+            nlgmetrics.load(entry.name, definitely_not_an_option=1)

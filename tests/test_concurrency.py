@@ -1,0 +1,234 @@
+"""Every stateful object may be shared between threads: concurrent ``update`` / ``add_batch``
+/ ``merge`` calls lose no batch, and the result equals the same batches fed from one
+thread. Text metrics come from the registry, so a newly registered metric is covered the
+day it is added (``FEEDERS`` only names the few whose ``update`` takes other arguments).
+The switch interval is shortened so that a read-modify-write race would show at once.
+"""
+
+from __future__ import annotations
+
+import pickle
+import sys
+import threading
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import nlgmetrics
+from nlgmetrics import evaluate
+from nlgmetrics.classification.streaming import BinnedCurves, ExactCurves, StreamingConfusion
+from nlgmetrics.metrics.coverage import Coverage
+from nlgmetrics.metrics.perplexity import Perplexity
+
+N_THREADS = 4
+N_BATCHES = 24
+BATCH = 3
+
+WORDS = "the a cat dog sat ran on in mat park sun today is was big small red".split()
+
+
+def _corpus(seed: int = 0) -> tuple[list[str], list[list[str]]]:
+    rng = np.random.default_rng(seed)
+    n = N_BATCHES * BATCH
+
+    def sentence() -> str:
+        return " ".join(rng.choice(WORDS, size=int(rng.integers(4, 9))))
+
+    preds = [sentence() for _ in range(n)]
+    refs = [[sentence()] for _ in range(n)]  # one each: jiwer-style measures take one
+    return preds, refs
+
+
+PREDS, REFS = _corpus()
+BATCHES = [(PREDS[i : i + BATCH], REFS[i : i + BATCH]) for i in range(0, len(PREDS), BATCH)]
+TABLES = [[["name", w] for w in p.split()[:3]] for p in PREDS]
+
+
+@pytest.fixture(autouse=True)
+def _fast_switching():
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    yield
+    sys.setswitchinterval(old)
+
+
+def _run_threads(jobs: list[Callable[[], Any]]) -> None:
+    """Run the jobs on N_THREADS threads, started together; re-raise the first error."""
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(N_THREADS)
+    chunks = [jobs[k::N_THREADS] for k in range(N_THREADS)]
+
+    def work(mine: list[Callable[[], Any]]) -> None:
+        barrier.wait()
+        try:
+            for job in mine:
+                job()
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(c,)) for c in chunks]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not any(t.is_alive() for t in threads), "a thread hung"
+    if errors:
+        raise errors[0]
+
+
+# How each registered metric takes one batch; anything else is update(predictions, references).
+FEEDERS: dict[str, Callable[[Any, int], Any]] = {
+    "distinct": lambda m, k: m.update(BATCHES[k][0]),
+    "parent": lambda m, k: m.update(*BATCHES[k], TABLES[k * BATCH : (k + 1) * BATCH]),
+}
+# Built with their corpus-wide weights fixed (their update needs them).
+BUILDERS: dict[str, Callable[[], Any]] = {
+    "nist": lambda: nlgmetrics.load("nist").fit(REFS),
+}
+# Metrics that do not stream: update() refuses (tested), corpus_score is shared instead.
+NON_STREAMING = {"self_bleu"}
+# Neural metrics need a model; building one per test is not cheap (test_bertscore.py and
+# test_bleurt.py cover their faces with tiny local models).
+SKIPPED_KINDS = {"neural"}
+
+
+def _text_entries() -> list[str]:
+    return [e.name for e in nlgmetrics.available() if e.kind not in SKIPPED_KINDS]
+
+
+def _build(name: str) -> Any:
+    return BUILDERS[name]() if name in BUILDERS else nlgmetrics.load(name)
+
+
+def _feed(name: str, metric: Any, k: int) -> Any:
+    feeder = FEEDERS.get(name)
+    return feeder(metric, k) if feeder else metric.update(*BATCHES[k])
+
+
+def test_registry_is_covered():
+    names = _text_entries()
+    assert {"bleu", "chrf", "cider", "meteor", "nist", "distinct", "parent", "ter", "wer"} <= set(names)
+
+
+@pytest.mark.parametrize("name", _text_entries())
+def test_concurrent_updates_lose_no_batch(name):
+    if name in NON_STREAMING:
+        metric = _build(name)
+        with pytest.raises(nlgmetrics.NlgMetricsError):
+            _feed(name, metric, 0)
+        want = metric.corpus_score(PREDS).score
+        got: list[float] = []
+        _run_threads([lambda: got.append(metric.corpus_score(PREDS).score) for _ in range(N_THREADS)])
+        assert got == [want] * N_THREADS
+        return
+    serial = _build(name)
+    for k in range(N_BATCHES):
+        _feed(name, serial, k)
+    shared = _build(name)
+    _run_threads([lambda k=k: _feed(name, shared, k) for k in range(N_BATCHES)])
+    assert shared.state.n_segments == serial.state.n_segments == len(PREDS)
+    assert shared.compute().score == serial.compute().score
+    # the state survives pickling (locks are kept outside the object)
+    clone = pickle.loads(pickle.dumps(shared))
+    assert clone.compute().score == serial.compute().score
+    clone.update(*BATCHES[0]) if name not in FEEDERS else _feed(name, clone, 0)
+    assert clone.state.n_segments == len(PREDS) + BATCH
+
+
+@pytest.mark.parametrize("name", ["bleu", "chrf", "cider"])
+def test_concurrent_merges_and_reads(name):
+    parts = []
+    for k in range(N_BATCHES):
+        m = _build(name)
+        _feed(name, m, k)
+        parts.append(m)
+    shared = _build(name)
+    reads: list[int] = []
+    jobs: list[Callable[[], Any]] = []
+    for p in parts:
+        jobs.append(lambda p=p: shared.merge(p))
+        jobs.append(lambda: reads.append(shared.state.n_segments))
+    _run_threads(jobs)
+    assert shared.state.n_segments == len(PREDS)
+    assert all(0 <= r <= len(PREDS) for r in reads)
+    serial = _build(name)
+    for p in parts:
+        serial.merge(p)
+    assert shared.compute().score == serial.compute().score
+
+
+def _labels(seed: int, n: int = 600):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    s = np.round(rng.random(n), 3)
+    return y, s
+
+
+@pytest.mark.parametrize("make", [ExactCurves, lambda: BinnedCurves(n_bins=64)], ids=["exact", "binned"])
+def test_concurrent_curve_updates(make):
+    y, s = _labels(1)
+    parts = [(y[i : i + 25], s[i : i + 25]) for i in range(0, len(y), 25)]
+    serial, shared = make(), make()
+    for p in parts:
+        serial.update(*p)
+    _run_threads([lambda p=p: shared.update(*p) for p in parts])
+    assert shared.state == serial.state
+    assert shared.compute().score == serial.compute().score
+    assert pickle.loads(pickle.dumps(shared)).compute().score == serial.compute().score
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_concurrent_confusion_updates(weighted):
+    rng = np.random.default_rng(2)
+    y, p, w = rng.integers(0, 3, 600), rng.integers(0, 3, 600), rng.random(600)
+    parts = [slice(i, i + 25) for i in range(0, 600, 25)]
+
+    def feed(m, sl):
+        return m.update(y[sl], p[sl], w[sl]) if weighted else m.update(y[sl], p[sl])
+
+    serial, shared = StreamingConfusion([0, 1, 2], weighted=weighted), StreamingConfusion([0, 1, 2], weighted=weighted)
+    for sl in parts:
+        feed(serial, sl)
+    _run_threads([lambda sl=sl: feed(shared, sl) for sl in parts])
+    np.testing.assert_array_equal(shared.matrix(), serial.matrix())
+    assert shared.state.n_segments == 600
+
+
+def test_concurrent_perplexity_and_coverage():
+    rng = np.random.default_rng(3)
+    logprobs = [-rng.random(int(rng.integers(1, 9))) for _ in range(N_BATCHES * BATCH)]
+    serial, shared = Perplexity(), Perplexity()
+    for k in range(N_BATCHES):
+        serial.update(logprobs[k * BATCH : (k + 1) * BATCH])
+    _run_threads([lambda k=k: shared.update(logprobs[k * BATCH : (k + 1) * BATCH]) for k in range(N_BATCHES)])
+    assert shared.compute().score == serial.compute().score
+    items = [p.split()[:2] for p in PREDS]
+    serial_c, shared_c = Coverage(), Coverage()
+    for k in range(N_BATCHES):
+        serial_c.update(PREDS[k * BATCH : (k + 1) * BATCH], items[k * BATCH : (k + 1) * BATCH])
+    _run_threads([lambda k=k: shared_c.update(PREDS[k * BATCH : (k + 1) * BATCH], items[k * BATCH : (k + 1) * BATCH]) for k in range(N_BATCHES)])
+    assert shared_c.state.n_segments == len(PREDS)
+    assert shared_c.compute().score == serial_c.compute().score
+
+
+def test_concurrent_evaluate_add_batch_and_add():
+    module = evaluate.load("sacrebleu")
+    jobs: list[Callable[[], Any]] = [lambda k=k: module.add_batch(predictions=BATCHES[k][0], references=BATCHES[k][1]) for k in range(N_BATCHES)]
+    jobs += [lambda: module.add(prediction=PREDS[0], reference=REFS[0])] * 8
+    _run_threads(jobs)
+    order_free = evaluate.load("sacrebleu").compute(predictions=PREDS + [PREDS[0]] * 8, references=REFS + [REFS[0]] * 8)
+    assert module.compute()["score"] == pytest.approx(order_free["score"], abs=0)
+    assert pickle.loads(pickle.dumps(evaluate.load("chrf"))).name == "chrf"
+
+
+def test_concurrent_torchmetrics_updates():
+    pytest.importorskip("torchmetrics")
+    from nlgmetrics.torchmetrics import TorchMetric
+
+    serial, shared = TorchMetric("bleu"), TorchMetric("bleu")
+    for p, r in BATCHES:
+        serial.update(p, r)
+    _run_threads([lambda b=b: shared.update(*b) for b in BATCHES])
+    assert int(shared.n_segments) == len(PREDS)
+    assert float(shared.compute()) == float(serial.compute())
