@@ -40,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("-m", "--metrics", nargs="+", default=["bleu"], metavar="METRIC", help="metrics to compute (default: bleu)")
     s.add_argument("-f", "--format", choices=["text", "json", "tsv"], default="text", help="output format (default: text)")
     s.add_argument("-tok", "--tokenize", default=None, help="tokenizer for the metrics that take one")
-    s.add_argument("-lc", "--lowercase", action="store_true", help="lowercase before scoring")
+    s.add_argument("-lc", "--lowercase", action="store_true", help="lowercase BLEU (as sacrebleu: chrF takes --chrf-lowercase, TER --ter-case-sensitive), PER, NIST and diversity")
     s.add_argument("-tl", "--trg-lang", default="", help="target language (picks zh/ja/ko tokenizers as sacrebleu does)")
     s.add_argument("--sentence-level", "-sl", action="store_true", help="one result per segment (JSON lines with --format json)")
     s.add_argument("-w", "--width", type=int, default=2, help="decimal places (default: 2)")
@@ -93,7 +93,7 @@ def _read_jsonl(path: str) -> tuple[list[str], list[list[str]]]:
 def _add_shared_metric_flags(p: argparse.ArgumentParser) -> None:
     """The metric flags of ``score`` for other subcommands (compare, correlate)."""
     p.add_argument("-tok", "--tokenize", default=None, help="tokenizer for the metrics that take one")
-    p.add_argument("-lc", "--lowercase", action="store_true", help="lowercase before scoring")
+    p.add_argument("-lc", "--lowercase", action="store_true", help="lowercase BLEU (as sacrebleu: chrF takes --chrf-lowercase), PER, NIST and diversity")
     p.add_argument("-tl", "--trg-lang", default="", help="target language (picks zh/ja/ko tokenizers as sacrebleu does)")
     p.add_argument("--n-threads", type=int, default=0, help="worker threads (0 = all cores); results do not depend on it")
     p.set_defaults(sentence_level=False)

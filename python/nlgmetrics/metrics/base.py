@@ -19,17 +19,83 @@ from ..signature import Signature
 from ..stats import SegmentStats, Stats
 
 
-class Score:
-    """A metric value with its breakdown, statistics and signature."""
+class _Breakdown(dict):
+    """A score's breakdown; a part set after construction also shows in the score's mapping."""
+
+    def __init__(self, owner: "Score", items: dict[str, Any]):
+        super().__init__(items)
+        self._owner = owner
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        super().__setitem__(key, value)
+        dict.update(self._owner, _flat_parts({key: value}))
+
+    def __reduce__(self):
+        return (dict, (dict(self),))
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+
+
+def _flat_parts(breakdown: dict[str, Any]) -> dict[str, float | int]:
+    """Every numeric part under one flat name (see :class:`Score`)."""
+    out: dict[str, Any] = {}
+
+    def scalar(v: Any) -> Any:
+        return v.item() if isinstance(v, (np.integer, np.floating)) else v
+
+    for k, v in breakdown.items():
+        if _number(v):
+            out[k] = scalar(v)
+        elif hasattr(v, "_asdict"):
+            out.update({f"{k}_{f}": scalar(x) for f, x in v._asdict().items() if _number(x)})
+        elif isinstance(v, dict):
+            for kk, vv in v.items():
+                if _number(vv):
+                    out[str(kk)] = scalar(vv)
+                elif hasattr(vv, "_asdict"):
+                    fields = vv._asdict()
+                    # a per-type (P, R, F) triple is also the type's own name for its F,
+                    # as evaluate's rouge reports it
+                    if "fmeasure" in fields:
+                        out[str(kk)] = scalar(fields["fmeasure"])
+                    out.update({f"{kk}_{f}": scalar(x) for f, x in fields.items() if _number(x)})
+        elif isinstance(v, (list, tuple, np.ndarray)) and len(v) and all(_number(x) for x in np.ravel(np.asarray(v, dtype=object))):
+            flat = np.ravel(np.asarray(v, dtype=object))
+            out.update({f"{k}_{i + 1}": scalar(x) for i, x in enumerate(flat)})
+    return out
+
+
+class Score(dict):
+    """A metric value with its breakdown, statistics and signature.
+
+    A score is also a flat ``dict`` of its numeric parts: ``score``, every scalar of the
+    breakdown under its own name, sequences as ``name_1``, ``name_2``, ..., per-type
+    tuples as ``type_field`` (and a (P, R, F) triple's F under the type's name). So
+    ``dict(score)``, ``score.keys()``, ``score["rouge1"]`` and JSON serialisation work,
+    and a Hugging Face Trainer ``compute_metrics`` may return the score itself.
+    """
+
+    # a dict subclass is unhashable by default; scores stay hashable by identity
+    __hash__ = object.__hash__
 
     def __init__(self, name: str, score: float, signature: Signature, stats: Stats | None = None, **breakdown: Any):
+        super().__init__()
         self.name = name
         self.score = float(score)
         self.signature = signature
         self.stats = stats
-        self.breakdown = breakdown
+        self.breakdown = _Breakdown(self, breakdown)
         for k, v in breakdown.items():
             setattr(self, k, v)
+        dict.update(self, {"score": self.score, **_flat_parts(breakdown)})
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
 
     def __float__(self) -> float:
         return self.score
@@ -45,15 +111,31 @@ class Score:
     def __repr__(self) -> str:
         return f"<{self.format()} | {self.signature}>"
 
+    def __reduce__(self):
+        # pickle as an object (its attributes), not as a dict of its parts
+        return (_rebuild_score, (type(self), self.__dict__.copy(), dict(self)))
+
     def to_dict(self) -> dict[str, Any]:
+        """Name, score, breakdown (arrays as lists; per-type tuples also flat) and signature."""
         out = {"name": self.name, "score": self.score}
         for k, v in self.breakdown.items():
             if isinstance(v, np.ndarray):
                 v = v.tolist()
             out[k] = v
+        nested = {k: v for k, v in self.breakdown.items() if isinstance(v, dict) or hasattr(v, "_asdict")}
+        for k, v in _flat_parts(nested).items():
+            out.setdefault(k, v)
         out["signature"] = self.signature.format()
         out["signature_fields"] = self.signature.as_dict()
         return out
+
+
+def _rebuild_score(cls: type, state: dict[str, Any], parts: dict[str, Any]) -> Score:
+    obj = dict.__new__(cls)
+    dict.update(obj, parts)
+    obj.__dict__.update(state)
+    obj.breakdown = _Breakdown(obj, state.get("breakdown", {}))
+    return obj
 
 
 class Metric:
