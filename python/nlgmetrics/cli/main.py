@@ -76,6 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_report(sub, _add_shared_metric_flags)
     # --- end report ---
+    # sacrebleu's own command line (cli/sacrebleu_cli.py parses the rest)
+    sub.add_parser("sacrebleu", help="sacrebleu 2.6's command line, byte-identical output", add_help=False)
     return p
 
 
@@ -216,6 +218,11 @@ def _list(out) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["sacrebleu"]:  # sacrebleu's arguments, parsed by its own parser
+        from .sacrebleu_cli import main as _sacrebleu_main
+
+        return _sacrebleu_main(argv[1:], prog="nlgmetrics sacrebleu")
     parser = build_parser()
     out = sys.stdout
     try:
