@@ -124,3 +124,23 @@ def test_report_cli_takes_method(wmt_files, capsys):
     assert main([*args, "--method", "sacrebleu"]) == 0
     assert "chrF" in capsys.readouterr().out
     assert main([*args, "--method", "bogus"]) == 2
+
+
+def test_per_type_segment_scores_as_named_columns():
+    from rouge_score import rouge_scorer
+
+    preds = ["the cats sat on the mat", "a dog barked loudly", ""]
+    targets = ["the cat is on the mat\nit sat", "the dog barked", "nothing"]
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    cols = nm.ROUGE(rouge_types=types, use_stemmer=True).sentence_parts(preds, targets)
+    scorer = rouge_scorer.RougeScorer(types, use_stemmer=True)
+    for i, (p, t) in enumerate(zip(preds, targets)):
+        want = scorer.score(t, p)
+        for k in types:
+            assert (cols[f"{k}_precision"][i], cols[f"{k}_recall"][i], cols[f"{k}_fmeasure"][i]) == tuple(want[k])
+            assert cols[k][i] == want[k].fmeasure
+    bleu = nm.BLEU().sentence_parts(preds[:2], [[t] for t in targets[:2]])
+    assert bleu["score"].tolist() == nm.BLEU().sentence_scores(preds[:2], [[t] for t in targets[:2]]).tolist()
+    assert bleu["sys_len"].tolist() == [6, 4] and "precisions_4" in bleu
+    wer = nm.WER().sentence_parts(["a b c"], ["a x c d"])
+    assert (wer["hits"][0], wer["substitutions"][0], wer["deletions"][0]) == (2, 1, 1)

@@ -241,6 +241,29 @@ class Metric:
     def _sentence_scores(self, seg: SegmentStats) -> np.ndarray:
         return np.array([self._score(seg.row(i)).score for i in range(len(seg))], dtype=np.float64)
 
+    def sentence_parts(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> dict[str, np.ndarray]:
+        """Every part of every segment's score as named columns (the keys of a
+        :class:`Score`, e.g. ``rouge1``, ``rouge1_precision``, ..., ``rougeLsum_fmeasure``).
+
+        ``score`` is :meth:`sentence_scores`. The other parts are those of each segment's
+        statistics scored alone; a metric whose sentence score is not that (one fitted on
+        the whole corpus, such as CIDEr-D) reports ``score`` only.
+        """
+        seg = self.stats(predictions, references)
+        scores = self._sentence_scores(seg)
+        columns: dict[str, list] = {}
+        try:
+            rows = [self._score(seg.row(i)) for i in range(len(seg))]
+        except Exception:  # a segment alone is not scorable by this metric
+            rows = None
+        if rows is not None and all(r.score == s or (r.score != r.score and s != s) for r, s in zip(rows, scores)):
+            for r in rows:
+                for k, v in r.items():
+                    columns.setdefault(k, []).append(v)
+        out = {"score": scores}
+        out.update({k: np.asarray(v, dtype=np.float64) for k, v in columns.items() if k != "score" and len(v) == len(scores)})
+        return out
+
     def _scores_from_totals(self, counts: np.ndarray, sums: np.ndarray, n_segments: np.ndarray | None = None) -> np.ndarray:
         """Scores of many totals at once (bootstrap resamples, randomization trials).
 
