@@ -72,7 +72,7 @@ ALIASES: dict[str, tuple[str, dict[str, Any]]] = {
 
 # evaluate names computed only through the evaluate-style modules (their results are
 # dicts of evaluate's shape, not one metric's Score)
-_EVALUATE_ONLY = ("accuracy", "exact_match", "f1", "google_bleu", "precision", "recall")
+_EVALUATE_ONLY = ("accuracy", "f1", "precision", "recall")
 
 
 def load(name: str, **options: Any):
