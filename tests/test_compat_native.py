@@ -75,12 +75,24 @@ def test_score_is_a_flat_mapping_for_trainer_compute_metrics():
     s = nm.load("rouge").compute(predictions=preds, references=refs)
     assert set(s.keys()) >= {"score", "rouge1", "rouge2", "rougeL", "rougeLsum", "rouge1_precision", "rougeL_recall"}
     assert s["rouge1"] == s.types["rouge1"].fmeasure == s["rouge1_fmeasure"]
-    # what transformers' Trainer does with compute_metrics' result
-    metrics = dict(s) if isinstance(s, dict) else None
+    # what transformers' Trainer does with compute_metrics' result (evaluation_loop)
+    from transformers.trainer_utils import denumpify_detensorize
+
+    want_rouge_l = s.types["rougeL"].fmeasure
+    metrics = denumpify_detensorize(s)
+    metrics["eval_loss"] = 0.5
     for key in list(metrics.keys()):
-        metrics[f"eval_{key}"] = metrics.pop(key)
-    assert metrics["eval_rougeL"] == s.types["rougeL"].fmeasure
-    json.dumps(s)  # Trainer.save_metrics
+        if not key.startswith("eval_"):
+            metrics[f"eval_{key}"] = metrics.pop(key)
+    assert metrics["eval_rougeL"] == want_rouge_l and metrics["eval_loss"] == 0.5
+    json.dumps(metrics)  # Trainer.save_metrics
+    # torchmetrics / lightning rebuild mappings as type(m)(items): the same score comes back
+    from lightning_utilities.core.apply_func import apply_to_collection
+    import torch
+
+    t = nm.load("rouge").compute(predictions=preds, references=refs)
+    assert apply_to_collection(t, torch.Tensor, lambda x: x) is t
+    assert type(t)({"other": 1.0}) == {"other": 1.0}
     b = nm.bleu(["the cat sat on the mat"], [["the cat sat on a mat"]])
     assert b["counts_1"] == b.counts[0] and b["bp"] == b.bp and b["score"] == b.score
     flat = b.to_dict()

@@ -9,7 +9,8 @@ sentence scores, pairwise matrices, streaming update/merge/compute, the keyword
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Sequence
+import weakref
+from typing import Any, ClassVar, Mapping, Sequence
 
 import numpy as np
 
@@ -29,6 +30,7 @@ class _Breakdown(dict):
     def __setitem__(self, key: str, value: Any) -> None:
         super().__setitem__(key, value)
         dict.update(self._owner, _flat_parts({key: value}))
+        _LIVE[_identity(self._owner)] = self._owner
 
     def __reduce__(self):
         return (dict, (dict(self),))
@@ -67,6 +69,14 @@ def _flat_parts(breakdown: dict[str, Any]) -> dict[str, float | int]:
     return out
 
 
+def _identity(parts: Mapping) -> tuple:
+    return tuple((k, id(v)) for k, v in parts.items())
+
+
+# Live scores by the identity of their parts (see Score.__new__)
+_LIVE: "weakref.WeakValueDictionary[tuple, Score]" = weakref.WeakValueDictionary()
+
+
 class Score(dict):
     """A metric value with its breakdown, statistics and signature.
 
@@ -75,12 +85,25 @@ class Score(dict):
     tuples as ``type_field`` (and a (P, R, F) triple's F under the type's name). So
     ``dict(score)``, ``score.keys()``, ``score["rouge1"]`` and JSON serialisation work,
     and a Hugging Face Trainer ``compute_metrics`` may return the score itself.
+
+    Libraries that walk collections rebuild a mapping as ``type(m)(items)`` (Trainer's
+    ``denumpify_detensorize``, torchmetrics' ``apply_to_collection``): given the very
+    items of a live score, that call returns the score itself; given other items, a plain
+    ``dict`` of them.
     """
 
     # a dict subclass is unhashable by default; scores stay hashable by identity
     __hash__ = object.__hash__
 
-    def __init__(self, name: str, score: float, signature: Signature, stats: Stats | None = None, **breakdown: Any):
+    def __new__(cls, *args: Any, **kwargs: Any):
+        if len(args) == 1 and not kwargs and isinstance(args[0], Mapping):
+            found = _LIVE.get(_identity(args[0]))
+            return found if isinstance(found, cls) else dict(args[0])
+        return super().__new__(cls)
+
+    def __init__(self, name: str, score: float | None = None, signature: Signature | None = None, stats: Stats | None = None, **breakdown: Any):
+        if signature is None and isinstance(name, Mapping):  # the rebuild of __new__: already initialised
+            return
         super().__init__()
         self.name = name
         self.score = float(score)
@@ -90,6 +113,7 @@ class Score(dict):
         for k, v in breakdown.items():
             setattr(self, k, v)
         dict.update(self, {"score": self.score, **_flat_parts(breakdown)})
+        _LIVE[_identity(self)] = self
 
     def __eq__(self, other: object) -> bool:
         return self is other
