@@ -156,3 +156,17 @@ def test_per_type_segment_scores_as_named_columns():
     assert bleu["sys_len"].tolist() == [6, 4] and "precisions_4" in bleu
     wer = nm.WER().sentence_parts(["a b c"], ["a x c d"])
     assert (wer["hits"][0], wer["substitutions"][0], wer["deletions"][0]) == (2, 1, 1)
+
+
+@pytest.mark.parametrize(
+    "argv,hint",
+    [
+        (["score", "ref.txt", "-i", "hyp.txt"], "-r REF"),
+        (["score", "-r", "a", "-i", "b", "--paired-bs"], "nlgmetrics compare"),
+        (["score", "-t", "wmt22", "-l", "en-de", "-i", "b"], "test sets are not downloaded"),
+    ],
+)
+def test_sacrebleu_habits_say_what_to_write(argv, hint, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert hint in err and "nlgmetrics sacrebleu" in err and err.count("\n") == 1

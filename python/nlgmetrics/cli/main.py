@@ -256,7 +256,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run_coco(args, out, sys.stderr)
         return _score(args, out)
     except UsageError as e:
-        print(f"nlgmetrics: error: {e}", file=sys.stderr)
+        from .sacrebleu_cli import hint_for_native  # a sacrebleu habit: say what to write instead
+
+        hint = hint_for_native(argv, str(e))
+        print(f"nlgmetrics: error: {e}" + (f"; {hint}" if hint else ""), file=sys.stderr)
         return 2
     except (InvalidOptionError, MissingExtraError) as e:
         print(f"nlgmetrics: error: {e}", file=sys.stderr)

@@ -369,6 +369,28 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     return code
 
 
+_SACREBLEU_ONLY = {
+    "--paired-bs": "nlgmetrics compare -r REF -i BASELINE SYSTEM... --paired-bs",
+    "-pbs": "nlgmetrics compare -r REF -i BASELINE SYSTEM... --paired-bs",
+    "--paired-ar": "nlgmetrics compare -r REF -i BASELINE SYSTEM... --paired-ar",
+    "-par": "nlgmetrics compare -r REF -i BASELINE SYSTEM... --paired-ar",
+    "-t": "reference files with -r (test sets are not downloaded)",
+    "--test-set": "reference files with -r (test sets are not downloaded)",
+}
+
+
+def hint_for_native(argv: Sequence[str], message: str) -> str | None:
+    """What to write instead, when ``nlgmetrics score`` fails on a sacrebleu habit."""
+    if not argv or argv[0] != "score" or not any(m in message for m in ("unrecognized arguments", "ambiguous option")):
+        return None
+    for flag, instead in _SACREBLEU_ONLY.items():
+        if flag in argv:
+            return f"{flag} is sacrebleu's; write {instead}, or run the same arguments as `nlgmetrics sacrebleu ...`"
+    if "unrecognized arguments" in message:
+        return "references are given with -r REF (repeat for several); for sacrebleu's positional references use `nlgmetrics sacrebleu REF... -i HYP`"
+    return None
+
+
 def console_main() -> None:
     """The ``sacrebleu-nm`` script."""
     sys.exit(main(prog="sacrebleu-nm"))
