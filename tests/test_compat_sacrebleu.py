@@ -261,9 +261,16 @@ def test_api_functions_and_variable_references():
     m = compat.BLEU()
     m.corpus_score(hyps, refs)
     assert m.get_signature().format() == "nrefs:var|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0"
-    from nlgmetrics.compat.sacrebleu.metrics import BLEU, CHRF, TER  # the submodule path works too
+    from nlgmetrics.compat.sacrebleu.metrics import BLEU, CHRF, TER  # the submodule paths work too
+    from nlgmetrics.compat.sacrebleu.metrics.bleu import BLEU as BLEU2
+    from nlgmetrics.compat.sacrebleu.metrics.ter import TERScore
 
-    assert (BLEU, CHRF, TER) == (compat.BLEU, compat.CHRF, compat.TER)
+    assert (BLEU, CHRF, TER, BLEU2, TERScore) == (compat.BLEU, compat.CHRF, compat.TER, compat.BLEU, compat.TERScore)
+
+
+def test_sentence_bleu_warns_as_sacrebleu(caplog):
+    compat.BLEU().sentence_score("a b c", ["a b c"])
+    assert "effective_order" in caplog.text
 
 
 def test_api_errors_as_sacrebleu():

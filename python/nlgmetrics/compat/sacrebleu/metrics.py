@@ -8,7 +8,10 @@ Scores are computed by :mod:`nlgmetrics.metrics` and wrapped in sacrebleu's obje
 
 from __future__ import annotations
 
+import logging
 import os
+import sys
+import types
 from typing import Any, Optional, Sequence
 
 from ...errors import LengthMismatchError
@@ -162,6 +165,11 @@ class BLEU(Metric):
         if references is not None:
             self._ref_cache = self._cache_references(references)
 
+    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
+        if not self.effective_order:
+            logging.getLogger("sacrebleu").warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
+        return super().sentence_score(hypothesis, references)
+
     def _wrap(self, s: Any) -> BLEUScore:
         return BLEUScore(s.score, list(s.counts), list(s.totals), list(s.precisions), s.bp, s.sys_len, s.ref_len)
 
@@ -215,3 +223,13 @@ class TER(Metric):
 
 
 METRICS = {"BLEU": BLEU, "CHRF": CHRF, "TER": TER}
+
+# sacrebleu's module paths (sacrebleu.metrics.bleu.BLEU, ...) as importable submodules
+for _name, _names in (("bleu", {"BLEU": BLEU, "BLEUScore": BLEUScore, "BLEUSignature": BLEUSignature}),
+                      ("chrf", {"CHRF": CHRF, "CHRFScore": CHRFScore, "CHRFSignature": CHRFSignature}),
+                      ("ter", {"TER": TER, "TERScore": TERScore, "TERSignature": TERSignature}),
+                      ("base", {"Metric": Metric, "Score": Score, "Signature": Signature})):
+    _module = types.ModuleType(f"{__name__}.{_name}")
+    _module.__dict__.update(_names)
+    sys.modules[_module.__name__] = _module
+    globals()[_name] = _module
