@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import pickle
 
-import numpy as np
 import pytest
 import sacrebleu
 

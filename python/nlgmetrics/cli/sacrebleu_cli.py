@@ -15,7 +15,6 @@ import gzip
 import io
 import json
 import os
-import re
 import sys
 from collections import defaultdict
 from typing import Any, Sequence
