@@ -169,3 +169,16 @@ def test_sacrebleu_habits_say_what_to_write(argv, hint, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert hint in err and "nlgmetrics sacrebleu" in err and err.count("\n") == 1
+
+
+def test_sentence_level_json_has_named_columns(tmp_path, capsys):
+    (tmp_path / "h.txt").write_text("the cats sat on the mat\na dog barked\n")
+    (tmp_path / "r.txt").write_text("the cat is on the mat\nthe dog barked loudly\n")
+    args = ["score", "-i", str(tmp_path / "h.txt"), "-r", str(tmp_path / "r.txt"), "-m", "rouge", "-sl", "-f", "json"]
+    assert main(args) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    cols = nm.ROUGE().sentence_parts(["the cats sat on the mat", "a dog barked"], ["the cat is on the mat", "the dog barked loudly"])
+    for i, row in enumerate(rows):
+        for k in ("rouge1_precision", "rouge2_recall", "rougeL_fmeasure", "rougeLsum"):
+            assert row[k] == cols[k][i]
+        assert row["score"] == cols["score"][i]

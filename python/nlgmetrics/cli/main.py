@@ -158,10 +158,12 @@ def _score(args: argparse.Namespace, out) -> int:
                 results.extend(data_to_text.score(metric, sys_name, hyps, refs, args))
                 continue
             if args.sentence_level:
-                scores = metric.sentence_scores(hyps, refs)
+                # JSON rows carry every part of the segment's score as named fields (rouge1_recall, ...)
+                parts = metric.sentence_parts(hyps, refs) if args.format == "json" else {"score": metric.sentence_scores(hyps, refs)}
                 sig = metric.signature(metric.stats(hyps[:1], refs[:1]).total()).format(short=args.short) if hyps else ""
-                for i, value in enumerate(scores):
+                for i, value in enumerate(parts["score"]):
                     row = {"system": sys_name, "segment": i + 1, "metric": metric.name, "score": float(value), "signature": sig}
+                    row.update({k: float(v[i]) for k, v in parts.items() if k != "score"})
                     results.append(row)
                 continue
             ci = compare.confidence(metric, hyps, refs, args) if args.confidence else None  # significance
