@@ -70,7 +70,9 @@ def _flat_parts(breakdown: dict[str, Any]) -> dict[str, float | int]:
 
 
 def _identity(parts: Mapping) -> tuple:
-    return tuple((k, id(v)) for k, v in parts.items())
+    # dict.items: a score's breakdown may name an attribute "items" (Coverage does)
+    items = dict.items(parts) if isinstance(parts, dict) else parts.items()
+    return tuple((k, id(v)) for k, v in items)
 
 
 # Live scores by the identity of their parts (see Score.__new__)
@@ -282,7 +284,7 @@ class Metric:
             rows = None
         if rows is not None and all(r.score == s or (r.score != r.score and s != s) for r, s in zip(rows, scores)):
             for r in rows:
-                for k, v in r.items():
+                for k, v in dict.items(r):
                     columns.setdefault(k, []).append(v)
         out = {"score": scores}
         out.update({k: np.asarray(v, dtype=np.float64) for k, v in columns.items() if k != "score" and len(v) == len(scores)})
