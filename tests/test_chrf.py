@@ -299,7 +299,7 @@ def test_cli_flags(tmp_path, sample):
     res = json.loads(out)
     assert [r["name"] for r in res] == ["chrF2", "chrF2++"]
     assert res[0]["score"] == pytest.approx(SacreCHRF().corpus_score(hyps, [list(s) for s in zip(*refs)]).score, rel=1e-12)
-    code, out = run_cli(["score", "-i", str(h), *paths, "-m", "chrf", "-lc", "-cc", "4", "-cw", "1", "--chrf-beta", "1",
+    code, out = run_cli(["score", "-i", str(h), *paths, "-m", "chrf", "--chrf-lowercase", "-cc", "4", "-cw", "1", "--chrf-beta", "1",
                          "--chrf-whitespace", "--chrf-eps-smoothing", "-f", "json"])
     want = SacreCHRF(char_order=4, word_order=1, beta=1, lowercase=True, whitespace=True, eps_smoothing=True)
     got = json.loads(out)[0]

@@ -240,7 +240,7 @@ def evaluate(annotations: Any, results: Any, *, n_threads: int = 0) -> CocoEval:
 def _meteor(refs_tok: list[list[str]], preds_tok: list[str]) -> tuple[float, Sequence[float]]:
     from .metrics.meteor import METEOR
 
-    metric = METEOR()
+    metric = METEOR(tokenize="none")  # already PTB-tokenized above
     seg = metric.stats(preds_tok, refs_tok)
     return metric.score_stats(seg).score, metric._sentence_scores(seg)
 
@@ -248,7 +248,7 @@ def _meteor(refs_tok: list[list[str]], preds_tok: list[str]) -> tuple[float, Seq
 def _rouge_l(refs_tok: list[list[str]], preds_tok: list[str]) -> tuple[float, Sequence[float]]:
     from .metrics.rouge import ROUGE
 
-    per = ROUGE(flavour="coco").sentence_scores(preds_tok, refs_tok)
+    per = ROUGE(flavour="coco", tokenize="none").sentence_scores(preds_tok, refs_tok)
     return float(np.mean(per)), per
 
 

@@ -62,12 +62,34 @@ def register(
     _REGISTRY[name.lower()] = Entry(name.lower(), factory, description, flavours, kind)
 
 
+# Names other tools use for a registered metric (one registry: every name that
+# ``nlgmetrics.evaluate.load`` accepts resolves here too).
+ALIASES: dict[str, tuple[str, dict[str, Any]]] = {
+    "sacrebleu": ("bleu", {"flavour": "sacrebleu"}),
+    "chrf_plus_plus": ("chrf++", {}),
+    "bert_score": ("bertscore", {}),
+}
+
+# evaluate names computed only through the evaluate-style modules (their results are
+# dicts of evaluate's shape, not one metric's Score)
+_EVALUATE_ONLY = ("accuracy", "f1", "precision", "recall")
+
+
 def load(name: str, **options: Any):
     """A metric object by registered name, e.g. ``load("bleu", tokenize="zh")``."""
+    key = name.lower() if isinstance(name, str) else name
+    if key in ALIASES:
+        key, defaults = ALIASES[key]
+        options = {**defaults, **options}
     try:
-        entry = _REGISTRY[name.lower()]
-    except KeyError:
-        raise InvalidOptionError(f"unknown metric {name!r}; known: {', '.join(sorted(_REGISTRY))}") from None
+        entry = _REGISTRY[key]
+    except (KeyError, TypeError):
+        if key in _EVALUATE_ONLY:
+            raise InvalidOptionError(
+                f"{name!r} is an evaluate metric without a Score object here: use "
+                f"nlgmetrics.compat.evaluate.load({name!r})"
+            ) from None
+        raise InvalidOptionError(f"unknown metric {name!r}; known: {', '.join(sorted([*_REGISTRY, *ALIASES]))}") from None
     return entry.factory(**options)
 
 

@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("-m", "--metrics", nargs="+", default=["bleu"], metavar="METRIC", help="metrics to compute (default: bleu)")
     s.add_argument("-f", "--format", choices=["text", "json", "tsv"], default="text", help="output format (default: text)")
     s.add_argument("-tok", "--tokenize", default=None, help="tokenizer for the metrics that take one")
-    s.add_argument("-lc", "--lowercase", action="store_true", help="lowercase before scoring")
+    s.add_argument("-lc", "--lowercase", action="store_true", help="lowercase BLEU (as sacrebleu: chrF takes --chrf-lowercase, TER --ter-case-sensitive), PER, NIST and diversity")
     s.add_argument("-tl", "--trg-lang", default="", help="target language (picks zh/ja/ko tokenizers as sacrebleu does)")
     s.add_argument("--sentence-level", "-sl", action="store_true", help="one result per segment (JSON lines with --format json)")
     s.add_argument("-w", "--width", type=int, default=2, help="decimal places (default: 2)")
@@ -81,6 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_report(sub, _add_shared_metric_flags)
     # --- end report ---
+    # sacrebleu's own command line (cli/sacrebleu_cli.py parses the rest)
+    sub.add_parser("sacrebleu", help="sacrebleu 2.6's command line, byte-identical output", add_help=False)
     return p
 
 
@@ -98,7 +100,7 @@ def _read_jsonl(path: str) -> tuple[list[str], list[list[str]]]:
 def _add_shared_metric_flags(p: argparse.ArgumentParser) -> None:
     """The metric flags of ``score`` for other subcommands (compare, correlate)."""
     p.add_argument("-tok", "--tokenize", default=None, help="tokenizer for the metrics that take one")
-    p.add_argument("-lc", "--lowercase", action="store_true", help="lowercase before scoring")
+    p.add_argument("-lc", "--lowercase", action="store_true", help="lowercase BLEU (as sacrebleu: chrF takes --chrf-lowercase), PER, NIST and diversity")
     p.add_argument("-tl", "--trg-lang", default="", help="target language (picks zh/ja/ko tokenizers as sacrebleu does)")
     p.add_argument("--n-threads", type=int, default=0, help="worker threads (0 = all cores); results do not depend on it")
     p.set_defaults(sentence_level=False)
@@ -200,10 +202,12 @@ def _score(args: argparse.Namespace, out, built: dict[str, Any]) -> int:
                 results.extend(data_to_text.score(metric, sys_name, hyps, refs, args))
                 continue
             if args.sentence_level:
-                scores = metric.sentence_scores(hyps, refs)
+                # JSON rows carry every part of the segment's score as named fields (rouge1_recall, ...)
+                parts = metric.sentence_parts(hyps, refs) if args.format == "json" else {"score": metric.sentence_scores(hyps, refs)}
                 sig = metric.signature(metric.stats(hyps[:1], refs[:1]).total()).format(short=args.short) if hyps else ""
-                for i, value in enumerate(scores):
+                for i, value in enumerate(parts["score"]):
                     row = {"system": sys_name, "segment": i + 1, "metric": metric.name, "score": float(value), "signature": sig}
+                    row.update({k: float(v[i]) for k, v in parts.items() if k != "score"})
                     results.append(row)
                 continue
             ci = compare.confidence(metric, hyps, refs, args) if args.confidence else None  # significance
@@ -321,4 +325,21 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command line; the exit status follows :mod:`nlgmetrics.cli.guard`."""
-    return guarded(lambda: _dispatch(_parser(), argv))
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["sacrebleu"]:  # sacrebleu's arguments, parsed by its own parser (its exit codes)
+        from .sacrebleu_cli import main as _sacrebleu_main
+
+        return _sacrebleu_main(argv[1:], prog="nlgmetrics sacrebleu")
+    return guarded(lambda: _dispatch_with_hints(argv))
+
+
+def _dispatch_with_hints(argv: list[str]) -> int:
+    try:
+        return _dispatch(_parser(), argv)
+    except UsageError as e:
+        from .sacrebleu_cli import hint_for_native  # a sacrebleu habit: say what to write instead
+
+        hint = hint_for_native(argv, str(e))
+        if hint:
+            raise UsageError(f"{e}; {hint}") from None
+        raise

@@ -33,6 +33,7 @@ def add_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> N
     g.add_argument("--names", nargs="+", default=None, metavar="NAME", help="short system names, one per -i file (default: the distinct part of the file names)")
     g.add_argument("--confidence-n", "-cin", type=int, default=1000, help="bootstrap resamples for intervals and paired tests (default: 1000)")
     g.add_argument("--seed", type=int, default=12345, help="random seed of the resampling (default: 12345)")
+    g.add_argument("--method", choices=["nlgmetrics", "sacrebleu"], default="nlgmetrics", help="resampling of the intervals and paired tests: nlgmetrics (exact sums, Philox draws) or sacrebleu (sacrebleu 2.6's draws and numbers) (default: nlgmetrics)")
     g.add_argument("--alpha", type=float, default=0.05, help="significance level of the markers (default: 0.05)")
     g.add_argument("--top-k", type=int, default=5, help="segments shown per system where it differs most from the baseline (default: 5)")
     c = r.add_argument_group("classification (two or more classes)")
@@ -101,6 +102,7 @@ def run(args: argparse.Namespace, out: Any, load_metric: Callable[[str, argparse
     rep = text_report(
         metrics, systems, refs, n_resamples=args.confidence_n, seed=args.seed, alpha=args.alpha,
         chunk_size=args.chunk_size, show_progress=enabled(sys.stderr, args.quiet), n_threads=args.n_threads,
+        method=args.method,
     )
     if args.names is not None:
         rep.names = dict(zip(args.input, args.names))

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import functools
 import inspect
-from typing import Any, ClassVar, Sequence
+import weakref
+from typing import Any, ClassVar, Mapping, Sequence
 
 import numpy as np
 
@@ -24,17 +25,108 @@ from ..signature import Signature
 from ..stats import SegmentStats, Stats
 
 
-class Score:
-    """A metric value with its breakdown, statistics and signature."""
+class _Breakdown(dict):
+    """A score's breakdown; a part set after construction also shows in the score's mapping."""
 
-    def __init__(self, name: str, score: float, signature: Signature, stats: Stats | None = None, **breakdown: Any):
+    def __init__(self, owner: "Score", items: dict[str, Any]):
+        super().__init__(items)
+        self._owner = owner
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        super().__setitem__(key, value)
+        dict.update(self._owner, _flat_parts({key: value}))
+        _LIVE[_identity(self._owner)] = self._owner
+
+    def __reduce__(self):
+        return (dict, (dict(self),))
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+
+
+def _flat_parts(breakdown: dict[str, Any]) -> dict[str, float | int]:
+    """Every numeric part under one flat name (see :class:`Score`)."""
+    out: dict[str, Any] = {}
+
+    def scalar(v: Any) -> Any:
+        return v.item() if isinstance(v, (np.integer, np.floating)) else v
+
+    for k, v in breakdown.items():
+        if _number(v):
+            out[k] = scalar(v)
+        elif hasattr(v, "_asdict"):
+            out.update({f"{k}_{f}": scalar(x) for f, x in v._asdict().items() if _number(x)})
+        elif isinstance(v, dict):
+            for kk, vv in v.items():
+                if _number(vv):
+                    out[str(kk)] = scalar(vv)
+                elif hasattr(vv, "_asdict"):
+                    fields = vv._asdict()
+                    # a per-type (P, R, F) triple is also the type's own name for its F,
+                    # as evaluate's rouge reports it
+                    if "fmeasure" in fields:
+                        out[str(kk)] = scalar(fields["fmeasure"])
+                    out.update({f"{kk}_{f}": scalar(x) for f, x in fields.items() if _number(x)})
+        elif isinstance(v, (list, tuple, np.ndarray)) and len(v) and all(_number(x) for x in np.ravel(np.asarray(v, dtype=object))):
+            flat = np.ravel(np.asarray(v, dtype=object))
+            out.update({f"{k}_{i + 1}": scalar(x) for i, x in enumerate(flat)})
+    return out
+
+
+def _identity(parts: Mapping) -> tuple:
+    # dict.items: a score's breakdown may name an attribute "items" (Coverage does)
+    items = dict.items(parts) if isinstance(parts, dict) else parts.items()
+    return tuple((k, id(v)) for k, v in items)
+
+
+# Live scores by the identity of their parts (see Score.__new__)
+_LIVE: "weakref.WeakValueDictionary[tuple, Score]" = weakref.WeakValueDictionary()
+
+
+class Score(dict):
+    """A metric value with its breakdown, statistics and signature.
+
+    A score is also a flat ``dict`` of its numeric parts: ``score``, every scalar of the
+    breakdown under its own name, sequences as ``name_1``, ``name_2``, ..., per-type
+    tuples as ``type_field`` (and a (P, R, F) triple's F under the type's name). So
+    ``dict(score)``, ``score.keys()``, ``score["rouge1"]`` and JSON serialisation work,
+    and a Hugging Face Trainer ``compute_metrics`` may return the score itself.
+
+    Libraries that walk collections rebuild a mapping as ``type(m)(items)`` (Trainer's
+    ``denumpify_detensorize``, torchmetrics' ``apply_to_collection``): given the very
+    items of a live score, that call returns the score itself; given other items, a plain
+    ``dict`` of them.
+    """
+
+    # a dict subclass is unhashable by default; scores stay hashable by identity
+    __hash__ = object.__hash__
+
+    def __new__(cls, *args: Any, **kwargs: Any):
+        if len(args) == 1 and not kwargs and isinstance(args[0], Mapping):
+            found = _LIVE.get(_identity(args[0]))
+            return found if isinstance(found, cls) else dict(args[0])
+        return super().__new__(cls)
+
+    def __init__(self, name: str, score: float | None = None, signature: Signature | None = None, stats: Stats | None = None, **breakdown: Any):
+        if signature is None and isinstance(name, Mapping):  # the rebuild of __new__: already initialised
+            return
+        super().__init__()
         self.name = name
         self.score = float(score)
         self.signature = signature
         self.stats = stats
-        self.breakdown = breakdown
+        self.breakdown = _Breakdown(self, breakdown)
         for k, v in breakdown.items():
             setattr(self, k, v)
+        dict.update(self, {"score": self.score, **_flat_parts(breakdown)})
+        _LIVE[_identity(self)] = self
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
 
     def __float__(self) -> float:
         return self.score
@@ -50,12 +142,20 @@ class Score:
     def __repr__(self) -> str:
         return f"<{self.format()} | {self.signature}>"
 
+    def __reduce__(self):
+        # pickle as an object (its attributes), not as a dict of its parts
+        return (_rebuild_score, (type(self), self.__dict__.copy(), dict(self)))
+
     def to_dict(self) -> dict[str, Any]:
+        """Name, score, breakdown (arrays as lists; per-type tuples also flat) and signature."""
         out = {"name": self.name, "score": self.score}
         for k, v in self.breakdown.items():
             if isinstance(v, np.ndarray):
                 v = v.tolist()
             out[k] = v
+        nested = {k: v for k, v in self.breakdown.items() if isinstance(v, dict) or hasattr(v, "_asdict")}
+        for k, v in _flat_parts(nested).items():
+            out.setdefault(k, v)
         out["signature"] = self.signature.format()
         out["signature_fields"] = self.signature.as_dict()
         return out
@@ -94,6 +194,14 @@ def _typed_option_errors(init: Any) -> Any:
 
     checked._typed_options = True  # type: ignore[attr-defined]
     return checked
+
+
+def _rebuild_score(cls: type, state: dict[str, Any], parts: dict[str, Any]) -> Score:
+    obj = dict.__new__(cls)
+    dict.update(obj, parts)
+    obj.__dict__.update(state)
+    obj.breakdown = _Breakdown(obj, state.get("breakdown", {}))
+    return obj
 
 
 class Metric:
@@ -212,6 +320,29 @@ class Metric:
 
     def _sentence_scores(self, seg: SegmentStats) -> np.ndarray:
         return np.array([self._score(seg.row(i)).score for i in range(len(seg))], dtype=np.float64)
+
+    def sentence_parts(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> dict[str, np.ndarray]:
+        """Every part of every segment's score as named columns (the keys of a
+        :class:`Score`, e.g. ``rouge1``, ``rouge1_precision``, ..., ``rougeLsum_fmeasure``).
+
+        ``score`` is :meth:`sentence_scores`. The other parts are those of each segment's
+        statistics scored alone; a metric whose sentence score is not that (one fitted on
+        the whole corpus, such as CIDEr-D) reports ``score`` only.
+        """
+        seg = self.stats(predictions, references)
+        scores = self._sentence_scores(seg)
+        columns: dict[str, list] = {}
+        try:
+            rows = [self._score(seg.row(i)) for i in range(len(seg))]
+        except Exception:  # a segment alone is not scorable by this metric
+            rows = None
+        if rows is not None and all(r.score == s or (r.score != r.score and s != s) for r, s in zip(rows, scores)):
+            for r in rows:
+                for k, v in dict.items(r):
+                    columns.setdefault(k, []).append(v)
+        out = {"score": scores}
+        out.update({k: np.asarray(v, dtype=np.float64) for k, v in columns.items() if k != "score" and len(v) == len(scores)})
+        return out
 
     def _scores_from_totals(self, counts: np.ndarray, sums: np.ndarray, n_segments: np.ndarray | None = None) -> np.ndarray:
         """Scores of many totals at once (bootstrap resamples, randomization trials).

@@ -14,6 +14,11 @@ Flavours (``METEOR(flavour=...)``):
       frag = chunks / ((tm + rm)/2)   (0 for a perfect one-chunk match)
       score = Fmean · (1 - γ·frag^β)
 
+  ``tokenize="ptb"`` (default) runs the COCO pipeline's PTB tokenizer first (lowercase,
+  punctuation removed), as ``COCOEvalCap`` does before calling ``Meteor``, so raw
+  captions give COCOEvalCap's number, like ``BLEU(flavour="coco")`` and ``CIDEr()``;
+  ``tokenize="none"`` scores the text as given (what ``Meteor.compute_score`` receives).
+
   Task ``rank`` (default): α, β, γ, δ = 0.85, 0.20, 0.60, 0.75, weights 1.0 0.6 0.8
   0.6. Each hypothesis keeps the statistics of its best-scoring reference (first on
   ties). The **corpus score is pycocoevalcap's aggregate**: METEOR of the summed
@@ -44,6 +49,7 @@ from ..errors import InvalidOptionError
 from ..script_check import Segmentation
 from ..stats import SegmentStats, Stats
 from .base import Flavoured, Metric, Score
+from .cider import TOKENIZERS, tokenize_batch
 from .meteor_resources import load_resources
 
 STAGES = ("exact", "stem", "synonym", "paraphrase")
@@ -136,9 +142,13 @@ class Meteor15(METEOR):
         delta: float | None = None,
         weights: Sequence[float] | None = None,
         modules: Sequence[str] | None = None,
+        tokenize: str = "ptb",
         n_threads: int = 0,
     ):
         super().__init__(n_threads=n_threads)
+        if tokenize not in TOKENIZERS:
+            raise InvalidOptionError(f"unknown tokenize {tokenize!r} for METEOR 1.5; known: {', '.join(TOKENIZERS)}")
+        self.tokenize = tokenize
         if language not in ("en", "english"):
             raise InvalidOptionError(f"METEOR 1.5 is available for English only (language='en'), got {language!r}")
         if task == "util":
@@ -187,6 +197,7 @@ class Meteor15(METEOR):
 
     def _signature_items(self) -> dict[str, Any]:
         return {
+            "tok": self.tokenize,
             "task": self.task,
             "norm": self.normalize,
             "modules": "+".join(self.modules),
@@ -201,6 +212,7 @@ class Meteor15(METEOR):
         return METEOR_CJK
 
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
+        predictions, references = tokenize_batch(predictions, references, self.tokenize, self.n_threads)
         pairs = [_coco_line(h, r) for h, r in zip(predictions, references)]
         hyps = [h for h, _ in pairs]
         refs = [r for _, r in pairs]
@@ -222,11 +234,15 @@ class Meteor15(METEOR):
     def _pairwise(self, cands: list[str], refs: list[str]) -> np.ndarray:
         if not cands or not refs:
             return np.zeros((len(cands), len(refs)))
+        raw_cands, raw_refs = cands, refs
+        if self.tokenize == "ptb":
+            cands = list(_core.ptb_tokenize(cands, True, self.n_threads))
+            refs = list(_core.ptb_tokenize(refs, True, self.n_threads))
         c = [_coco_line(x, [])[0] for x in cands]
         r = [p for x in refs for p in _coco_line("", [x])[1]]
         if len(r) != len(refs):
             # A reference holding "|||" is several references to the jar: score the slow way.
-            return super()._pairwise(cands, refs)
+            return super()._pairwise(raw_cands, raw_refs)
         stats = _core.meteor_pairwise_stats(self._resources, c, r, *self._args(), self.n_threads)
         return _core.meteor_scores(stats, *self.params, list(self.weights)).reshape(len(cands), len(refs))
 

@@ -1,7 +1,11 @@
 """ROUGE-L as pycocoevalcap 1.2 computes it for captions: ``ROUGE(flavour="coco")``.
 
-Tokens are ``text.split(" ")`` (pycocoevalcap receives PTB-tokenized, space-joined
-text; ⚠ a doubled space yields an empty token). For each reference ``j``,
+``tokenize="ptb"`` (default) runs the COCO pipeline's PTB tokenizer first (lowercase,
+punctuation removed; references in one run, hypotheses in another), as ``COCOEvalCap``
+does before calling ``Rouge``, so raw captions give COCOEvalCap's number, like
+``BLEU(flavour="coco")`` and ``CIDEr()``. With ``tokenize="none"`` (what
+``Rouge.compute_score`` itself receives) tokens are ``text.split(" ")`` (⚠ a doubled
+space yields an empty token). For each reference ``j``,
 ``lcs_j`` is the LCS length, ``P = max_j lcs_j/|cand|`` and ``R = max_j lcs_j/|ref_j|``
 are maximised *independently*, and ``score = (1+β²)PR / (R + β²P)`` with ``β = 1.2``
 (0 when P or R is 0). The corpus score is the mean of the per-image scores
@@ -21,6 +25,7 @@ from .. import _core
 from ..errors import InvalidInputError, InvalidOptionError
 from ..stats import Stats
 from ..script_check import Segmentation
+from .cider import TOKENIZERS, tokenize_batch
 from .rouge import PRF, ROUGE, RougeScore
 
 
@@ -34,8 +39,11 @@ class CocoRouge(ROUGE):
 
     flavour = "coco"
 
-    def __init__(self, flavour: str = "coco", *, beta: float = 1.2, n_threads: int = 0):
+    def __init__(self, flavour: str = "coco", *, beta: float = 1.2, tokenize: str = "ptb", n_threads: int = 0):
         super().__init__(n_threads=n_threads)
+        if tokenize not in TOKENIZERS:
+            raise InvalidOptionError(f"unknown tokenize {tokenize!r} for coco ROUGE; known: {', '.join(TOKENIZERS)}")
+        self.tokenize = tokenize
         if not isinstance(beta, (int, float)) or not 0 <= beta < float("inf"):
             raise InvalidOptionError(f"beta must be a finite number >= 0, got {beta!r}")
         self.beta = float(beta)
@@ -43,7 +51,7 @@ class CocoRouge(ROUGE):
         self.sum_fields = ("rougeL_precision", "rougeL_recall", "rougeL_score")
 
     def _signature_items(self) -> dict[str, Any]:
-        return {"flavour": "coco", "types": "rougeL", "beta": self.beta, "tok": "split-space", "agg": "mean"}
+        return {"flavour": "coco", "types": "rougeL", "beta": self.beta, "tok": "ptb" if self.tokenize == "ptb" else "split-space", "agg": "mean"}
 
     def _abbreviations(self) -> dict[str, str]:
         return {"flavour": "f", "types": "t", "beta": "b", "tok": "tok", "agg": "a"}
@@ -56,6 +64,7 @@ class CocoRouge(ROUGE):
         )
 
     def _segment_matrix(self, predictions: list[str], references: list[list[str]]) -> np.ndarray:
+        predictions, references = tokenize_batch(predictions, references, self.tokenize, self.n_threads)
         return _core.rouge_coco_stats(predictions, references, self.beta, self.n_threads)
 
     def _score(self, stats: Stats) -> RougeScore:

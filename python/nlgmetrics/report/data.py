@@ -115,16 +115,16 @@ def _corpus_only(metric_name: str, metric: Any, names: list[str], hyps: dict[str
     return MetricResult(metric_name, first.name, first.signature.format(), None, rows, "no bootstrap intervals or significance tests: the metric has no per-segment statistics")
 
 
-def _with_intervals(metric_name: str, metric: Any, names: list[str], stats: dict[str, Any], hyps: dict[str, list[str]], refs: list[list[str]], n_resamples: int, seed: int, n_threads: int) -> MetricResult:
+def _with_intervals(metric_name: str, metric: Any, names: list[str], stats: dict[str, Any], hyps: dict[str, list[str]], refs: list[list[str]], n_resamples: int, seed: int, n_threads: int, method: str = "nlgmetrics") -> MetricResult:
     from ..significance import bootstrap_ci, paired_test_stats
 
     try:
-        cis: dict[str, Any] = {n: bootstrap_ci(metric, stats[n], n_resamples=n_resamples, seed=seed, n_threads=n_threads) for n in names}
+        cis: dict[str, Any] = {n: bootstrap_ci(metric, stats[n], n_resamples=n_resamples, seed=seed, method=method, n_threads=n_threads) for n in names}
         p_values: dict[str, float | None] = {names[0]: None}
         if len(names) > 1:
             paired = paired_test_stats(
                 metric, (names[0], stats[names[0]]), [(n, stats[n]) for n in names[1:]],
-                test="bs", n_samples=n_resamples, seed=seed, n_threads=n_threads,
+                test="bs", n_samples=n_resamples, seed=seed, method=method, n_threads=n_threads,
             )
             p_values.update({row.name: row.p_value for row in paired.systems[1:]})
         note = None
@@ -152,10 +152,12 @@ def text_report(
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     show_progress: bool | None = None,
     n_threads: int = 0,
+    method: str = "nlgmetrics",
 ) -> TextReport:
     """Score every system (the first is the baseline) with every ``(name, metric)``.
 
-    ``references[i]`` are the references of segment ``i``.
+    ``references[i]`` are the references of segment ``i``; ``method`` is the resampling
+    of the intervals and paired tests (``"sacrebleu"``: sacrebleu's draws and numbers).
     """
     from .. import __version__
 
@@ -182,7 +184,7 @@ def text_report(
             results.append(_corpus_only(metric_name, metric, names, hyps, refs))
             continue
         stats = {n: chunked_stats(metric, hyps[n], refs, chunk_size=chunk_size, desc=f"{metric_name} {n}", show=show) for n in names}
-        results.append(_with_intervals(metric_name, metric, names, stats, hyps, refs, n_resamples, seed, n_threads))
+        results.append(_with_intervals(metric_name, metric, names, stats, hyps, refs, n_resamples, seed, n_threads, method))
     lengths = [_lengths(n, hyps[n], refs) for n in names]
     return TextReport(names, refs, hyps, results, lengths, n_resamples, seed, alpha, __version__)
 
