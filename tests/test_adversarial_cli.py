@@ -27,7 +27,10 @@ from nlgmetrics.cli.main import build_parser, main, subparsers
 from nlgmetrics.registry import available
 
 PARSER = build_parser()
-SUBCOMMANDS = subparsers(PARSER)
+# `nlgmetrics sacrebleu` promises sacrebleu's own output and exit codes byte for byte
+# (tests/test_compat_sacrebleu.py); its hostile inputs are probed at the end of this file.
+FOREIGN = {"sacrebleu"}
+SUBCOMMANDS = {name: p for name, p in subparsers(PARSER).items() if name not in FOREIGN}
 METRICS = [e.name for e in available()]
 STATUSES = {0, 1, 2}
 
@@ -591,3 +594,31 @@ def test_every_metric_flag_with_every_metric(metric, files):
             continue  # files: probed by the hostile-file tests
         for values in _non_default_values(action):
             check(base + [action.option_strings[0], *values])
+
+
+SACREBLEU_STATUSES = {0, 1, 2, 17}  # sacrebleu 2.6's: success, data error, usage error, no test set
+
+
+@pytest.mark.parametrize("hostile", ["empty", "nul", "invalid_utf8", "missing", "directory", "mismatched"])
+def test_the_sacrebleu_command_fails_as_sacrebleu_does_never_with_a_traceback(hostile, tmp_path):
+    ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
+    ref.write_text("the cat sat on the mat\na dog\n", encoding="utf-8")
+    hyp.write_text("the cat sat on a mat\nthe dog\n", encoding="utf-8")
+    if hostile == "empty":
+        hyp.write_text("", encoding="utf-8")
+    elif hostile == "nul":
+        hyp.write_bytes(b"the cat\x00sat\na dog\n")
+    elif hostile == "invalid_utf8":
+        hyp.write_bytes(b"the cat \xff\xfe sat\na dog\n")
+    elif hostile == "missing":
+        hyp = tmp_path / "absent.txt"
+    elif hostile == "directory":
+        hyp = tmp_path
+    elif hostile == "mismatched":
+        hyp.write_text("only one line\n", encoding="utf-8")
+    for extra in ([], ["-m", "bleu", "chrf", "ter", "-f", "json"]):
+        code, out, err = run(["sacrebleu", str(ref), "-i", str(hyp), *extra])
+        assert code in SACREBLEU_STATUSES, (hostile, code, err)
+        assert "Traceback" not in err, (hostile, err)
+        if code == 0 and extra:
+            json.loads(out, parse_constant=_reject_constant)
