@@ -254,25 +254,31 @@ def test_errors(tmp_path):
         metric("da-sparsemax-avg", sources=src[:10]).corpus_score(hyps, ref[:3])
 
 
-def test_cli_json(tmp_path):
+def test_cli_json(tmp_path, capsys):
+    from nlgmetrics.cli.main import main
+
     src, ref, systems = wmt()
     files = {}
     for name, lines in (("src", src), ("ref", ref), *systems.items()):
         files[name] = tmp_path / name
         files[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
     sys_names = list(systems)[:2]
-    cmd = [sys.executable, "-m", "nlgmetrics", "score", "-m", "comet", "--comet-model", str(GOLD / "da-sparsemax-avg"),
-           "--comet-encoder", str(ENCODER), "--source", str(files["src"]), "-r", str(files["ref"]),
-           "-i", *[str(files[s]) for s in sys_names], "-f", "json"]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True)
-    rows = json.loads(out.stdout)
+    argv = ["score", "-m", "comet", "--comet-model", str(GOLD / "da-sparsemax-avg"), "--comet-encoder", str(ENCODER),
+            "--source", str(files["src"]), "-r", str(files["ref"]), "-i", *[str(files[s]) for s in sys_names], "-f", "json"]
+    assert main(argv) == 0
+    rows = json.loads(capsys.readouterr().out)
     for row, name in zip(rows, sys_names):
         assert abs(row["score"] - GOLDENS["models"]["da-sparsemax-avg"][name]["system_score"]) <= TOL
-        assert row["signature"].startswith("nrefs:1|model:da-sparsemax-avg@")
-    missing = subprocess.run(cmd[:6] + cmd[8:], capture_output=True, text=True)
-    assert missing.returncode == 2 and "--comet-model" in missing.stderr
-    nosrc = subprocess.run([c for c in cmd if c not in ("--source", str(files["src"]))], capture_output=True, text=True)
-    assert nosrc.returncode == 1 and "sources" in nosrc.stderr and nosrc.stderr.count("\n") == 1
+        assert row["signature"].startswith("nrefs:1|model:da-sparsemax-avg@") and row["system"] == str(files[name])
+    # sentence level: the signature probe scores a one-segment subset, aligned through -r
+    assert main(argv[:-2] + ["-sl", "-f", "json"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert abs(lines[7]["score"] - GOLDENS["models"]["da-sparsemax-avg"][sys_names[0]]["scores"][7]) <= TOL
+    assert main(argv[:3] + argv[5:]) == 2
+    assert "--comet-model" in capsys.readouterr().err
+    assert main([a for a in argv if a not in ("--source", str(files["src"]))]) == 1
+    err = capsys.readouterr().err
+    assert "needs the sources" in err and err.count("\n") == 1
 
 
 def test_import_stays_cheap():
