@@ -284,3 +284,38 @@ def test_cli_json(tmp_path, capsys):
 def test_import_stays_cheap():
     code = "import sys, nlgmetrics; nlgmetrics.COMET; import nlgmetrics.cli.main; assert 'torch' not in sys.modules, 'torch imported'"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+class _LightningAttributeDict(dict):
+    """Stands for PyTorch Lightning 1.x's AttributeDict, which older checkpoints pickle."""
+
+
+class _RunsCode:
+    def __init__(self, marker: Path):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (Path.touch, (self.marker,))
+
+
+def test_checkpoint_pickles_build_only_tensors_and_containers(tmp_path, monkeypatch):
+    """Old Lightning checkpoints name classes that are not installed; nothing in the file runs."""
+    import types
+
+    src, ref, systems = wmt()
+    fake = types.ModuleType("pytorch_lightning_gone_parsing")
+    _LightningAttributeDict.__module__ = fake.__name__
+    monkeypatch.setitem(sys.modules, fake.__name__, fake)
+    fake._LightningAttributeDict = _LightningAttributeDict
+    model = tmp_path / "old-lightning"
+    shutil.copytree(GOLD / "da-softmax-norm-max", model)
+    data = torch.load(model / "checkpoints" / "model.ckpt", weights_only=False)
+    data["hyper_parameters"] = _LightningAttributeDict(data["hyper_parameters"])
+    marker = tmp_path / "code-ran"
+    data["callbacks"] = {"x": _RunsCode(marker)}
+    torch.save(data, model / "checkpoints" / "model.ckpt")
+    monkeypatch.delitem(sys.modules, fake.__name__)
+    hyps = systems["HuaweiTSC"][:10]
+    got = COMET(model, encoder=ENCODER).sentence_scores(hyps, ref[:10], sources=src[:10])
+    np.testing.assert_allclose(got, GOLDENS["models"]["da-softmax-norm-max"]["HuaweiTSC"]["scores"][:10], atol=TOL)
+    assert not marker.exists()

@@ -49,7 +49,11 @@ class CheckpointFiles:
 
 
 class _Inert(dict):
-    """Stands for a class a checkpoint names that is not a tensor or a plain container."""
+    """Stands for a class a checkpoint names that is not a tensor or a plain container:
+    built with any arguments, it keeps none of them (so nothing the file names runs)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__()
 
     def __setstate__(self, state: Any) -> None:
         if isinstance(state, dict):
@@ -130,7 +134,7 @@ def read_checkpoint(path: Path) -> dict[str, Any]:
     torch, _ = require_torch()
     try:
         data = torch.load(str(path), map_location="cpu", weights_only=False, pickle_module=_RestrictedPickle)
-    except (OSError, RuntimeError, pickle.UnpicklingError, EOFError, ValueError, AttributeError) as e:
+    except (OSError, RuntimeError, pickle.UnpicklingError, EOFError, ValueError, AttributeError, TypeError, KeyError, IndexError, ImportError) as e:
         raise InvalidOptionError(f"cannot read the COMET checkpoint {str(path)!r}: {e}") from None
     if not isinstance(data, dict) or not isinstance(data.get("state_dict"), dict):
         raise InvalidOptionError(f"{str(path)!r} is not a PyTorch Lightning checkpoint (no state_dict)")
