@@ -17,7 +17,9 @@ encoded again per system); nlgmetrics scores system by system on one metric obje
 system) and all systems in one ``score_systems`` call.
 
 Usage: python benches/bench_comet.py --peer-python /path/to/comet-venv/bin/python
-       [--n-tiny 500] [--n-base 100] [--corpora ../shared/corpora]
+       [--n-tiny 500] [--n-base 100] [--threads 1] [--corpora ../shared/corpora]
+
+On a shared machine compare the CPU-time columns: wall times wait for the cores.
 """
 
 from __future__ import annotations
@@ -85,8 +87,11 @@ def build_base(target: Path) -> None:
     (target / "hparams.yaml").write_text(yaml.dump(dict(model.hparams)), encoding="utf-8")
 
 
-def peer(model: Path, corpora: Path, n: int, k: int) -> None:
+def peer(model: Path, corpora: Path, n: int, k: int, threads: int) -> None:
     import comet
+    import torch
+
+    torch.set_num_threads(threads)
 
     src, ref, systems = data(corpora, n, k)
     t = clock()
@@ -103,6 +108,7 @@ def peer(model: Path, corpora: Path, n: int, k: int) -> None:
 # -- our side ---------------------------------------------------------------------------
 def ours(model: Path, encoder: Path, corpora: Path, n: int, k: int) -> dict:
     import numpy as np
+    import transformers  # noqa: F401  (imported before the clock, as unbabel-comet's is)
 
     from nlgmetrics import COMET
     from nlgmetrics.neural import comet as comet_module
@@ -125,8 +131,8 @@ def ours(model: Path, encoder: Path, corpora: Path, n: int, k: int) -> dict:
     return {"load": load, "score": one_by_one, "score_systems": at_once, "scores": {s: v.tolist() for s, v in per_system.items()}}
 
 
-def run_peer(python: str, model: Path, corpora: Path, n: int, k: int) -> dict:
-    cmd = [python, __file__, "--peer", str(model), "--corpora", str(corpora), "--n", str(n), "--k", str(k)]
+def run_peer(python: str, model: Path, corpora: Path, n: int, k: int, threads: int) -> dict:
+    cmd = [python, __file__, "--peer", str(model), "--corpora", str(corpora), "--n", str(n), "--k", str(k), "--threads", str(threads)]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=str(GOLD))
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -141,16 +147,18 @@ def main() -> None:
     ap.add_argument("--n-tiny", type=int, default=500)
     ap.add_argument("--n-base", type=int, default=100)
     ap.add_argument("--corpora", type=Path, default=REPO.parent / "shared" / "corpora")
+    ap.add_argument("--threads", type=int, default=1, help="torch threads on both sides (default 1: the machine is shared)")
     a = ap.parse_args()
     if a.build_base is not None:
         return build_base(a.build_base)
     if a.peer is not None:
-        return peer(a.peer, a.corpora, a.n, a.k)
+        return peer(a.peer, a.corpora, a.n, a.k, a.threads)
     if a.peer_python is None:
         ap.error("--peer-python (a Python with unbabel-comet installed) is required")
     import numpy as np
     import torch
 
+    torch.set_num_threads(a.threads)
     print(f"CPU, torch {torch.__version__}, {torch.get_num_threads()} threads, WMT22 {PAIR}, batch size 16.")
     print()
     print("| checkpoint | systems x segments | unbabel-comet load s | nlgmetrics load s | unbabel-comet score s (CPU s) | nlgmetrics one by one s (CPU s) | nlgmetrics score_systems s (CPU s) | speed-up | max abs diff |")
@@ -161,7 +169,7 @@ def main() -> None:
         cases = [("tiny", GOLD / "da-sparsemax-avg", GOLD / "xlmr-tiny", a.n_tiny), ("XLM-R base size", base, base / "encoder", a.n_base)]
         for label, model, encoder, n in cases:
             for k in (1, 12):
-                theirs = run_peer(a.peer_python, model, a.corpora, n, k)
+                theirs = run_peer(a.peer_python, model, a.corpora, n, k, a.threads)
                 mine = ours(model, encoder, a.corpora, n, k)
                 diff = max(float(np.abs(np.array(theirs["scores"][s]) - np.array(mine["scores"][s])).max()) for s in theirs["scores"])
                 best = min(mine["score"][0], mine["score_systems"][0])

@@ -319,3 +319,16 @@ def test_checkpoint_pickles_build_only_tensors_and_containers(tmp_path, monkeypa
     got = COMET(model, encoder=ENCODER).sentence_scores(hyps, ref[:10], sources=src[:10])
     np.testing.assert_allclose(got, GOLDENS["models"]["da-softmax-norm-max"]["HuaweiTSC"]["scores"][:10], atol=TOL)
     assert not marker.exists()
+
+
+def test_dask_partitions_find_their_sources_through_the_references():
+    db = pytest.importorskip("dask.bag")
+    from nlgmetrics.dask import score as dask_score
+
+    src, ref, systems = wmt()
+    hyps = systems["Online-B"]
+    m = metric("da-sparsemax-avg", sources=src, source_references=ref)
+    bag = db.from_sequence([{"prediction": h, "references": [r]} for h, r in zip(hyps, ref)], npartitions=4)
+    got = dask_score(bag, m, scheduler="synchronous")
+    assert abs(got.score - GOLDENS["models"]["da-sparsemax-avg"]["Online-B"]["system_score"]) <= TOL
+    assert got.segments == len(hyps)
