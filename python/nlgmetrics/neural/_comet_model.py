@@ -91,7 +91,8 @@ class CometNetwork:
         if any(n not in state for n in names) or "layerwise_attention.gamma" not in state:
             raise InvalidOptionError("COMET checkpoint has layer: mix but no layerwise_attention weights for every layer")
         weights = torch.cat([state[n].float() for n in names]).to(self.device)
-        transform = sparsemax if hparams.get("layer_transformation") == "sparsemax" else (lambda w: torch.softmax(w, dim=0))
+        default = "sparsemax" if self.kind == "unified_metric" else "softmax"  # the classes' defaults
+        transform = sparsemax if hparams.get("layer_transformation", default) == "sparsemax" else (lambda w: torch.softmax(w, dim=0))
         return transform(weights).to(self.dtype), state["layerwise_attention.gamma"].to(device=self.device, dtype=self.dtype)
 
     def _estimator(self, hparams: dict[str, Any], state: dict[str, Any]) -> Any:
@@ -141,7 +142,7 @@ class CometNetwork:
         if self._mix_weights is None:
             return layers[self.layer], last
         pieces = []
-        norm = bool(self.hparams.get("layer_norm", False))
+        norm = bool(self.hparams.get("layer_norm", True))
         if norm:
             mask_float = mask.float()
             broadcast = mask_float.unsqueeze(-1)
