@@ -332,3 +332,19 @@ def test_dask_partitions_find_their_sources_through_the_references():
     got = dask_score(bag, m, scheduler="synchronous")
     assert abs(got.score - GOLDENS["models"]["da-sparsemax-avg"]["Online-B"]["system_score"]) <= TOL
     assert got.segments == len(hyps)
+
+
+def test_cache_keeps_what_every_system_shares(monkeypatch):
+    """A cache smaller than all the texts still keeps the sources and references."""
+    src, ref, systems = wmt()
+    m = metric("da-sparsemax-avg", cache_size=3 * len(src) + 50)  # one system more than the test set, less than all
+    net = m.network
+    encoded: list[str] = []
+    original = net.tokenize
+    monkeypatch.setattr(net, "tokenize", lambda texts: encoded.extend(texts) or original(texts))
+    shared = set(src) | set(ref)
+    for i, hyps in enumerate([*systems.values(), *systems.values()]):
+        encoded.clear()
+        m.corpus_score(hyps, ref, sources=src)
+        if i:
+            assert not set(encoded) & shared  # only this system's new translations

@@ -199,8 +199,11 @@ class COMET(Metric):
     # -- the computation ------------------------------------------------------------------
     def _embeddings(self, texts: list[str]) -> dict[str, Any]:
         net = self.network
-        missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
-        found = {t: self._cache[t] for t in dict.fromkeys(texts) if t in self._cache}
+        distinct = list(dict.fromkeys(texts))
+        missing = [t for t in distinct if t not in self._cache]
+        found = {t: self._cache[t] for t in distinct if t in self._cache}
+        for t in found:  # least recently used goes first: a test set's sources stay
+            self._cache.move_to_end(t)
         if missing:
             vectors = net.sentence_embeddings(net.tokenize(missing), self.batch_size)
             found.update(zip(missing, vectors))
