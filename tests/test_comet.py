@@ -274,6 +274,13 @@ def test_cli_json(tmp_path, capsys):
     assert main(argv[:-2] + ["-sl", "-f", "json"]) == 0
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert abs(lines[7]["score"] - GOLDENS["models"]["da-sparsemax-avg"][sys_names[0]]["scores"][7]) <= TOL
+    # compare: paired bootstrap over the bound sources, no COMET-specific code in it
+    compare = ["compare", *argv[1:-2], "--paired-bs", "--paired-bs-n", "100", "-f", "json"]
+    assert main(compare) == 0
+    rows = json.loads(capsys.readouterr().out)
+    for row, name in zip(rows, sys_names):
+        assert abs(row["comet"]["score"] - GOLDENS["models"]["da-sparsemax-avg"][name]["system_score"]) <= TOL
+    assert rows[0]["comet"]["p_value"] is None and 0 < rows[1]["comet"]["p_value"] <= 1
     assert main(argv[:3] + argv[5:]) == 2
     assert "--comet-model" in capsys.readouterr().err
     assert main([a for a in argv if a not in ("--source", str(files["src"]))]) == 1
