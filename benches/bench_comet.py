@@ -148,6 +148,7 @@ def main() -> None:
     ap.add_argument("--n-base", type=int, default=100)
     ap.add_argument("--corpora", type=Path, default=REPO.parent / "shared" / "corpora")
     ap.add_argument("--threads", type=int, default=1, help="torch threads on both sides (default 1: the machine is shared)")
+    ap.add_argument("--only", nargs="+", default=None, metavar="CASE:K", help="cases to run, e.g. tiny:1 base:12 (default: all)")
     a = ap.parse_args()
     if a.build_base is not None:
         return build_base(a.build_base)
@@ -166,9 +167,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "base"
         subprocess.run([a.peer_python, __file__, "--build-base", str(base)], check=True, capture_output=True)
-        cases = [("tiny", GOLD / "da-sparsemax-avg", GOLD / "xlmr-tiny", a.n_tiny), ("XLM-R base size", base, base / "encoder", a.n_base)]
-        for label, model, encoder, n in cases:
+        cases = [("tiny", "tiny", GOLD / "da-sparsemax-avg", GOLD / "xlmr-tiny", a.n_tiny), ("base", "XLM-R base size", base, base / "encoder", a.n_base)]
+        for key, label, model, encoder, n in cases:
             for k in (1, 12):
+                if a.only is not None and f"{key}:{k}" not in a.only:
+                    continue
                 theirs = run_peer(a.peer_python, model, a.corpora, n, k, a.threads)
                 mine = ours(model, encoder, a.corpora, n, k)
                 diff = max(float(np.abs(np.array(theirs["scores"][s]) - np.array(mine["scores"][s])).max()) for s in theirs["scores"])
