@@ -355,3 +355,13 @@ def test_cache_keeps_what_every_system_shares(monkeypatch):
         m.corpus_score(hyps, ref, sources=src)
         if i:
             assert not set(encoded) & shared  # only this system's new translations
+
+
+def test_reference_free_model_aligns_bound_sources_through_given_references():
+    src, ref, systems = wmt()
+    kiwi = metric("kiwi-mt-src", sources=src, source_references=ref)
+    hyps = systems["NiuTrans"]
+    got = kiwi.sentence_scores(hyps[10:14], ref[10:14])
+    np.testing.assert_allclose(got, GOLDENS["models"]["kiwi-mt-src"]["NiuTrans"]["scores"][10:14], atol=TOL)
+    with pytest.raises(LengthMismatchError):
+        kiwi.sentence_scores(hyps[10:14])

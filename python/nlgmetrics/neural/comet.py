@@ -172,10 +172,12 @@ class COMET(Metric):
         preds = as_texts(predictions, "predictions")
         wants_src, wants_ref = self._uses()
         refs: list[str] | None = None
+        firsts: list[str] | None = None  # align bound sources, also for reference-free models
         ref_counts = np.zeros(len(preds), dtype=np.int64)
         if references is not None:
             groups = as_references(references, len(preds))
             ref_counts = np.array([len(g) for g in groups], dtype=np.int64)
+            firsts = [g[0] if g else "" for g in groups]
             if wants_ref:
                 for i, g in enumerate(groups):
                     if len(g) > 1:
@@ -188,10 +190,10 @@ class COMET(Metric):
             if len(srcs) != len(preds):
                 raise LengthMismatchError(f"{len(preds)} predictions but {len(srcs)} sources")
         else:
-            srcs = self._bound(len(preds), refs)
+            srcs = self._bound(len(preds), firsts)
         kind = self.network.hparams["class_identifier"]
         if wants_src and srcs is None and (kind != "unified_metric" or refs is None):
-            raise InvalidInputError(f"this COMET model ({kind}) needs the sources: pass sources= (CLI: -s SRC)")
+            raise InvalidInputError(f"this COMET model ({kind}) needs the sources: pass sources= (CLI: --source SRC)")
         if wants_ref and refs is None and (kind == "regression_metric" or srcs is None or not wants_src):
             raise MissingReferenceError(f"this COMET model ({kind}) needs references")
         return preds, refs, (srcs if wants_src else None), ref_counts
