@@ -365,3 +365,13 @@ def test_reference_free_model_aligns_bound_sources_through_given_references():
     np.testing.assert_allclose(got, GOLDENS["models"]["kiwi-mt-src"]["NiuTrans"]["scores"][10:14], atol=TOL)
     with pytest.raises(LengthMismatchError):
         kiwi.sentence_scores(hyps[10:14])
+
+
+@pytest.mark.parametrize("name", ["da-softmax-norm-max", "kiwi-mt-src"])
+def test_other_dtypes_run(name):
+    """float64 runs the same network (parity is float32's; here agreement to float32's noise)."""
+    src, ref, systems = wmt()
+    hyps = systems["HuaweiTSC"][:30]
+    got = metric(name, dtype="float64").sentence_scores(hyps, refs_for(name, ref[:30]), sources=src[:30])
+    np.testing.assert_allclose(got, GOLDENS["models"][name]["HuaweiTSC"]["scores"][:30], atol=1e-5)
+    assert "dtype:float64" in metric(name, dtype="float64").signature().format()

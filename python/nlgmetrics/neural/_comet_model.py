@@ -199,7 +199,7 @@ class CometNetwork:
 
     def joint_scores(self, id_lists: list[list[int]], batch_size: int) -> list[Any]:
         """The estimator on the first token of each joint sequence (unified models)."""
-        return self._in_batches(id_lists, batch_size, lambda ids, mask: self.estimator(self._mixed(ids, mask.bool())[0][:, 0, :]).view(-1))
+        return self._in_batches(id_lists, batch_size, lambda ids, mask: self.estimator(self._mixed(ids, mask.bool())[0][:, 0, :].to(self.dtype)).view(-1))
 
     def regression_scores(self, mt: Any, src: Any, ref: Any | None) -> Any:
         """Stacked ``(n, hidden)`` embeddings -> ``(n,)`` scores (referenceless when ``ref`` is None)."""
@@ -209,4 +209,4 @@ class CometNetwork:
                 features = torch.cat((mt, src, mt * src, torch.abs(mt - src)), dim=1)
             else:
                 features = torch.cat((mt, ref, mt * ref, torch.abs(mt - ref), mt * src, torch.abs(mt - src)), dim=1)
-            return self.estimator(features).view(-1)
+            return self.estimator(features.to(self.dtype)).view(-1)
