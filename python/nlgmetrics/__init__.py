@@ -98,6 +98,7 @@ _EXPORTS: dict[str, str] = {
     "hf_perplexity": ".neural.hf_perplexity",
     "BLEURT": ".neural.bleurt",
     "bleurt": ".neural.bleurt",
+    "COMET": ".neural.comet", "comet": ".neural.comet",
     # significance and meta-evaluation
     "bootstrap_ci": ".significance",
     "paired_test": ".significance",

@@ -119,5 +119,6 @@ for _entry in [
     ("parent", _M + "parent:Parent", "PARENT: data-to-text precision/recall against table and references", (), "data-to-text"),
     ("bertscore", "nlgmetrics.neural.bertscore:BERTScore", "BERTScore as bert_score 0.3.13 (extra [neural])", ("bert_score",), "neural"),
     ("bleurt", "nlgmetrics.neural.bleurt:BLEURT", "BLEURT from a local bleurt-pytorch checkpoint (extra [neural])", ("bleurt-pytorch",), "neural"),
+    ("comet", "nlgmetrics.neural.comet:COMET", "COMET from a local unbabel-comet checkpoint, with sources (extra [neural])", ("unbabel-comet",), "neural"),
 ]:
     register(*_entry)

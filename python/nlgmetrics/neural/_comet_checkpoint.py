@@ -1,0 +1,208 @@
+"""Reading an unbabel-comet checkpoint from local files, without unbabel-comet or Lightning.
+
+A COMET model directory (what ``comet.download_model`` leaves in the Hugging Face cache)
+holds ``hparams.yaml`` and ``checkpoints/model.ckpt``; the path may name the directory or
+the ``.ckpt`` file (then ``hparams.yaml`` is two levels up, as unbabel-comet looks for it),
+or a model name already in the local Hugging Face cache (``Unbabel/wmt22-comet-da``).
+
+As ``comet.load_from_checkpoint`` does: the class comes from ``class_identifier`` in
+``hparams.yaml``; the hyper-parameters are those saved in the checkpoint (the YAML file's
+when the checkpoint has none); ``layer_transformation: sparsemax_patch`` in the YAML means
+softmax (unbabel-comet >= 2.2.4).
+
+The encoder's ``config.json`` and tokenizer are not in the checkpoint. They are taken
+from, in order: ``encoder=`` given by the caller; the checkpoint directory itself; the
+``pretrained_model`` hyper-parameter as a directory (relative to the working directory, as
+unbabel-comet resolves it); that name in the local Hugging Face cache. Nothing is
+downloaded; a missing piece is an :class:`~nlgmetrics.errors.InvalidOptionError` that
+names it and where it was looked for.
+
+The checkpoint is a pickle written by PyTorch Lightning. It is read with an unpickler that
+builds tensors and plain containers only; any other class it names (Lightning's
+``AttributeDict``, callbacks' state) becomes an inert dict, so loading runs no code from
+the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import InvalidOptionError
+from ._models import _cached_snapshot, require_torch
+
+SUPPORTED_CLASSES = ("regression_metric", "referenceless_regression_metric", "unified_metric")
+SUPPORTED_ENCODERS = ("XLM-RoBERTa",)
+_TOKENIZER_FILES = ("tokenizer.json", "sentencepiece.bpe.model")
+_SAFE_BUILTINS = frozenset({"set", "frozenset", "list", "dict", "tuple", "int", "float", "str", "bool", "complex", "slice", "bytes", "bytearray"})
+
+
+@dataclass(frozen=True)
+class CheckpointFiles:
+    directory: Path
+    checkpoint: Path
+    hparams: Path
+
+
+class _Inert(dict):
+    """Stands for a class a checkpoint names that is not a tensor or a plain container:
+    built with any arguments, it keeps none of them (so nothing the file names runs)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__()
+
+    def __setstate__(self, state: Any) -> None:
+        if isinstance(state, dict):
+            self.update(state)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> "_Inert":
+        return _Inert()
+
+
+def _inert_class(module: str, name: str) -> type:
+    return type(name, (_Inert,), {"__module__": "nlgmetrics.inert." + module})
+
+
+class _RestrictedUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        if module == "collections" and name in ("OrderedDict", "defaultdict"):
+            return super().find_class(module, name)
+        if module == "builtins" and name in _SAFE_BUILTINS:
+            return super().find_class(module, name)
+        if module in ("torch._utils", "torch", "torch.storage", "torch._tensor") and (
+            name.startswith("_rebuild_") or name.endswith("Storage") or name in ("Size", "device", "dtype", "float32", "float16", "bfloat16", "float64")
+        ):
+            return super().find_class(module, name)
+        return _inert_class(module, name)
+
+
+class _RestrictedPickle:
+    """The ``pickle_module`` handed to ``torch.load``."""
+
+    Unpickler = _RestrictedUnpickler
+    __name__ = "nlgmetrics_restricted_pickle"
+
+    @staticmethod
+    def load(file: Any, **kwargs: Any) -> Any:
+        return _RestrictedUnpickler(file, **kwargs).load()
+
+
+def locate(path: str | os.PathLike) -> CheckpointFiles:
+    """The checkpoint file and ``hparams.yaml`` of ``path`` (see the module docstring)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise InvalidOptionError(f"COMET model must be a path or a model name, got {type(path).__name__}")
+    p = Path(path).expanduser()
+    if p.is_file():
+        checkpoint = p
+        directory = p.parents[1] if len(p.parents) > 1 else p.parent
+    elif p.is_dir():
+        directory, checkpoint = p, p / "checkpoints" / "model.ckpt"
+    else:
+        snapshot = _cached_snapshot(str(path))
+        if snapshot is None:
+            raise InvalidOptionError(
+                f"COMET model {str(path)!r} is not a local directory or checkpoint file and not in the local "
+                "Hugging Face cache; nlgmetrics never downloads models: give the model directory "
+                "(with hparams.yaml and checkpoints/model.ckpt)"
+            )
+        directory, checkpoint = snapshot, snapshot / "checkpoints" / "model.ckpt"
+    if not checkpoint.is_file():
+        raise InvalidOptionError(f"COMET model {str(path)!r} has no checkpoint: {str(checkpoint)!r} is missing")
+    hparams = directory / "hparams.yaml"
+    if not hparams.is_file():
+        raise InvalidOptionError(f"COMET model {str(path)!r} has no hparams.yaml: {str(hparams)!r} is missing")
+    return CheckpointFiles(directory, checkpoint, hparams)
+
+
+def read_yaml(path: Path) -> dict[str, Any]:
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
+        raise InvalidOptionError(f"cannot read {str(path)!r}: {e}") from None
+    if not isinstance(data, dict):
+        raise InvalidOptionError(f"{str(path)!r} is not a mapping of hyper-parameters")
+    return data
+
+
+def read_checkpoint(path: Path) -> dict[str, Any]:
+    torch, _ = require_torch()
+    try:
+        data = torch.load(str(path), map_location="cpu", weights_only=False, pickle_module=_RestrictedPickle)
+    except (OSError, RuntimeError, pickle.UnpicklingError, EOFError, ValueError, AttributeError, TypeError, KeyError, IndexError, ImportError) as e:
+        raise InvalidOptionError(f"cannot read the COMET checkpoint {str(path)!r}: {e}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("state_dict"), dict):
+        raise InvalidOptionError(f"{str(path)!r} is not a PyTorch Lightning checkpoint (no state_dict)")
+    return data
+
+
+def hyper_parameters(files: CheckpointFiles, checkpoint: dict[str, Any]) -> dict[str, Any]:
+    """The model's hyper-parameters as unbabel-comet's ``load_from_checkpoint`` sets them."""
+    from_yaml = read_yaml(files.hparams)
+    identifier = from_yaml.get("class_identifier")
+    if identifier not in SUPPORTED_CLASSES:
+        raise InvalidOptionError(
+            f"COMET model class {identifier!r} (class_identifier in {str(files.hparams)!r}) is not supported; "
+            f"supported: {', '.join(SUPPORTED_CLASSES)}"
+        )
+    saved = checkpoint.get("hyper_parameters")
+    hparams = dict(saved) if isinstance(saved, dict) and saved else dict(from_yaml)
+    hparams["class_identifier"] = identifier
+    if from_yaml.get("layer_transformation") == "sparsemax_patch":
+        hparams["layer_transformation"] = "softmax"
+    encoder = hparams.get("encoder_model", "XLM-RoBERTa")
+    if encoder not in SUPPORTED_ENCODERS:
+        raise InvalidOptionError(f"COMET encoder {encoder!r} is not supported; supported: {', '.join(SUPPORTED_ENCODERS)}")
+    return hparams
+
+
+def _has_encoder_files(d: Path) -> bool:
+    return (d / "config.json").is_file() and any((d / f).is_file() for f in _TOKENIZER_FILES)
+
+
+def encoder_dir(files: CheckpointFiles, pretrained_model: str, encoder: str | os.PathLike | None) -> Path:
+    """Where the encoder's config.json and tokenizer are (see the module docstring)."""
+    tried: list[str] = []
+    if encoder is not None:
+        d = Path(encoder).expanduser()
+        if d.is_dir() and _has_encoder_files(d):
+            return d
+        snapshot = None if d.exists() else _cached_snapshot(str(encoder))
+        if snapshot is not None and _has_encoder_files(snapshot):
+            return snapshot
+        raise InvalidOptionError(
+            f"COMET encoder {str(encoder)!r} is not a directory (or cached model) with config.json and a "
+            f"tokenizer ({' or '.join(_TOKENIZER_FILES)})"
+        )
+    if _has_encoder_files(files.directory):
+        return files.directory
+    tried.append(str(files.directory))
+    named = Path(str(pretrained_model)).expanduser()
+    if named.is_dir():
+        if _has_encoder_files(named):
+            return named
+        tried.append(str(named))
+    else:
+        snapshot = _cached_snapshot(str(pretrained_model))
+        if snapshot is not None and _has_encoder_files(snapshot):
+            return snapshot
+        tried.append(f"{pretrained_model} in the Hugging Face cache")
+    raise InvalidOptionError(
+        f"cannot find the config.json and tokenizer of the COMET encoder {pretrained_model!r} "
+        f"(looked in: {'; '.join(tried)}); save them to a directory and pass encoder=PATH "
+        "(CLI: --comet-encoder PATH); nlgmetrics never downloads models"
+    )
+
+
+def file_digest(path: Path) -> str:
+    """The first 12 hex digits of the file's SHA-256 (names the weights in signatures)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 22), b""):
+            h.update(block)
+    return h.hexdigest()[:12]

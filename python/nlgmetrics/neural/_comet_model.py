@@ -1,0 +1,212 @@
+"""The COMET networks, written against unbabel-comet's checkpoint tensors with plain torch.
+
+- Encoder: ``transformers.XLMRobertaModel`` (no pooler) with the checkpoint's
+  ``encoder.model.*`` weights; every hidden state (embeddings + each layer) is kept.
+- Tokenization as unbabel-comet's ``Encoder.prepare_sample``: the fast XLM-R tokenizer,
+  special tokens added, truncated to ``max_position_embeddings - 4`` tokens.
+- Layer-wise attention (``layer: mix``): weights ``softmax(w)`` (``sparsemax(w)`` for
+  ``layer_transformation: sparsemax``, entmax's algorithm), optionally each layer
+  normalised over the unmasked positions of its sentence, times ``gamma``; otherwise one
+  layer by index.
+- Pooling (regression models): ``avg`` over unmasked tokens, ``max``, ``cls`` (first
+  token of the mixed layers) or ``default`` (first token of the last layer).
+- Estimator: the feed-forward head ``estimator.ff.*`` (Linear, activation, [dropout] ...,
+  Linear, optional final activation; activations are ``torch.nn.<Name.title()>`` as in
+  unbabel-comet).
+
+Each step copies unbabel-comet's float32 operations; batches differ (we sort and group
+differently), which moves only the last bits.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..errors import InvalidOptionError
+from ._models import require_torch
+
+
+def sparsemax(weights: Any) -> Any:
+    """entmax 1.x ``sparsemax`` over a 1-D tensor (sort, threshold, clamp)."""
+    torch, _ = require_torch()
+    topk, _ = torch.sort(weights, dim=0, descending=True)
+    cumsum = topk.cumsum(0) - 1
+    rhos = torch.arange(1, weights.shape[0] + 1, device=weights.device, dtype=weights.dtype)
+    support = rhos * topk > cumsum
+    size = support.sum(dim=0).unsqueeze(0)
+    tau = cumsum.gather(0, size - 1)
+    tau = tau / size.to(weights.dtype)
+    return torch.clamp(weights - tau, min=0)
+
+
+def _activation(name: str) -> Any:
+    torch, _ = require_torch()
+    factory = getattr(torch.nn, str(name).title(), None)
+    if factory is None:
+        raise InvalidOptionError(f"COMET checkpoint uses an unknown activation {name!r}")
+    return factory()
+
+
+class CometNetwork:
+    """One loaded COMET model: tokenizer, encoder, layer mix, pooling and estimator."""
+
+    def __init__(self, hparams: dict[str, Any], state: dict[str, Any], encoder_dir: Path, *, device: str, dtype: Any):
+        torch, transformers = require_torch()
+        self.hparams = hparams
+        self.kind = hparams["class_identifier"]
+        self.device, self.dtype = device, dtype
+        try:
+            self.tokenizer = transformers.XLMRobertaTokenizerFast.from_pretrained(str(encoder_dir), local_files_only=True)
+            config = transformers.XLMRobertaConfig.from_pretrained(str(encoder_dir), local_files_only=True)
+        except (OSError, ValueError, TypeError) as e:
+            raise InvalidOptionError(f"cannot load the COMET encoder's tokenizer/config from {str(encoder_dir)!r}: {e}") from None
+        self.max_positions = int(config.max_position_embeddings) - 2
+        self.num_layers = int(config.num_hidden_layers) + 1
+        self.pad_id = int(self.tokenizer.pad_token_id)
+        model = transformers.XLMRobertaModel(config, add_pooling_layer=False)
+        prefix = "encoder.model."
+        weights = {k[len(prefix):]: v for k, v in state.items() if k.startswith(prefix)}
+        missing = [k for k in model.state_dict() if k not in weights and not k.endswith("position_ids")]
+        if missing:
+            raise InvalidOptionError(f"COMET checkpoint lacks encoder weights ({', '.join(missing[:3])}, ...)")
+        try:
+            model.load_state_dict(weights, strict=False)
+        except RuntimeError as e:
+            raise InvalidOptionError(f"COMET checkpoint does not fit the encoder config in {str(encoder_dir)!r}: {e}") from None
+        self.encoder = model.eval().to(device=device, dtype=dtype)
+        self._mix_weights, self._gamma = self._layer_mix(hparams, state)
+        self.estimator = self._estimator(hparams, state)
+
+    # -- loading the small parts ----------------------------------------------------------
+    def _layer_mix(self, hparams: dict[str, Any], state: dict[str, Any]) -> tuple[Any, Any]:
+        torch, _ = require_torch()
+        layer = hparams.get("sent_layer", hparams.get("layer", "mix")) if self.kind == "unified_metric" else hparams.get("layer", "mix")
+        self.layer = layer
+        if layer != "mix":
+            if not isinstance(layer, int) or not 0 <= layer < self.num_layers:
+                raise InvalidOptionError(f"COMET checkpoint asks for layer {layer!r}; the encoder has {self.num_layers}")
+            return None, None
+        names = [f"layerwise_attention.scalar_parameters.{i}" for i in range(self.num_layers)]
+        if any(n not in state for n in names) or "layerwise_attention.gamma" not in state:
+            raise InvalidOptionError("COMET checkpoint has layer: mix but no layerwise_attention weights for every layer")
+        weights = torch.cat([state[n].float() for n in names]).to(self.device)
+        default = "sparsemax" if self.kind == "unified_metric" else "softmax"  # the classes' defaults
+        transform = sparsemax if hparams.get("layer_transformation", default) == "sparsemax" else (lambda w: torch.softmax(w, dim=0))
+        return transform(weights).to(self.dtype), state["layerwise_attention.gamma"].to(device=self.device, dtype=self.dtype)
+
+    def _estimator(self, hparams: dict[str, Any], state: dict[str, Any]) -> Any:
+        torch, _ = require_torch()
+        hidden = list(hparams.get("hidden_sizes", [3072, 1024]))
+        modules: list[Any] = []
+        index = 0
+        for _ in range(len(hidden) + 1):
+            w, b = state.get(f"estimator.ff.{index}.weight"), state.get(f"estimator.ff.{index}.bias")
+            if w is None or b is None:
+                raise InvalidOptionError(f"COMET checkpoint lacks estimator.ff.{index} (hidden_sizes {hidden})")
+            linear = torch.nn.Linear(w.shape[1], w.shape[0])
+            linear.load_state_dict({"weight": w, "bias": b})
+            modules.append(linear)
+            if len(modules) < 2 * len(hidden) + 1:
+                modules.append(_activation(hparams.get("activations", "Tanh")))
+                index += 3  # Linear, activation, Dropout
+        if hparams.get("final_activation") is not None:
+            modules.append(_activation(hparams["final_activation"]))
+        return torch.nn.Sequential(*modules).eval().to(device=self.device, dtype=self.dtype)
+
+    # -- inputs ---------------------------------------------------------------------------
+    def tokenize(self, texts: list[str]) -> list[list[int]]:
+        """Token ids with special tokens, truncated as unbabel-comet's ``prepare_sample``."""
+        if not texts:
+            return []
+        out = self.tokenizer([str(t) for t in texts], truncation=True, max_length=self.max_positions - 2)
+        return [list(ids) for ids in out["input_ids"]]
+
+    def concat(self, parts: list[list[int]]) -> list[int]:
+        """unbabel-comet's ``concat_sequences`` for one row: ``<s> a </s></s> b </s> ...``,
+        cut to ``max_positions`` tokens when the pieces are too long together."""
+        lengths = [len(p) - 2 for p in parts]
+        sequence = parts[0]
+        for nxt in parts[1:]:
+            sequence = self.tokenizer.build_inputs_with_special_tokens(sequence[1:-1], nxt[1:-1])
+        if sum(lengths) > self.max_positions - (1 + len(parts) * 2):
+            sequence = sequence[: self.max_positions]
+        return list(sequence)
+
+    # -- forward --------------------------------------------------------------------------
+    def _mixed(self, ids: Any, mask: Any) -> tuple[Any, Any]:
+        """(layer mix or chosen layer, last hidden state) of a padded batch."""
+        torch, _ = require_torch()
+        out = self.encoder(input_ids=ids, attention_mask=mask, output_hidden_states=True, return_dict=False)
+        last, layers = out[0], out[-1]
+        if self._mix_weights is None:
+            return layers[self.layer], last
+        pieces = []
+        norm = bool(self.hparams.get("layer_norm", True))
+        if norm:
+            mask_float = mask.float()
+            broadcast = mask_float.unsqueeze(-1)
+            batch, _, dim = layers[0].size()
+            counted = mask_float.sum(1) * dim
+        for i, tensor in enumerate(layers):
+            if norm:
+                masked = tensor * broadcast
+                mean = (masked.view(batch, -1).sum(1) / counted).view(batch, 1, 1)
+                variance = (((masked - mean) * broadcast) ** 2).view(batch, -1).sum(1) / counted
+                tensor = (tensor - mean) / torch.sqrt(variance + 1e-12).view(batch, 1, 1)
+            pieces.append(self._mix_weights[i : i + 1] * tensor)
+        return self._gamma * sum(pieces), last
+
+    def _batch(self, id_lists: list[list[int]]) -> tuple[Any, Any]:
+        torch, _ = require_torch()
+        width = max(len(x) for x in id_lists)
+        ids = torch.full((len(id_lists), width), self.pad_id, dtype=torch.long)
+        mask = torch.zeros((len(id_lists), width), dtype=torch.long)
+        for row, x in enumerate(id_lists):
+            ids[row, : len(x)] = torch.tensor(x, dtype=torch.long)
+            mask[row, : len(x)] = 1
+        return ids.to(self.device), mask.to(self.device)
+
+    def _pool(self, ids: Any, mask: Any, embeddings: Any, last: Any) -> Any:
+        pool = self.hparams.get("pool", "avg")
+        padding = ids.eq(self.pad_id).unsqueeze(-1)
+        if pool == "default":
+            return last[:, 0, :]
+        if pool == "cls":
+            return embeddings[:, 0, :]
+        if pool == "max":
+            return embeddings.float().masked_fill(padding, float("-inf")).type_as(embeddings).max(dim=1)[0]
+        if pool == "avg":
+            summed = embeddings.float().masked_fill(padding, 0.0).type_as(embeddings).sum(1)
+            return summed / mask.unsqueeze(-1).expand(embeddings.size()).float().sum(1)
+        raise InvalidOptionError(f"COMET checkpoint uses an unknown pooling {pool!r}")
+
+    def _in_batches(self, id_lists: list[list[int]], batch_size: int, step: Any) -> list[Any]:
+        torch, _ = require_torch()
+        order = sorted(range(len(id_lists)), key=lambda i: -len(id_lists[i]))
+        out: list[Any] = [None] * len(id_lists)
+        with torch.inference_mode():
+            for start in range(0, len(order), batch_size):
+                chunk = order[start : start + batch_size]
+                rows = step(*self._batch([id_lists[i] for i in chunk]))
+                for row, i in enumerate(chunk):
+                    out[i] = rows[row]
+        return out
+
+    def sentence_embeddings(self, id_lists: list[list[int]], batch_size: int) -> list[Any]:
+        """One pooled vector per id list (regression models)."""
+        return self._in_batches(id_lists, batch_size, lambda ids, mask: self._pool(ids, mask, *self._mixed(ids, mask)))
+
+    def joint_scores(self, id_lists: list[list[int]], batch_size: int) -> list[Any]:
+        """The estimator on the first token of each joint sequence (unified models)."""
+        return self._in_batches(id_lists, batch_size, lambda ids, mask: self.estimator(self._mixed(ids, mask.bool())[0][:, 0, :].to(self.dtype)).view(-1))
+
+    def regression_scores(self, mt: Any, src: Any, ref: Any | None) -> Any:
+        """Stacked ``(n, hidden)`` embeddings -> ``(n,)`` scores (referenceless when ``ref`` is None)."""
+        torch, _ = require_torch()
+        with torch.inference_mode():
+            if ref is None:
+                features = torch.cat((mt, src, mt * src, torch.abs(mt - src)), dim=1)
+            else:
+                features = torch.cat((mt, ref, mt * ref, torch.abs(mt - ref), mt * src, torch.abs(mt - src)), dim=1)
+            return self.estimator(features.to(self.dtype)).view(-1)

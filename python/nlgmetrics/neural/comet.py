@@ -1,0 +1,330 @@
+"""COMET (Rei et al., EMNLP 2020; WMT22) from an unbabel-comet checkpoint, without unbabel-comet.
+
+``COMET(path)`` reads a model directory (``hparams.yaml`` + ``checkpoints/model.ckpt``,
+see ``_comet_checkpoint``) and scores as unbabel-comet's ``predict`` does (``_comet_model``):
+
+- ``regression_metric`` (wmt22-comet-da, wmt20-comet-da): source, translation and
+  reference are embedded separately; the head reads
+  ``[mt, ref, mt*ref, |mt-ref|, mt*src, |mt-src|]``.
+- ``referenceless_regression_metric`` (wmt20/21 QE): ``[mt, src, mt*src, |mt-src|]``.
+- ``unified_metric`` (wmt22-cometkiwi-da): translation and source (and reference, when
+  the model takes one) are encoded together and the head reads the first token; with
+  source and reference it averages the (mt, src), (mt, ref) and (mt, src, ref) scores.
+
+Inputs: predictions, one reference per segment (``None`` for reference-free models) and
+the sources (``sources=``, or bound once with ``COMET(path, sources=...)`` so that every
+face taking ``(predictions, references)`` works: ``paired_test``, ``compare``, ``report``,
+the CLI). Bound sources align by position when the lengths agree, otherwise through the
+references (a Dask partition, a subset), which must then name one source each.
+
+Statistics: each segment's score (float64 of the model's float32) and the count; the
+corpus score is their mean, as unbabel-comet's ``system_score``. Work is shared: each
+distinct text is embedded once per call (regression models), embeddings are kept
+between calls (``cache_size`` texts), so scoring several systems on one test set encodes
+its sources and references once; ``score_systems`` does it in one call;
+``pairwise(candidates, pseudo_references, sources=...)`` embeds each candidate once
+(COMET-MBR). Inputs are sorted by token length into batches of ``batch_size``.
+
+Tolerance: float32 torch as unbabel-comet; batches group rows differently, which moves
+the last bits, so parity is tested to 1e-6 (tests/test_comet.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from .._inputs import as_references, as_texts
+from ..errors import InvalidInputError, InvalidOptionError, LengthMismatchError, MissingReferenceError
+from ..metrics.base import Metric, Score
+from ..stats import SegmentStats, Stats
+from ._models import DTYPES, pick_device, require_torch, torch_dtype
+
+_ROWS_PER_HEAD_CALL = 4096
+
+
+@functools.lru_cache(maxsize=2)
+def _load(model: str, encoder: str | None, device: str, dtype: str) -> tuple[Any, str]:
+    """(network, weights digest) of one checkpoint, shared by metric objects."""
+    from . import _comet_checkpoint as ckpt
+    from ._comet_model import CometNetwork
+
+    files = ckpt.locate(model)
+    data = ckpt.read_checkpoint(files.checkpoint)
+    hparams = ckpt.hyper_parameters(files, data)
+    enc = ckpt.encoder_dir(files, str(hparams.get("pretrained_model", "xlm-roberta-large")), encoder)
+    network = CometNetwork(hparams, data["state_dict"], enc, device=device, dtype=torch_dtype(dtype))
+    return network, ckpt.file_digest(files.checkpoint)
+
+
+class COMET(Metric):
+    """COMET; see the module docstring. ``COMET("wmt22-comet-da/").corpus_score(hyps, refs, sources=srcs)``"""
+
+    name = "comet"
+    count_fields = ("segments",)
+    sum_fields = ("score",)
+
+    def __init__(
+        self,
+        model: str | os.PathLike,
+        *,
+        encoder: str | os.PathLike | None = None,
+        sources: Sequence[str] | str | None = None,
+        source_references: Sequence[str] | None = None,
+        batch_size: int = 16,
+        cache_size: int = 20000,
+        device: str | None = None,
+        dtype: str = "float32",
+        n_threads: int = 0,
+    ):
+        super().__init__(n_threads=n_threads)
+        for option, value, least in (("batch_size", batch_size, 1), ("cache_size", cache_size, 0)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < least:
+                raise InvalidOptionError(f"{option} must be an integer >= {least}, got {value!r}")
+        if dtype not in DTYPES:
+            raise InvalidOptionError(f"dtype must be one of {', '.join(DTYPES)}, got {dtype!r}")
+        if not isinstance(model, (str, os.PathLike)):
+            raise InvalidOptionError(f"COMET model must be a path or a model name, got {type(model).__name__}")
+        self.model = str(model)
+        self.encoder = None if encoder is None else str(encoder)
+        self.batch_size = batch_size
+        self.cache_size = cache_size
+        self.device = device
+        self.dtype = dtype
+        self._sources: list[str] | str | None = None
+        self._by_reference: dict[str, str | None] | None = None
+        if sources is not None:
+            self._sources = sources if isinstance(sources, str) else as_texts(sources, "sources")
+        self._bound_refs: list[str] | None = None
+        if source_references is not None:
+            self._bound_refs = as_texts(source_references, "source_references")
+            if not isinstance(self._sources, list) or len(self._bound_refs) != len(self._sources):
+                raise LengthMismatchError("source_references must have one reference per bound source")
+        self._cache: OrderedDict[str, Any] = OrderedDict()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_cache": OrderedDict()}
+
+    def with_sources(self, sources: Sequence[str] | str, references: Sequence[str] | None = None) -> "COMET":
+        """A copy bound to ``sources`` (a test set's sources, or one source shared by all
+        rows); with their ``references``, subsets of the test set find their sources too."""
+        return COMET(self.model, encoder=self.encoder, sources=sources, source_references=references, batch_size=self.batch_size,
+                     cache_size=self.cache_size, device=self.device, dtype=self.dtype, n_threads=self.n_threads)
+
+    # -- identity -------------------------------------------------------------------------
+    @property
+    def network(self) -> Any:
+        return _load(self.model, self.encoder, pick_device(self.device), self.dtype)[0]
+
+    def _signature_items(self) -> dict[str, Any]:
+        path = Path(self.model)
+        label = path.parent.parent.name if path.suffix == ".ckpt" else (path.name or self.model)
+        digest = _load(self.model, self.encoder, pick_device(self.device), self.dtype)[1]
+        return {"model": f"{label}@{digest}", "batch": self.batch_size, "dtype": self.dtype}
+
+    def _stats_items(self) -> dict[str, Any]:
+        return {"model": self.model, "dtype": self.dtype}
+
+    def _abbreviations(self) -> dict[str, str]:
+        return {"model": "m", "batch": "b", "dtype": "dt"}
+
+    # -- inputs ---------------------------------------------------------------------------
+    def _uses(self) -> tuple[bool, bool]:
+        """(takes sources, takes references) for this model's class."""
+        hp = self.network.hparams
+        kind = hp["class_identifier"]
+        if kind == "regression_metric":
+            return True, True
+        if kind == "referenceless_regression_metric":
+            return True, False
+        segments = list(hp.get("input_segments", ["mt", "src", "ref"]))
+        return "src" in segments, "ref" in segments
+
+    def _bound(self, n: int, refs: list[str] | None) -> list[str] | None:
+        if self._sources is None:
+            return None
+        if isinstance(self._sources, str):
+            return [self._sources] * n
+        if len(self._sources) == n:
+            return list(self._sources)
+        if refs is None or self._bound_refs is None:
+            raise LengthMismatchError(f"{n} predictions but {len(self._sources)} bound sources (and no references to align them by)")
+        if self._by_reference is None:
+            table: dict[str, str | None] = {}
+            for r, s in zip(self._bound_refs, self._sources):
+                table[r] = s if table.get(r, s) == s else None
+            self._by_reference = table
+        out = []
+        for r in refs:
+            s = self._by_reference.get(r)
+            if s is None:
+                raise InvalidInputError(f"no single bound source for the reference {r[:60]!r}: pass sources= for these rows")
+            out.append(s)
+        return out
+
+    def _inputs(self, predictions: Any, references: Any, sources: Any) -> tuple[list[str], list[str] | None, list[str] | None, np.ndarray]:
+        preds = as_texts(predictions, "predictions")
+        wants_src, wants_ref = self._uses()
+        refs: list[str] | None = None
+        firsts: list[str] | None = None  # align bound sources, also for reference-free models
+        ref_counts = np.zeros(len(preds), dtype=np.int64)
+        if references is not None:
+            groups = as_references(references, len(preds))
+            ref_counts = np.array([len(g) for g in groups], dtype=np.int64)
+            firsts = [g[0] if g else "" for g in groups]
+            if wants_ref:
+                for i, g in enumerate(groups):
+                    if len(g) > 1:
+                        raise InvalidInputError(f"COMET takes one reference per segment; segment {i} has {len(g)}")
+                    if not g:
+                        raise MissingReferenceError(f"segment {i} has no reference")
+                refs = [g[0] for g in groups]
+        if sources is not None:
+            srcs = [sources] * len(preds) if isinstance(sources, str) else as_texts(sources, "sources")
+            if len(srcs) != len(preds):
+                raise LengthMismatchError(f"{len(preds)} predictions but {len(srcs)} sources")
+        else:
+            srcs = self._bound(len(preds), firsts)
+        kind = self.network.hparams["class_identifier"]
+        if wants_src and srcs is None and (kind != "unified_metric" or refs is None):
+            raise InvalidInputError(f"this COMET model ({kind}) needs the sources: pass sources= (CLI: --source SRC)")
+        if wants_ref and refs is None and (kind == "regression_metric" or srcs is None or not wants_src):
+            raise MissingReferenceError(f"this COMET model ({kind}) needs references")
+        return preds, refs, (srcs if wants_src else None), ref_counts
+
+    # -- the computation ------------------------------------------------------------------
+    def _embeddings(self, texts: list[str]) -> dict[str, Any]:
+        net = self.network
+        distinct = list(dict.fromkeys(texts))
+        missing = [t for t in distinct if t not in self._cache]
+        found = {t: self._cache[t] for t in distinct if t in self._cache}
+        for t in found:  # least recently used goes first: a test set's sources stay
+            self._cache.move_to_end(t)
+        if missing:
+            vectors = net.sentence_embeddings(net.tokenize(missing), self.batch_size)
+            found.update(zip(missing, vectors))
+            if self.cache_size:
+                self._cache.update(zip(missing, vectors))
+                while len(self._cache) > self.cache_size:
+                    self._cache.popitem(last=False)
+        return found
+
+    def _regression(self, mts: list[str], refs: list[str] | None, srcs: list[str]) -> np.ndarray:
+        torch, _ = require_torch()
+        emb = self._embeddings(mts + srcs + (refs or []))
+        out = np.empty(len(mts), dtype=np.float32)
+        for start in range(0, len(mts), _ROWS_PER_HEAD_CALL):
+            end = start + _ROWS_PER_HEAD_CALL
+
+            def stack(items: list[str]) -> Any:
+                return torch.stack([emb[t] for t in items[start:end]])
+
+            scores = self.network.regression_scores(stack(mts), stack(srcs), None if refs is None else stack(refs))
+            out[start : start + len(scores)] = scores.float().cpu().numpy()
+        return out
+
+    def _unified(self, mts: list[str], refs: list[str] | None, srcs: list[str] | None) -> np.ndarray:
+        torch, _ = require_torch()
+        net = self.network
+        texts = list(dict.fromkeys(mts + (srcs or []) + (refs or [])))
+        ids = dict(zip(texts, net.tokenize(texts)))
+        if srcs is not None and refs is not None:
+            combos = [("src",), ("ref",), ("src", "ref")]
+        else:
+            combos = [("src",)] if srcs is not None else [("ref",)]
+        columns = {"src": srcs, "ref": refs}
+        sequences = [[tuple(net.concat([ids[mt]] + [ids[columns[c][i]] for c in combo])) for i, mt in enumerate(mts)] for combo in combos]
+        distinct = list(dict.fromkeys(s for seqs in sequences for s in seqs))
+        scored = dict(zip(distinct, net.joint_scores([list(s) for s in distinct], self.batch_size)))
+        with torch.inference_mode():
+            per_combo = [torch.stack([scored[s] for s in seqs]) if seqs else torch.zeros(0) for seqs in sequences]
+            scores = per_combo[0] if len(per_combo) == 1 else torch.stack(per_combo, dim=0).mean(dim=0)
+        return scores.float().cpu().numpy()
+
+    def _row_scores(self, mts: list[str], refs: list[str] | None, srcs: list[str] | None) -> np.ndarray:
+        if not mts:
+            return np.zeros(0, dtype=np.float32)
+        kind = self.network.hparams["class_identifier"]
+        if kind == "unified_metric":
+            return self._unified(mts, refs, srcs)
+        assert srcs is not None
+        return self._regression(mts, refs if kind == "regression_metric" else None, srcs)
+
+    def _segments(self, scores: np.ndarray, ref_counts: np.ndarray) -> SegmentStats:
+        counts = np.ones((len(scores), 1), dtype=np.uint64)
+        sums = scores.astype(np.float64).reshape(-1, 1)
+        return SegmentStats(self.key, self.count_fields, counts, self.sum_fields, sums, ref_counts=ref_counts)
+
+    # -- faces ----------------------------------------------------------------------------
+    def stats(self, predictions: Sequence[str], references: Any = None, sources: Sequence[str] | str | None = None) -> SegmentStats:
+        """Per-segment statistics; ``references`` may be ``None`` for reference-free models."""
+        preds, refs, srcs, ref_counts = self._inputs(predictions, references, sources)
+        return self._segments(self._row_scores(preds, refs, srcs), ref_counts)
+
+    def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
+        return self.stats(predictions, references)
+
+    def corpus_score(self, predictions: Sequence[str], references: Any = None, sources: Sequence[str] | str | None = None) -> Score:
+        return self.score_stats(self.stats(predictions, references, sources).total())
+
+    def sentence_scores(self, predictions: Sequence[str], references: Any = None, sources: Sequence[str] | str | None = None) -> np.ndarray:
+        return self._sentence_scores(self.stats(predictions, references, sources))
+
+    def update(self, predictions: Sequence[str], references: Any = None, sources: Sequence[str] | str | None = None) -> "COMET":
+        total = self.stats(predictions, references, sources).total()
+        self._state = total if self._state is None else self._state + total
+        return self
+
+    def score_systems(self, sources: Sequence[str] | None, references: Any, systems: Mapping[str, Sequence[str]]) -> dict[str, Score]:
+        """``{name: Score}`` for several systems on one test set, each distinct text encoded once."""
+        names = list(systems)
+        rows = [self._inputs(systems[n], references, sources) for n in names]
+        mts = [t for r in rows for t in r[0]]
+        refs = None if rows and rows[0][1] is None else [t for r in rows for t in (r[1] or [])]
+        srcs = None if rows and rows[0][2] is None else [t for r in rows for t in (r[2] or [])]
+        scores = self._row_scores(mts, refs, srcs)
+        out, start = {}, 0
+        for name, (preds, _, _, ref_counts) in zip(names, rows):
+            seg = self._segments(scores[start : start + len(preds)], ref_counts)
+            out[name] = self.score_stats(seg.total())
+            start += len(preds)
+        return out
+
+    def pairwise(self, candidates: Sequence[str], references: Sequence[str], sources: Sequence[str] | str | None = None) -> np.ndarray:
+        """``M[i, j]``: candidate ``i`` scored with ``references[j]`` as its reference and
+        ``sources`` (one string for all, or one per candidate; default: the bound ones)."""
+        cands = as_texts(candidates, "candidates")
+        refs = as_texts(references, "references")
+        if sources is None:
+            sources = self._sources if isinstance(self._sources, str) else self._bound(len(cands), None)
+        if not cands or not refs:
+            return np.zeros((len(cands), len(refs)))
+        mts = [c for c in cands for _ in refs]
+        srcs = None
+        if sources is not None:
+            per_cand = [sources] * len(cands) if isinstance(sources, str) else as_texts(sources, "sources")
+            if len(per_cand) != len(cands):
+                raise LengthMismatchError(f"{len(cands)} candidates but {len(per_cand)} sources")
+            srcs = [s for s in per_cand for _ in refs]
+        _, _, srcs, _ = self._inputs(mts, [[r] for _ in cands for r in refs], srcs)
+        flat_refs = [r for _ in cands for r in refs]
+        return self._row_scores(mts, flat_refs, srcs).astype(np.float64).reshape(len(cands), len(refs))
+
+    def _score(self, stats: Stats) -> Score:
+        n = int(stats.counts[0])
+        mean = math.fsum(stats.sum_partials[0]) / n if n else math.nan
+        return Score(self.name, mean, self.signature(stats), stats, segments=n)
+
+    def _sentence_scores(self, seg: SegmentStats) -> np.ndarray:
+        return seg.sums[:, 0].copy()
+
+
+def comet(predictions: Sequence[str], references: Any, sources: Sequence[str], model: str | os.PathLike, **options: Any) -> Score:
+    """Mean COMET score of the predictions."""
+    return COMET(model, **options).corpus_score(predictions, references, sources)

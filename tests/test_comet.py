@@ -1,0 +1,377 @@
+"""COMET against unbabel-comet's own predict on tiny checkpoints of its architectures.
+
+tests/goldens/comet/ holds checkpoints built with unbabel-comet's classes (random weights,
+a SentencePiece XLM-R tokenizer trained on WMT22 text, 64 positions so long WMT sentences
+are truncated) and unbabel-comet 2.2.7's ``predict(..., gpus=0)`` scores on WMT22 zh-en
+(3 systems x 200 segments) and on edge cases; scripts/goldens/comet_goldens.py rebuilds
+them in an isolated environment. Tolerance 1e-6: float32 torch on both sides, batches
+grouped differently.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from conftest import CORPORA, REPO, read_lines
+
+import nlgmetrics
+from nlgmetrics import COMET, load
+from nlgmetrics.errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError, MissingReferenceError
+from nlgmetrics.neural import comet as comet_module
+
+torch.set_num_threads(1)  # the suite shares few cores
+TOL = 1e-6
+GOLD = REPO / "tests" / "goldens" / "comet"
+GOLDENS = json.loads((GOLD / "goldens.json").read_text(encoding="utf-8"))
+ENCODER = GOLD / "xlmr-tiny"
+MODELS = list(GOLDENS["models"])
+REFERENCE_FREE = {"kiwi-mt-src", "qe-patch-default"}
+
+
+def wmt():
+    d = CORPORA / "wmt22" / GOLDENS["pair"]
+    n = GOLDENS["segments"]
+    src = read_lines(d / "generaltest2022.zh-en.src.zh")[:n]
+    ref = read_lines(d / "generaltest2022.zh-en.ref.A.en")[:n]
+    systems = {s: read_lines(d / "system-outputs" / f"generaltest2022.zh-en.hyp.{s}.en")[:n] for s in GOLDENS["systems"]}
+    return src, ref, systems
+
+
+def metric(name: str, **options) -> COMET:
+    return COMET(GOLD / name, encoder=ENCODER, **options)
+
+
+def refs_for(name: str, refs):
+    return None if name in REFERENCE_FREE else refs
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_parity_with_unbabel_comet(name):
+    src, ref, systems = wmt()
+    m = metric(name)
+    gold = GOLDENS["models"][name]
+    for system, hyps in systems.items():
+        scores = m.sentence_scores(hyps, refs_for(name, ref), sources=src)
+        np.testing.assert_allclose(scores, gold[system]["scores"], rtol=0, atol=TOL)
+        assert abs(m.corpus_score(hyps, refs_for(name, ref), sources=src).score - gold[system]["system_score"]) <= TOL
+    edge = GOLDENS["edge"]
+    scores = m.sentence_scores([e["mt"] for e in edge], refs_for(name, [e["ref"] for e in edge]), sources=[e["src"] for e in edge])
+    np.testing.assert_allclose(scores, gold["edge"]["scores"], rtol=0, atol=TOL)
+    # every system at once, each distinct text encoded once: the same numbers
+    together = metric(name, cache_size=0).score_systems(src, refs_for(name, ref), systems)
+    for system in systems:
+        assert abs(together[system].score - gold[system]["system_score"]) <= TOL
+
+
+def test_goldens_exercise_truncation():
+    """Long WMT segments and the edge cases are cut as unbabel-comet cuts them."""
+    src, ref, systems = wmt()
+    net = metric("da-sparsemax-avg").network
+    limit = net.max_positions - 2
+    lengths = [len(ids) for ids in net.tokenize(src + ref)]
+    assert max(lengths) == limit and sum(n == limit for n in lengths) >= 5
+    long_edge = GOLDENS["edge"][2]
+    mt, s = net.tokenize([long_edge["mt"], long_edge["src"]])
+    assert len(mt) == len(s) == limit and mt[0] == net.tokenizer.cls_token_id and mt[-1] == net.tokenizer.sep_token_id
+    joint = net.concat([mt, s])
+    assert len(joint) == net.max_positions and joint[-1] != net.tokenizer.sep_token_id  # cut without a closing </s>
+    short = net.concat(net.tokenize(["a b", "c"]))
+    assert short[0] == net.tokenizer.cls_token_id and short.count(net.tokenizer.sep_token_id) == 3
+
+
+@pytest.mark.parametrize("name", ["da-sparsemax-avg", "kiwi-mt-src", "unified-mt-src-ref"])
+def test_batching_order_and_cache_invariance(name):
+    src, ref, systems = wmt()
+    hyps = systems["Online-B"][:60]
+    src, ref = src[:60], ref[:60]
+    base = metric(name, batch_size=16).sentence_scores(hyps, refs_for(name, ref), sources=src)
+    for options in ({"batch_size": 1}, {"batch_size": 64}, {"cache_size": 0}):
+        got = metric(name, **options).sentence_scores(hyps, refs_for(name, ref), sources=src)
+        np.testing.assert_allclose(got, base, rtol=0, atol=TOL)
+    order = np.random.default_rng(0).permutation(60)
+    shuffled = metric(name).sentence_scores([hyps[i] for i in order], refs_for(name, [ref[i] for i in order]), sources=[src[i] for i in order])
+    np.testing.assert_allclose(shuffled, base[order], rtol=0, atol=TOL)
+    # statistics merge: two halves add up to the whole
+    m = metric(name)
+    a = m.stats(hyps[:25], refs_for(name, ref[:25]), sources=src[:25]).total()
+    b = m.stats(hyps[25:], refs_for(name, ref[25:]), sources=src[25:]).total()
+    assert abs(m.score_stats(a + b).score - base.mean()) <= TOL
+
+
+def test_sources_and_references_are_encoded_once_across_systems(monkeypatch):
+    src, ref, systems = wmt()
+    m = metric("da-sparsemax-avg")
+    net = m.network
+    encoded: list[str] = []
+    original = net.tokenize
+
+    def counting(texts):
+        encoded.extend(texts)
+        return original(texts)
+
+    monkeypatch.setattr(net, "tokenize", counting)
+    m.score_systems(src, ref, systems)
+    distinct = set(src) | set(ref) | {h for hyps in systems.values() for h in hyps}
+    assert len(encoded) == len(set(encoded)) == len(distinct)
+    # one system at a time (the CLI, paired tests): the cache keeps sources and references
+    encoded.clear()
+    m2 = metric("da-sparsemax-avg")
+    monkeypatch.setattr(m2.network, "tokenize", counting)
+    for hyps in systems.values():
+        m2.corpus_score(hyps, ref, sources=src)
+    assert len(encoded) == len(distinct)
+
+
+def test_pairwise_for_mbr():
+    src, ref, systems = wmt()
+    cands = [systems[s][3] for s in systems] + [ref[3]]
+    for name in ("da-sparsemax-avg", "unified-mt-src-ref"):
+        m = metric(name)
+        matrix = m.pairwise(cands, cands, sources=src[3])
+        assert matrix.shape == (4, 4)
+        for i, c in enumerate(cands):
+            row = m.sentence_scores([c] * 4, cands, sources=[src[3]] * 4)
+            np.testing.assert_allclose(matrix[i], row, rtol=0, atol=TOL)
+    bound = metric("da-sparsemax-avg", sources=src[3])
+    np.testing.assert_allclose(bound.pairwise(cands, cands), metric("da-sparsemax-avg").pairwise(cands, cands, sources=src[3]), atol=TOL)
+    from nlgmetrics.mbr import select
+
+    chosen = select(cands, metric=bound)
+    assert 0 <= chosen.index < 4
+
+
+def test_significance_compare_and_signature_with_bound_sources():
+    src, ref, systems = wmt()
+    m = metric("da-sparsemax-avg", sources=src)
+    base, *others = list(systems)
+    result = nlgmetrics.paired_test(m, ref, (base, systems[base]), {o: systems[o] for o in others}, n_samples=200)
+    gold = GOLDENS["models"]["da-sparsemax-avg"]
+    assert abs(result.baseline.score - gold[base]["system_score"]) <= TOL
+    ci = nlgmetrics.bootstrap_ci(m, m.stats(systems[base], ref), n_resamples=200)
+    assert ci.lower < ci.score.score < ci.upper and abs(ci.score.score - gold[base]["system_score"]) <= TOL
+    sig = m.corpus_score(systems[base], ref).signature.format()
+    assert sig.startswith("nrefs:1|model:da-sparsemax-avg@") and "batch:16" in sig and "dtype:float32" in sig
+    # a subset of the bound test set finds its sources through its references
+    aligned = metric("da-sparsemax-avg", sources=src, source_references=ref)
+    np.testing.assert_allclose(aligned.sentence_scores(systems[base][5:9], ref[5:9]), gold[base]["scores"][5:9], atol=TOL)
+    assert load("comet", model=str(GOLD / "da-sparsemax-avg"), encoder=str(ENCODER)).name == "comet"
+
+
+def _hf_cache(root: Path, repo: str, files: dict[str, Path]) -> None:
+    snap = root / ("models--" + repo.replace("/", "--")) / "snapshots" / "0123456789abcdef"
+    for rel, source in files.items():
+        (snap / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(source, snap / rel)
+    (root / ("models--" + repo.replace("/", "--")) / "refs").mkdir(parents=True, exist_ok=True)
+    (root / ("models--" + repo.replace("/", "--")) / "refs" / "main").write_text("0123456789abcdef")
+
+
+def test_checkpoint_layouts_load_offline(tmp_path, monkeypatch):
+    """A Hugging Face cache laid out as comet.download_model leaves it, with sockets blocked."""
+    import huggingface_hub.constants
+
+    def refuse(*args, **kwargs):
+        raise OSError("network access in a test")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
+    model = GOLD / "kiwi-mt-src"
+    _hf_cache(tmp_path / "hub", "Unbabel/tiny-cometkiwi", {"hparams.yaml": model / "hparams.yaml", "checkpoints/model.ckpt": model / "checkpoints" / "model.ckpt"})
+    _hf_cache(tmp_path / "hub", "xlmr-tiny", {f.name: f for f in ENCODER.iterdir()})
+    src, _, systems = wmt()
+    hyps = systems["NiuTrans"][:20]
+    want = GOLDENS["models"]["kiwi-mt-src"]["NiuTrans"]["scores"][:20]
+    comet_module._load.cache_clear()
+    by_name = COMET("Unbabel/tiny-cometkiwi")  # encoder found by pretrained_model in the cache
+    np.testing.assert_allclose(by_name.sentence_scores(hyps, sources=src[:20]), want, atol=TOL)
+    # the checkpoint file itself, and a directory that also holds the encoder files
+    by_file = COMET(model / "checkpoints" / "model.ckpt", encoder=ENCODER)
+    np.testing.assert_allclose(by_file.sentence_scores(hyps, sources=src[:20]), want, atol=TOL)
+    together = tmp_path / "together"
+    shutil.copytree(model, together)
+    for f in ENCODER.iterdir():
+        shutil.copy(f, together / f.name)
+    np.testing.assert_allclose(COMET(together).sentence_scores(hyps, sources=src[:20]), want, atol=TOL)
+    comet_module._load.cache_clear()
+
+
+def test_errors(tmp_path):
+    src, ref, systems = wmt()
+    hyps = systems["Online-B"][:3]
+    with pytest.raises(InvalidOptionError, match="not a local directory"):
+        COMET(tmp_path / "absent").corpus_score(hyps, ref[:3], sources=src[:3])
+    no_ckpt = tmp_path / "no-ckpt"
+    no_ckpt.mkdir()
+    shutil.copy(GOLD / "da-sparsemax-avg" / "hparams.yaml", no_ckpt)
+    with pytest.raises(InvalidOptionError, match="no checkpoint: .*model.ckpt' is missing"):
+        COMET(no_ckpt, encoder=ENCODER).corpus_score(hyps, ref[:3], sources=src[:3])
+    no_hparams = tmp_path / "no-hparams"
+    shutil.copytree(GOLD / "da-sparsemax-avg" / "checkpoints", no_hparams / "checkpoints")
+    with pytest.raises(InvalidOptionError, match="hparams.yaml"):
+        COMET(no_hparams, encoder=ENCODER).corpus_score(hyps, ref[:3], sources=src[:3])
+    no_tokenizer = tmp_path / "no-tokenizer"
+    no_tokenizer.mkdir()
+    shutil.copy(ENCODER / "config.json", no_tokenizer)
+    with pytest.raises(InvalidOptionError, match="tokenizer"):
+        COMET(GOLD / "da-sparsemax-avg", encoder=no_tokenizer).corpus_score(hyps, ref[:3], sources=src[:3])
+    with pytest.raises(InvalidOptionError, match="cannot find the config.json and tokenizer.*xlmr-tiny"):
+        COMET(GOLD / "da-sparsemax-avg").corpus_score(hyps, ref[:3], sources=src[:3])
+    unknown = tmp_path / "xcomet"
+    shutil.copytree(GOLD / "da-sparsemax-avg", unknown)
+    text = (unknown / "hparams.yaml").read_text().replace("class_identifier: regression_metric", "class_identifier: xcomet_metric")
+    (unknown / "hparams.yaml").write_text(text)
+    with pytest.raises(InvalidOptionError, match="xcomet_metric.*not supported"):
+        COMET(unknown, encoder=ENCODER).corpus_score(hyps, ref[:3], sources=src[:3])
+    garbage = tmp_path / "garbage"
+    shutil.copytree(GOLD / "da-sparsemax-avg", garbage)
+    (garbage / "checkpoints" / "model.ckpt").write_bytes(b"not a checkpoint")
+    with pytest.raises(InvalidOptionError, match="cannot read the COMET checkpoint"):
+        COMET(garbage, encoder=ENCODER).corpus_score(hyps, ref[:3], sources=src[:3])
+    m = metric("da-sparsemax-avg")
+    with pytest.raises(InvalidInputError, match="needs the sources"):
+        m.corpus_score(hyps, ref[:3])
+    with pytest.raises(MissingReferenceError):
+        m.corpus_score(hyps, None, sources=src[:3])
+    with pytest.raises(LengthMismatchError):
+        m.corpus_score(hyps, ref[:3], sources=src[:2])
+    with pytest.raises(InvalidInputError, match="one reference per segment"):
+        m.corpus_score(hyps, [[r, r] for r in ref[:3]], sources=src[:3])
+    with pytest.raises(InputTypeError):
+        m.corpus_score([1, 2, 3], ref[:3], sources=src[:3])
+    with pytest.raises(InvalidOptionError):
+        COMET(GOLD / "da-sparsemax-avg", batch_size=0)
+    with pytest.raises(LengthMismatchError):
+        metric("da-sparsemax-avg", sources=src[:10]).corpus_score(hyps, ref[:3])
+
+
+def test_cli_json(tmp_path, capsys):
+    from nlgmetrics.cli.main import main
+
+    src, ref, systems = wmt()
+    files = {}
+    for name, lines in (("src", src), ("ref", ref), *systems.items()):
+        files[name] = tmp_path / name
+        files[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    sys_names = list(systems)[:2]
+    argv = ["score", "-m", "comet", "--comet-model", str(GOLD / "da-sparsemax-avg"), "--comet-encoder", str(ENCODER),
+            "--source", str(files["src"]), "-r", str(files["ref"]), "-i", *[str(files[s]) for s in sys_names], "-f", "json"]
+    assert main(argv) == 0
+    rows = json.loads(capsys.readouterr().out)
+    for row, name in zip(rows, sys_names):
+        assert abs(row["score"] - GOLDENS["models"]["da-sparsemax-avg"][name]["system_score"]) <= TOL
+        assert row["signature"].startswith("nrefs:1|model:da-sparsemax-avg@") and row["system"] == str(files[name])
+    # sentence level: the signature probe scores a one-segment subset, aligned through -r
+    assert main(argv[:-2] + ["-sl", "-f", "json"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert abs(lines[7]["score"] - GOLDENS["models"]["da-sparsemax-avg"][sys_names[0]]["scores"][7]) <= TOL
+    # compare: paired bootstrap over the bound sources, no COMET-specific code in it
+    compare = ["compare", *argv[1:-2], "--paired-bs", "--paired-bs-n", "100", "-f", "json"]
+    assert main(compare) == 0
+    rows = json.loads(capsys.readouterr().out)
+    for row, name in zip(rows, sys_names):
+        assert abs(row["comet"]["score"] - GOLDENS["models"]["da-sparsemax-avg"][name]["system_score"]) <= TOL
+    assert rows[0]["comet"]["p_value"] is None and 0 < rows[1]["comet"]["p_value"] <= 1
+    assert main(argv[:3] + argv[5:]) == 2
+    assert "--comet-model" in capsys.readouterr().err
+    assert main([a for a in argv if a not in ("--source", str(files["src"]))]) == 1
+    err = capsys.readouterr().err
+    assert "needs the sources" in err and err.count("\n") == 1
+
+
+def test_import_stays_cheap():
+    code = "import sys, nlgmetrics; nlgmetrics.COMET; import nlgmetrics.cli.main; assert 'torch' not in sys.modules, 'torch imported'"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+class _LightningAttributeDict(dict):
+    """Stands for PyTorch Lightning 1.x's AttributeDict, which older checkpoints pickle."""
+
+
+class _RunsCode:
+    def __init__(self, marker: Path):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (Path.touch, (self.marker,))
+
+
+def test_checkpoint_pickles_build_only_tensors_and_containers(tmp_path, monkeypatch):
+    """Old Lightning checkpoints name classes that are not installed; nothing in the file runs."""
+    import types
+
+    src, ref, systems = wmt()
+    fake = types.ModuleType("pytorch_lightning_gone_parsing")
+    _LightningAttributeDict.__module__ = fake.__name__
+    monkeypatch.setitem(sys.modules, fake.__name__, fake)
+    fake._LightningAttributeDict = _LightningAttributeDict
+    model = tmp_path / "old-lightning"
+    shutil.copytree(GOLD / "da-softmax-norm-max", model)
+    data = torch.load(model / "checkpoints" / "model.ckpt", weights_only=False)
+    data["hyper_parameters"] = _LightningAttributeDict(data["hyper_parameters"])
+    marker = tmp_path / "code-ran"
+    data["callbacks"] = {"x": _RunsCode(marker)}
+    torch.save(data, model / "checkpoints" / "model.ckpt")
+    monkeypatch.delitem(sys.modules, fake.__name__)
+    hyps = systems["HuaweiTSC"][:10]
+    got = COMET(model, encoder=ENCODER).sentence_scores(hyps, ref[:10], sources=src[:10])
+    np.testing.assert_allclose(got, GOLDENS["models"]["da-softmax-norm-max"]["HuaweiTSC"]["scores"][:10], atol=TOL)
+    assert not marker.exists()
+
+
+def test_dask_partitions_find_their_sources_through_the_references():
+    db = pytest.importorskip("dask.bag")
+    from nlgmetrics.dask import score as dask_score
+
+    src, ref, systems = wmt()
+    hyps = systems["Online-B"]
+    m = metric("da-sparsemax-avg", sources=src, source_references=ref)
+    bag = db.from_sequence([{"prediction": h, "references": [r]} for h, r in zip(hyps, ref)], npartitions=4)
+    got = dask_score(bag, m, scheduler="synchronous")
+    assert abs(got.score - GOLDENS["models"]["da-sparsemax-avg"]["Online-B"]["system_score"]) <= TOL
+    assert got.segments == len(hyps)
+
+
+def test_cache_keeps_what_every_system_shares(monkeypatch):
+    """A cache smaller than all the texts still keeps the sources and references."""
+    src, ref, systems = wmt()
+    m = metric("da-sparsemax-avg", cache_size=3 * len(src) + 50)  # one system more than the test set, less than all
+    net = m.network
+    encoded: list[str] = []
+    original = net.tokenize
+    monkeypatch.setattr(net, "tokenize", lambda texts: encoded.extend(texts) or original(texts))
+    shared = set(src) | set(ref)
+    for i, hyps in enumerate([*systems.values(), *systems.values()]):
+        encoded.clear()
+        m.corpus_score(hyps, ref, sources=src)
+        if i:
+            assert not set(encoded) & shared  # only this system's new translations
+
+
+def test_reference_free_model_aligns_bound_sources_through_given_references():
+    src, ref, systems = wmt()
+    kiwi = metric("kiwi-mt-src", sources=src, source_references=ref)
+    hyps = systems["NiuTrans"]
+    got = kiwi.sentence_scores(hyps[10:14], ref[10:14])
+    np.testing.assert_allclose(got, GOLDENS["models"]["kiwi-mt-src"]["NiuTrans"]["scores"][10:14], atol=TOL)
+    with pytest.raises(LengthMismatchError):
+        kiwi.sentence_scores(hyps[10:14])
+
+
+@pytest.mark.parametrize("name", ["da-softmax-norm-max", "kiwi-mt-src"])
+def test_other_dtypes_run(name):
+    """float64 runs the same network (parity is float32's; here agreement to float32's noise)."""
+    src, ref, systems = wmt()
+    hyps = systems["HuaweiTSC"][:30]
+    got = metric(name, dtype="float64").sentence_scores(hyps, refs_for(name, ref[:30]), sources=src[:30])
+    np.testing.assert_allclose(got, GOLDENS["models"][name]["HuaweiTSC"]["scores"][:30], atol=1e-5)
+    assert "dtype:float64" in metric(name, dtype="float64").signature().format()
