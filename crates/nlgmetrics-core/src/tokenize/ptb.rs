@@ -21,7 +21,6 @@
 //! the grammar's rarer rules (phone numbers, file names, e-mail subtleties, SGML
 //! attributes, Americanize is off in 3.4.1 anyway) are approximated.
 
-use unicode_general_category::{get_general_category, GeneralCategory as G};
 
 /// pycocoevalcap's `PUNCTUATIONS`, compared after lowercasing as pycocoevalcap does.
 pub const COCO_PUNCTUATIONS: [&str; 17] = [
@@ -33,35 +32,47 @@ fn is_coco_punct(tok: &str) -> bool {
     COCO_PUNCTUATIONS.contains(&tok)
 }
 
+#[path = "ptb_chars.rs"]
+mod ptb_chars;
+use ptb_chars::{in_ranges, DIGIT, JAVA_ALNUM, KEPT, LETTER};
+
+/// The lexer's `{LETTER}` (its JDK's letters, marks, modifiers and the soft hyphen).
 #[inline]
 fn is_letter(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_alphabetic();
     }
-    matches!(
-        get_general_category(c),
-        G::UppercaseLetter
-            | G::LowercaseLetter
-            | G::TitlecaseLetter
-            | G::ModifierLetter
-            | G::OtherLetter
-            | G::NonspacingMark
-            | G::SpacingMark
-            | G::EnclosingMark
-    ) || c == '\u{AD}'
+    in_ranges(&LETTER, c)
 }
 
+/// The lexer's `{DIGIT}`.
 #[inline]
 fn is_digit(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_digit();
     }
-    get_general_category(c) == G::DecimalNumber
+    in_ranges(&DIGIT, c)
 }
 
+/// `{LETTER}|{DIGIT}`.
 #[inline]
 fn is_alnum(c: char) -> bool {
     is_letter(c) || is_digit(c)
+}
+
+/// `[:letter:]|[:digit:]` (narrower than `{LETTER}`: no marks or modifiers).
+#[inline]
+fn is_java_alnum(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric();
+    }
+    in_ranges(&JAVA_ALNUM, c)
+}
+
+/// `[:letter:]`.
+#[inline]
+fn is_java_letter(c: char) -> bool {
+    is_java_alnum(c) && !is_digit(c)
 }
 
 /// `{SPACE}` plus the line separators, which inside one caption are spaces here.
@@ -222,6 +233,10 @@ enum Out {
     Split(usize),
     /// Nothing (whitespace, untokenizable characters).
     Skip,
+    /// The matched text with soft hyphens removed (`-` if nothing is left).
+    NoSoftHyphens,
+    /// A quote token, normalised as the lexer's `latexQuotes` does.
+    Quote { probably_left: bool },
 }
 
 /// `{WORD} = {LETTER}({LETTER}|{DIGIT})*([.!?]{LETTER}({LETTER}|{DIGIT})*)*`
@@ -261,15 +276,19 @@ fn m_sredaux(t: &Text, i: usize) -> usize {
     }
 }
 
-/// THING: alphanumeric runs joined by hyphens, underscores or slashes, each optionally
-/// led by an O'/D'/L' prefix.
+/// `{THING}`: alphanumeric runs joined by `{HYPHEN}`s, each optionally led by an O'/D'/L'
+/// prefix (which needs two alphanumerics after the apostrophe).
 fn m_thing(t: &Text, i: usize) -> usize {
     fn segment(t: &Text, i: usize) -> usize {
         let mut k = i;
-        if t.is(k, |c| matches!(c, 'd' | 'D' | 'o' | 'O' | 'l' | 'L')) && t.is(k + 1, is_apos_etc) && t.is(k + 2, is_alnum) {
+        if t.is(k, |c| matches!(c, 'd' | 'D' | 'o' | 'O' | 'l' | 'L'))
+            && t.is(k + 1, is_apos_etc)
+            && t.is(k + 2, is_java_alnum)
+            && t.is(k + 3, is_java_alnum)
+        {
             k += 2;
         }
-        let j = t.run(k, is_alnum);
+        let j = t.run(k, is_java_alnum);
         if j == k {
             0
         } else {
@@ -281,7 +300,7 @@ fn m_thing(t: &Text, i: usize) -> usize {
         return 0;
     }
     loop {
-        if t.is(j, |c| is_hyphen(c) || c == '/') {
+        if t.is(j, is_hyphen) {
             let s = segment(t, j + 1);
             if s > 0 {
                 j += 1 + s;
@@ -295,7 +314,7 @@ fn m_thing(t: &Text, i: usize) -> usize {
 
 /// `{HTHING} = ([:letter:]|[:digit:])[A-Za-z0-9.,\u00AD]*(-([A-Za-z0-9\u00AD]+|{ACRO2}\.))+`
 fn m_hthing(t: &Text, i: usize) -> usize {
-    if !t.is(i, is_alnum) {
+    if !t.is(i, is_java_alnum) {
         return 0;
     }
     let body = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | ',' | '\u{AD}');
@@ -491,7 +510,7 @@ fn m_apoword(t: &Text, i: usize) -> (usize, usize) {
             take(4, 4);
         }
         for w in ["is", "was"] {
-            if t.is(i + 1, |c| c == 't') && t.starts_with(i + 2, w) && !t.is(i + 2 + w.len(), is_letter) {
+            if t.is(i + 1, |c| c == 't') && t.starts_with(i + 2, w) && !t.is(i + 2 + w.len(), is_java_letter) {
                 take(2 + w.len(), 2);
             }
         }
@@ -503,21 +522,21 @@ fn m_apoword(t: &Text, i: usize) -> (usize, usize) {
     // [A-HJ-XZn]{APOSETCETERA}[:letter:]{2}[:letter:]*
     if t.is(i, |c| (c.is_ascii_uppercase() && c != 'I' && c != 'Y') || c == 'n')
         && t.is(i + 1, is_apos_etc)
-        && t.is(i + 2, is_letter)
-        && t.is(i + 3, is_letter)
+        && t.is(i + 2, is_java_letter)
+        && t.is(i + 3, is_java_letter)
     {
-        let e = t.run(i + 4, is_letter);
+        let e = t.run(i + 4, is_java_letter);
         take(e - i, e - i);
     }
     // [:letter:][:letter:]*[aeiouyAEIOUY]{APOSETCETERA}[aeiouA-Z][:letter:]*
-    if t.is(i, is_letter) {
-        let e = t.run(i, is_letter);
+    if t.is(i, is_java_letter) {
+        let e = t.run(i, is_java_letter);
         if e >= i + 2
             && t.is(e - 1, |c| "aeiouyAEIOUY".contains(c))
             && t.is(e, is_apos_etc)
             && t.is(e + 1, |c| "aeiou".contains(c) || c.is_ascii_uppercase())
         {
-            let f = t.run(e + 2, is_letter);
+            let f = t.run(e + 2, is_java_letter);
             take(f - i, f - i);
         }
     }
@@ -532,7 +551,7 @@ fn m_apoword(t: &Text, i: usize) -> (usize, usize) {
         }
     }
     // {APOWORD2}/[:letter:] = y{APOS}
-    if t.is(i, |c| c == 'y') && t.is(i + 1, is_apos) && t.is(i + 2, is_letter) {
+    if t.is(i, |c| c == 'y') && t.is(i + 1, is_apos) && t.is(i + 2, is_java_letter) {
         take(3, 2);
     }
     best
@@ -726,9 +745,9 @@ fn m_twitter(t: &Text, i: usize) -> usize {
         return t.run(i + 1, |c| c.is_ascii_alphanumeric() || c == '_') - i;
     }
     if t.is(i, |c| c == '#') {
-        let w = m_word(t, i + 1);
-        if w > 0 {
-            return 1 + w;
+        let e = t.run(i + 1, is_letter);
+        if e > i + 1 {
+            return e - i;
         }
     }
     0
@@ -748,6 +767,183 @@ fn m_ldots(t: &Text, i: usize) -> usize {
         }
     }
     best
+}
+
+/// `{THING3}`: up to three `[A-Za-z0-9]+(-[A-Za-z]+){0,2}` parts joined by `/` or `\/`.
+fn m_thing3(t: &Text, i: usize) -> usize {
+    // Every way a part can end (the alphanumeric run, then 0-2 letter suffixes).
+    fn part_ends(t: &Text, i: usize) -> Vec<usize> {
+        let e = t.run(i, |c| c.is_ascii_alphanumeric());
+        if e == i {
+            return Vec::new();
+        }
+        let mut ends = vec![e];
+        let mut j = e;
+        for _ in 0..2 {
+            if !t.is(j, |c| c == '-') {
+                break;
+            }
+            let f = t.run(j + 1, |c| c.is_ascii_alphabetic());
+            if f == j + 1 {
+                break;
+            }
+            ends.push(f);
+            j = f;
+        }
+        ends
+    }
+    fn slash(t: &Text, j: usize) -> usize {
+        if t.is(j, |c| c == '/') {
+            1
+        } else if t.is(j, |c| c == '\\') && t.is(j + 1, |c| c == '/') {
+            2
+        } else {
+            0
+        }
+    }
+    fn rest(t: &Text, j: usize, left: usize) -> usize {
+        let mut best = 0;
+        if left == 0 {
+            return j;
+        }
+        for e in part_ends(t, j) {
+            best = best.max(e);
+            let s = slash(t, e);
+            if s > 0 {
+                best = best.max(rest(t, e + s, left - 1));
+            }
+        }
+        best
+    }
+    let mut best = 0;
+    for e in part_ends(t, i) {
+        let s = slash(t, e);
+        if s > 0 {
+            let r = rest(t, e + s, 2);
+            // at least one slash-part must follow
+            let one = part_ends(t, e + s).into_iter().max().unwrap_or(0);
+            if one > 0 {
+                best = best.max(r.max(one));
+            }
+        }
+    }
+    if best > i {
+        best - i
+    } else {
+        0
+    }
+}
+
+const FILENAME_EXT: &[&str] = &[
+    "bat", "bmp", "c", "class", "cgi", "cpp", "dll", "doc", "docx", "exe", "gif", "gz", "h", "htm", "html", "jar",
+    "java", "jpeg", "jpg", "mov", "mp3", "pdf", "php", "pl", "png", "ppt", "ps", "py", "sql", "tar", "txt", "wav",
+    "x", "xml", "zip",
+];
+
+/// `{FILENAME}/({SPACENL}|[.?!,])`: (token length, total with the lookahead character).
+fn m_filename(t: &Text, i: usize) -> (usize, usize) {
+    let mut best = (0, 0);
+    let mut j = t.run(i, is_alnum);
+    if j == i {
+        return best;
+    }
+    while t.is(j, |c| c == '.') {
+        for ext in FILENAME_EXT {
+            let n = ext.len();
+            if t.starts_with_ci(j + 1, ext) {
+                let e = j + 1 + n;
+                if t.at(e).is_some_and(|c| is_space(c) || c == '\n' || matches!(c, '.' | '?' | '!' | ',')) && e - i > best.0 {
+                    best = (e - i, e + 1 - i);
+                }
+            }
+        }
+        let k = t.run(j + 1, is_alnum);
+        if k == j + 1 {
+            break;
+        }
+        j = k;
+    }
+    best
+}
+
+/// `{SMILEY}/[^A-Za-z0-9]`: (token length, total).
+fn m_smiley(t: &Text, i: usize) -> (usize, usize) {
+    let mut k = i;
+    if t.is(k, |c| c == '<' || c == '>') {
+        k += 1;
+    }
+    if !t.is(k, |c| matches!(c, ':' | ';' | '=')) {
+        return (0, 0);
+    }
+    let face = |c: char| matches!(c, '(' | ')' | 'D' | 'P' | 'd' | 'p' | 'O' | '\\' | '{' | '@' | '|' | '[' | ']');
+    let mut best = (0, 0);
+    for nose in [false, true] {
+        let mut j = k + 1;
+        if nose {
+            if !t.is(j, |c| matches!(c, '-' | 'o' | '*' | '\'')) {
+                continue;
+            }
+            j += 1;
+        }
+        if t.is(j, face) && t.at(j + 1).is_some_and(|c| !c.is_ascii_alphanumeric()) && j + 1 - i > best.0 {
+            best = (j + 1 - i, j + 2 - i);
+        }
+    }
+    best
+}
+
+/// `{ASIANSMILEY}` (the forms that can match: `^_^`, `(^_^)`, `(>_<)`, `(^^)`, `(^-^)` ...).
+fn m_asian_smiley(t: &Text, i: usize) -> usize {
+    let eye = |c: char| matches!(c, '-' | '^' | 'x' | '=' | '~' | '<' | '>' | '\'');
+    let eye2 = |c: char| matches!(c, '^' | 'x' | '=' | '~' | '<' | '>' | '\'');
+    let mut best = 0;
+    if t.is(i, eye) && t.is(i + 1, |c| c == '_') && t.is(i + 2, eye) {
+        best = 3;
+    }
+    if t.is(i, |c| c == '(') {
+        if t.is(i + 1, eye) {
+            let mut j = i + 2;
+            if t.is(j, |c| c == '_' || c == '.') && t.is(j + 1, eye) && t.is(j + 2, |c| c == ')') {
+                best = best.max(j + 3 - i);
+            }
+            if t.is(j, eye) && t.is(j + 1, |c| c == ')') {
+                best = best.max(j + 2 - i);
+            }
+            j = i + 2;
+            if t.is(i + 1, eye2) && t.is(j, |c| c == '-') && t.is(j + 1, |c| eye2(c) || c == '`') && t.is(j + 2, |c| c == ')') {
+                best = best.max(j + 3 - i);
+            }
+        }
+    }
+    best
+}
+
+/// The lexer's `latexQuotes`.
+fn latex_quotes(s: &str, probably_left: bool) -> String {
+    let s = s.replace("&apos;", "'").replace("&quot;", "\"");
+    let mut out = String::with_capacity(s.len() + 2);
+    for c in s.chars() {
+        match c {
+            '\'' => out.push(if probably_left { '`' } else { '\'' }),
+            '"' => out.push_str(if probably_left { "``" } else { "''" }),
+            '\u{91}' | '\u{2018}' | '\u{201B}' | '\u{2039}' => out.push('`'),
+            '\u{92}' | '\u{2019}' | '\u{203A}' => out.push('\''),
+            '\u{93}' | '\u{201C}' | '\u{AB}' => out.push_str("``"),
+            '\u{94}' | '\u{201D}' | '\u{BB}' => out.push_str("''"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The characters of `{QUOTES}`' `{1,2}` class.
+#[inline]
+fn is_quote_char(c: char) -> bool {
+    matches!(
+        c,
+        '`' | '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' | '\u{201C}' | '\u{201D}' | '\u{91}' | '\u{92}' | '\u{93}' | '\u{94}'
+            | '\u{201E}' | '\u{201F}' | '\u{2039}' | '\u{203A}' | '\u{AB}' | '\u{BB}'
+    )
 }
 
 fn candidates(t: &Text, i: usize, cands: &mut Vec<Cand>) {
@@ -786,7 +982,7 @@ fn candidates(t: &Text, i: usize, cands: &mut Vec<Cand>) {
         let r = m_redaux(t, i + w);
         if r > 0 && t.not_ascii_letter_or_eof(i + w + r) {
             let la = usize::from(t.at(i + w + r).is_some());
-            push(w + r + la, w, Out::Same);
+            push(w + r + la, w, Out::NoSoftHyphens);
         }
         if (w == 5 || w == 6) && SPLIT3.iter().any(|x| x.len() == w && matches_entry(t, i, x) == Some(w)) && t.not_ascii_letter_or_eof(i + w) {
             push(w, w, Out::Split(3));
@@ -799,7 +995,7 @@ fn candidates(t: &Text, i: usize, cands: &mut Vec<Cand>) {
             push(e - 1 - i + 3, e - 1 - i, Out::Same);
         }
     }
-    push(w, w, Out::Same);
+    push(w, w, Out::NoSoftHyphens);
     let (aw_total, aw_len) = m_apoword(t, i);
     push(aw_total, aw_len, Out::Same);
     { let m = m_url(t, i); push(m, m, Out::Same); }
@@ -808,12 +1004,12 @@ fn candidates(t: &Text, i: usize, cands: &mut Vec<Cand>) {
     // Stand-alone clitics.
     let r = m_redaux(t, i);
     if r > 0 && t.not_ascii_letter_or_eof(i + r) {
-        push(r + usize::from(t.at(i + r).is_some()), r, Out::Same);
+        push(r + usize::from(t.at(i + r).is_some()), r, Out::Quote { probably_left: false });
     }
-    { let m = m_sredaux(t, i); push(m, m, Out::Same); }
+    { let m = m_sredaux(t, i); push(m, m, Out::Quote { probably_left: false }); }
     // Numbers.
     { let m = m_date(t, i); push(m, m, Out::Same); }
-    { let m = m_number(t, i); push(m, m, Out::Same); }
+    { let m = m_number(t, i); push(m, m, Out::NoSoftHyphens); }
     let (fl, ft) = m_frac(t, i);
     if fl > 0 {
         push(fl, fl, Out::Owned(ft));
@@ -822,8 +1018,12 @@ fn candidates(t: &Text, i: usize, cands: &mut Vec<Cand>) {
         '\u{BC}' => push(1, 1, Out::Text("1/4")),
         '\u{BD}' => push(1, 1, Out::Text("1/2")),
         '\u{BE}' => push(1, 1, Out::Text("3/4")),
+        '\u{2153}' => push(1, 1, Out::Text("1/3")),
+        '\u{2154}' => push(1, 1, Out::Text("2/3")),
+        '\u{2155}'..='\u{215E}' => push(1, 1, Out::Same),
         _ => {}
     }
+    { let m = m_thing3(t, i); push(m, m, Out::Same); }
     // Currency.
     let up = t.run(i, |d| d.is_ascii_uppercase());
     if t.is(up, |d| d == '$') {
@@ -833,8 +1033,8 @@ fn candidates(t: &Text, i: usize, cands: &mut Vec<Cand>) {
         '#' => push(1, 1, Out::Same),
         '\u{A2}' => push(1, 1, Out::Text("cents")),
         '\u{A3}' => push(1, 1, Out::Text("#")),
-        '\u{80}' | '\u{20AC}' => push(1, 1, Out::Text("$")),
-        '\u{A4}' | '\u{A5}' | '\u{20A0}' | '\u{60B}' | '\u{E3F}' | '\u{20A4}' | '\u{FFE0}' | '\u{FFE1}' | '\u{FFE5}' | '\u{FFE6}' => {
+        '\u{80}' | '\u{20AC}' | '\u{A4}' | '\u{20A0}' => push(1, 1, Out::Text("$")),
+        '\u{A5}' | '\u{60B}' | '\u{E3F}' | '\u{20A4}' | '\u{FFE0}' | '\u{FFE1}' | '\u{FFE5}' | '\u{FFE6}' => {
             push(1, 1, Out::Same)
         }
         _ => {}
@@ -871,41 +1071,48 @@ fn candidates(t: &Text, i: usize, cands: &mut Vec<Cand>) {
             }
         }
     }
-    // Quotes.
-    match c {
-        '"' => {
-            if t.is(i + 1, |d| d.is_ascii_alphanumeric() || d == '$') {
-                push(2, 1, Out::Text("``"));
-            }
-            push(1, 1, Out::Text("''"));
-        }
-        '\u{201C}' | '\u{84}' | '\u{93}' => push(1, 1, Out::Text("``")),
-        '\u{201D}' | '\u{94}' => push(1, 1, Out::Text("''")),
-        '`' | '\u{2018}' | '\u{91}' | '\u{201B}' => {
-            let n = t.run(i, |d| d == '`') - i;
-            if n >= 2 {
-                push(2, 2, Out::Text("``"));
-            }
-            push(1, 1, Out::Text("`"));
-        }
-        '\'' | '\u{2019}' | '\u{92}' => {
-            if c == '\'' && t.is(i + 1, |d| d == '\'') {
-                push(2, 2, Out::Text("''"));
-            }
-            let left = t.is(i + 1, |d| d.is_ascii_alphabetic())
-                && t.at(i + 2).is_some_and(|d| !(is_space(d) || d == '\n'));
-            if left {
-                push(3, 1, Out::Text("`"));
-            }
-            push(1, 1, Out::Text("'"));
-        }
-        _ => {}
+    {
+        let (len, total) = m_filename(t, i);
+        push(total, len, Out::Same);
     }
-    if t.starts_with(i, "&quot;") {
-        push(6, 6, Out::Text("''"));
+    // `{WORD}\./{INSENTP}` (and the same for HTHING, THING, THINGA below).
+    let insentp = |j: usize| t.is(j, |d| d == '.') && t.is(j + 1, |d| matches!(d, ',' | ';' | ':' | '\u{3001}'));
+    if w > 0 && insentp(i + w) {
+        push(w + 2, w + 1, Out::NoSoftHyphens);
+    }
+    // Quotes.
+    let dq = if c == '"' { 1 } else if t.starts_with(i, "&quot;") { 6 } else { 0 };
+    if dq > 0 {
+        if t.is(i + dq, |d| d.is_ascii_alphanumeric() || d == '$') {
+            push(dq + 1, dq, Out::Quote { probably_left: true });
+        }
+        push(dq, dq, Out::Quote { probably_left: false });
+    }
+    {
+        let paren = |a: usize, b: usize| Out::Owned(t.slice(a, b).replace('(', "-LRB-").replace(')', "-RRB-"));
+        let (sm, st) = m_smiley(t, i);
+        push(st, sm, paren(i, i + sm));
+        let m = m_asian_smiley(t, i);
+        push(m, m, paren(i, i + m));
+    }
+    if c == '\''
+        && t.is(i + 1, |d| d.is_ascii_alphabetic())
+        && t.at(i + 2).is_some_and(|d| !matches!(d, ' ' | '\t' | '\n' | '\r' | '\u{A0}'))
+    {
+        push(3, 1, Out::Quote { probably_left: true });
+    }
+    if is_apos(c) {
+        push(1, 1, Out::Quote { probably_left: false });
     }
     if t.starts_with(i, "&apos;") {
-        push(6, 6, Out::Text("'"));
+        push(6, 6, Out::Quote { probably_left: false });
+    }
+    if c == '\'' && t.is(i + 1, |d| d == '\'') {
+        push(2, 2, Out::Quote { probably_left: false });
+    }
+    if is_quote_char(c) {
+        let n = if t.is(i + 1, is_quote_char) { 2 } else { 1 };
+        push(n, n, Out::Quote { probably_left: false });
     }
     if t.starts_with(i, "<<") || t.starts_with(i, ">>") {
         push(2, 2, Out::Same);
@@ -913,17 +1120,30 @@ fn candidates(t: &Text, i: usize, cands: &mut Vec<Cand>) {
     // Dashes, dots, joined words.
     if c == '-' {
         let n = t.run(i, |d| d == '-') - i;
-        push(n, n, Out::Text(if n == 1 { "-" } else { "--" }));
+        push(n, n, if (3..=4).contains(&n) { Out::Text("--") } else { Out::Same });
     }
     let ld = m_ldots(t, i);
     push(ld, ld, Out::Text("..."));
     if c == '\u{2026}' || c == '\u{85}' {
         push(1, 1, Out::Text("..."));
     }
-    { let m = m_hthing(t, i); push(m, m, Out::Same); }
-    { let m = m_thing(t, i); push(m, m, Out::Same); }
+    {
+        let m = m_hthing(t, i);
+        if m > 0 && insentp(i + m) {
+            push(m + 2, m + 1, Out::NoSoftHyphens);
+        }
+        push(m, m, Out::NoSoftHyphens);
+        let m = m_thing(t, i);
+        if m > 0 && insentp(i + m) {
+            push(m + 2, m + 1, Out::Same);
+        }
+        push(m, m, Out::Same);
+    }
     let (ta, ts) = m_thinga(t, i);
     if ta > 0 {
+        if insentp(i + ta) {
+            push(ta + 2, ta + 1, Out::Owned(format!("{ts}.")));
+        }
         push(ta, ta, Out::Owned(ts));
     }
     // Brackets and single characters.
@@ -951,12 +1171,7 @@ fn candidates(t: &Text, i: usize, cands: &mut Vec<Cand>) {
     if cands.is_empty() {
         // Any other punctuation or symbol of the Basic Multilingual Plane is a token of
         // its own; everything else is "untokenizable" and deleted, as the Java lexer does.
-        let keep = (c as u32) <= 0xFFFF
-            && !matches!(
-                get_general_category(c),
-                G::Control | G::Format | G::Surrogate | G::PrivateUse | G::Unassigned | G::LineSeparator | G::ParagraphSeparator
-            )
-            && c != '\n';
+        let keep = in_ranges(&KEPT, c);
         cands.push(Cand { total: 1, len: 1, out: if keep { Out::Same } else { Out::Skip } });
     }
 }
@@ -1006,6 +1221,11 @@ pub fn tokenize_caption(line: &str, follow: &str, out: &mut Vec<String>) {
             Out::Same => out.push(t.slice(i, i + len).to_lowercase()),
             Out::Text(s) => out.push(s.to_lowercase()),
             Out::Owned(s) => out.push(s.to_lowercase()),
+            Out::NoSoftHyphens => {
+                let s: String = t.c[i..i + len].iter().filter(|&&c| c != '\u{AD}').collect();
+                out.push(if s.is_empty() { "-".into() } else { s.to_lowercase() });
+            }
+            Out::Quote { probably_left } => out.push(latex_quotes(&t.slice(i, i + len), *probably_left).to_lowercase()),
             Out::AbbrevEnd => {
                 out.push(t.slice(i, i + len).to_lowercase());
                 out.push(".".into());
