@@ -112,7 +112,8 @@ const ABBREV1: &[&str] = &[
     "Mont", "Neb", "Nev", "Okla", "[O]re", "[P]a", "Penn", "Tenn", "[T]ex", "Va", "Vt", "[W]ash",
     "Wis", "Wisc", "Wyo",
     // companies
-    "Inc", "Co", "Cos", "Corp", "Pty", "Ptys", "Pte", "Ptes", "Ppty", "Ltd", "Plc", "Bancorp",
+    "Inc", "Co", "Cos", "Corp", "Pty", "Ptys", "Pte", "Ptes", "Ppty", "Pptys", "Ppte", "Pptes", "Ltd",
+    "Plc", "Rt", "Bancorp",
     "Bhd", "Assn", "Univ", "Intl", "Sys",
     // numbers, post-titles, misc
     "tel", "est", "ext", "sq", "Jr", "Sr", "Bros", "Ed.D", "Ph.D", "Blvd", "Rd", "Esq", "etc",
@@ -123,18 +124,18 @@ const ABBREV2: &[&str] = &[
     "Mr", "Mrs", "Ms", "[M]iss", "Dr", "Drs", "Prof", "Profs", "Sen", "Sens", "Rep", "Reps",
     "Atty", "Attys", "Lt", "Col", "Gen", "Messrs", "Gov", "Govs", "Adm", "Rev", "Maj", "Sgt",
     "Cpl", "Pvt", "Capt", "St", "Ste", "Ave", "Pres", "Lieut", "Hon", "Brig", "Cmdr", "Comdr",
-    "Pfc", "Spc", "Supt", "Supts", "Det", "MM", "Mme", "Mmes", "Mlle", "Mlles", "Mt", "Invt",
-    "Elec", "Natl", "Mfg", "Mtg", "Dept", "vs", "Alex", "Wm", "Jos", "Cie", "a.k.a", "cf",
-    "TREAS",
+    "Pfc", "Spc", "Supt", "Supts", "Det", "Mt", "Ft", "Adj", "Adv", "Asst", "Assoc", "Ens", "Insp",
+    "Mlle", "Mme", "Msgr", "Sfc", "vs", "Alex", "Wm", "Jos", "Cie", "a.k.a", "cf", "TREAS", "Ph",
+    "Invt", "Elec", "Natl", "Mfg", "Mtg", "Dept",
 ];
 
 /// Capitalised (or all-caps) words that, after an acronym and a period, mean the period
 /// ended the sentence (found by probing the jar; `Mr.`/`Ms.` include their period).
 const SENT_START: &[&str] = &[
-    "The", "A", "An", "This", "That", "These", "There", "It", "He", "She", "We", "They", "In",
-    "At", "Some", "Many", "One", "Her", "Their", "Our", "But", "So", "If", "When", "What",
-    "Then", "As", "Here", "You", "After", "While", "Since", "Now", "However", "Yet", "Such",
-    "Other", "More", "Last", "About", "Mr.", "Ms.",
+    "About", "According", "Additionally", "After", "An", "A", "As", "At", "But", "Earlier", "He",
+    "Her", "Here", "However", "If", "In", "It", "Last", "Many", "More", "Mr.", "Ms.", "Now", "Once",
+    "One", "Other", "Our", "She", "Since", "So", "Some", "Such", "That", "The", "Their", "Then",
+    "There", "These", "They", "This", "We", "When", "While", "What", "Yet", "You",
 ];
 
 /// Whether the text at `i` is the list entry `pat` (see the `%caseless` note above).
@@ -453,7 +454,7 @@ fn m_frac(t: &Text, i: usize) -> (usize, String) {
         j + d2 - k
     };
     let mut best = try_core(k);
-    if t.is(k + d0, |c| c == '-') {
+    if t.is(k + d0, |c| matches!(c, '-' | ' ' | '\u{A0}')) {
         let c2 = try_core(k + d0 + 1);
         if c2 > 0 && d0 + 1 + c2 > best {
             best = d0 + 1 + c2;
@@ -463,8 +464,9 @@ fn m_frac(t: &Text, i: usize) -> (usize, String) {
         return (0, String::new());
     }
     k += best;
-    let text: String = t.c[i..k].iter().map(|&c| if c == '\u{2044}' { '/' } else { c }).collect();
-    (best, text.replace("\\/", "/"))
+    // normalizeSpace: the space between the whole number and the fraction becomes U+00A0.
+    let text: String = t.c[i..k].iter().map(|&c| if c == ' ' { '\u{A0}' } else { c }).collect();
+    (best, text)
 }
 
 /// `{DATE} = {DIGIT}{1,2}[\-\/]{DIGIT}{1,2}[\-\/]{DIGIT}{2,4}`
@@ -497,16 +499,16 @@ fn m_apoword(t: &Text, i: usize) -> (usize, usize) {
     };
     if t.is(i, is_apos) {
         // {APOS}n{APOS}?
-        if t.is(i + 1, |c| c == 'n') {
+        if t.is(i + 1, |c| c == 'n' || c == 'N') {
             let n = if t.is(i + 2, is_apos) { 3 } else { 2 };
             take(n, n);
         }
         for w in ["em", "cause", "till", "til"] {
-            if t.starts_with(i + 1, w) {
+            if t.starts_with_ci(i + 1, w) {
                 take(1 + w.len(), 1 + w.len());
             }
         }
-        if t.is(i + 1, |c| ('2'..='9').contains(&c)) && t.starts_with(i + 2, "0s") {
+        if t.is(i + 1, |c| ('2'..='9').contains(&c)) && t.starts_with_ci(i + 2, "0s") {
             take(4, 4);
         }
         for w in ["is", "was"] {
@@ -540,18 +542,22 @@ fn m_apoword(t: &Text, i: usize) -> (usize, usize) {
             take(f - i, f - i);
         }
     }
-    for w in ["Dunkin", "somethin", "ol"] {
-        if t.starts_with(i, w) && t.is(i + w.len(), is_apos) {
+    for w in ["dunkin", "somethin", "ol"] {
+        if t.starts_with_ci(i, w) && t.is(i + w.len(), is_apos) {
             take(w.len() + 1, w.len() + 1);
         }
     }
-    for w in ["cont'd.", "cont'd", "nor'easter", "c'mon", "e'er", "s'mores", "ev'ry", "li'l", "nat'l"] {
-        if t.starts_with(i, w) {
+    for w in ["cont'd.", "cont'd", "'twas", "nor'easter", "c'mon", "e'er", "s'mores", "ev'ry", "li'l", "nat'l"] {
+        if t.starts_with_ci(i, w) {
             take(w.chars().count(), w.chars().count());
         }
     }
+    // O{APOSETCETERA}o
+    if t.is(i, |c| c == 'o' || c == 'O') && t.is(i + 1, is_apos_etc) && t.is(i + 2, |c| c == 'o' || c == 'O') {
+        take(3, 3);
+    }
     // {APOWORD2}/[:letter:] = y{APOS}
-    if t.is(i, |c| c == 'y') && t.is(i + 1, is_apos) && t.is(i + 2, is_java_letter) {
+    if t.is(i, |c| c == 'y' || c == 'Y') && t.is(i + 1, is_apos) && t.is(i + 2, is_java_letter) {
         take(3, 2);
     }
     best
@@ -636,108 +642,226 @@ fn sentence_start_after(t: &Text, j: usize) -> Option<usize> {
     None
 }
 
-/// `{SGML}`: `<` + a letter, `/`, `!` or `?`, up to the next `>` on the line.
+/// `{SGML}`: `<!x...>`/`<?x...>`, `</name>`, or `<name attr attr="v" ... />`.
 fn m_sgml(t: &Text, i: usize) -> usize {
-    if !(t.is(i, |c| c == '<') && t.is(i + 1, |c| c.is_ascii_alphabetic() || matches!(c, '/' | '!' | '?'))) {
+    if !t.is(i, |c| c == '<') {
         return 0;
     }
-    let mut j = i + 1;
-    while j < t.end && t.c[j] != '>' && t.c[j] != '\n' && t.c[j] != '<' {
-        j += 1;
-    }
-    if t.is(j, |c| c == '>') {
-        j + 1 - i
-    } else {
-        0
-    }
-}
-
-fn m_url(t: &Text, i: usize) -> usize {
-    let bad = |c: char| is_space(c) || c == '\n' || matches!(c, '"' | '<' | '>' | '|' | '(' | ')');
-    let tail_bad = |c: char| bad(c) || matches!(c, '.' | '!' | '?' | '{' | '}' | ',' | '-');
-    if t.starts_with(i, "http://") || t.starts_with(i, "https://") {
-        let start = if t.starts_with(i, "https://") { i + 8 } else { i + 7 };
-        let mut e = t.run(start, |c| !bad(c));
-        while e > start && t.is(e - 1, tail_bad) {
-            e -= 1;
-        }
-        if e > start + 1 {
-            return e - i;
-        }
-        return 0;
-    }
-    // www.x.yy or x.com/net/org/edu, optionally with a path. Cheap rejection first:
-    // this runs at every position.
-    let chunk_end = t.run(i, |c| !bad(c));
-    let chunk = &t.c[i..chunk_end];
-    const TLDS: [[char; 4]; 4] = [['.', 'c', 'o', 'm'], ['.', 'n', 'e', 't'], ['.', 'o', 'r', 'g'], ['.', 'e', 'd', 'u']];
-    let has_tld = || chunk.windows(4).any(|w| TLDS.iter().any(|p| w == p));
-    if chunk.len() < 5 || !(t.starts_with(i, "www.") || has_tld()) {
-        return 0;
-    }
-    let host_ch = |c: char| !bad(c) && !matches!(c, '.' | '!' | '?' | '{' | '}' | ',' | '`' | '\'' | '$' | '/');
-    let mut j = i;
-    let mut labels = Vec::new();
-    loop {
-        let e = t.run(j, host_ch);
-        if e == j {
-            break;
-        }
-        labels.push((j, e));
-        if t.is(e, |c| c == '.') {
-            j = e + 1;
+    let name_start = |c: char| c.is_ascii_alphabetic();
+    let name = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | ':' | '.' | '-');
+    let spaces = |j: usize| t.run(j, |c| c == ' ');
+    let close = |j: usize| {
+        let j = spaces(j);
+        if t.is(j, |c| c == '>') {
+            j + 1 - i
         } else {
+            0
+        }
+    };
+    if t.is(i + 1, |c| c == '!' || c == '?') && t.is(i + 2, |c| c.is_ascii_alphabetic() || c == '-') {
+        let e = t.run(i + 3, |c| !matches!(c, '>' | '\r' | '\n'));
+        return if t.is(e, |c| c == '>') { e + 1 - i } else { 0 };
+    }
+    if t.is(i + 1, |c| c == '/') {
+        if !t.is(i + 2, name_start) {
+            return 0;
+        }
+        return close(t.run(i + 3, name));
+    }
+    if !t.is(i + 1, name_start) {
+        return 0;
+    }
+    let mut j = t.run(i + 2, name);
+    loop {
+        let s = spaces(j);
+        if s == j || !t.is(s, name_start) {
             break;
         }
-    }
-    if labels.len() < 2 {
-        return 0;
-    }
-    let (ls, le) = *labels.last().unwrap();
-    let last = t.slice(ls, le);
-    let first = t.slice(labels[0].0, labels[0].1);
-    let ok = if first == "www" {
-        (2..=4).contains(&last.chars().count()) && last.chars().all(|c| c.is_ascii_alphabetic())
-    } else {
-        matches!(last.as_str(), "com" | "net" | "org" | "edu")
-    };
-    if !ok {
-        return 0;
-    }
-    let mut e = le;
-    if t.is(e, |c| c == '/') {
-        let mut p = t.run(e + 1, |c| !bad(c));
-        while p > e + 1 && t.is(p - 1, tail_bad) {
-            p -= 1;
-        }
-        if p > e + 1 {
-            e = p;
+        let n = t.run(s + 1, name);
+        j = n;
+        let eq = spaces(n);
+        if t.is(eq, |c| c == '=') {
+            let v = spaces(eq + 1);
+            if let Some(q) = t.at(v).filter(|&c| (c == '\'' || c == '"') && v < t.end) {
+                let e = t.run(v + 1, |c| c != q);
+                if t.is(e, |c| c == q) {
+                    j = e + 1;
+                }
+            }
         }
     }
-    e - i
+    let j = spaces(j);
+    let j = if t.is(j, |c| c == '/') { j + 1 } else { j };
+    close(j)
 }
 
-fn m_email(t: &Text, i: usize) -> usize {
-    if !t.is(i, |c| c.is_ascii_alphanumeric()) {
-        return 0;
-    }
-    let ok = |c: char| !(is_space(c) || c == '\n' || matches!(c, '"' | '<' | '>' | '|' | '(' | ')'));
-    let e = t.run(i, ok);
-    if !t.c[i..e].contains(&'@') {
-        return 0;
-    }
-    let at = match t.c[i..e].iter().rposition(|&c| c == '@') {
-        Some(p) if p > 0 => i + p,
-        _ => return 0,
+/// `{FULLURL}` and `{LIKELYURL}`.
+fn m_url(t: &Text, i: usize) -> usize {
+    let ws = |c: char| matches!(c, ' ' | '\t' | '\n' | '\u{0C}' | '\r');
+    let body = |c: char| !ws(c) && !matches!(c, '"' | '<' | '>' | '|' | '(' | ')' | '{' | '}');
+    let last = |c: char| body(c) && !matches!(c, '.' | '!' | '?' | ',' | '-');
+    // The longest `X+Y` with X = `inner`, Y = `last` starting at `j` (0 if none).
+    let tail = |j: usize, inner: &dyn Fn(char) -> bool, last: &dyn Fn(char) -> bool| -> usize {
+        let e = t.run(j, inner);
+        let mut q = e;
+        while q >= j + 2 {
+            if last(t.c[q - 1]) {
+                return q;
+            }
+            q -= 1;
+        }
+        0
     };
-    let mut end = e;
-    while end > at + 1 && t.c[end - 1] == '.' {
-        end -= 1;
+    if t.starts_with_ci(i, "http://") || t.starts_with_ci(i, "https://") {
+        let start = if t.is(i + 4, |c| c == ':') { i + 7 } else { i + 8 };
+        let e = tail(start, &body, &last);
+        return if e > 0 { e - i } else { 0 };
     }
-    if end <= at + 1 || t.c[at + 1..end].windows(2).any(|w| w == ['.', '.']) || t.c[at + 1] == '.' {
+    let mut ends: Vec<usize> = Vec::new();
+    if t.starts_with_ci(i, "www.") {
+        let label = |c: char| !ws(c) && !matches!(c, '"' | '<' | '>' | '|' | '.' | '!' | '?' | '(' | ')' | '{' | '}' | ',');
+        let mut p = i + 4;
+        loop {
+            let e = t.run(p, label);
+            if e == p || !t.is(e, |c| c == '.') {
+                break;
+            }
+            p = e + 1;
+            let alpha = t.run(p, |c| c.is_ascii_alphabetic()) - p;
+            for n in 2..=alpha.min(4) {
+                ends.push(p + n);
+            }
+        }
+    }
+    {
+        let label = |c: char| {
+            !ws(c) && !matches!(c, '"' | '`' | '\'' | '<' | '>' | '|' | '.' | '!' | '?' | '(' | ')' | '{' | '}' | '$') && !(',' ..= '_').contains(&c)
+        };
+        let mut p = i;
+        loop {
+            let e = t.run(p, label);
+            if e == p || !t.is(e, |c| c == '.') {
+                break;
+            }
+            p = e + 1;
+            for tld in ["com", "net", "org", "edu"] {
+                if t.starts_with_ci(p, tld) {
+                    ends.push(p + 3);
+                }
+            }
+        }
+    }
+    let path_inner = |c: char| !ws(c) && !matches!(c, '"' | '<' | '>' | '|' | '(' | ')');
+    let mut best = 0;
+    for e in ends {
+        best = best.max(e - i);
+        if t.is(e, |c| c == '/') {
+            let q = tail(e + 1, &path_inner, &last);
+            if q > 0 {
+                best = best.max(q - i);
+            }
+        }
+    }
+    best
+}
+
+/// A position-set simulation of a small regular expression (all the ways to match).
+struct Nfa<'a> {
+    t: &'a Text,
+    at: Vec<usize>,
+}
+
+impl<'a> Nfa<'a> {
+    fn new(t: &'a Text, i: usize) -> Self {
+        Self { t, at: vec![i] }
+    }
+    fn set(&mut self, v: Vec<usize>) -> &mut Self {
+        let mut v = v;
+        v.sort_unstable();
+        v.dedup();
+        self.at = v;
+        self
+    }
+    /// `[0-9]{lo,hi}`
+    fn digits(&mut self, lo: usize, hi: usize) -> &mut Self {
+        let t = self.t;
+        let v = self
+            .at
+            .iter()
+            .flat_map(|&p| {
+                let n = t.run(p, |c| c.is_ascii_digit()) - p;
+                (lo..=hi.min(n)).map(move |k| p + k)
+            })
+            .collect();
+        self.set(v)
+    }
+    /// One character of `f`, optionally.
+    fn one(&mut self, f: impl Fn(char) -> bool, optional: bool) -> &mut Self {
+        let t = self.t;
+        let mut v: Vec<usize> = self.at.iter().filter(|&&p| t.is(p, &f)).map(|&p| p + 1).collect();
+        if optional {
+            v.extend(self.at.iter().copied());
+        }
+        self.set(v)
+    }
+    fn union(&mut self, other: &[usize]) -> &mut Self {
+        let mut v = self.at.clone();
+        v.extend_from_slice(other);
+        self.set(v)
+    }
+}
+
+/// `{PHONE}`; its spaces become U+00A0 in the token.
+fn m_phone(t: &Text, i: usize) -> usize {
+    let sep = |c: char| matches!(c, '-' | ' ' | '\u{A0}');
+    // (\([0-9]{2,3}\)[ \u00A0]? | (\+\+?)?([0-9]{2,4}[\- \u00A0])?[0-9]{2,4}[\- \u00A0])
+    let mut a = Nfa::new(t, i);
+    a.one(|c| c == '(', false).digits(2, 3).one(|c| c == ')', false).one(|c| c == ' ' || c == '\u{A0}', true);
+    let mut b = Nfa::new(t, i);
+    b.one(|c| c == '+', true).one(|c| c == '+', true);
+    let b0 = b.at.clone();
+    b.digits(2, 4).one(sep, false).union(&b0).digits(2, 4).one(sep, false);
+    let pre = a.at.iter().chain(b.at.iter()).copied().collect::<Vec<_>>();
+    let mut m = Nfa::new(t, i);
+    m.set(pre).digits(3, 4).one(sep, true).digits(3, 5);
+    // ((\+\+?)?[0-9]{2,4}\.)?[0-9]{2,4}\.[0-9]{3,4}\.[0-9]{3,5}
+    let dot = |c: char| c == '.';
+    let mut d = Nfa::new(t, i);
+    d.one(|c| c == '+', true).one(|c| c == '+', true).digits(2, 4).one(dot, false).union(&[i]);
+    d.digits(2, 4).one(dot, false).digits(3, 4).one(dot, false).digits(3, 5);
+    m.at.iter().chain(d.at.iter()).map(|&e| e - i).max().unwrap_or(0)
+}
+
+/// `{EMAIL}`: `(&lt;|<)?[a-zA-Z0-9][^...]*@([^...]+\.)*[^...]+(&gt;|>)?`.
+fn m_email(t: &Text, i: usize) -> usize {
+    let open = if t.starts_with(i, "&lt;") { 4 } else if t.is(i, |c| c == '<') { 1 } else { 0 };
+    let s = i + open;
+    if !t.is(s, |c| c.is_ascii_alphanumeric()) {
         return 0;
     }
-    end - i
+    let hard = |c: char| matches!(c, ' ' | '\t' | '\n' | '\u{0C}' | '\r' | '"' | '<' | '>' | '|' | '(' | ')' | '\u{A0}' | '{' | '}');
+    let local_end = t.run(s + 1, |c| !hard(c));
+    let label = |c: char| !hard(c) && c != '.';
+    let mut best = 0;
+    for a in s + 1..local_end {
+        if t.c[a] != '@' {
+            continue;
+        }
+        let mut e = t.run(a + 1, label);
+        if e == a + 1 {
+            continue;
+        }
+        while t.is(e, |c| c == '.') {
+            let f = t.run(e + 1, label);
+            if f == e + 1 {
+                break;
+            }
+            e = f;
+        }
+        let e = if t.starts_with(e, "&gt;") { e + 4 } else if t.is(e, |c| c == '>') { e + 1 } else { e };
+        best = best.max(e - i);
+    }
+    best
 }
 
 fn m_twitter(t: &Text, i: usize) -> usize {
@@ -801,16 +925,14 @@ fn m_thing3(t: &Text, i: usize) -> usize {
             0
         }
     }
-    fn rest(t: &Text, j: usize, left: usize) -> usize {
+    /// The furthest end of a part at `j` followed by at most `more` further `/` parts.
+    fn rest(t: &Text, j: usize, more: usize) -> usize {
         let mut best = 0;
-        if left == 0 {
-            return j;
-        }
         for e in part_ends(t, j) {
             best = best.max(e);
             let s = slash(t, e);
-            if s > 0 {
-                best = best.max(rest(t, e + s, left - 1));
+            if more > 0 && s > 0 {
+                best = best.max(rest(t, e + s, more - 1));
             }
         }
         best
@@ -819,12 +941,7 @@ fn m_thing3(t: &Text, i: usize) -> usize {
     for e in part_ends(t, i) {
         let s = slash(t, e);
         if s > 0 {
-            let r = rest(t, e + s, 2);
-            // at least one slash-part must follow
-            let one = part_ends(t, e + s).into_iter().max().unwrap_or(0);
-            if one > 0 {
-                best = best.max(r.max(one));
-            }
+            best = best.max(rest(t, e + s, 1));
         }
     }
     if best > i {
@@ -960,7 +1077,7 @@ fn candidates(t: &Text, i: usize, cands: &mut Vec<Cand>) {
     if t.starts_with(i, "&nbsp;") {
         push(6, 6, Out::Skip);
     }
-    { let m = m_sgml(t, i); push(m, m, Out::Same); }
+    { let m = m_sgml(t, i); push(m, m, Out::Owned(t.slice(i, i + m).replace(' ', "\u{A0}"))); }
     // Entities and dashes.
     for (ent, rep) in [("&MD;", "--"), ("&mdash;", "--"), ("&ndash;", "--"), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")] {
         if t.starts_with(i, ent) {
@@ -1007,6 +1124,7 @@ fn candidates(t: &Text, i: usize, cands: &mut Vec<Cand>) {
         push(r + usize::from(t.at(i + r).is_some()), r, Out::Quote { probably_left: false });
     }
     { let m = m_sredaux(t, i); push(m, m, Out::Quote { probably_left: false }); }
+
     // Numbers.
     { let m = m_date(t, i); push(m, m, Out::Same); }
     { let m = m_number(t, i); push(m, m, Out::NoSoftHyphens); }
@@ -1062,14 +1180,30 @@ fn candidates(t: &Text, i: usize, cands: &mut Vec<Cand>) {
         }
     }
     // ABBREV3 before a number: "No. 5", "vol. 2".
-    for a in ["No", "no", "Nos", "nos", "Vol", "vol", "Vols", "vols", "Fig", "fig", "Figs", "figs", "pp", "op", "ca", "prop", "sec", "sect", "art", "arts", "para", "paras"] {
+    for a in ["ca", "fig", "figs", "prop", "no", "nos", "art", "bldg", "pp", "op"] {
         let n = a.len();
-        if t.starts_with(i, a) && t.is(i + n, |d| d == '.') {
-            let s = t.run(i + n + 1, |d| d == ' ');
-            if s > i + n + 1 && t.is(s, is_digit) {
+        if t.starts_with_ci(i, a) && t.is(i + n, |d| d == '.') {
+            let s = i + n + 1;
+            let s = if t.at(s).is_some_and(|d| is_space(d) || d == '\n') { s + 1 } else { s };
+            if t.at(s).is_some_and(|d| d.is_ascii_digit() || (!d.is_ascii() && is_digit(d))) {
                 push(s + 1 - i, n + 1, Out::Same);
             }
         }
+    }
+    // `{TBSPEC}` and `{TBSPEC2}/{SPACENL}`.
+    for sp in ["-rrb-", "-lrb-", "-rcb-", "-lcb-", "-rsb-", "-lsb-", "c.d.s", "pro-", "anti-", "s&p-500", "s&amp;p-500", "s&ls", "s&amp;ls"] {
+        if t.starts_with_ci(i, sp) {
+            push(sp.len(), sp.len(), Out::Owned(t.slice(i, i + sp.len()).replace("&amp;", "&").replace("&AMP;", "&")));
+        }
+    }
+    for (pre, post) in [("cap", "n"), ("c", "est")] {
+        if t.starts_with_ci(i, pre) && t.is(i + pre.len(), is_apos) && t.starts_with_ci(i + pre.len() + 1, post) {
+            let n = pre.len() + 1 + post.len();
+            push(n, n, Out::Same);
+        }
+    }
+    if is_apos(c) && t.is(i + 1, |d| d.is_ascii_digit()) && t.is(i + 2, |d| d.is_ascii_digit()) && t.at(i + 3).is_some_and(|d| is_space(d) || d == '\n') {
+        push(4, 3, Out::Same);
     }
     {
         let (len, total) = m_filename(t, i);
@@ -1079,6 +1213,10 @@ fn candidates(t: &Text, i: usize, cands: &mut Vec<Cand>) {
     let insentp = |j: usize| t.is(j, |d| d == '.') && t.is(j + 1, |d| matches!(d, ',' | ';' | ':' | '\u{3001}'));
     if w > 0 && insentp(i + w) {
         push(w + 2, w + 1, Out::NoSoftHyphens);
+    }
+    {
+        let m = m_phone(t, i);
+        push(m, m, Out::Owned(t.slice(i, i + m).replace(' ', "\u{A0}").replace('(', "-LRB-").replace(')', "-RRB-")));
     }
     // Quotes.
     let dq = if c == '"' { 1 } else if t.starts_with(i, "&quot;") { 6 } else { 0 };
@@ -1100,6 +1238,10 @@ fn candidates(t: &Text, i: usize, cands: &mut Vec<Cand>) {
         && t.at(i + 2).is_some_and(|d| !matches!(d, ' ' | '\t' | '\n' | '\r' | '\u{A0}'))
     {
         push(3, 1, Out::Quote { probably_left: true });
+    }
+    if r > 0 {
+        // `{REDAUX}` without lookahead (after `'/[A-Za-z]...`: loses the tie to it).
+        push(r, r, Out::Quote { probably_left: false });
     }
     if is_apos(c) {
         push(1, 1, Out::Quote { probably_left: false });
@@ -1199,7 +1341,9 @@ pub fn tokenize_caption(line: &str, follow: &str, out: &mut Vec<String>) {
             let e = t.run(i, |c| c.is_ascii_alphanumeric());
             let n = e - i;
             let split = (n == 5 || n == 6) && SPLIT3.iter().any(|x| x.len() == n && matches_entry(&t, i, x) == Some(n));
-            if (e == end || is_space(t.c[e])) && !split {
+            // A number followed by a space and a digit may be a fraction or a phone number.
+            let spaced_number = t.is(e, |c| c == ' ' || c == '\u{A0}') && t.is(e + 1, |c| c.is_ascii_digit());
+            if (e == end || is_space(t.c[e])) && !split && !spaced_number {
                 out.push(t.c[i..e].iter().map(|c| c.to_ascii_lowercase()).collect());
                 i = e;
                 continue;
@@ -1240,19 +1384,26 @@ pub fn tokenize_caption(line: &str, follow: &str, out: &mut Vec<String>) {
     }
 }
 
-/// What follows caption `i` of `lines` once they are joined with `\n` (at most 3 chars).
+/// What follows caption `i` of `lines` once they are joined with `\n`: enough characters
+/// for the longest lookahead of the lexer (an acronym's period is a sentence end when
+/// spaces and a word such as `Additionally` follow, possibly on later lines).
 fn follow_of<S: AsRef<str>>(lines: &[S], i: usize) -> String {
+    const LOOKAHEAD: usize = 32;
     let mut f = String::new();
-    let mut k = i + 1;
-    while k < lines.len() && f.chars().count() < 3 {
+    let mut n = 0;
+    for line in &lines[i + 1..] {
         f.push('\n');
-        for ch in lines[k].as_ref().chars().take(2) {
+        n += 1;
+        for ch in line.as_ref().chars() {
+            if n >= LOOKAHEAD {
+                return f;
+            }
             f.push(if ch == '\n' { ' ' } else { ch });
+            n += 1;
         }
-        if !lines[k].as_ref().is_empty() {
+        if n >= LOOKAHEAD {
             break;
         }
-        k += 1;
     }
     f
 }
