@@ -81,7 +81,7 @@ fn is_space(c: char) -> bool {
     matches!(
         c,
         ' ' | '\t' | '\u{A0}' | '\u{2000}'..='\u{200A}' | '\u{3000}' | '\r' | '\u{0B}' | '\u{0C}'
-            | '\u{85}' | '\u{2028}' | '\u{2029}'
+            | '\u{2028}' | '\u{2029}'
     )
 }
 
@@ -242,30 +242,64 @@ enum Out {
 
 /// `{WORD} = {LETTER}({LETTER}|{DIGIT})*([.!?]{LETTER}({LETTER}|{DIGIT})*)*`
 fn m_word(t: &Text, i: usize) -> usize {
-    if !t.is(i, is_letter) {
+    let letter = |k: usize| if t.is(k, is_letter) { 1 } else { splet_len(t, k) };
+    let alnums = |mut k: usize| loop {
+        let n = if t.is(k, is_digit) { 1 } else { letter(k) };
+        if n == 0 {
+            break k;
+        }
+        k += n;
+    };
+    let first = letter(i);
+    if first == 0 {
         return 0;
     }
-    let mut j = t.run(i + 1, is_alnum);
-    while t.is(j, |c| matches!(c, '.' | '!' | '?')) && t.is(j + 1, is_letter) {
-        j = t.run(j + 2, is_alnum);
+    let mut j = alnums(i + first);
+    while t.is(j, |c| matches!(c, '.' | '!' | '?')) && letter(j + 1) > 0 {
+        j = alnums(j + 1 + letter(j + 1));
     }
     j - i
 }
 
-/// `{REDAUX} = {APOS}([msdMSD]|re|ve|ll)`, case-insensitive as the Java output shows.
-fn m_redaux(t: &Text, i: usize) -> usize {
-    if !t.is(i, is_apos) {
+/// `{SPLET} = &[aeiouAEIOU](acute|grave|uml);`, a letter of `{LETTER}`.
+fn splet_len(t: &Text, k: usize) -> usize {
+    if !(t.is(k, |c| c == '&') && t.is(k + 1, |c| "aeiouAEIOU".contains(c))) {
         return 0;
     }
-    if t.is(i + 1, |c| matches!(c, 'm' | 's' | 'd' | 'M' | 'S' | 'D')) {
-        return 2;
-    }
-    for s in ["re", "ve", "ll"] {
-        if t.starts_with_ci(i + 1, s) {
-            return 3;
+    for (name, n) in [("acute;", 6), ("grave;", 6), ("uml;", 4)] {
+        if t.starts_with_ci(k + 2, name) {
+            return 2 + n;
         }
     }
     0
+}
+
+/// `{REDAUX} = {APOS}([msdMSD]|re|ve|ll)`, case-insensitive as the Java output shows.
+fn m_redaux(t: &Text, i: usize) -> usize {
+    let a = apos_len(t, i);
+    if a == 0 {
+        return 0;
+    }
+    if t.is(i + a, |c| matches!(c, 'm' | 's' | 'd' | 'M' | 'S' | 'D')) {
+        return a + 1;
+    }
+    for s in ["re", "ve", "ll"] {
+        if t.starts_with_ci(i + a, s) {
+            return a + 2;
+        }
+    }
+    0
+}
+
+/// `{APOS} = ['\u0092\u2019]|&apos;`: its length at `i` (0 if none).
+fn apos_len(t: &Text, i: usize) -> usize {
+    if t.is(i, is_apos) {
+        1
+    } else if t.starts_with_ci(i, "&apos;") {
+        6
+    } else {
+        0
+    }
 }
 
 /// `{SREDAUX} = n{APOSETCETERA}t`
@@ -377,10 +411,10 @@ fn m_thinga(t: &Text, i: usize) -> (usize, String) {
     let mut out = t.slice(i, j);
     let mut parts = 0;
     loop {
-        let (sep_len, sep) = if t.is(j, |c| c == '+' || c == '&') {
-            (1, t.c[j])
-        } else if t.starts_with(j, "&amp;") {
+        let (sep_len, sep) = if t.starts_with_ci(j, "&amp;") {
             (5, '&')
+        } else if t.is(j, |c| c == '+' || c == '&') {
+            (1, t.c[j])
         } else {
             break;
         };
@@ -497,23 +531,24 @@ fn m_apoword(t: &Text, i: usize) -> (usize, usize) {
             best = (total, len);
         }
     };
-    if t.is(i, is_apos) {
+    let a = apos_len(t, i);
+    if a > 0 {
         // {APOS}n{APOS}?
-        if t.is(i + 1, |c| c == 'n' || c == 'N') {
-            let n = if t.is(i + 2, is_apos) { 3 } else { 2 };
+        if t.is(i + a, |c| c == 'n' || c == 'N') {
+            let n = a + 1 + apos_len(t, i + a + 1);
             take(n, n);
         }
         for w in ["em", "cause", "till", "til"] {
-            if t.starts_with_ci(i + 1, w) {
-                take(1 + w.len(), 1 + w.len());
+            if t.starts_with_ci(i + a, w) {
+                take(a + w.len(), a + w.len());
             }
         }
-        if t.is(i + 1, |c| ('2'..='9').contains(&c)) && t.starts_with_ci(i + 2, "0s") {
-            take(4, 4);
+        if t.is(i + a, |c| ('2'..='9').contains(&c)) && t.starts_with_ci(i + a + 1, "0s") {
+            take(a + 3, a + 3);
         }
         for w in ["is", "was"] {
-            if t.is(i + 1, |c| c == 't') && t.starts_with(i + 2, w) && !t.is(i + 2 + w.len(), is_java_letter) {
-                take(2 + w.len(), 2);
+            if t.is(i + a, |c| c == 't') && t.starts_with(i + a + 1, w) && !t.is(i + a + 1 + w.len(), is_java_letter) {
+                take(a + 1 + w.len(), a + 1);
             }
         }
     }
@@ -1071,17 +1106,56 @@ fn candidates(t: &Text, i: usize, cands: &mut Vec<Cand>) {
         }
     };
     if is_space(c) {
-        push(t.run(i, is_space) - i, t.run(i, is_space) - i, Out::Skip);
+        // A URL's host may start with the spaces that `[^ \t\n\f\r...]` does not exclude.
+        let u = if c == ' ' || c == '\t' { 0 } else { m_url(t, i) };
+        let n = t.run(i, is_space) - i;
+        if u > n {
+            push(u, u, Out::Same);
+        } else {
+            push(n, n, Out::Skip);
+        }
         return;
     }
-    if t.starts_with(i, "&nbsp;") {
+    if t.starts_with_ci(i, "&nbsp;") {
         push(6, 6, Out::Skip);
     }
     { let m = m_sgml(t, i); push(m, m, Out::Owned(t.slice(i, i + m).replace(' ', "\u{A0}"))); }
     // Entities and dashes.
-    for (ent, rep) in [("&MD;", "--"), ("&mdash;", "--"), ("&ndash;", "--"), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")] {
-        if t.starts_with(i, ent) {
+    for (ent, rep) in [("&md;", "--"), ("&mdash;", "--"), ("&ndash;", "--"), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")] {
+        if t.starts_with_ci(i, ent) {
             push(ent.len(), ent.len(), Out::Text(rep));
+        }
+    }
+    for ent in ["&ht;", "&tl;", "&ur;", "&lr;", "&qc;", "&ql;", "&qr;", "&odq;", "&cdq;"] {
+        if t.starts_with_ci(i, ent) {
+            push(ent.len(), ent.len(), Out::Same);
+        }
+    }
+    // `c[+][+]`, `(c|f)#` (the first rules of the grammar).
+    if t.starts_with_ci(i, "c++") {
+        push(3, 3, Out::Same);
+    }
+    if t.starts_with_ci(i, "c#") || t.starts_with_ci(i, "f#") {
+        push(2, 2, Out::Same);
+    }
+    // `(\\\*){1,3}`
+    {
+        let mut k = i;
+        while k - i < 6 && t.is(k, |d| d == '\\') && t.is(k + 1, |d| d == '*') {
+            k += 2;
+        }
+        push(k - i, k - i, Out::Same);
+    }
+    // The named acronyms of `{ACRO}`: before a period (`{ABBREV2}`) or a space.
+    for acro in ["canada-u.s", "sino-u.s", "korean-u.s", "eu-u.s", "japan-u.s", "non-u.s", "u.s.-u.k", "u.s.-u.s.s.r"] {
+        let n = acro.len();
+        if t.starts_with_ci(i, acro) {
+            if t.is(i + n, |d| d == '.') {
+                push(n + 1, n + 1, Out::Same);
+            }
+            if t.at(i + n).is_some_and(|d| is_space(d) || d == '\n') {
+                push(n + 1, n, Out::Same);
+            }
         }
     }
     if matches!(c, '\u{96}' | '\u{97}' | '\u{2013}' | '\u{2014}' | '\u{2015}') {
@@ -1202,8 +1276,9 @@ fn candidates(t: &Text, i: usize, cands: &mut Vec<Cand>) {
             push(n, n, Out::Same);
         }
     }
-    if is_apos(c) && t.is(i + 1, |d| d.is_ascii_digit()) && t.is(i + 2, |d| d.is_ascii_digit()) && t.at(i + 3).is_some_and(|d| is_space(d) || d == '\n') {
-        push(4, 3, Out::Same);
+    let a = apos_len(t, i);
+    if a > 0 && t.is(i + a, |d| d.is_ascii_digit()) && t.is(i + a + 1, |d| d.is_ascii_digit()) && t.at(i + a + 2).is_some_and(|d| is_space(d) || d == '\n') {
+        push(a + 3, a + 2, Out::Same);
     }
     {
         let (len, total) = m_filename(t, i);
@@ -1219,7 +1294,7 @@ fn candidates(t: &Text, i: usize, cands: &mut Vec<Cand>) {
         push(m, m, Out::Owned(t.slice(i, i + m).replace(' ', "\u{A0}").replace('(', "-LRB-").replace(')', "-RRB-")));
     }
     // Quotes.
-    let dq = if c == '"' { 1 } else if t.starts_with(i, "&quot;") { 6 } else { 0 };
+    let dq = if c == '"' { 1 } else if t.starts_with_ci(i, "&quot;") { 6 } else { 0 };
     if dq > 0 {
         if t.is(i + dq, |d| d.is_ascii_alphanumeric() || d == '$') {
             push(dq + 1, dq, Out::Quote { probably_left: true });
@@ -1246,7 +1321,7 @@ fn candidates(t: &Text, i: usize, cands: &mut Vec<Cand>) {
     if is_apos(c) {
         push(1, 1, Out::Quote { probably_left: false });
     }
-    if t.starts_with(i, "&apos;") {
+    if t.starts_with_ci(i, "&apos;") {
         push(6, 6, Out::Quote { probably_left: false });
     }
     if c == '\'' && t.is(i + 1, |d| d == '\'') {
@@ -1333,7 +1408,7 @@ pub fn tokenize_caption(line: &str, follow: &str, out: &mut Vec<String>) {
         // rules can match without a period, apostrophe, hyphen, slash, & or @ in it),
         // except the SPLIT3 words ("cannot" -> "can not").
         let c0 = t.c[i];
-        if is_space(c0) {
+        if c0 == ' ' || c0 == '\t' {
             i += 1;
             continue;
         }
