@@ -26,7 +26,6 @@ warning; two results for one image are an error (pycocoevalcap would assert).
 from __future__ import annotations
 
 import json
-import math
 import os
 import warnings
 from dataclasses import dataclass, field
@@ -229,7 +228,7 @@ def evaluate(annotations: Any, results: Any, *, n_threads: int = 0) -> CocoEval:
     with warnings.catch_warnings():
         warnings.simplefilter("always")
         scores = cider.sentence_scores(preds_tok, refs_tok)
-    values["CIDEr"] = math.fsum(scores) / len(scores)
+    values["CIDEr"] = float(np.mean(scores))  # pycocoevalcap's reduction, bit for bit
     per_image["CIDEr"] = scores
     order = {m: i for i, m in enumerate(_ORDER)}
     keys = sorted(values, key=lambda m: order.get(m, len(order)))
