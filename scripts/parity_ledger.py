@@ -39,9 +39,11 @@ NOTES = """
   pycocoevalcap assigns every later line to the wrong caption; nlgmetrics reads them as
   spaces), and lone surrogates (not encodable as UTF-8 by either). On generated text glued
   without spaces a small share of captions still differ (see the generated row).
-- **CIDEr-D, COCO ROUGE-L.** Batch corpus values reduce with `np.mean` as pycocoevalcap does.
-  Statistics merged across batches (streaming, Dask) keep the exactly rounded sum, whose mean
-  is within 4 ulps of numpy's (asserted for ROUGE-L).
+- **CIDEr-D, COCO ROUGE-L.** Every per-image value is bit-equal. The COCO pipeline
+  (`nlgmetrics.coco.evaluate`) reduces them with `np.mean` as pycocoevalcap does, so its
+  corpus values are bit-equal too. The metric classes' `corpus_score` returns the exactly
+  rounded mean, which every batch split, stream and Dask partition agrees on; numpy's
+  pairwise sum differs from it by at most 4 ulps (asserted), the largest difference above.
 """
 
 

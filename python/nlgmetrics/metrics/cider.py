@@ -341,9 +341,7 @@ class CIDEr(Metric):
         return self._make_score(scores, len(preds), frozenset(len(r) for r in refs))
 
     def _make_score(self, scores: np.ndarray, n: int, ref_counts: frozenset[int] = frozenset(), stats: Stats | None = None) -> CIDErScore:
-        # pycocoevalcap reduces with np.mean (numpy's pairwise sum): the same call gives the
-        # same bits. Merged statistics hold only the exact sum (see _from_stats).
-        value = float(np.mean(np.asarray(scores, dtype=np.float64))) if n else 0.0
+        value = math.fsum(scores) / n if n else 0.0
         if stats is None:
             counts = np.array([n, 0, 0], dtype=np.uint64)
             stats = Stats(key=self.key, count_fields=self.count_fields, counts=counts, sum_fields=self.sum_fields,

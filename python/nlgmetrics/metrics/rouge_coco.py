@@ -50,17 +50,6 @@ class CocoRouge(ROUGE):
     def _segment_matrix(self, predictions: list[str], references: list[list[str]]) -> np.ndarray:
         return _core.rouge_coco_stats(predictions, references, self.beta, self.n_threads)
 
-    def corpus_score(self, predictions: Any, references: Any) -> RougeScore:
-        """pycocoevalcap's ``np.mean`` over the per-image scores (numpy's pairwise sum), so the
-        value equals pycocoevalcap's bit for bit; merged statistics give the exactly rounded
-        mean instead (at most a few ulps apart)."""
-        seg = self.stats(predictions, references)
-        total = seg.total()
-        if total.n_segments == 0:
-            return self._score(total)
-        p, r, s = (float(np.mean(seg.sums[:, j])) for j in range(3))
-        return RougeScore(self.name, s, self.signature(total), total, types={"rougeL": PRF(p, r, s)})
-
     def _score(self, stats: Stats) -> RougeScore:
         if stats.n_segments == 0:
             raise InvalidInputError("ROUGE of an empty corpus is undefined: give at least one prediction")
