@@ -547,7 +547,8 @@ fn m_apoword(t: &Text, i: usize) -> (usize, usize) {
             take(a + 3, a + 3);
         }
         for w in ["is", "was"] {
-            if t.is(i + a, |c| c == 't') && t.starts_with(i + a + 1, w) && !t.is(i + a + 1 + w.len(), is_java_letter) {
+            // the first rules of the grammar: `'twas` and `'tis` give `'t` (and the rest)
+            if a == 1 && t.is(i, |c| c == '\'') && t.is(i + 1, |c| c == 't' || c == 'T') && t.starts_with_ci(i + 2, w) {
                 take(a + 1 + w.len(), a + 1);
             }
         }
@@ -582,7 +583,7 @@ fn m_apoword(t: &Text, i: usize) -> (usize, usize) {
             take(w.len() + 1, w.len() + 1);
         }
     }
-    for w in ["cont'd.", "cont'd", "'twas", "nor'easter", "c'mon", "e'er", "s'mores", "ev'ry", "li'l", "nat'l"] {
+    for w in ["cont'd.", "cont'd", "nor'easter", "c'mon", "e'er", "s'mores", "ev'ry", "li'l", "nat'l"] {
         if t.starts_with_ci(i, w) {
             take(w.chars().count(), w.chars().count());
         }
@@ -615,7 +616,7 @@ fn m_abbrev(t: &Text, i: usize) -> (usize, bool) {
                 continue;
             }
             if let Some(n) = matches_entry(t, i, a) {
-                if n + 1 > best.0 && t.is(i + n, |c| c == '.') && !t.is(i + n + 1, is_letter) {
+                if n + 1 > best.0 && t.is(i + n, |c| c == '.') {
                     best = (n + 1, is1);
                 }
             }
@@ -1171,9 +1172,9 @@ fn candidates(t: &Text, i: usize, cands: &mut Vec<Cand>) {
     let w = m_word(t, i);
     if w > 0 {
         let r = m_redaux(t, i + w);
-        if r > 0 && t.not_ascii_letter_or_eof(i + w + r) {
-            let la = usize::from(t.at(i + w + r).is_some());
-            push(w + r + la, w, Out::NoSoftHyphens);
+        if r > 0 {
+            // `{WORD}/{REDAUX}`: the clitic is trailing context, whatever follows it.
+            push(w + r, w, Out::NoSoftHyphens);
         }
         if (w == 5 || w == 6) && SPLIT3.iter().any(|x| x.len() == w && matches_entry(t, i, x) == Some(w)) && t.not_ascii_letter_or_eof(i + w) {
             push(w, w, Out::Split(3));
@@ -1238,8 +1239,14 @@ fn candidates(t: &Text, i: usize, cands: &mut Vec<Cand>) {
             if let Some(la) = sentence_end_after(t, i + al) {
                 push(al + la, al, Out::AbbrevEnd);
             }
+            // `{ABBREV1}/[^][^]`, else (at the end of the file) the abbreviation and a `.`.
+            if t.at(i + al + 1).is_some() {
+                push(al + 2, al, Out::Same);
+            }
+            push(al, al, Out::AbbrevEnd);
+        } else {
+            push(al, al, Out::Same);
         }
-        push(al, al, Out::Same);
     }
     // An acronym and a period before a sentence-initial word: a single letter gives the
     // letter and a `.`; a longer acronym keeps its period and adds a `.` token.
