@@ -7,7 +7,8 @@ if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; 
     SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
     $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q chromium fonts-dejavu-core
 fi
-# compat.pycocoevalcap is compared with pycocoevalcap itself, whose tokenizer and METEOR are Java.
+# Java: the differential tests run Stanford's PTBTokenizer jar, and compat.pycocoevalcap is
+# compared with pycocoevalcap itself, whose tokenizer and METEOR are Java.
 if ! command -v java >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
     SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
     $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q default-jre-headless

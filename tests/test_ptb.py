@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from nlgmetrics import _core
 from nlgmetrics.coco import PUNCTUATIONS, ptb_tokenize
-from nlgmetrics.errors import InputTypeError
+from nlgmetrics.errors import InputTypeError, InvalidTextError
 
 GOLDEN = Path(__file__).parent / "goldens" / "cider" / "ptb_java.json.gz"
 
@@ -118,6 +118,8 @@ def test_threads_do_not_change_tokens(coco_captions):
 
 
 def test_bad_input():
+    with pytest.raises(InvalidTextError):
+        ptb_tokenize(["a \ud83d b"])  # a lone surrogate: not UTF-8, the jar cannot read it either
     with pytest.raises(InputTypeError):
         ptb_tokenize(["a", 3])  # type: ignore[list-item]
     assert ptb_tokenize([]) == []

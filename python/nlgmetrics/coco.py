@@ -26,7 +26,6 @@ warning; two results for one image are an error (pycocoevalcap would assert).
 from __future__ import annotations
 
 import json
-import math
 import os
 import warnings
 from dataclasses import dataclass, field
@@ -35,7 +34,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from . import _core
-from .errors import InputTypeError, InvalidInputError, MissingExtraError, MissingReferenceError
+from .errors import InputTypeError, InvalidInputError, InvalidTextError, MissingExtraError, MissingReferenceError
 from .metrics.bleu_coco import CocoBLEU
 from .metrics.cider import CIDEr
 
@@ -66,7 +65,11 @@ def ptb_tokenize(captions: Sequence[str], *, drop_punctuation: bool = True, n_th
     ["it 's 3.5 km -lrb- far -rrb- away"]
     """
     caps = [c if isinstance(c, str) else _bad_caption(c) for c in captions]
-    return list(_core.ptb_tokenize([c.replace("\n", " ") for c in caps], drop_punctuation, n_threads))
+    try:
+        return list(_core.ptb_tokenize([c.replace("\n", " ") for c in caps], drop_punctuation, n_threads))
+    except UnicodeEncodeError as e:
+        # A lone surrogate cannot be written as UTF-8 (pycocoevalcap fails on it too).
+        raise InvalidTextError(f"captions must be valid Unicode text: {e.reason} at {e.start}") from None
 
 
 def _bad_caption(c: Any) -> str:
@@ -229,7 +232,7 @@ def evaluate(annotations: Any, results: Any, *, n_threads: int = 0) -> CocoEval:
     with warnings.catch_warnings():
         warnings.simplefilter("always")
         scores = cider.sentence_scores(preds_tok, refs_tok)
-    values["CIDEr"] = math.fsum(scores) / len(scores)
+    values["CIDEr"] = float(np.mean(scores))  # pycocoevalcap's reduction, bit for bit
     per_image["CIDEr"] = scores
     order = {m: i for i, m in enumerate(_ORDER)}
     keys = sorted(values, key=lambda m: order.get(m, len(order)))
