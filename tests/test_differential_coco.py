@@ -63,7 +63,7 @@ def test_bit_equal_to_pycocoevalcap(tokenized, metric):
             ours = CIDEr(tokenize="none")
         else:
             want, want_seg = pycoco_rouge.Rouge().compute_score(gts, res)
-            ours = ROUGE(flavour="coco")
+            ours = ROUGE(flavour="coco", tokenize="none")  # the texts are PTB-tokenized already
         got = ours.corpus_score(hyps, refs_tok[:n]).score
         got_seg = ours.sentence_scores(hyps, refs_tok[:n])
         assert np.array_equal(got_seg, np.asarray(want_seg, dtype=np.float64)), name

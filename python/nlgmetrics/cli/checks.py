@@ -56,6 +56,7 @@ RANGES: dict[str, Range] = {
     "width": _r(0, 20),
     "n_threads": _r(0, 1024),  # the core also caps it at the machine's parallelism
     "seed": _r(0, 2**32 - 1),
+    "comet_batch_size": _r(1, 1_000_000),
     "confidence_n": _RESAMPLES,
     "paired_bs_n": _RESAMPLES,
     "paired_ar_n": _r(1, 10_000_000),
