@@ -39,3 +39,8 @@ class MissingExtraError(NlgMetricsError, ImportError):
 
 class InternalError(NlgMetricsError, RuntimeError):
     """A bug in nlgmetrics (the Rust core failed). Please report it."""
+
+
+class ResourceLimitError(NlgMetricsError, MemoryError):
+    """The request needs more memory than the machine has (a huge resample count or
+    pairwise matrix); the message names what and how much."""
