@@ -78,6 +78,14 @@ fn unwound(py: Python<'_>, payload: Box<dyn std::any::Any + Send>) -> PyErr {
     py_error(py, "InternalError", format!("internal error in the Rust core: {what}{at}"))
 }
 
+/// Refuse up front (`ResourceLimitError`) an `n × m` pairwise result of `words` 8-byte
+/// values per pair that the machine cannot hold (result plus the core's working copy).
+pub fn check_pairwise(py: Python<'_>, n: usize, m: usize, words: usize) -> PyResult<()> {
+    let cells = n.checked_mul(m).unwrap_or(usize::MAX);
+    nlgmetrics_core::memory::check(cells, 8 * words, &format!("a {n} x {m} pairwise matrix"))
+        .map_err(|oom| py_error(py, "ResourceLimitError", oom.to_string()))
+}
+
 pub fn matrix<'py, T: numpy::Element>(
     py: Python<'py>,
     data: Vec<T>,
