@@ -5,7 +5,7 @@
 //! machine's parallelism), and pools are reused: besides rayon's global pool, at most
 //! [`CACHED_POOLS`] sized pools stay alive (least recently used dropped first), so a
 //! process never holds more than `(1 + CACHED_POOLS) * max_threads()` worker threads.
-//! Long loops check for a requested interrupt between chunks ([`crate::interrupt`]).
+//! Long loops check for a requested interrupt before every row or item ([`crate::interrupt`]).
 
 use crate::interrupt::Watch;
 use rayon::prelude::*;
@@ -89,9 +89,7 @@ where
         if effective_threads(n_threads) == 1 || n <= CHUNK {
             let mut s = init();
             for (i, row) in out.chunks_mut(width.max(1)).enumerate().take(n) {
-                if i % CHUNK == 0 {
-                    watch.check();
-                }
+                watch.check();
                 f(&mut s, i, row)?;
             }
             return Ok(());
@@ -99,9 +97,10 @@ where
         out.par_chunks_mut(CHUNK * width.max(1))
             .enumerate()
             .try_for_each(|(c, block)| {
-                watch.check();
                 let mut s = init();
                 for (j, row) in block.chunks_mut(width.max(1)).enumerate() {
+                    // Per row, not per chunk: a pairwise row can be seconds of work.
+                    watch.check();
                     f(&mut s, c * CHUNK + j, row)?;
                 }
                 Ok(())
