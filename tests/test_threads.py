@@ -50,3 +50,63 @@ def test_pairwise_matrix(corpus, name):
     assert mats[0].shape == (60, 40)
     for m in mats[1:]:
         assert np.array_equal(m, mats[0])
+
+
+# --- resource bounds: thread requests are capped and pools reused ---------------------------
+
+import os  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import textwrap  # noqa: E402
+
+from nlgmetrics import BLEU  # noqa: E402
+from nlgmetrics._resources import max_threads  # noqa: E402
+from nlgmetrics.errors import InvalidOptionError  # noqa: E402
+from nlgmetrics.significance import bootstrap_ci  # noqa: E402
+
+
+@pytest.mark.parametrize("huge", [2**40, 2**64, 2**200])
+def test_huge_thread_requests_are_capped_at_the_cores(huge):
+    m = BLEU(n_threads=huge)
+    assert m.n_threads == max_threads()
+    hyps, refs = ["the cat sat on a mat"] * 600, [["the cat sat on the mat"]] * 600
+    assert m.corpus_score(hyps, refs).score == BLEU(n_threads=1).corpus_score(hyps, refs).score
+    st = m.stats(hyps[:20], refs[:20])
+    assert bootstrap_ci(m, st, n_resamples=50, n_threads=huge).ci == bootstrap_ci(m, st, n_resamples=50, n_threads=1).ci
+
+
+@pytest.mark.parametrize("bad", [-1, -(2**70), 1.5, "4", None, True])
+def test_invalid_thread_counts_are_option_errors(bad):
+    with pytest.raises(InvalidOptionError, match="n_threads"):
+        BLEU(n_threads=bad)
+    with pytest.raises(InvalidOptionError, match="n_threads"):
+        bootstrap_ci(BLEU(), BLEU().stats(["a b"], [["a b"]]), n_threads=bad)
+
+
+THREAD_COUNT_SCRIPT = textwrap.dedent(
+    """
+    import os, sys
+    from nlgmetrics import _core, load
+    def live():
+        return len(os.listdir("/proc/self/task"))
+    hyps, refs = ["the cat sat on a mat %d" % i for i in range(600)], [["the cat sat on the mat"]] * 600
+    load("bleu").corpus_score(hyps, refs)  # rayon's global pool
+    before = live()
+    for n in list(range(1, 40)) + [2**40, 2**62, 0, 3, 2**40]:
+        load("bleu", n_threads=n).corpus_score(hyps, refs)
+        load("chrf", n_threads=n).corpus_score(hyps, refs)
+        _core.tokenize("13a", hyps, min(n, 2**63))  # the core caps on its own as well
+    print(before, live())
+    """
+)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads through /proc")
+def test_live_threads_stay_bounded_over_many_thread_counts():
+    # A subprocess with a timeout: a regression must not flood the test machine.
+    out = subprocess.run([sys.executable, "-c", THREAD_COUNT_SCRIPT], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    before, after = map(int, out.stdout.split())
+    cores = os.cpu_count() or 1
+    # Global pool (already counted in `before`) + at most two cached sized pools of < cores threads.
+    assert after - before <= 2 * cores, (before, after)

@@ -30,6 +30,7 @@ _EXPORTS: dict[str, str] = {
             "MissingExtraError",
             "MissingReferenceError",
             "NlgMetricsError",
+            "ResourceLimitError",
             "ReferenceOrientationError",
             "UnknownOptionError",
         ],

@@ -47,3 +47,8 @@ class ReferenceOrientationError(InvalidInputError):
 
 class UnknownOptionError(InvalidOptionError, TypeError):
     """An option a constructor does not take (a TypeError too, as Python raises for it)."""
+
+
+class ResourceLimitError(NlgMetricsError, MemoryError):
+    """The request needs more memory than the machine has (a huge resample count or
+    pairwise matrix); the message names what and how much."""

@@ -54,6 +54,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from . import _core
+from ._resources import check_allocation, n_threads_value
 from .errors import IncompatibleStatsError, InvalidInputError, InvalidOptionError, LengthMismatchError
 from .metrics.base import Metric, Score
 from .signature import Signature
@@ -98,6 +99,16 @@ def _check_count(name: str, n: Any) -> int:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise InvalidOptionError(f"{name} must be a positive integer, got {n!r}")
     return int(n)
+
+
+def _check_draw_memory(name: str, n_draws: int, systems: Sequence[SegmentStats]) -> None:
+    """Refuse, before drawing, a resample count whose matrices cannot fit in memory: per
+    draw one row of int64 indices (or a mask and its complements) over the segments,
+    plus u64/f64 totals and float64 scores of every system."""
+    n = len(systems[0]) if systems else 0
+    width = sum(s.counts.shape[1] + (0 if s.sums is None else s.sums.shape[1]) + 2 for s in systems)
+    row_bytes = 8 * n + 24 * width
+    check_allocation(n_draws * row_bytes, f"{name}={n_draws} over {n} segments")
 
 
 def _resolve_seed(seed: Any, method: str) -> tuple[int | None, str]:
@@ -214,6 +225,8 @@ def poisson_totals(metric: Metric, stats: SegmentStats, *, segment_ids: Sequence
     """
     _check_stats(metric, stats, "stats")
     n_resamples = _check_count("n_resamples", n_resamples)
+    n_threads = n_threads_value(n_threads)
+    _check_draw_memory("n_resamples", n_resamples, [stats])
     seed, _ = _resolve_seed(seed, "nlgmetrics")
     ids = np.arange(len(stats), dtype=np.uint64) if segment_ids is None else np.asarray(segment_ids)
     if ids.shape != (len(stats),):
@@ -326,6 +339,8 @@ def bootstrap_ci(metric: Metric, stats: SegmentStats, *, n_resamples: int = 1000
     _check_method(method, resampling)
     _check_stats(metric, stats, "stats")
     n_resamples = _check_count("n_resamples", n_resamples)
+    n_threads = n_threads_value(n_threads)
+    _check_draw_memory("n_resamples", n_resamples, [stats])
     seed, seed_str = _resolve_seed(seed, method)
     (scores,) = _bootstrap_scores(metric, [stats], method=method, resampling=resampling, seed=seed, n_resamples=n_resamples, n_threads=n_threads)
     mean, ci, lo, hi = _estimate(scores, "statistics" if method == "sacrebleu" else "exact")
@@ -424,8 +439,12 @@ def paired_test_stats(
     n_samples = _check_count("n_samples", n_samples if n_samples is not None else DEFAULT_SAMPLES[test])
     if ar_confidence_n is not None:
         ar_confidence_n = _check_count("ar_confidence_n", ar_confidence_n)
+    n_threads = n_threads_value(n_threads)
     seed, seed_str = _resolve_seed(seed, method)
     stats_list = [bl] + [st for _, st in named]
+    _check_draw_memory("n_samples", n_samples, stats_list)
+    if ar_confidence_n is not None:
+        _check_draw_memory("ar_confidence_n", ar_confidence_n, stats_list)
     full = [metric.score_stats(st).score for st in stats_list]
     mean_kind = "numpy" if method == "sacrebleu" else "exact"
     rows = [SystemResult(bl_name, full[0], is_baseline=True)]

@@ -9,6 +9,8 @@ pub mod classification;
 pub mod edit_distance;
 pub mod error;
 pub mod fsum;
+pub mod interrupt;
+pub mod memory;
 pub mod ngram;
 pub mod parallel;
 pub mod pystr;

@@ -148,6 +148,7 @@ fn bleu_pairwise<'py>(
     n_threads: usize,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let (n, m) = (cands.len(), refs.len());
+    crate::convert::check_pairwise(py, n, m, 2)?;
     let data = detached(py, || {
         let cfg = config(tokenizer, lowercase, max_order)?;
         let smooth = Smoothing::from_name(smooth_method, smooth_value)?;

@@ -84,6 +84,7 @@ fn chrf_pairwise<'py>(
     n_threads: usize,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let (n, m) = (cands.len(), refs.len());
+    crate::convert::check_pairwise(py, n, m, 2)?;
     let data = detached(py, || {
         let cfg = config(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)?;
         chrf::pairwise(&cfg, &cands, &refs, n_threads)

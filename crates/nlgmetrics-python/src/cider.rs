@@ -146,6 +146,7 @@ fn cider_pairwise<'py>(
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let df = df.inner.clone();
     let (n, m) = (cands.len(), refs.len());
+    crate::convert::check_pairwise(py, n, m, 2)?;
     let data = detached(py, || {
         let cfg = config(flavour, df.max_order(), sigma)?;
         let tok = CaptionTokenizer::from_name(tokenizer)?;

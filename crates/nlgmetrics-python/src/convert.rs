@@ -1,6 +1,8 @@
 //! Shared conversions: core errors to the typed Python exceptions of
 //! `nlgmetrics.errors`, and a guard so a Rust panic never reaches Python as a panic.
 
+use nlgmetrics_core::interrupt::{self, Interrupted};
+use nlgmetrics_core::memory::OutOfMemory;
 use nlgmetrics_core::Error;
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::types::{PyList, PyString, PyTuple};
@@ -29,23 +31,59 @@ pub fn to_py_err(py: Python<'_>, e: Error) -> PyErr {
 }
 
 /// Run core work without the GIL; map errors and panics to Python exceptions.
+///
+/// On the main thread the call is interruptible: Ctrl-C stops it at the core's next
+/// chunk boundary and Python's own SIGINT handler runs (normally `KeyboardInterrupt`).
+/// A refused allocation becomes `nlgmetrics.errors.ResourceLimitError` (a
+/// `MemoryError`), any other panic `InternalError`; neither reaches Python raw.
 pub fn detached<T: Send>(
     py: Python<'_>,
     f: impl FnOnce() -> Result<T, Error> + Send,
 ) -> PyResult<T> {
-    let out = py.detach(|| catch_unwind(AssertUnwindSafe(f)));
+    let out = if crate::signals::is_main_thread() {
+        // A Ctrl-C that arrived while the arguments were converted stops us here.
+        py.check_signals()?;
+        py.detach(|| {
+            let _sigint = crate::signals::forward_sigint();
+            interrupt::watch(|| catch_unwind(AssertUnwindSafe(f)))
+        })
+    } else {
+        py.detach(|| catch_unwind(AssertUnwindSafe(f)))
+    };
     match out {
         Ok(Ok(v)) => Ok(v),
         Ok(Err(e)) => Err(to_py_err(py, e)),
-        Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown".into());
-            Err(py_error(py, "InternalError", format!("internal error in the Rust core: {what}")))
-        }
+        Err(payload) => Err(unwound(py, payload)),
     }
+}
+
+/// The Python exception for a call that unwound instead of returning.
+fn unwound(py: Python<'_>, payload: Box<dyn std::any::Any + Send>) -> PyErr {
+    if payload.is::<Interrupted>() {
+        // Python's handler for the pending SIGINT decides what to raise.
+        return match py.check_signals() {
+            Err(e) => e,
+            Ok(()) => pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted"),
+        };
+    }
+    if let Some(oom) = payload.downcast_ref::<OutOfMemory>() {
+        return py_error(py, "ResourceLimitError", oom.to_string());
+    }
+    let what = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown".into());
+    let at = crate::signals::last_panic_location().map(|l| format!(" (at {l})")).unwrap_or_default();
+    py_error(py, "InternalError", format!("internal error in the Rust core: {what}{at}"))
+}
+
+/// Refuse up front (`ResourceLimitError`) an `n × m` pairwise result of `words` 8-byte
+/// values per pair that the machine cannot hold (result plus the core's working copy).
+pub fn check_pairwise(py: Python<'_>, n: usize, m: usize, words: usize) -> PyResult<()> {
+    let cells = n.checked_mul(m).unwrap_or(usize::MAX);
+    nlgmetrics_core::memory::check(cells, 8 * words, &format!("a {n} x {m} pairwise matrix"))
+        .map_err(|oom| py_error(py, "ResourceLimitError", oom.to_string()))
 }
 
 pub fn matrix<'py, T: numpy::Element>(

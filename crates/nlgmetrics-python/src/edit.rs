@@ -83,6 +83,7 @@ fn edit_pairwise<'py>(
     n_threads: usize,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let (n, m) = (cands.len(), refs.len());
+    crate::convert::check_pairwise(py, n, m, 2)?;
     let data = detached(py, || {
         let t = Transform::from_name(transform)?;
         let me = Measure::from_name(measure)?;
@@ -142,6 +143,7 @@ fn per_pairwise<'py>(
     n_threads: usize,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let (n, m) = (cands.len(), refs.len());
+    crate::convert::check_pairwise(py, n, m, 2)?;
     let data = detached(py, || {
         let cfg = per::PerConfig { tokenizer: per_tokenizer(tokenizer)?, lowercase, multi: MultiRef::Error };
         per::pairwise(&cfg, &cands, &refs, n_threads)

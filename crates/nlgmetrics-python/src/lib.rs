@@ -19,10 +19,12 @@ mod edit;
 mod nist;
 mod tokenize;
 mod parent;
+mod signals;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    signals::init(m.py())?;
     tokenize::register(m)?;
     bleu::register(m)?;
     rouge::register(m)?;

@@ -134,7 +134,9 @@ fn meteor_pairwise_stats<'py>(
     n_threads: usize,
 ) -> PyResult<Bound<'py, PyArray2<u64>>> {
     let p = params(alpha, beta, gamma, delta, weights);
-    stats_matrix(py, resources, cands.len() * refs.len(), modules, p, normalization, |cfg| meteor::pairwise_stats(cfg, &cands, &refs, n_threads))
+    let (n, m) = (cands.len(), refs.len());
+    crate::convert::check_pairwise(py, n, m, 2 * meteor::WIDTH)?;
+    stats_matrix(py, resources, n * m, modules, p, normalization, |cfg| meteor::pairwise_stats(cfg, &cands, &refs, n_threads))
 }
 
 fn check_width(w: usize) -> Result<(), Error> {

@@ -53,6 +53,7 @@ fn rouge_score_pairwise<'py>(
     n_threads: usize,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let (n, m) = (cands.len(), refs.len());
+    crate::convert::check_pairwise(py, n, m, 2)?;
     let data = detached(py, || {
         let cfg = rouge_config(&types, use_stemmer, tokenizer)?;
         rouge::pairwise(&cfg, &cands, &refs, n_threads)

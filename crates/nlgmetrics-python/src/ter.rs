@@ -58,6 +58,7 @@ fn ter_pairwise<'py>(
     n_threads: usize,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let (n, m) = (cands.len(), refs.len());
+    crate::convert::check_pairwise(py, n, m, 2)?;
     let data = detached(py, || ter::pairwise(&config(normalized, no_punct, asian_support, case_sensitive), &cands, &refs, n_threads))?;
     matrix(py, data, n, m)
 }

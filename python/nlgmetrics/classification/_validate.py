@@ -205,6 +205,6 @@ def check_average(average: Any, options: tuple) -> None:
 
 
 def n_threads_value(n_threads: Any) -> int:
-    if not isinstance(n_threads, int) or isinstance(n_threads, bool) or n_threads < 0:
-        raise InvalidOptionError(f"n_threads must be a non-negative integer, got {n_threads!r}")
-    return n_threads
+    from .._resources import n_threads_value as checked
+
+    return checked(n_threads)

@@ -219,11 +219,9 @@ class Metric:
     sum_fields: tuple[str, ...] = ()
 
     def __init__(self, *, n_threads: int = 0):
-        if not isinstance(n_threads, int) or n_threads < 0:
-            from ..errors import InvalidOptionError
+        from .._resources import n_threads_value
 
-            raise InvalidOptionError(f"n_threads must be a non-negative integer, got {n_threads!r}")
-        self.n_threads = n_threads
+        self.n_threads = n_threads_value(n_threads)
         self._state: Stats | None = None
 
     # -- to implement -------------------------------------------------------------------
@@ -370,6 +368,9 @@ class Metric:
         cands = as_texts(candidates, "candidates")
         refs = as_texts(references, "references")
         script_check.check(self._segmentation(), cands, refs)
+        from .._resources import check_allocation
+
+        check_allocation(8 * len(cands) * len(refs), f"a {len(cands)} x {len(refs)} pairwise matrix")
         try:
             return self._pairwise(cands, refs)
         except UnicodeEncodeError:
@@ -378,6 +379,11 @@ class Metric:
             raise
 
     def _pairwise(self, cands: list[str], refs: list[str]) -> np.ndarray:
+        from .._resources import check_allocation
+
+        # Every pair as a segment: two list slots, a one-item list and a statistics row.
+        per_pair = 88 + 8 * (len(self.count_fields) + len(self.sum_fields) + 1)
+        check_allocation(per_pair * len(cands) * len(refs), f"a {len(cands)} x {len(refs)} pairwise matrix")
         preds = [c for c in cands for _ in refs]
         flat = [[r] for _ in cands for r in refs]
         if not preds:

@@ -34,6 +34,7 @@ import numpy as np
 from .. import _core, script_check
 from .. import tokenizers as _tok
 from .._inputs import as_sequence, as_texts, check_all_text
+from .._resources import n_threads_value
 from ..errors import InputTypeError, InvalidOptionError
 from ..signature import Signature
 from .base import Score, check_options
@@ -77,8 +78,7 @@ class SelfBLEU:
             raise InvalidOptionError(f"sample_size must be an integer >= 2 or None, got {sample_size!r}")
         if tokenize not in _tok.TOKENIZERS:
             raise InvalidOptionError(f"unknown tokenizer {tokenize!r}; known: {', '.join(_tok.TOKENIZERS)}")
-        if not isinstance(n_threads, int) or n_threads < 0:
-            raise InvalidOptionError(f"n_threads must be a non-negative integer, got {n_threads!r}")
+        n_threads = n_threads_value(n_threads)
         self.n = n
         self.method = _method_number(smoothing)
         if self.method == 6 and n < 3:

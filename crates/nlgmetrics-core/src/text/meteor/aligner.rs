@@ -53,30 +53,19 @@ pub struct AlignCounts {
     pub ref_matches: usize,
 }
 
-#[derive(Clone)]
+/// The scalar state of a partial alignment: all the beam search compares and updates.
+/// What the partial has *used* lives in [`Path`], shared between partials where it can be.
+#[derive(Clone, Copy)]
 struct Partial {
-    matches: Vec<Option<Match>>,
     matches1: i32,
     matches2: i32,
     chunks: i32,
     idx: usize,
     last_match_end: i64,
     distance: i32,
-    used1: Vec<bool>,
-    used2: Vec<bool>,
 }
 
 impl Partial {
-    fn is_used(&self, m: &Match) -> bool {
-        self.used2[m.start..m.start + m.length].iter().any(|&u| u)
-            || self.used1[m.match_start..m.match_start + m.match_length].iter().any(|&u| u)
-    }
-
-    fn set_used(&mut self, m: &Match) {
-        self.used2[m.start..m.start + m.length].fill(true);
-        self.used1[m.match_start..m.match_start + m.match_length].fill(true);
-    }
-
     /// Account for taking match `m` (the reference's shared bookkeeping).
     fn take(&mut self, m: &Match, weights: &[f64]) {
         let w = weights[m.stage];
@@ -92,10 +81,58 @@ impl Partial {
 }
 
 /// PARTIAL_COMPARE_TOTAL: more matches, then fewer chunks, then less distance.
-fn compare(x: &Partial, y: &Partial) -> std::cmp::Ordering {
+fn compare(x: &Proposal, y: &Proposal) -> std::cmp::Ordering {
+    let (x, y) = (&x.state, &y.state);
     ((y.matches1 + y.matches2).cmp(&(x.matches1 + x.matches2)))
         .then(x.chunks.cmp(&y.chunks))
         .then(x.distance.cmp(&y.distance))
+}
+
+/// The matches a path chose in the search, newest first (shared tails).
+struct Chosen {
+    m: Match,
+    prev: Option<Rc<Chosen>>,
+}
+
+impl Drop for Chosen {
+    // Iteratively: a chain as long as the reference would overflow the stack recursively.
+    fn drop(&mut self) {
+        let mut prev = self.prev.take();
+        while let Some(node) = prev {
+            prev = match Rc::try_unwrap(node) {
+                Ok(mut unique) => unique.prev.take(),
+                Err(_) => None,
+            };
+        }
+    }
+}
+
+/// A partial alignment kept in the beam: its state, the hypothesis words it uses (a
+/// bitset, copied only when a kept extension takes a match) and its chosen matches.
+struct Path {
+    state: Partial,
+    used1: Rc<Vec<u64>>,
+    chosen: Option<Rc<Chosen>>,
+}
+
+/// A candidate extension of kept path `parent`: its state and the match it takes, if
+/// any. Extensions are ranked on their state alone and only the best `beam` become
+/// paths, so memory is `O(beam * hypothesis length)` however many candidates a
+/// reference word has (cloning every extension made it quadratic).
+struct Proposal {
+    state: Partial,
+    parent: usize,
+    take: Option<Match>,
+}
+
+fn bit(bits: &[u64], i: usize) -> bool {
+    bits[i / 64] >> (i % 64) & 1 == 1
+}
+
+fn set_bits(bits: &mut [u64], from: usize, len: usize) {
+    for i in from..from + len {
+        bits[i / 64] |= 1 << (i % 64);
+    }
 }
 
 pub struct AlignerConfig<'a> {
@@ -292,86 +329,125 @@ pub fn align(cfg: &AlignerConfig<'_>, a: &Words<'_>, b: &Words<'_>) -> AlignCoun
         }
     }
     // Fix the matches that are the only candidate for every word they cover.
-    let mut initial = Partial {
-        matches: vec![None; n2],
-        matches1: 0,
-        matches2: 0,
-        chunks: 0,
-        idx: 0,
-        last_match_end: -1,
-        distance: 0,
-        used1: vec![false; n1],
-        used2: vec![false; n2],
-    };
+    let mut fixed: Vec<Option<Match>> = vec![None; n2];
+    let mut used1 = vec![0u64; n1.div_ceil(64)];
+    let mut used2 = vec![false; n2];
     for (i, c) in cand.iter().enumerate() {
         if c.len() == 1 {
             let m = c[0];
             let overlap = (0..m.length).any(|j| cov2[i + j] != 1) || (0..m.match_length).any(|j| cov1[m.match_start + j] != 1);
             if !overlap {
-                initial.matches[i] = Some(m);
-                initial.set_used(&m);
+                fixed[i] = Some(m);
+                used2[m.start..m.start + m.length].fill(true);
+                set_bits(&mut used1, m.match_start, m.match_length);
             }
         }
     }
-    let best = resolve(cfg, &cand, initial);
-    counts(cfg, a, b, &best.matches)
+    let mut matches = fixed.clone();
+    let mut chosen = resolve(cfg, &cand, &fixed, &used2, used1);
+    while let Some(node) = chosen {
+        matches[node.m.start] = Some(node.m);
+        chosen = node.prev.clone();
+    }
+    counts(cfg, a, b, &matches)
 }
 
-fn resolve(cfg: &AlignerConfig<'_>, cand: &[Vec<Match>], start: Partial) -> Partial {
+/// The beam search over reference positions; returns the best path's chosen matches.
+///
+/// A kept path at position `current` has `idx >= current`, and every reference word in
+/// `current..idx` is covered by its last match, while its chosen matches cover only words
+/// before `idx`; so "reference word `p >= current` is used" is `p < idx || used2[p]`
+/// with `used2` the fixed matches alone. Only the hypothesis side needs a per-path set.
+fn resolve(cfg: &AlignerConfig<'_>, cand: &[Vec<Match>], fixed: &[Option<Match>], used2: &[bool], used1: Vec<u64>) -> Option<Rc<Chosen>> {
     let w = &cfg.search_weights;
-    let mut next: Vec<Partial> = vec![start];
+    let start = Partial { matches1: 0, matches2: 0, chunks: 0, idx: 0, last_match_end: -1, distance: 0 };
+    let mut kept = vec![Path { state: start, used1: Rc::new(used1), chosen: None }];
+    let mut next = vec![Proposal { state: start, parent: 0, take: None }];
     for current in 0..=cand.len() {
-        let mut paths = std::mem::take(&mut next);
-        paths.sort_by(compare);
-        paths.truncate(cfg.beam);
-        let mut first_dropped: Option<Partial> = None;
-        for (rank, mut path) in paths.into_iter().enumerate() {
+        crate::interrupt::check();
+        next.sort_by(compare);
+        next.truncate(cfg.beam);
+        kept = materialize(&mut next, kept);
+        let mut first_dropped: Option<Proposal> = None;
+        for (rank, path) in kept.iter().enumerate() {
+            let mut state = path.state;
+            let keep = |state| Proposal { state, parent: rank, take: None };
             if current == cand.len() {
-                if path.last_match_end != -1 {
-                    path.chunks += 1;
+                if state.last_match_end != -1 {
+                    state.chunks += 1;
                 }
-                next.push(path);
+                next.push(keep(state));
                 continue;
             }
-            if path.used2[current] {
-                if current < path.idx {
-                    next.push(path);
-                } else if let Some(m) = path.matches.get(path.idx).copied().flatten() {
-                    path.take(&m, w);
-                    path.distance += (m.start as i32 - m.match_start as i32).abs();
-                    next.push(path);
+            if current < state.idx || used2[current] {
+                if current < state.idx {
+                    next.push(keep(state));
+                } else if let Some(m) = fixed.get(state.idx).copied().flatten() {
+                    state.take(&m, w);
+                    state.distance += (m.start as i32 - m.match_start as i32).abs();
+                    next.push(keep(state));
                 } else if rank == 0 {
-                    first_dropped = Some(path);
+                    first_dropped = Some(keep(state));
                 }
                 continue;
             }
             for m in &cand[current] {
-                if path.is_used(m) {
+                let used = used2[m.start..m.start + m.length].iter().any(|&u| u)
+                    || (m.match_start..m.match_start + m.match_length).any(|i| bit(&path.used1, i));
+                if used {
                     continue;
                 }
-                let mut np = path.clone();
-                np.set_used(m);
-                np.matches[current] = Some(*m);
-                np.take(m, w);
+                let mut taken = state;
+                taken.take(m, w);
                 // The reference adds this distance to the path that skips the match.
-                path.distance += (m.start as i32 - m.match_start as i32).abs();
-                next.push(np);
+                state.distance += (m.start as i32 - m.match_start as i32).abs();
+                next.push(Proposal { state: taken, parent: rank, take: Some(*m) });
             }
-            if path.last_match_end != -1 {
-                path.chunks += 1;
-                path.last_match_end = -1;
+            if state.last_match_end != -1 {
+                state.chunks += 1;
+                state.last_match_end = -1;
             }
-            path.idx += 1;
-            next.push(path);
+            state.idx += 1;
+            next.push(keep(state));
         }
         if next.is_empty() {
-            if let Some(p) = first_dropped {
-                next.push(p);
-            }
+            next.extend(first_dropped);
         }
     }
     next.sort_by(compare);
-    next.swap_remove(0)
+    next.truncate(1);
+    materialize(&mut next, kept).pop().and_then(|p| p.chosen)
+}
+
+/// Turn the kept proposals into paths, consuming their parents: a parent's bitset is
+/// moved to its last kept extension and copied only for the others that take a match.
+fn materialize(proposals: &mut Vec<Proposal>, parents: Vec<Path>) -> Vec<Path> {
+    let mut uses = vec![0usize; parents.len()];
+    for p in proposals.iter() {
+        uses[p.parent] += 1;
+    }
+    let mut parents: Vec<Option<Path>> = parents.into_iter().map(Some).collect();
+    let mut out = Vec::with_capacity(proposals.len());
+    for p in proposals.drain(..) {
+        uses[p.parent] -= 1;
+        let (used1, chosen) = if uses[p.parent] == 0 {
+            let parent = parents[p.parent].take().expect("parent consumed once");
+            (parent.used1, parent.chosen)
+        } else {
+            let parent = parents[p.parent].as_ref().expect("parent alive");
+            (parent.used1.clone(), parent.chosen.clone())
+        };
+        let path = match p.take {
+            None => Path { state: p.state, used1, chosen },
+            Some(m) => {
+                let mut used1 = used1;
+                set_bits(Rc::make_mut(&mut used1).as_mut_slice(), m.match_start, m.match_length);
+                Path { state: p.state, used1, chosen: Some(Rc::new(Chosen { m, prev: chosen })) }
+            }
+        };
+        out.push(path);
+    }
+    out
 }
 
 fn counts(cfg: &AlignerConfig<'_>, a: &Words<'_>, b: &Words<'_>, matches: &[Option<Match>]) -> AlignCounts {

@@ -1,0 +1,82 @@
+"""Resource bounds: sizes the user controls (resample counts, pairwise matrices) are
+checked before allocating, so the interpreter never aborts; refusals are
+``ResourceLimitError`` (a ``MemoryError``) naming what was asked."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import REPO
+from nlgmetrics import _core, available, load
+from nlgmetrics.errors import InvalidOptionError, NlgMetricsError, ResourceLimitError
+from nlgmetrics.significance import bootstrap_ci, paired_test_stats, poisson_totals
+
+HUGE = 10**12
+
+
+@pytest.fixture(scope="module")
+def bleu_stats():
+    m = load("bleu")
+    return m, m.stats(["the cat sat", "a dog ran"], [["the cat sat"], ["the dog ran"]])
+
+
+def test_resample_counts_beyond_memory_are_refused_up_front(bleu_stats):
+    m, st = bleu_stats
+    with pytest.raises(ResourceLimitError, match="n_resamples=1000000000000"):
+        bootstrap_ci(m, st, n_resamples=HUGE)
+    with pytest.raises(ResourceLimitError, match="n_resamples"):
+        bootstrap_ci(m, st, n_resamples=HUGE, method="sacrebleu")
+    with pytest.raises(ResourceLimitError, match="n_resamples"):
+        poisson_totals(m, st, n_resamples=HUGE)
+    for test in ("bs", "ar"):
+        with pytest.raises(ResourceLimitError, match="n_samples"):
+            paired_test_stats(m, st, [("sys", st)], test=test, n_samples=HUGE)
+    with pytest.raises(ResourceLimitError, match="ar_confidence_n"):
+        paired_test_stats(m, st, [("sys", st)], test="ar", n_samples=10, ar_confidence_n=HUGE)
+    assert issubclass(ResourceLimitError, MemoryError) and issubclass(ResourceLimitError, NlgMetricsError)
+
+
+NEURAL = {"bertscore", "bleurt"}  # need model weights; their pairwise goes through the same check
+TEXT_METRICS = sorted(e.name for e in available() if e.text and e.name not in NEURAL)
+
+
+@pytest.mark.parametrize("name", TEXT_METRICS)
+def test_pairwise_matrices_beyond_memory_are_refused(name):
+    m = load(name)
+    if not hasattr(m, "pairwise"):
+        pytest.skip(f"{name} has no pairwise matrix")
+    texts = ["w"] * 2_000_000  # 4e12 pairs: terabytes
+    with pytest.raises((ResourceLimitError, InvalidOptionError)) as err:
+        m.pairwise(texts, texts)
+    if isinstance(err.value, InvalidOptionError):  # reference-free metrics have no matrix
+        assert "pairwise() is not defined" in str(err.value)
+    else:
+        assert "2000000 x 2000000 pairwise" in str(err.value)
+
+
+def test_core_result_tables_are_checked_before_allocating():
+    # The bindings' own sizes: an index matrix of 1e12 x 10 int64 (80 TB) and one whose
+    # size overflows the address space.
+    with pytest.raises(ResourceLimitError, match="result table"):
+        _core.sig_multinomial_indices(1, HUGE, 10, 1)
+    with pytest.raises(ResourceLimitError, match="address space"):
+        _core.sig_randomization_mask(1, 2**62, 2**10, 1)
+    with pytest.raises(ResourceLimitError, match="pairwise"):
+        _core.bleu_pairwise(["a"] * 3_000_000, ["a"] * 3_000_000, "13a", False, 4, "exp", None, False, 1)
+
+
+def test_cli_huge_confidence_n_is_a_one_line_error(tmp_path):
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text("the cat sat\n", encoding="utf-8")
+    (tmp_path / "h2.txt").write_text("a cat sat\n", encoding="utf-8")
+    ref.write_text("the cat sat\n", encoding="utf-8")
+    for args in (["score", "-m", "bleu", "--confidence", "--confidence-n", str(HUGE)],
+                 ["compare", "-m", "bleu", "--paired-bs", "--paired-bs-n", str(HUGE)]):
+        inputs = ["-i", str(hyp), str(tmp_path / "h2.txt")] if args[0] == "compare" else ["-i", str(hyp)]
+        out = subprocess.run([sys.executable, "-m", "nlgmetrics.cli", *args, *inputs, "-r", str(ref)],
+                             capture_output=True, text=True, cwd=REPO, timeout=120)
+        assert out.returncode == 1, (args, out.returncode, out.stderr)
+        assert out.stderr.count("\n") == 1 and "GiB" in out.stderr, out.stderr
