@@ -176,6 +176,20 @@ def _differences(report: TextReport, k: int) -> str:
 ANALYSIS_TOKENIZER = "13a"
 
 
+def _bucket_table(rows_in: list, systems: list[str], first: str, shared: tuple, value, width: int, field: str, heading: str) -> str:
+    """A bucket per row: a column shared by the systems, then one column per system
+    (``rows_in`` is system-major, as the analysis functions return it)."""
+    labels = list(dict.fromkeys(r.bucket for r in rows_in))
+    shared_heading, shared_field, shared_value = shared
+    rows = []
+    for b, label in enumerate(labels):
+        cells = f'<td class="name">{esc(label)}</td>' + number(shared_value(rows_in[b]), field=shared_field, bucket=label)
+        for s, name in enumerate(systems):
+            cells += number(value(rows_in[s * len(labels) + b]), width, system=name, field=field, bucket=label)
+        rows.append(cells)
+    return table([first, shared_heading, *[heading.format(name) for name in systems]], rows)
+
+
 def _analysis(report: TextReport, top: int = 10) -> str:
     """compare-mt's analyses on the first reference of each segment (compare-mt takes one)."""
     refs = [r[0] if r else "" for r in report.references]
@@ -187,24 +201,12 @@ def _analysis(report: TextReport, top: int = 10) -> str:
         "<h3>Word F-measure by frequency in the references</h3>",
     ]
     words = word_accuracy(refs, systems, tokenize=ANALYSIS_TOKENIZER)
-    labels = list(dict.fromkeys(w.bucket for w in words))
-    rows = []
-    for b, label in enumerate(labels):
-        cells = f'<td class="name">{esc(label)}</td>' + number(words[b].reference_words, field="reference-words", bucket=label)
-        for s, name in enumerate(systems):
-            cells += number(words[s * len(labels) + b].fmeasure, 4, system=name, field="word-fmeasure", bucket=label)
-        rows.append(cells)
-    out.append(table(["frequency", "reference words", *systems], rows))
+    out.append(_bucket_table(words, list(systems), "frequency", ("reference words", "reference-words", lambda w: w.reference_words),
+                             lambda w: w.fmeasure, 4, "word-fmeasure", "{}"))
     out.append("<h3>Segments by reference length: count and BLEU of each bucket</h3>")
     lengths = sentence_buckets(refs, systems, by="length", statistic="score", metric="bleu", tokenize=ANALYSIS_TOKENIZER)
-    labels = list(dict.fromkeys(b.bucket for b in lengths))
-    rows = []
-    for b, label in enumerate(labels):
-        cells = f'<td class="name">{esc(label)}</td>' + number(lengths[b].count, field="length-bucket-count", bucket=label)
-        for s, name in enumerate(systems):
-            cells += number(lengths[s * len(labels) + b].value, 2, system=name, field="length-bucket-bleu", bucket=label)
-        rows.append(cells)
-    out.append(table(["reference words", "segments", *[f"BLEU {name}" for name in systems]], rows))
+    out.append(_bucket_table(lengths, list(systems), "reference words", ("segments", "length-bucket-count", lambda b: b.count),
+                             lambda b: b.value, 2, "length-bucket-bleu", "BLEU {}"))
     if len(systems) >= 2:
         names = list(systems)
         base = names[0]
