@@ -82,3 +82,56 @@ def test_cli_huge_confidence_n_is_a_one_line_error(tmp_path):
         # the API's memory check behind it is tested above
         assert out.returncode == 2, (args, out.returncode, out.stderr)
         assert out.stderr.count("\n") == 1 and args[3] in out.stderr, out.stderr
+
+
+LONG_WORDS = 8_000
+# One segment pair of LONG_WORDS words, scored in a fresh interpreter; prints the growth of
+# the peak resident set (KiB) over the interpreter with the metric built and warmed up
+# (Linux: the peak is reset through /proc/self/clear_refs).
+_MEASURE = r"""
+import random, sys, nlgmetrics
+name, n = sys.argv[1], int(sys.argv[2])
+rng = random.Random(0)
+vocab = [f"w{i}" for i in range(3000)]
+hyp = " ".join(rng.choice(vocab) for _ in range(n))
+ref = " ".join(rng.choice(vocab) for _ in range(n))
+entry = {e.name: e for e in nlgmetrics.available()}[name]
+options = {"multi_ref": "best"} if name in ("wer", "cer", "mer", "wil", "wip", "per") else {}
+metric = nlgmetrics.load(name, **options)
+def peak_kib():
+    return int(next(l for l in open("/proc/self/status") if l.startswith("VmHWM:")).split()[1])
+def rss_kib():
+    return int(next(l for l in open("/proc/self/status") if l.startswith("VmRSS:")).split()[1])
+metric.corpus_score(["warm up"], [["warm up"]]) if entry.kind == "text" and name not in ("distinct", "self_bleu") else None
+with open("/proc/self/clear_refs", "w") as fh:  # the peak so far (loading tables) is not the segment's
+    fh.write("5")
+before = rss_kib()
+if entry.kind == "data-to-text":
+    metric.corpus_score([hyp], [[ref]], tables=[[["name", "w1"]]])
+elif name in ("distinct", "self_bleu"):
+    metric.corpus_score([hyp, ref])
+else:
+    metric.corpus_score([hyp], [[ref]])
+print(peak_kib() - before)
+"""
+# TER's edit table is quadratic in the pair (5 bytes a cell, as sacrebleu's beam search
+# needs it whole): its bound is that, and a pair beyond the memory available is refused.
+QUADRATIC_BYTES_PER_CELL = {"ter": 5}
+
+
+@pytest.mark.parametrize("name", [e.name for e in available() if e.kind in ("text", "data-to-text")])
+def test_memory_stays_linear_on_a_long_segment(name):
+    run = subprocess.run([sys.executable, "-c", _MEASURE, name, str(LONG_WORDS)], capture_output=True, text=True, cwd=REPO, timeout=300)
+    if run.returncode != 0 and "MissingExtraError" in run.stderr:
+        pytest.skip(f"{name}: its extra is not installed")
+    assert run.returncode == 0, run.stderr[-2000:]
+    growth_mib = int(run.stdout.split()[-1]) / 1024
+    bound_mib = 150 + QUADRATIC_BYTES_PER_CELL.get(name, 0) * (LONG_WORDS + 1) ** 2 / 2**20
+    assert growth_mib < bound_mib, (name, growth_mib, bound_mib)
+
+
+def test_a_ter_pair_beyond_memory_is_refused_not_a_crash():
+    n = 120_000  # a 120k x 120k-word table: about 67 GiB
+    hyp = " ".join(f"w{i % 997}" for i in range(n))
+    with pytest.raises(ResourceLimitError, match="TER.s edit table"):
+        load("ter").corpus_score([hyp], [[hyp[::-1]]])

@@ -138,6 +138,12 @@ impl Aligner {
             self.hi.push(hi.max(lo.min(m + 1)));
         }
         let w = m + 1;
+        // The matrix is quadratic in the pair's length (sacrebleu's beam bounds the work,
+        // not the table): a pair larger than the memory available is refused, not a crash.
+        let cells = (n + 1).saturating_mul(w);
+        if let Err(oom) = crate::memory::check(cells, std::mem::size_of::<u32>() + 1, &format!("TER's edit table of a {n} x {m}-word pair")) {
+            std::panic::resume_unwind(Box::new(oom));
+        }
         self.cost.clear();
         self.cost.resize((n + 1) * w, INF);
         self.ops.clear();
