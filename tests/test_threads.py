@@ -110,3 +110,26 @@ def test_live_threads_stay_bounded_over_many_thread_counts():
     cores = os.cpu_count() or 1
     # Global pool (already counted in `before`) + at most two cached sized pools of < cores threads.
     assert after - before <= 2 * cores, (before, after)
+
+
+@pytest.mark.parametrize("call", ["tokenize", "ptb_tokenize", "coco_evaluate", "cider_df_fit", "cider_reward"])
+def test_every_public_function_taking_n_threads_caps_it(call):
+    from nlgmetrics import CiderDF, coco, tokenizers
+    from nlgmetrics.cider import CiderReward
+
+    huge = 2**64
+    calls = {
+        "tokenize": lambda n: tokenizers.tokenize("13a", ["a b."], n_threads=n),
+        "ptb_tokenize": lambda n: coco.ptb_tokenize(["A b, c."], n_threads=n),
+        "coco_evaluate": lambda n: coco.evaluate(
+            {"annotations": [{"image_id": 1, "caption": "a cat"}, {"image_id": 2, "caption": "a dog"}]},
+            [{"image_id": 1, "caption": "a cat"}, {"image_id": 2, "caption": "the dog"}], n_threads=n).eval.get("CIDEr"),
+        "cider_df_fit": lambda n: CiderDF.fit([["a cat"], ["a dog"]], n_threads=n).n,
+        "cider_reward": lambda n: CiderReward(CiderDF.fit([["a cat"], ["a dog"]]), n_threads=n).n_threads,
+    }
+    if call == "cider_reward":
+        assert calls[call](huge) >= 1
+    else:
+        assert calls[call](huge) == calls[call](1)
+    with pytest.raises(InvalidOptionError):
+        calls[call](-1)

@@ -34,6 +34,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from . import _core
+from ._resources import n_threads_value
 from .errors import InputTypeError, InvalidOptionError, LengthMismatchError
 from . import script_check
 from .metrics.cider import FLAVOURS, PRETOKENIZERS, TOKENIZERS, CIDEr, CiderDegenerateWarning, CiderDF, cider_score, tokenize_batch, unsegmented_check
@@ -88,7 +89,7 @@ class CiderReward:
         self.tokenize = tokenize
         self.eos_id = eos_id
         self.include_eos = include_eos
-        self.n_threads = n_threads
+        self.n_threads = n_threads_value(n_threads)
 
     def __call__(self, samples: Any, references: Sequence[Any]) -> np.ndarray:
         return self.scores(samples, references)

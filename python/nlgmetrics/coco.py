@@ -33,6 +33,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ._resources import n_threads_value
 from . import _core
 from .errors import InputTypeError, InvalidInputError, InvalidTextError, MissingExtraError, MissingReferenceError
 from .metrics.bleu_coco import CocoBLEU
@@ -64,6 +65,7 @@ def ptb_tokenize(captions: Sequence[str], *, drop_punctuation: bool = True, n_th
     >>> ptb_tokenize(["It's 3.5 km -- (far) away..."])
     ["it 's 3.5 km -lrb- far -rrb- away"]
     """
+    n_threads = n_threads_value(n_threads)
     caps = [c if isinstance(c, str) else _bad_caption(c) for c in captions]
     try:
         return list(_core.ptb_tokenize([c.replace("\n", " ") for c in caps], drop_punctuation, n_threads))
@@ -202,6 +204,7 @@ def align(annotations: dict[Any, list[str]], results: dict[Any, str]) -> tuple[l
 
 def evaluate(annotations: Any, results: Any, *, n_threads: int = 0) -> CocoEval:
     """COCOEvalCap on native scorers; ``annotations``/``results`` are paths or loaded data."""
+    n_threads = n_threads_value(n_threads)
     ann = annotations if isinstance(annotations, dict) and "annotations" not in annotations else load_annotations(annotations)
     res = results if isinstance(results, dict) else load_results(results)
     ids, preds, refs = align(ann, res)

@@ -31,6 +31,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from ._resources import n_threads_value
 from . import _core
 from .errors import InvalidInputError, InvalidOptionError, LengthMismatchError
 from .metrics.base import Metric
@@ -250,6 +251,7 @@ def system_level(
     systems without a human score are an error. ``n_resamples=0`` skips the interval.
     """
     _check_correlation(correlation, [c for c in CORRELATIONS if c != "kendall-like"])
+    n_threads = n_threads_value(n_threads)
     names = list(systems)
     missing = [n for n in names if n not in human]
     if missing:
@@ -293,6 +295,7 @@ def segment_level(
     ``kendall-like``, the sets within which translations are compared.
     """
     _check_correlation(correlation)
+    n_threads = n_threads_value(n_threads)
     m, h = _vectors(metric_scores, human_scores)
     g = np.arange(len(m)) if groups is None else np.asarray(groups)
     if len(g) != len(m):

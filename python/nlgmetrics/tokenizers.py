@@ -17,6 +17,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Callable
 
+from ._resources import n_threads_value
 from . import _core
 from .errors import InvalidOptionError, MissingExtraError
 from .script_check import Segmentation
@@ -72,6 +73,7 @@ def unsegmented_check(name: str, metric: str, option: str = "tokenize", names: t
 
 def pretokenize(name: str, preds: list[str], refs: list[list[str]], n_threads: int = 0) -> tuple[list[str], list[list[str]]]:
     """Predictions and references as space-joined tokens of tokenizer ``name``."""
+    n_threads = n_threads_value(n_threads)
     flat = tokenize(name, [r for rs in refs for r in rs], n_threads)
     out, k = [], 0
     for rs in refs:
@@ -82,6 +84,7 @@ def pretokenize(name: str, preds: list[str], refs: list[list[str]], n_threads: i
 
 def tokenize(name: str, lines: list[str], n_threads: int = 0) -> list[str]:
     """Tokenize lines with a named tokenizer; tokens come back joined by single spaces."""
+    n_threads = n_threads_value(n_threads)
     if name in CORE_TOKENIZERS:
         return list(_core.tokenize(name, lines, n_threads))
     return [pretokenizer(name)(line) for line in lines]

@@ -65,6 +65,7 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
+from .._resources import n_threads_value
 from .. import _core, script_check
 from .. import tokenizers as _tok
 from .._inputs import SegmentReferences, as_references, check_all_text, check_orientation
@@ -107,6 +108,7 @@ class CiderDF:
     # -- construction -------------------------------------------------------------
     @classmethod
     def fit(cls, references: Sequence[str | Sequence[str]], *, tokenize: str = "ptb", n: int = 4, n_threads: int = 0) -> "CiderDF":
+        n_threads = n_threads_value(n_threads)
         _check_tokenize(tokenize)
         refs = as_references(references)
         if tokenize in PRETOKENIZERS:
