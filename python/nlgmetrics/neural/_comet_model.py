@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidOptionError
-from ._models import require_torch
+from ._models import longest_first_batches, require_torch
 
 
 def sparsemax(weights: Any) -> Any:
@@ -183,11 +183,9 @@ class CometNetwork:
 
     def _in_batches(self, id_lists: list[list[int]], batch_size: int, step: Any) -> list[Any]:
         torch, _ = require_torch()
-        order = sorted(range(len(id_lists)), key=lambda i: -len(id_lists[i]))
         out: list[Any] = [None] * len(id_lists)
         with torch.inference_mode():
-            for start in range(0, len(order), batch_size):
-                chunk = order[start : start + batch_size]
+            for chunk in longest_first_batches(id_lists, batch_size):
                 rows = step(*self._batch([id_lists[i] for i in chunk]))
                 for row, i in enumerate(chunk):
                     out[i] = rows[row]

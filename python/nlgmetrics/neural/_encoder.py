@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidOptionError
-from ._models import load_tokenizer, require_torch, torch_dtype
+from ._models import load_tokenizer, longest_first_batches, require_torch, torch_dtype
 
 _UNLIMITED = 10**8
 
@@ -101,11 +101,9 @@ class ContextualEncoder:
     def embed(self, id_lists: list[list[int]], batch_size: int) -> list[Any]:
         """One ``(tokens, dim)`` float32 tensor of unit vectors per id list, on the CPU."""
         torch, _ = require_torch()
-        order = sorted(range(len(id_lists)), key=lambda i: -len(id_lists[i]))
         out: list[Any] = [None] * len(id_lists)
         with torch.inference_mode():
-            for start in range(0, len(order), batch_size):
-                chunk = order[start : start + batch_size]
+            for chunk in longest_first_batches(id_lists, batch_size):
                 width = max(len(id_lists[i]) for i in chunk)
                 ids = torch.full((len(chunk), width), self.pad_id, dtype=torch.long)
                 mask = torch.zeros((len(chunk), width), dtype=torch.long)

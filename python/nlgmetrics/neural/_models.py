@@ -117,3 +117,10 @@ def load_auto_model(model_dir: Path, factory: str, *, device: str, dtype: str) -
     except (OSError, ValueError, KeyError) as e:
         raise InvalidOptionError(f"cannot load a model from {str(model_dir)!r}: {e}") from None
     return model.eval().to(device)
+
+
+def longest_first_batches(id_lists: list[list[int]], batch_size: int) -> list[list[int]]:
+    """Indices of ``id_lists`` in batches of ``batch_size``, longest first (little padding
+    per batch; the caller writes each result back at its index)."""
+    order = sorted(range(len(id_lists)), key=lambda i: -len(id_lists[i]))
+    return [order[start : start + batch_size] for start in range(0, len(order), batch_size)]
