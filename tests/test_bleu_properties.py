@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from sacrebleu.metrics.bleu import BLEU as RefBLEU
 
 import nlgmetrics
-from nlgmetrics import BLEU
+from nlgmetrics import BLEU, references_by_segment
 
 WORDS = st.sampled_from(["the", "cat", "sat", "on", "mat", "The", "a", ".", ",", "dog", "我", "爱", "猫", "İstanbul", ""])
 SENT = st.lists(WORDS, max_size=12).map(" ".join)
@@ -29,7 +29,7 @@ def rel_close(a: float, b: float) -> bool:
 @given(CORPUS, SMOOTH, st.booleans(), st.booleans(), st.sampled_from(["13a", "zh", "intl", "char", "none"]))
 def test_random_corpora_match_sacrebleu(corpus, smooth, eff, lc, tok):
     hyps = [h for h, _ in corpus]
-    refs = [r for _, r in corpus]
+    refs = references_by_segment([r for _, r in corpus])  # generated lists: per segment by construction
     method, value = smooth
     ours = BLEU(tokenize=tok, lowercase=lc, smooth_method=method, smooth_value=value, effective_order=eff)
     ref = RefBLEU(tokenize=tok, lowercase=lc, smooth_method=method, smooth_value=value, effective_order=eff)
@@ -50,12 +50,12 @@ def test_random_corpora_match_sacrebleu(corpus, smooth, eff, lc, tok):
 @given(CORPUS, st.data())
 def test_any_sharding_gives_the_same_score(corpus, data):
     hyps = [h for h, _ in corpus]
-    refs = [r for _, r in corpus]
+    refs = references_by_segment([r for _, r in corpus])  # generated lists: per segment by construction
     bleu = BLEU()
     whole = bleu.corpus_score(hyps, refs)
     cuts = sorted(data.draw(st.lists(st.integers(0, len(hyps)), max_size=4)))
     bounds = [0, *cuts, len(hyps)]
-    shards = [bleu.stats(hyps[a:b], refs[a:b]).total() for a, b in zip(bounds, bounds[1:])]
+    shards = [bleu.stats(hyps[a:b], references_by_segment(refs[a:b])).total() for a, b in zip(bounds, bounds[1:])]
     merged = sum(shards)
     assert bleu.score_stats(merged).score == whole.score
     assert merged == whole.stats
