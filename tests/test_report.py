@@ -11,10 +11,11 @@ from html.parser import HTMLParser
 import numpy as np
 import pytest
 
-from browser import chromium, render
+from browser import Page, chromium, render
 from test_significance_helpers import write_wmt_systems
 from nlgmetrics.cli import main
-from nlgmetrics.report.highlight import highlighted_html, match_orders
+from nlgmetrics.report.export import exports_of, table_cells
+from nlgmetrics.report.highlight import differing_words, highlighted_html, match_orders
 
 NEEDS_BROWSER = pytest.mark.skipif(
     chromium() is None and not os.environ.get("NLGMETRICS_REQUIRE_BROWSER"),
@@ -92,15 +93,22 @@ def text_report(wmt_dir):
 
 
 def test_report_is_self_contained(text_report):
+    import re
+
     page = text_report.read_text()
     assert page.startswith("<!DOCTYPE html>")
-    assert "<script" not in page and "<link" not in page
+    assert "<link" not in page and " src=" not in page  # figures are inline SVG, the script inline
     assert "http://" not in page and "https://" not in page
-    assert ' src="' not in page  # figures are inline SVG ...
+    scripts = re.findall(r"<script([^>]*)>(.*?)</script>", page, re.S)
+    assert len(scripts) == 1 and scripts[0][0] == ""  # one inline script, nothing it loads
+    for fetcher in ("fetch", "XMLHttpRequest", "WebSocket", "EventSource", "sendBeacon", "import(", "src", "href", "location", "open("):
+        assert fetcher not in scripts[0][1], fetcher
     assert page.count("<figure><svg") >= 5 and page.count("<figure><svg") == page.count("</svg>")
     exports = [s.split('"', 1)[0] for s in page.split(' href="')[1:]]
-    assert len(exports) == page.count("<figure><svg")  # ... each with its PNG to save
-    assert all(s.startswith("data:image/png;base64,") for s in exports)
+    assert all(s.startswith("data:") for s in exports)
+    assert sum(s.startswith("data:image/png;base64,") for s in exports) == page.count("<figure><svg")  # each figure's PNG
+    # every table's CSV and LaTeX
+    assert sum(s.startswith("data:text/csv;") for s in exports) == sum(s.startswith("data:application/x-tex;") for s in exports) == page.count("<table")
 
 
 @NEEDS_BROWSER
@@ -158,25 +166,38 @@ def test_browser_renders_offline_and_shows_the_cli_numbers(text_report, wmt_dir,
         assert value(cs, field="ref_len", system=r["system"], metric="bleu") == r["ref_len"]
 
 
-def test_segments_that_differ_most(text_report, wmt_dir, capsys, monkeypatch):
+def test_segment_table_holds_every_segment_score(text_report, wmt_dir, capsys, monkeypatch):
     d, names = wmt_dir
     cs = cells(text_report.read_text())
-    code, out, _ = _run(["score", "-r", "ref.txt", "-i", *names, "-m", "bleu", "--sentence-level", "-f", "json"], capsys, monkeypatch, d)
-    seg = {}
-    for line in out.splitlines():
-        r = json.loads(line)
-        seg[(r["system"], r["segment"])] = r["score"]
-    n = 300
-    base = np.array([seg[(names[0], i)] for i in range(1, n + 1)])
-    for system in names[1:]:
-        other = np.array([seg[(system, i)] for i in range(1, n + 1)])
-        expected = np.argsort(-np.abs(other - base), kind="stable")[:5] + 1
-        shown = [int(c["segment"]) for c in cs if c.get("field") == "segment" and c["system"] == system]
-        assert shown == expected.tolist()
-        for i in shown:
-            assert value(cs, field="segment", system=system, segment=str(i)) == seg[(system, i)]
-            base_cells = [float(c["value"]) for c in cs if c.get("field") == "segment" and c["system"] == names[0] and c["segment"] == str(i)]
-            assert base_cells and set(base_cells) == {seg[(names[0], i)]}
+    # the segment scores `score --sentence-level` prints (BLEU with effective order, as sacrebleu)
+    code, out, _ = _run(["score", "-r", "ref.txt", "-i", *names, "-m", "bleu", "chrf", "ter", "--sentence-level", "-f", "json"], capsys, monkeypatch, d)
+    assert code == 0
+    metric_of = {"BLEU": "bleu", "chrF": "chrf", "TER": "ter"}
+    scored = [json.loads(line) for line in out.splitlines()]
+    assert len(scored) == 3 * 3 * 300
+    shown = {(c["system"], c["metric"], int(c["segment"])): float(c["value"]) for c in cs if c.get("field") == "segment"}
+    for r in scored:
+        assert shown[(r["system"], metric_of[r["metric"]], r["segment"])] == r["score"]
+
+
+def test_segments_that_differ_most_are_compare_mts_examples(text_report, wmt_dir):
+    from nlgmetrics.analysis import sentence_examples
+
+    d, names = wmt_dir
+    page = text_report.read_text()
+    cs = cells(page)
+    refs = (d / "ref.txt").read_text().splitlines()
+    outputs = {n: (d / n).read_text().splitlines() for n in names}
+    for other in names[1:]:
+        a_wins, b_wins = sentence_examples(refs, outputs[names[0]], outputs[other], count=5, tokenize="13a")
+        for side, examples in (("a", a_wins), ("b", b_wins)):
+            rows = [c for c in cs if c.get("field") == "example-sentbleu" and c["side"] == side and c["system"] == other]
+            assert [int(c["segment"]) for c in rows] == [e.segment + 1 for e in examples]
+            assert [float(c["value"]) for c in rows] == [e.score_b for e in examples]
+            base = {(int(c["segment"]), float(c["value"])) for c in cs if c.get("field") == "example-sentbleu" and c["side"] == side and c["system"] == names[0]}
+            assert all((e.segment + 1, e.score_a) in base for e in examples)
+        assert all(e.score_a > e.score_b for e in a_wins) and all(e.score_b > e.score_a for e in b_wins)
+    assert page.count('class="d"') + page.count(' d"') > 0  # the words the two outputs do not share are marked
 
 
 def test_highlighting_marks_the_longest_shared_ngram():
@@ -185,6 +206,9 @@ def test_highlighting_marks_the_longest_shared_ngram():
     assert match_orders("x y", ["z"]) == [("x", 0), ("y", 0)]
     assert highlighted_html("<b> ok", ["ok"]) == '&lt;b&gt; <span class="m1">ok</span>'
     assert "empty" in highlighted_html("", ["ref"])
+    assert differing_words("the cat sat on the mat", "a cat sat on mat") == [True, False, False, False, True, False]
+    assert differing_words("x y", "x y") == [False, False] and differing_words("", "a") == []
+    assert highlighted_html("a b", ["b"], other="a c") == 'a <span class="m1 d">b</span>'
 
 
 def test_report_to_stdout_and_errors(wmt_dir, capsys, monkeypatch):
