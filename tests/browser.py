@@ -84,7 +84,7 @@ class Page:
     messages are JSON ended by a NUL byte on file descriptors 3 and 4; no port, no extra
     package). Requests other than file: and data: URLs are recorded in ``requests``."""
 
-    def __init__(self, page: Path, work: Path, width: int = 1400, height: int = 1000):
+    def __init__(self, page: Path, work: Path, width: int = 1400, height: int = 1000, scripts: bool = True):
         exe = chromium()
         assert exe, "chromium is not installed (scripts/test.sh installs it)"
         work.mkdir(parents=True, exist_ok=True)
@@ -110,6 +110,8 @@ class Page:
         for domain in ("Page", "Runtime", "Network"):
             self.send(f"{domain}.enable")
         self.resize(width, height)
+        if not scripts:  # as a reader with JavaScript switched off sees the page
+            self.send("Emulation.setScriptExecutionDisabled", {"value": True})
         self.send("Page.navigate", {"url": page.resolve().as_uri()})
         self._wait_event("Page.loadEventFired")
 
