@@ -242,3 +242,14 @@ def _pipes_as_3_and_4(read_end: int, write_end: int):
         os.dup2(w, 4)
 
     return setup
+
+
+def screenshot_of(page: "Page", path: Path, selector: str | None = None, height: int = 1200, above: int = 12) -> Path:
+    """A screenshot of the page's top, or of the region starting at ``selector``, at the
+    page's current width (the docs' pictures are made this way)."""
+    width = page.evaluate("document.documentElement.clientWidth")
+    top = 0.0
+    if selector is not None:
+        top = page.evaluate(f"document.querySelector({json.dumps(selector)}).getBoundingClientRect().top + window.scrollY") - above
+    page.evaluate("window.scrollTo(0, 0)")
+    return page.screenshot(path, {"x": 0, "y": max(top, 0), "width": width, "height": height})

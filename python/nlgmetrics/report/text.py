@@ -243,16 +243,16 @@ def render(report: TextReport, *, title: str = "nlgmetrics report", top_k: int =
     n = len(report.references)
     nrefs = sorted({len(r) for r in report.references})
     sections: list[tuple[str, Callable[[], str]]] = [
-        ("systems", lambda: "<h2>Systems</h2>" + _overview(report)),
-        ("signatures", lambda: "<h2>Signatures</h2>" + _signatures(report)),
+        ("systems", lambda: '<h2 id="systems">Systems</h2>' + _overview(report)),
+        ("signatures", lambda: '<h2 id="signatures">Signatures</h2>' + _signatures(report)),
         *[
-            (f"{m.name} plots", (lambda m=m, first=i == 0: ("<h2>Scores, confidence intervals and significance</h2>" if first else "") + _metric_section(report, m)))
+            (f"{m.name} plots", (lambda m=m, first=i == 0: ('<h2 id="scores">Scores, confidence intervals and significance</h2>' if first else "") + _metric_section(report, m)))
             for i, m in enumerate(report.metrics)
         ],
-        ("lengths", lambda: "<h2>Length and brevity</h2>" + _lengths(report)),
-        ("examples", lambda: "<h2>Segments where the systems differ most</h2>" + _differences(report, top_k)),
-        ("analysis", lambda: "<h2>Analysis: words, lengths and n-grams</h2>" + _analysis(report)),
-        ("segments", lambda: "<h2>All segments</h2>" + _segment_table(report)),
+        ("lengths", lambda: '<h2 id="lengths">Length and brevity</h2>' + _lengths(report)),
+        ("examples", lambda: '<h2 id="examples">Segments where the systems differ most</h2>' + _differences(report, top_k)),
+        ("analysis", lambda: '<h2 id="analysis">Analysis: words, lengths and n-grams</h2>' + _analysis(report)),
+        ("segments", lambda: '<h2 id="segments">All segments</h2>' + _segment_table(report)),
     ]
     body = [
         f"<h1>{esc(title)}</h1>",
