@@ -490,3 +490,18 @@ def test_latex_escapes_what_tex_treats_specially():
     assert latex_escape("μ ± Δ") == r"$\mu$ $\pm$ $\Delta$"
     tex = to_latex([[("system", "system"), ("BLEU", "BLEU")], [("a_b", "a_b"), ("12.50", "12.5")], [("c", "c"), ("–", "")]])
     assert tex.splitlines()[1:] == [r"\begin{tabular}{lr}", r"\toprule", r"system & BLEU \\", r"\midrule", r"a\_b & 12.50 \\", r"c & -- \\", r"\bottomrule", r"\end{tabular}"]
+
+
+def test_examples_section_without_examples_or_a_second_system():
+    from nlgmetrics import load
+    from nlgmetrics.report import render_text, text_report
+
+    refs = [["the cat sat on the mat"], ["a dog barks"], ["hello world"]]
+    systems = [("a.txt", ["the cat sat on a mat", "the dog barks", "hello world"]), ("b.txt", ["a cat is on the mat", "a dog barks", "hi world"])]
+    report = text_report([("bleu", load("bleu"))], systems, refs, n_resamples=20, show_progress=False)
+    page = render_text(report, top_k=1)
+    cs = cells(page)
+    assert [(c["side"], c["segment"]) for c in cs if c.get("field") == "example-difference"] == [("a", "1"), ("b", "2")]
+    assert "--top-k 0" in render_text(report, top_k=0) and 'data-field="example-difference"' not in render_text(report, top_k=0)
+    single = text_report([("bleu", load("bleu"))], systems[:1], refs, n_resamples=20, show_progress=False)
+    assert "nothing to compare" in render_text(single)

@@ -151,6 +151,8 @@ def _differences(report: TextReport, k: int) -> str:
     """compare-mt's sentence examples of every system against the baseline, both ways."""
     if len(report.systems) < 2:
         return "<p>One system: nothing to compare.</p>"
+    if k < 1:
+        return "<p>No examples asked for (<code>--top-k 0</code>).</p>"
     refs = [r[0] if r else "" for r in report.references]
     short = short_names(report)
     base = report.systems[0]
