@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Sequence
 import numpy as np
 
 from .._inputs import check_all_text
-from ..errors import InvalidOptionError
+from ..errors import InvalidInputError, InvalidOptionError
 from ..stats import SegmentStats, Stats
 from .base import Metric, Score
 
@@ -115,7 +115,9 @@ class ExactMatch(Metric):
 
     def _score(self, stats: Stats) -> ExactMatchScore:
         matches, n = (int(x) for x in stats.counts)
-        value = matches / n if n else float("nan")
+        if n == 0:  # evaluate's numpy mean of no flags is nan (with a warning)
+            raise InvalidInputError("exact match of an empty corpus is undefined: give at least one prediction")
+        value = matches / n
         return ExactMatchScore("exact_match", value, self.signature(stats), stats, matches=matches, n=n)
 
     def _sentence_scores(self, seg: SegmentStats) -> np.ndarray:
