@@ -337,3 +337,13 @@ def test_bertscore_is_evaluates_script(tiny_bert_dir, wmt_pairs, idf):
         evaluate.load("bertscore").compute(predictions=hyps, references=flat_refs)
     with pytest.raises(InvalidOptionError, match="all_layers"):
         evaluate.load("bertscore").compute(predictions=hyps, references=flat_refs, model_type=tiny_bert_dir, all_layers=True)
+
+
+def test_module_examples_run():
+    import doctest
+
+    from nlgmetrics.metrics import bleu_nmt, exact_match, gleu
+
+    for mod in (bleu_nmt, gleu, exact_match):
+        result = doctest.testmod(mod)
+        assert result.attempted > 0 and result.failed == 0, mod.__name__
