@@ -303,3 +303,14 @@ def test_api_paths_as_sacrebleu(setup, monkeypatch):
         list(compat.DATASETS["wmt19"].source("zh-en"))
     with pytest.raises(FileNotFoundError):  # the error is also a FileNotFoundError
         u.download_test_set("wmt22", "en-zh")
+
+
+def test_a_damaged_raw_file_is_one_line_and_status_1(tmp_path, monkeypatch, capfd):
+    raw = tmp_path / "wmt22" / "raw" / "wmt22-news-systems-1.1" / "xml"
+    raw.mkdir(parents=True)
+    (raw / "wmttest2022.en-de.all.xml").write_text("<dataset><doc", encoding="utf-8")
+    monkeypatch.setenv("SACREBLEU", str(tmp_path))
+    capfd.readouterr()
+    assert nm_main(["sacrebleu", "-t", "wmt22", "-l", "en-de", "--echo", "src"]) == 1
+    out, err = capfd.readouterr()
+    assert out == "" and err.count("\n") == 1 and "not a WMT XML file" in err

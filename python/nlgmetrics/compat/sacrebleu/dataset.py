@@ -71,7 +71,10 @@ def unwrap_wmt_xml(raw_file: Any) -> Dict[str, List[Optional[str]]]:
     value per segment, as sacrebleu reads them."""
     import xml.etree.ElementTree as ET
 
-    root = ET.parse(raw_file).getroot()
+    try:
+        root = ET.parse(raw_file).getroot()
+    except ET.ParseError as e:
+        raise NlgMetricsError(f"{getattr(raw_file, 'name', raw_file)}: not a WMT XML file ({e})") from None
     src_langs = {d.get("lang") for d in root.findall(".//src")}
     ref_langs, translators = set(), set()
     for ref_doc in root.findall(".//ref"):
@@ -87,7 +90,7 @@ def unwrap_wmt_xml(raw_file: Any) -> Dict[str, List[Optional[str]]]:
     for doc in root.findall(".//doc"):
         if "testsuite" in doc.attrib:
             continue
-        src_sents = {int(seg.get("id")): seg.text for seg in doc.findall(".//src//seg")}
+        src_sents = {int(seg.get("id")): seg.text or "" for seg in doc.findall(".//src//seg")}
 
         def sents(element) -> dict:
             return {int(seg.get("id")): seg.text if seg.text else "" for seg in element.findall(".//seg")}
@@ -101,7 +104,7 @@ def unwrap_wmt_xml(raw_file: Any) -> Dict[str, List[Optional[str]]]:
                 refs[_field_of_translator(t)].append(by_translator.get(t, {}).get(seg_id, ""))
             src.append(src_sents[seg_id])
             for name in hyps:
-                systems[name].append(hyps[name][seg_id])
+                systems[name].append(hyps[name].get(seg_id, ""))
             docids.append(doc.attrib["id"])
             origlangs.append(doc.attrib["origlang"])
             domains.append(doc.get("domain"))
