@@ -39,11 +39,14 @@ NOTES = """
   pycocoevalcap assigns every later line to the wrong caption; nlgmetrics reads them as
   spaces), and lone surrogates (not encodable as UTF-8 by either). On generated text glued
   without spaces a small share of captions still differ (see the generated row).
-- **CIDEr-D, COCO ROUGE-L.** Every per-image value is bit-equal. The COCO pipeline
-  (`nlgmetrics.coco.evaluate`) reduces them with `np.mean` as pycocoevalcap does, so its
-  corpus values are bit-equal too. The metric classes' `corpus_score` returns the exactly
-  rounded mean, which every batch split, stream and Dask partition agrees on; numpy's
-  pairwise sum differs from it by at most 4 ulps (asserted), the largest difference above.
+- **CIDEr-D, COCO ROUGE-L.** Every per-image value and every corpus value is bit-equal. The
+  corpus value is pycocoevalcap's `np.mean` of the per-image scores, whose bits depend on
+  numpy's pairwise summation order; the statistics keep the per-image scores in order
+  (8 bytes an image, merged by ordered concatenation) and reduce them the same way, so
+  `corpus_score`, `update()` in chunks, in-order merged shards and `nlgmetrics.coco.evaluate`
+  all give pycocoevalcap's bits (asserted with `==`). Totals rebuilt from sums alone
+  (bootstrap resamples, torchmetrics synchronisation) take the exactly rounded mean, within
+  4 ulps.
 """
 
 

@@ -184,10 +184,14 @@ def test_sacrebleu_format_environment(files, monkeypatch, capsysbinary):
     assert ours == want and b"BLEU|" in ours and b"{" not in ours
 
 
-def test_test_sets_fail_clearly(files, capsys):
+def test_test_sets_not_cached_fail_clearly(files, capsys, monkeypatch, tmp_path):
+    """Nothing is downloaded: a test set missing from the local cache is one line, status 1
+    (tests/test_compat_sacrebleu_testsets.py reads cached ones)."""
+    monkeypatch.setenv("SACREBLEU", str(tmp_path))
     code = nm_main(["sacrebleu", "-t", "wmt22", "-l", "en-zh", "-i", str(files["en-zh.sys0"])])
     err = capsys.readouterr().err
-    assert code == 1 and "reference files" in err and err.count("\n") == 1
+    assert code == 1 and "not in the local sacrebleu cache" in err and err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
 
 
 # -- API ------------------------------------------------------------------------------------

@@ -93,6 +93,10 @@ NON_STREAMING = {"self_bleu"}
 SKIPPED_KINDS = {"neural"}
 
 
+# corpus values reduced in segment order (numpy's pairwise mean, as pycocoevalcap)
+ORDERED_MEAN = {"cider"}
+
+
 def _text_entries() -> list[str]:
     return [e.name for e in nlgmetrics.available() if e.kind not in SKIPPED_KINDS]
 
@@ -128,10 +132,17 @@ def test_concurrent_updates_lose_no_batch(name):
     shared = _build(name)
     _run_threads([lambda k=k: _feed(name, shared, k) for k in range(N_BATCHES)])
     assert shared.state.n_segments == serial.state.n_segments == len(PREDS)
-    assert shared.compute().score == serial.compute().score
+    want = serial.compute().score
+    if name in ORDERED_MEAN:
+        # pycocoevalcap's np.mean of per-image scores depends on their order at the ulp
+        # level: threads add batches in any order, so every caption must be there and the
+        # value within the bound of reordering
+        assert sorted(shared.state.sequence.tolist()) == sorted(serial.state.sequence.tolist())
+        want = pytest.approx(want, rel=4 * sys.float_info.epsilon)
+    assert shared.compute().score == want
     # the state survives pickling (locks are kept outside the object)
     clone = pickle.loads(pickle.dumps(shared))
-    assert clone.compute().score == serial.compute().score
+    assert clone.compute().score == want
     clone.update(*BATCHES[0]) if name not in FEEDERS else _feed(name, clone, 0)
     assert clone.state.n_segments == len(PREDS) + BATCH
 

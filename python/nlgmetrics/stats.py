@@ -10,6 +10,12 @@ bootstrap and distributed reduction goes through.
   n-gram information weights); they merge by key-wise addition.
 - ``tail`` holds order-dependent extras of the last segment, for the rare reference that
   depends on segment order (nltk's corpus BLEU smoothing); merging keeps the right one.
+- ``sequence`` keeps one value per segment in segment order (8 bytes a segment), for
+  references whose corpus value is ``numpy.mean`` of per-segment scores (pycocoevalcap's
+  CIDEr-D and ROUGE-L): numpy sums pairwise, so the bits depend on the order and the
+  grouping, and only the ordered values reproduce them. Merging concatenates (``a + b``
+  puts ``b``'s segments after ``a``'s), so in-order shards give the single-pass bits;
+  :func:`ordered_mean` is the reduction.
 """
 
 from __future__ import annotations
@@ -46,6 +52,24 @@ def exact_partials(values: Iterable[float], start: Sequence[float] = ()) -> tupl
     return tuple(partials)
 
 
+def ordered_mean(values: np.ndarray) -> float:
+    """``numpy.mean`` of per-segment values in segment order: numpy's pairwise summation
+    (the reference's own reduction, so the same bits), divided by the count."""
+    return float(np.mean(np.ascontiguousarray(values, dtype=np.float64)))
+
+
+def _concat_sequences(a: "Stats", b: "Stats") -> np.ndarray | None:
+    """Ordered concatenation; an empty side is the identity, and a non-empty side without
+    a sequence (statistics rebuilt from sums alone) makes the order unknown (``None``)."""
+    if b.n_segments == 0 and b.sequence is None:
+        return a.sequence
+    if a.n_segments == 0 and a.sequence is None:
+        return b.sequence
+    if a.sequence is None or b.sequence is None:
+        return None
+    return np.concatenate([a.sequence, b.sequence])
+
+
 def _column_partials(column: np.ndarray) -> tuple[float, ...]:
     """:func:`exact_partials` of a column, in Rust when every value is finite (the same
     algorithm, so the same partials, without a Python-level loop per row)."""
@@ -69,6 +93,7 @@ class Stats:
     ref_counts: frozenset[int] = frozenset()
     tables: dict[str, dict[Any, int]] = field(default_factory=dict)
     tail: Any = None
+    sequence: np.ndarray | None = None
 
     @classmethod
     def zero(cls, key: str, count_fields: Sequence[str], sum_fields: Sequence[str] = ()) -> "Stats":
@@ -112,6 +137,7 @@ class Stats:
             ref_counts=self.ref_counts | other.ref_counts,
             tables=tables,
             tail=other.tail if other.tail is not None else self.tail,
+            sequence=_concat_sequences(self, other),
         )
 
     def __radd__(self, other: Any) -> "Stats":
@@ -132,6 +158,7 @@ class Stats:
             and self.ref_counts == other.ref_counts
             and self.tables == other.tables
             and self.tail == other.tail
+            and _same_sequence(self.sequence, other.sequence)
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -141,9 +168,22 @@ class Stats:
         return out
 
 
+def _same_sequence(a: np.ndarray | None, b: np.ndarray | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    if a.shape != b.shape:
+        return False
+    if a.dtype == object or b.dtype == object:
+        return a.tolist() == b.tolist()
+    return np.array_equal(a, b)
+
+
 @dataclass(frozen=True)
 class SegmentStats:
-    """Per-segment statistics: ``counts`` (n × k uint64) and ``sums`` (n × m float64)."""
+    """Per-segment statistics: ``counts`` (n × k uint64) and ``sums`` (n × m float64).
+
+    ``sequence_field`` names a sum field whose values :meth:`total` also keeps in order
+    (``Stats.sequence``), for metrics reduced by :func:`ordered_mean`."""
 
     key: str
     count_fields: tuple[str, ...]
@@ -152,6 +192,7 @@ class SegmentStats:
     sums: np.ndarray | None = None
     ref_counts: np.ndarray | None = None
     tails: list[Any] | None = None
+    sequence_field: str | None = None
 
     def __len__(self) -> int:
         return int(self.counts.shape[0])
@@ -173,6 +214,7 @@ class SegmentStats:
             n_segments=len(self),
             ref_counts=frozenset(int(r) for r in np.unique(self.ref_counts)) if self.ref_counts is not None else frozenset(),
             tail=self.tails[-1] if self.tails else None,
+            sequence=None if self.sequence_field is None else np.array(sums[:, self.sum_fields.index(self.sequence_field)], dtype=np.float64),
         )
 
     def row(self, i: int) -> Stats:
@@ -189,6 +231,7 @@ class SegmentStats:
             sums=None if self.sums is None else self.sums[idx],
             ref_counts=None if self.ref_counts is None else self.ref_counts[idx],
             tails=None if self.tails is None else [self.tails[i] for i in idx],
+            sequence_field=self.sequence_field,
         )
 
     def __add__(self, other: "SegmentStats") -> "SegmentStats":
@@ -213,4 +256,5 @@ class SegmentStats:
             sums=cat(self.sums, other.sums),
             ref_counts=cat(self.ref_counts, other.ref_counts),
             tails=None if self.tails is None and other.tails is None else (self.tails or []) + (other.tails or []),
+            sequence_field=self.sequence_field if self.sequence_field == other.sequence_field else None,
         )
