@@ -38,11 +38,12 @@ pytestmark = pytest.mark.skipif(shutil.which("java") is None, reason="java is ne
 sys.path.insert(0, str(REPO / "scripts" / "goldens"))
 
 FULL = os.environ.get("NLGMETRICS_PARITY_FULL") == "1"
-#: Segments per corpus in CI (a stride); the campaign takes every segment.
+#: Segments per corpus in CI (a stride); the campaign takes every CAMPAIGN_STRIDE-th.
 SAMPLE_PER_CORPUS = 300
-#: Generated segments in CI (each family in turn); the campaign's count is in CAMPAIGN.
+CAMPAIGN_STRIDE = 8
+#: Generated segments in CI (each family in turn) and in the campaign.
 SAMPLE_ADVERSARIAL = 1800
-CAMPAIGN_ADVERSARIAL = 60_000
+CAMPAIGN_ADVERSARIAL = 30_000
 ADVERSARIAL_SEED = 2026
 
 
@@ -133,7 +134,7 @@ def compare(jar, metric, hyps: list[str], refs: list[list[str]], chunk: int = 50
     theirs = np.array(jar_scores)
     seg = metric.stats(hyps, refs)
     got = seg.counts[:, :23].astype(np.float64)
-    ours = metric.sentence_scores(hyps, refs)
+    ours = metric._sentence_scores(seg)  # what sentence_scores(hyps, refs) returns, without aligning twice
     corpus = metric.score_stats(seg).score
     bad_stats = np.nonzero((got != want).any(axis=1))[0]
     differ = [i for i in np.nonzero(ours != theirs)[0] if i not in set(bad_stats)]
@@ -169,7 +170,7 @@ def test_real_corpora_equal_the_jar(jar, metric, real):
     total = pow_ulp = 0
     worst = 0.0
     for name, segs in real.items():
-        sample = segs if FULL else segs[:: max(1, len(segs) // SAMPLE_PER_CORPUS)]
+        sample = segs[::CAMPAIGN_STRIDE] if FULL else segs[:: max(1, len(segs) // SAMPLE_PER_CORPUS)]
         hyps = [h for _, h, _ in sample]
         refs = [r for _, _, r in sample]
         result = compare(jar, metric, hyps, refs)
@@ -177,10 +178,10 @@ def test_real_corpora_equal_the_jar(jar, metric, real):
         total += len(sample)
         pow_ulp += result["pow_ulp"]
         worst = max(worst, result["gap"])
-    assert total > (200_000 if FULL else 1500)
+    assert total > (25_000 if FULL else 1500)
     record(
         metric="METEOR", flavour="meteor-1.5", reference="METEOR 1.5 jar (pycocoevalcap 1.2, -norm)",
-        inputs=(f"{'every' if FULL else 'a stride of'} segment of 6 English-target shared corpora (COCO, E2E, WMT22 x-en, "
+        inputs=(f"{'every 8th' if FULL else 'a stride of'} segment of 6 English-target shared corpora (COCO, E2E, WMT22 x-en, "
                 f"CNN/DM, dialogue, earnings21 windows): 23 statistics ==; scores == but {pow_ulp} within 1 ulp of Math.pow"),
         values=total, max_diff=worst,
     )

@@ -281,15 +281,18 @@ impl<'w> Words<'w> {
     }
 }
 
-/// Positions of each known word id in a line, ascending.
-fn positions(line: &[u32]) -> FxHashMap<u32, Vec<u32>> {
+/// Positions of each known word id in a line longer than a few hundred words, ascending.
+fn positions_if_long(line: &[u32]) -> Option<FxHashMap<u32, Vec<u32>>> {
+    if line.len() < 256 {
+        return None;
+    }
     let mut out: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
     for (i, &w) in line.iter().enumerate() {
         if w != UNKNOWN {
             out.entry(w).or_default().push(i as u32);
         }
     }
-    out
+    Some(out)
 }
 
 /// How many one-word candidates the exact, stem and synonym modules will make, counted
@@ -333,9 +336,13 @@ pub fn align(cfg: &AlignerConfig<'_>, a: &Words<'_>, b: &Words<'_>) -> AlignCoun
         refuse_candidates(n1, n2, (n1 as u64).saturating_mul(n2 as u64));
     }
     let mods_used = if n1 == n2 && h1 == h2 { 1.min(cfg.modules.len()) } else { cfg.modules.len() };
-    let single_word = single_word_candidates(&cfg.modules[..mods_used], a, b);
-    if single_word > MAX_CANDIDATES as u64 {
-        refuse_candidates(n1, n2, single_word);
+    // Each one-word module makes at most one candidate per word pair: count them only
+    // when the pair could exceed the cap.
+    if (n1 as u64) * (n2 as u64) * (mods_used.min(3) as u64) > MAX_CANDIDATES as u64 {
+        let single_word = single_word_candidates(&cfg.modules[..mods_used], a, b);
+        if single_word > MAX_CANDIDATES as u64 {
+            refuse_candidates(n1, n2, single_word);
+        }
     }
     let mut cand: Vec<Vec<Match>> = vec![Vec::new(); n2];
     let mut cov1 = vec![0u32; n1];
@@ -394,16 +401,18 @@ pub fn align(cfg: &AlignerConfig<'_>, a: &Words<'_>, b: &Words<'_>) -> AlignCoun
             Module::Paraphrase => {
                 let Some(pt) = res.paraphrases.as_ref() else { continue };
                 let (l1, l2) = (&a.para, &b.para);
-                let (at1, at2) = (positions(l1), positions(l2));
+                // Long lines index where each word occurs; short ones are scanned.
+                let (at1, at2) = (positions_if_long(l1), positions_if_long(l2));
                 let occurs = |line: &[u32], at: usize, words: &[u32]| {
                     words.iter().enumerate().all(|(k, &w)| at + k < line.len() && line[at + k] == w && w != UNKNOWN)
                 };
                 // Where a paraphrase may start in `line`, ascending: the places of its first
                 // word (every place for an empty paraphrase, which occurs everywhere).
-                let starts = |at: &FxHashMap<u32, Vec<u32>>, n: usize, words: &[u32]| -> Vec<usize> {
-                    match words.first() {
-                        None => (0..n).collect(),
-                        Some(w) => at.get(w).map(|v| v.iter().map(|&i| i as usize).collect()).unwrap_or_default(),
+                let starts = |at: &Option<FxHashMap<u32, Vec<u32>>>, line: &[u32], words: &[u32]| -> Vec<usize> {
+                    match (words.first(), at) {
+                        (None, _) => (0..line.len()).collect(),
+                        (Some(w), Some(at)) => at.get(w).map(|v| v.iter().map(|&i| i as usize).collect()).unwrap_or_default(),
+                        (Some(w), None) => (0..line.len()).filter(|&i| line[i] == *w).collect(),
                     }
                 };
                 let mut paths = Vec::new();
@@ -411,7 +420,7 @@ pub fn align(cfg: &AlignerConfig<'_>, a: &Words<'_>, b: &Words<'_>) -> AlignCoun
                     pt.paths(l2, j, &mut paths);
                     for &(len, idx) in &paths {
                         let words = pt.paraphrase(idx);
-                        for i in starts(&at1, n1, words) {
+                        for i in starts(&at1, l1, words) {
                             if occurs(l1, i, words) {
                                 add(&mut cand, Match::new(j, len, i, words.len(), stage));
                             }
@@ -422,7 +431,7 @@ pub fn align(cfg: &AlignerConfig<'_>, a: &Words<'_>, b: &Words<'_>) -> AlignCoun
                     pt.paths(l1, i, &mut paths);
                     for &(len, idx) in &paths {
                         let words = pt.paraphrase(idx);
-                        for j in starts(&at2, n2, words) {
+                        for j in starts(&at2, l2, words) {
                             if occurs(l2, j, words) {
                                 add(&mut cand, Match::new(j, words.len(), i, len, stage));
                             }
