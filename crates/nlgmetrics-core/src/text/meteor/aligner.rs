@@ -690,3 +690,39 @@ fn counts(cfg: &AlignerConfig<'_>, a: &Words<'_>, b: &Words<'_>, matches: &[Opti
     c.chunks = chunks;
     c
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn proposal(m: i32, c: i32, d: i32, parent: usize) -> Proposal {
+        Proposal {
+            state: Partial { matches1: m, matches2: 0, chunks: c, idx: 0, last_match_end: -1, distance: d },
+            parent,
+            take: None,
+        }
+    }
+
+    #[test]
+    fn best_keeps_what_a_stable_sort_and_truncate_keeps() {
+        // Many ties (small key ranges), so arrival order decides as a stable sort would.
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as i32
+        };
+        for round in 0..200 {
+            let n = (round * 7) % 300;
+            let all: Vec<Proposal> = (0..n).map(|k| proposal(next() % 4, next() % 3, next() % 5, k)).collect();
+            let mut best = Best::new(BEAM_SIZE);
+            for p in &all {
+                best.push(Proposal { state: p.state, parent: p.parent, take: None });
+            }
+            let mut sorted: Vec<&Proposal> = all.iter().collect();
+            sorted.sort_by(|x, y| compare(x, y));
+            sorted.truncate(BEAM_SIZE);
+            let kept: Vec<usize> = best.take().iter().map(|p| p.parent).collect();
+            assert_eq!(kept, sorted.iter().map(|p| p.parent).collect::<Vec<_>>(), "round {round}");
+        }
+    }
+}
