@@ -15,8 +15,16 @@ Inputs:
   ``-norm`` punctuation/number/entity handling, case, empty and one-word segments,
   multiple references, long segments, and mixtures of these.
 
-CAMPAIGN (run once, NLGMETRICS_PARITY_FULL=1): see ``CAMPAIGN`` below for the counts.
-CI runs a sample (``SAMPLE_*``), well under a minute besides the jar's start-up.
+Campaign (run once, 2026-11-26, NLGMETRICS_PARITY_FULL=1 settings; CAMPAIGN_* below):
+- real text, every 8th segment of every corpus: 25,828 segments (COCO 11,866, E2E 1,654,
+  WMT22 6,327, CNN/DM 4,309, dialogue 150, earnings21 1,522): statistics equal for all;
+  scores equal for all but 3, each the jar's formula with ``Math.pow`` one ulp away (see
+  ``pow_ulp_explains``); every corpus score equal;
+- 30,000 generated adversarial segments (seed 2026): statistics equal for all; scores equal
+  for all but 7, likewise one ulp of ``Math.pow``; every corpus score (per 5,000) equal.
+No other mismatch class was found. CI runs a sample (``SAMPLE_*``: 1,800 real + 1,800
+generated segments, the first of the campaign's), about 45 s on an idle 2-core machine, most
+of it the jar's start-up and its scoring.
 """
 
 from __future__ import annotations
