@@ -20,8 +20,15 @@ Two methods:
   same matrix for the baseline and every system), randomization masks from
   ``default_rng(seed).integers(2, size=(n_trials, n), dtype=bool)``; statistics cast to
   float32 and summed in float32 (its ``np.array(stats, dtype='float32')[idxs].sum(0)``);
-  BLEU of float32 totals as NumPy ≥ 2 computes it. The single-system CI mean is
-  ``statistics.mean`` (as ``corpus_score(n_bootstrap=...)``), paired-test means ``np.mean``.
+  BLEU, chrF/chrF++ and TER of float32 totals as NumPy ≥ 2 computes them (chrF and TER in
+  float32 arithmetic, their scores kept as float32: ``_sacrebleu_float32.py``). The
+  single-system CI mean is ``statistics.mean`` of those scores (as
+  ``corpus_score(n_bootstrap=...)``), paired-test means and p-value centring ``np.mean``.
+  Randomization sums real-valued statistics (TER's) with NumPy's matrix product, and the
+  whole-corpus score sums them in segment order (sacrebleu's ``sum_of_lists``). Every
+  number equals sacrebleu's (``tests/test_significance_sacrebleu.py``). Where sacrebleu
+  itself fails (``statistics.mean`` over a mix of float32 and Python-float scores, when a
+  resample holds only empty references) the mean is that of the same scores as floats.
 
 Shared definitions (sacrebleu's, which follow Koehn 2004 and Clark et al. 2011 / multeval):
 
@@ -45,6 +52,7 @@ Signatures gain ``bs:N|seed:S`` (paired bootstrap and CIs) or ``ar:N|seed:S`` ri
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import secrets
 import statistics
@@ -182,6 +190,18 @@ def _sacrebleu_scores(metric: Metric, systems: Sequence[SegmentStats], indices: 
             drawn = np.full((len(t), 1), indices.shape[1], dtype=np.uint64)
             out.append(_score_totals(metric, np.hstack([t[:, :k].astype(np.uint64), drawn]), t[:, k:].astype(np.float64)))
     return out
+
+
+def _full_score(metric: Metric, stats: SegmentStats, method: str) -> Score:
+    """The score of the whole corpus. ``method="sacrebleu"`` sums real-valued statistics as
+    sacrebleu's ``sum_of_lists`` does, one segment after the other in float64 (TER's average
+    reference lengths over three references are not exact binary fractions, so the order
+    of additions can move the last bit; nlgmetrics' own sum is exactly rounded)."""
+    total = stats.total()
+    if method != "sacrebleu" or stats.sums is None or not len(metric.sum_fields):
+        return metric.score_stats(total)
+    in_order = np.cumsum(_sum_matrix(stats), axis=0)[-1]  # cumsum adds strictly in order
+    return metric.score_stats(dataclasses.replace(total, sum_partials=tuple((float(v),) for v in in_order)))
 
 
 @dataclass
@@ -353,7 +373,7 @@ def bootstrap_ci(metric: Metric, stats: SegmentStats, *, n_resamples: int = 1000
     (scores,) = _bootstrap_scores(metric, [stats], method=method, resampling=resampling, seed=seed, n_resamples=n_resamples, n_threads=n_threads)
     mean, ci, lo, hi = _estimate(scores, "statistics" if method == "sacrebleu" else "exact")
     sig = resampling_signature(metric, stats, bs=n_resamples, seed=seed_str, resampling=_resampling_item(method, resampling))
-    return ConfidenceInterval(metric.score_stats(stats), mean, ci, lo, hi, scores, sig)
+    return ConfidenceInterval(_full_score(metric, stats, method), mean, ci, lo, hi, scores, sig)
 
 
 def confidence_interval(metric: Metric, predictions: Sequence[str], references: Any, **options: Any) -> ConfidenceInterval:
@@ -378,7 +398,11 @@ class SystemResult:
 
 @dataclass
 class PairedTestResult:
-    """Results of comparing several systems with one baseline (baseline first)."""
+    """Results of comparing several systems with one baseline (baseline first).
+
+    ``metric`` is the name of the metric's score (``chrF2++``, ``BLEU``), as sacrebleu
+    labels its columns.
+    """
 
     metric: str
     test: str
@@ -453,7 +477,9 @@ def paired_test_stats(
     _check_draw_memory("n_samples", n_samples, stats_list)
     if ar_confidence_n is not None:
         _check_draw_memory("ar_confidence_n", ar_confidence_n, stats_list)
-    full = [metric.score_stats(st).score for st in stats_list]
+    full_scores = [_full_score(metric, st, method) for st in stats_list]
+    full = [sc.score for sc in full_scores]
+    label = full_scores[0].name  # the score's name with its options (chrF2++), as sacrebleu labels it
     mean_kind = "numpy" if method == "sacrebleu" else "exact"
     rows = [SystemResult(bl_name, full[0], is_baseline=True)]
     n = len(bl)
@@ -468,7 +494,7 @@ def paired_test_stats(
             mean, ci = _estimate(s_res, mean_kind)[:2]
             rows.append(SystemResult(name, s_full, _p_value(d - centre, diff), mean, ci))
         sig = resampling_signature(metric, bl, bs=n_samples, seed=seed_str, resampling=_resampling_item(method, resampling))
-        return PairedTestResult(metric.name, "bs", n_samples, rows, sig)
+        return PairedTestResult(label, "bs", n_samples, rows, sig)
 
     # approximate randomization
     if method == "sacrebleu":
@@ -494,7 +520,7 @@ def paired_test_stats(
             row.mean, row.ci = _estimate(res, mean_kind)[:2]
         rows.append(row)
     sig = resampling_signature(metric, bl, bs=ar_confidence_n, ar=n_samples, seed=seed_str, resampling=_resampling_item(method, resampling))
-    return PairedTestResult(metric.name, "ar", n_samples, rows, sig)
+    return PairedTestResult(label, "ar", n_samples, rows, sig)
 
 
 def _randomization_scores(metric: Metric, stats_list: Sequence[SegmentStats], mask: np.ndarray, n_threads: int, numpy_swap: np.ndarray | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
