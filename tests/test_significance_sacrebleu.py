@@ -264,3 +264,39 @@ def test_report_uses_sacrebleus_numbers(cli_files, capsys, monkeypatch):
             assert value(cs, field="confidence-ci", system=f, metric=metric) == ci
             if w.p_value is not None:
                 assert value(cs, field="p-value", system=f, metric=metric) == w.p_value
+
+
+@pytest.mark.parametrize("word_order", [0, 2])
+@pytest.mark.parametrize("eps_smoothing", [False, True])
+@pytest.mark.parametrize("beta", [2, 1, 0.5, 3.0])
+def test_float32_chrf_equals_sacrebleus_on_arbitrary_totals(beta, eps_smoothing, word_order):
+    """The float32 emulation against sacrebleu's own ``_compute_f_score`` on float32 totals:
+    zero counts in any position (Python-float eps paths), and totals beyond 2**24."""
+    from nlgmetrics._sacrebleu_float32 import chrf_scores
+
+    rng = np.random.default_rng(int(beta * 10) + eps_smoothing + word_order)
+    width = 3 * (6 + word_order)
+    scale = rng.choice([1, 997, 3 * 10**7], size=(400, 1))
+    totals = (rng.integers(0, 6, size=(400, width)) * rng.integers(0, 2, size=(400, width)) * scale).astype(np.float32)
+    totals[:20] = 0  # empty resamples: sacrebleu returns Python floats there
+    sb = SacreCHRF(beta=beta, eps_smoothing=eps_smoothing, word_order=word_order)
+    want = np.array([sb._compute_f_score(row) for row in totals])
+    got = chrf_scores(totals, beta, eps_smoothing)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+    # without the empty rows every score is a float32, as sacrebleu's
+    rest = chrf_scores(totals[20:], beta, eps_smoothing)
+    assert rest.dtype == np.array([sb._compute_f_score(row) for row in totals[20:]]).dtype
+
+
+def test_float32_ter_equals_sacrebleus_on_arbitrary_totals():
+    from nlgmetrics._sacrebleu_float32 import ter_scores
+
+    rng = np.random.default_rng(3)
+    totals = np.column_stack([rng.integers(0, 50, 500) * rng.choice([1, 10**6], 500), rng.integers(1, 40, 500) / rng.choice([1, 2, 3, 7], 500)]).astype(np.float32)
+    totals[:5, 1] = 0
+    totals[:2, 0] = 0
+    sb = SacreTER()
+    want = np.array([sb._compute_score_from_stats(row).score for row in totals])
+    got = ter_scores(totals)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+    assert ter_scores(totals[5:]).dtype == np.float32
