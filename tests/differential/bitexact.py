@@ -77,6 +77,10 @@ def sequential_sum_bound_ulps(n: int, extra: int = 10) -> float:
     return float(max(n - 1, 0) + extra)
 
 
+def _every(k: int, unit: str) -> str:
+    return f"every {unit}" if k == 1 else f"every {k}th {unit}"
+
+
 def ulps(a: float, b: float) -> float:
     return 0.0 if a == b else abs(a - b) / math.ulp(max(abs(a), abs(b)))
 
@@ -166,10 +170,10 @@ def check_sacrebleu(stride: int) -> list[Row]:
     rows = []
     for name, (sb_corpus, sb_sentence, nm_corpus, nm_sentence) in kinds.items():
         ter_stride = 8 if name == "TER" else 1  # sacrebleu's TER takes seconds per long segment
-        corpus = Row(name, "sacrebleu", "sacrebleu 2.6.0", "corpus", f"WMT22 4 pairs, every {stride}th segment")
-        sentence = Row(name, "sacrebleu", "sacrebleu 2.6.0", "sentence", f"WMT22 4 pairs, every {stride * ter_stride}th segment")
+        corpus = Row(name, "sacrebleu", "sacrebleu 2.6.0", "corpus", f"WMT22 4 pairs, {_every(stride, 'segment')}")
+        sentence = Row(name, "sacrebleu", "sacrebleu 2.6.0", "sentence", f"WMT22 4 pairs, {_every(stride * ter_stride, 'segment')}")
         e2e_stride = stride * 4
-        multi = Row(name, "sacrebleu", "sacrebleu 2.6.0", "corpus, many references", f"E2E NLG, every {e2e_stride}th MR (2-16 references)")
+        multi = Row(name, "sacrebleu", "sacrebleu 2.6.0", "corpus, many references", f"E2E NLG, {_every(e2e_stride, 'MR')} (2-16 references)")
         if name == "TER":
             # sacrebleu sums the average reference lengths one segment after the other;
             # nlgmetrics' sum is exactly rounded (mergeable): equal while the averages are
@@ -205,7 +209,7 @@ def check_rouge_score(stride: int) -> list[Row]:
     from nlgmetrics import ROUGE
 
     preds, refs = cnndm(stride * 8)
-    where = f"CNN/DM pointer-generator, every {stride * 8}th summary ({len(preds)})"
+    where = f"CNN/DM pointer-generator, {_every(stride * 8, 'summary')} ({len(preds)})"
     rows = []
     for stem in (False, True):
         flavour = "rouge-score" + (" +stemmer" if stem else "")
@@ -241,12 +245,12 @@ def check_nltk(stride: int) -> list[Row]:
 
     from nlgmetrics import BLEU, NIST
 
-    bleu_c = Row("BLEU", "nltk", "nltk 3.10 corpus_bleu", "corpus (method0-5, 7)", f"WMT22 zh-en/ja-en, every {stride}th segment")
-    bleu_s = Row("BLEU", "nltk", "nltk 3.10 sentence_bleu", "sentence (method1, 4, 7)", f"WMT22 zh-en/ja-en, every {stride * 4}th segment")
+    bleu_c = Row("BLEU", "nltk", "nltk 3.10 corpus_bleu", "corpus (method0-5, 7)", f"WMT22 zh-en/ja-en, {_every(stride, 'segment')}")
+    bleu_s = Row("BLEU", "nltk", "nltk 3.10 sentence_bleu", "sentence (method1, 4, 7)", f"WMT22 zh-en/ja-en, {_every(stride * 4, 'segment')}")
     # nltk adds the segments' numerators one after the other; nlgmetrics' sums are exactly
     # rounded (mergeable): docs/metrics/nist.md
-    nist_c = Row("NIST", "nltk", "nltk 3.10 corpus_nist", "corpus", f"WMT22 zh-en/ja-en, every {stride}th segment", bound_doc="docs/metrics/nist.md")
-    nist_s = Row("NIST", "nltk", "nltk 3.10 sentence_nist", "sentence", f"WMT22 zh-en/ja-en, every {stride * 4}th segment")
+    nist_c = Row("NIST", "nltk", "nltk 3.10 corpus_nist", "corpus", f"WMT22 zh-en/ja-en, {_every(stride, 'segment')}", bound_doc="docs/metrics/nist.md")
+    nist_s = Row("NIST", "nltk", "nltk 3.10 sentence_nist", "sentence", f"WMT22 zh-en/ja-en, {_every(stride * 4, 'segment')}")
     sm = SmoothingFunction()
     for pair, streams, systems in wmt22(stride):
         if not pair.endswith("-en"):
@@ -287,7 +291,7 @@ def check_nltk_meteor(stride: int) -> list[Row]:
         base = CORPORA / "captioning_coco"
         refs = [json.loads(x)["references"] for x in (base / "references.jsonl").open(encoding="utf-8")]
         files = sorted((base / "systems").glob("*.tsv"))[:: max(1, stride // 4)]
-        where = f"COCO captions, every {stride * 10}th image of {len(files)} systems"
+        where = f"COCO captions, {_every(stride * 10, 'image')} of {len(files)} systems"
         sentence = Row("METEOR", "nltk", "nltk 3.10 meteor_score", "sentence", where)
         corpus = Row("METEOR", "nltk", "nltk 3.10 meteor_score + np.mean", "corpus mean", where, bound_doc="docs/metrics/meteor.md")
         m = METEOR(flavour="nltk", wordnet=wordnet)
