@@ -141,7 +141,7 @@ def test_browser_renders_offline_and_shows_the_cli_numbers(text_report, wmt_dir,
 
     code, out, _ = _run(["compare", "-r", "ref.txt", "-i", *names, "-m", "bleu", "chrf", "ter", "rouge", "--paired-bs", "-pbsn", N_RESAMPLES, "-f", "json"], capsys, monkeypatch, d)
     assert code == 0
-    label_of = {"bleu": "BLEU", "chrf": "chrF", "ter": "TER", "rouge": "ROUGE"}  # compare names metrics as sacrebleu does
+    label_of = {"bleu": "BLEU", "chrf": "chrF2", "ter": "TER", "rouge": "ROUGE"}  # compare labels the scores as sacrebleu does
     compared = {row["system"].removeprefix("Baseline: "): row for row in json.loads(out)}
     significant = 0
     for system in names[1:]:

@@ -130,7 +130,7 @@ class Metric:
             seed = None if env.lower() == "none" else int(env)
             ci = bootstrap_ci(self._native, seg, n_resamples=n_bootstrap, seed=seed, method="sacrebleu")
             self.n_bootstrap, self.seed = n_bootstrap, env.lower()
-            score._set_ci(sorted(ci.scores.tolist()))
+            score._mean, score._ci = ci.mean, ci.ci  # sacrebleu's estimate, in its scores' precision
         return score
 
     def get_signature(self) -> Signature:
