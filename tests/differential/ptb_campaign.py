@@ -18,10 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from conftest import CORPORA  # noqa: E402
 from differential.ptb_adversarial import captions  # noqa: E402
 from differential.ptb_jar import JAR_LINE_BREAKS, corpus_lines, jar_tokenize, ours  # noqa: E402
-
-CORPORA = Path(__file__).resolve().parents[3] / "shared" / "corpora"
 
 
 def jar_cached(batch: list[str], cache: Path | None) -> list[str]:

@@ -20,8 +20,8 @@
 //! the upper-case `PUNCTUATIONS` list then fails to remove.
 //!
 //! Outside the contract: CR, VT, FF, U+2028 and U+2029 end a line in the jar (pycocoevalcap
-//! then gives every later caption the line of the one before); here they separate tokens
-//! like a space.
+//! then gives every later caption the line of the one before); here they are lexed as the
+//! jar lexes them, but the caption stays on one line.
 
 use std::cell::RefCell;
 use std::sync::OnceLock;
@@ -102,6 +102,9 @@ fn grammar() -> &'static Grammar {
     })
 }
 
+/// Built states an automaton of one thread may keep (a state takes 4 bytes per class).
+const MAX_DFA_STATES: usize = 20_000;
+
 /// The lazily built automata of one thread.
 struct Runner {
     main: Dfa,
@@ -118,8 +121,23 @@ impl Runner {
         }
     }
 
+    /// Drop the built states of automata grown past [`MAX_DFA_STATES`] (between scans, so
+    /// no state in use is lost), which bounds a thread's memory on any input.
+    fn bound(&mut self, g: &Grammar) {
+        if self.main.n_states() > MAX_DFA_STATES {
+            self.main = Dfa::new(&g.main, g.alpha.n);
+        }
+        for (k, (a, b)) in self.general.iter_mut().enumerate() {
+            if a.n_states() + b.n_states() > MAX_DFA_STATES {
+                *a = Dfa::new(&g.general[k].0, g.alpha.n);
+                *b = Dfa::new(&g.general[k].1, g.alpha.n);
+            }
+        }
+    }
+
     /// The rule that matches at `pos`, the end of its match and the end of its token.
     fn scan(&mut self, g: &Grammar, buf: &[u16], pos: usize) -> (usize, usize, usize) {
+        self.bound(g);
         let mut state = 0;
         let mut best = self.main.accepts(0).map(|r| (r, pos));
         let mut i = pos;
@@ -295,8 +313,10 @@ fn java_is_cased(c: char) -> bool {
 enum WordClass {
     Letter,
     Digit,
-    /// Marks and format characters: part of whatever precedes them.
-    Ignore,
+    /// Nonspacing and enclosing marks: part of whatever precedes them.
+    Mark,
+    /// Format characters: part of whatever precedes them, and skipped after a mid-word mark.
+    Format,
     Kanji,
     Katakana,
     Hiragana,
@@ -326,7 +346,8 @@ fn java_word_class(c: char) -> WordClass {
         _ => {}
     }
     match get_general_category(c) {
-        G::NonspacingMark | G::EnclosingMark | G::Format => WordClass::Ignore,
+        G::NonspacingMark | G::EnclosingMark => WordClass::Mark,
+        G::Format => WordClass::Format,
         G::UppercaseLetter | G::LowercaseLetter | G::TitlecaseLetter | G::ModifierLetter | G::OtherLetter | G::SpacingMark => WordClass::Letter,
         G::DecimalNumber | G::LetterNumber | G::OtherNumber => WordClass::Digit,
         G::DashPunctuation | G::ConnectorPunctuation => WordClass::MidWord,
@@ -334,63 +355,101 @@ fn java_word_class(c: char) -> WordClass {
     }
 }
 
-/// The segment (word) index of every character, after the JVM's word rules: letters and
-/// digits alternate within one word, joined inside by one mid-word (or mid-number)
-/// punctuation mark between two letters (digits); runs of kanji, katakana, hiragana
-/// are words of their own; anything else is a word of one character.
+/// What may open a number (`$`, `#`, `.`, currency signs but the cent) and close one.
+fn java_pre_number(c: char) -> bool {
+    use unicode_general_category::{get_general_category, GeneralCategory as G};
+    matches!(c, '#' | '.') || (c != '\u{A2}' && get_general_category(c) == G::CurrencySymbol)
+}
+
+fn java_post_number(c: char) -> bool {
+    matches!(c, '%' | '&' | '\u{A2}' | '\u{66A}' | '\u{2030}' | '\u{2031}')
+}
+
+/// The segment (word) index of every character, after the JVM's word rules (checked
+/// against `BreakIterator.getWordInstance` where a capital sigma's lowercasing depends on
+/// them): letters and digits alternate within one word, joined inside by one mid-word (or
+/// mid-number) mark between two letters (digits); a number may open with a currency sign,
+/// `#` or `.` and close with a percent sign; runs of kanji, of katakana and of hiragana
+/// are words of their own; anything else is a word of one character; marks and format
+/// characters belong to what precedes them.
 fn java_word_segments(chars: &[char]) -> Vec<usize> {
     use WordClass as W;
     let cls: Vec<W> = chars.iter().map(|&c| java_word_class(c)).collect();
-    let mut seg = vec![0; chars.len()];
-    let (mut i, mut n) = (0, 0);
-    // Skip ignorable characters after position `k`.
+    let ignorable = |k: usize| matches!(cls[k], W::Mark | W::Format);
     let skip = |mut k: usize| {
-        while k < cls.len() && cls[k] == W::Ignore {
+        while k < cls.len() && ignorable(k) {
             k += 1;
         }
         k
     };
+    // A word or number from `i` (of `kind`), alternating letters and digits.
+    let unit = |mut i: usize, mut kind: W| -> usize {
+        loop {
+            i = skip(i + 1);
+            while i < cls.len() {
+                if cls[i] == kind {
+                    i = skip(i + 1);
+                    continue;
+                }
+                let joins = match kind {
+                    W::Letter => matches!(cls[i], W::MidWord | W::MidBoth),
+                    _ => matches!(cls[i], W::MidNum | W::MidBoth),
+                };
+                let mut j = i + 1;
+                while j < cls.len() && cls[j] == W::Format {
+                    j += 1;
+                }
+                if joins && j < cls.len() && cls[j] == kind {
+                    i = j;
+                    continue;
+                }
+                break;
+            }
+            if kind == W::Digit && i < cls.len() && java_post_number(chars[i]) {
+                return skip(i + 1);
+            }
+            let other = if kind == W::Letter { W::Digit } else { W::Letter };
+            if i < cls.len() && cls[i] == other {
+                kind = other;
+                continue;
+            }
+            return i;
+        }
+    };
+    let mut seg = vec![0; chars.len()];
+    let (mut i, mut n) = (0, 0);
     while i < chars.len() {
         let start = i;
-        match cls[i] {
-            W::Letter | W::Digit => {
-                let mut kind = cls[i];
-                loop {
-                    // A run of `kind`, with single inner punctuation between two of them.
-                    i = skip(i + 1);
-                    while i < cls.len() {
-                        if cls[i] == kind {
-                            i = skip(i + 1);
-                            continue;
-                        }
-                        let joins = match kind {
-                            W::Letter => matches!(cls[i], W::MidWord | W::MidBoth),
-                            _ => matches!(cls[i], W::MidNum | W::MidBoth),
-                        };
-                        let after = skip(i + 1);
-                        if joins && after < cls.len() && cls[after] == kind {
-                            i = after;
-                            continue;
-                        }
-                        break;
-                    }
-                    let other = if kind == W::Letter { W::Digit } else { W::Letter };
-                    if i < cls.len() && cls[i] == other {
-                        kind = other;
-                        continue;
-                    }
-                    break;
-                }
+        if start == 0 {
+            // Leading marks belong to the first word.
+            i = skip(0);
+            if i == chars.len() {
+                break;
             }
-            W::Kanji | W::Katakana | W::Hiragana => {
-                let kind = cls[i];
-                i += 1;
-                while i < cls.len() && (cls[i] == kind || cls[i] == W::Ignore || (kind != W::Kanji && cls[i] == W::CjkDiacritic)) {
-                    i += 1;
-                }
-            }
-            _ => i = skip(i + 1),
         }
+        i = match cls[i] {
+            W::Letter | W::Digit => unit(i, cls[i]),
+            _ if java_pre_number(chars[i]) && i + 1 < cls.len() && cls[i + 1] == W::Digit => unit(i + 1, W::Digit),
+            W::Kanji => {
+                let mut j = i + 1;
+                while j < cls.len() && (cls[j] == W::Kanji || ignorable(j)) {
+                    j += 1;
+                }
+                j
+            }
+            W::Katakana | W::Hiragana | W::CjkDiacritic => {
+                let mut best = i + 1;
+                for kind in [W::Katakana, W::Hiragana] {
+                    let mut j = i;
+                    while j < cls.len() && (cls[j] == kind || cls[j] == W::CjkDiacritic || (j > i && ignorable(j))) {
+                        j += 1;
+                    }
+                    best = best.max(j);
+                }
+                best
+            }
+            _ => skip(i + 1),
+        };
         for s in &mut seg[start..i] {
             *s = n;
         }
@@ -648,6 +707,38 @@ mod tests {
     fn abbreviation_at_line_end_looks_at_next_caption() {
         let got = tok(&["x Co.", "a b", "x Co.", "A b", "x Co.", "", "x Co.", " b", "x Co."]);
         assert_eq!(got, ["x co.", "a b", "x co. .", "a b", "x co. .", "", "x co. .", "b", "x co. ."]);
+    }
+
+    #[test]
+    fn token_spanning_captions_lands_on_the_jars_lines() {
+        // The jar's output: the SGML tag holds the `\n` between two captions.
+        let got = tok(&["a <b c='x", "y'> d e", "f", "<g h=\"1", "2", "3\" > i", "j"]);
+        assert_eq!(got, ["a <b\u{A0}c='x", "y'> d e", "f", "<g\u{A0}h=\"1", "2", "3\"\u{A0}> i", "j"]);
+    }
+
+    #[test]
+    fn caseless_literals_final_sigma_and_surrogates_as_the_jar() {
+        let got = tok(&[
+            "\u{212A}y. a",
+            "\u{17F}q. a",
+            "\u{131}nc. a",
+            "Mr\u{17F}. A",
+            "\u{39F}\u{394}\u{39F}\u{3A3} a\u{3A3} \u{432}\u{661}\u{3A3}\u{6587} c\u{3A3}3\u{3B2} \u{39F}\u{394}\u{39F}\u{3A3}_no",
+            "U.S.\u{3000}\u{3000}The",
+            "http://x.com/\u{1F600}a \u{1F600} a\u{1F600}b",
+        ]);
+        assert_eq!(
+            got,
+            [
+                "ky. a",
+                "\u{17F}q. a",
+                "\u{131}nc. a",
+                "mr\u{17F}. a",
+                "\u{3BF}\u{3B4}\u{3BF}\u{3C2} a\u{3C2} \u{432}\u{661}\u{3C2}\u{6587} c\u{3C3}3\u{3B2} \u{3BF}\u{3B4}\u{3BF}\u{3C3}_no",
+                "u.s. . the",
+                "http://x.com/\u{1F600}a a b",
+            ]
+        );
     }
 
     #[test]

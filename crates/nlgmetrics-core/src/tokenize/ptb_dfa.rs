@@ -317,6 +317,10 @@ impl Dfa {
         self.sets.push(set);
         id
     }
+    /// The number of states built so far.
+    pub fn n_states(&self) -> usize {
+        self.sets.len()
+    }
     /// The earliest rule accepting in `state`, if any.
     #[inline]
     pub fn accepts(&self, state: u32) -> Option<u32> {

@@ -80,14 +80,23 @@ fn table(t: &[(u16, u16)]) -> Set {
     Set::ranges(t)
 }
 
-/// A literal string under `%caseless`: ASCII letters match in either case.
+/// A literal string under `%caseless`: a letter matches every character of its case
+/// class, which for ASCII letters adds the Kelvin sign to `k`, the long s to `s`, and the
+/// dotted and dotless I to `i` (the jar matches `\u{212A}y.`, `\u{17F}q.` and `\u{131}nc.`
+/// as the abbreviations `Ky.`, `sq.` and `Inc.`).
 fn lit(s: &str) -> Re {
     Re::Seq(
         s.encode_utf16()
             .map(|u| {
                 let c = u as u8 as char;
                 if u < 0x80 && c.is_ascii_alphabetic() {
-                    cls(&format!("{}{}", c.to_ascii_lowercase(), c.to_ascii_uppercase()))
+                    let extra = match c.to_ascii_lowercase() {
+                        'k' => "\u{212A}",
+                        's' => "\u{17F}",
+                        'i' => "\u{130}\u{131}",
+                        _ => "",
+                    };
+                    cls(&format!("{}{}{extra}", c.to_ascii_lowercase(), c.to_ascii_uppercase()))
                 } else {
                     Re::Set(Set::ranges(&[(u, u)]))
                 }
