@@ -87,9 +87,15 @@ def render(classes: dict[str, set[int]]) -> str:
         "JDIGIT": "`[:digit:]` of the lexer.",
         "UPPER": "`[:uppercase:]` of the lexer.",
     }
+    seen: dict[tuple, str] = {}
     for name, cps in classes.items():
         rs = ranges(cps)
         lines.append(f"/// {doc[name]}")
+        if tuple(rs) in seen:  # the same characters as an earlier class
+            lines.append(f"pub use self::{seen[tuple(rs)]} as {name};")
+            lines.append("")
+            continue
+        seen[tuple(rs)] = name
         lines.append(f"pub static {name}: [(u16, u16); {len(rs)}] = [")
         for k in range(0, len(rs), 6):
             lines.append("    " + " ".join(f"(0x{a:04X}, 0x{b:04X})," for a, b in rs[k : k + 6]))

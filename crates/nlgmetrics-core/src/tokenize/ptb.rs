@@ -139,7 +139,8 @@ impl Runner {
     fn scan(&mut self, g: &Grammar, buf: &[u16], pos: usize) -> (usize, usize, usize) {
         self.bound(g);
         let mut state = 0;
-        let mut best = self.main.accepts(0).map(|r| (r, pos));
+        // No rule of the grammar matches the empty string; a match takes one unit at least.
+        let mut best = None;
         let mut i = pos;
         while i < buf.len() {
             state = self.main.next(&g.main, state, g.alpha.class(buf[i]));
