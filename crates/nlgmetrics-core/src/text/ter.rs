@@ -25,7 +25,7 @@
 //!
 //! Memory: only the band is stored (a cell outside it reads as sacrebleu's infinity),
 //! so an `n`-word hypothesis against an `m`-word reference takes
-//! `5 · (2·(m+1) + 2·beam·n)` bytes for the table (`beam` = 25, or `m/(2n) + 25` for a
+//! `5 · (2·(m+1) + min(2·beam, m+1)·n)` bytes for the table (`beam` = 25, or `m/(2n) + 25` for a
 //! reference over 50 times longer), plus `24·n + 8·m` bytes of bookkeeping: linear in
 //! the pair's length, about 40 MB for a 100,000-word pair. (sacrebleu keeps every row
 //! whole, `8·(m+1)` bytes each, so its memory is quadratic.)
@@ -154,8 +154,8 @@ impl Aligner {
             cells += self.hi[i] - self.lo[i];
         }
         self.start.push(cells);
-        // Only the band is stored (row 0 and the last row are wider): about
-        // `2·(m+1) + n·2·beam` cells of 5 bytes, linear in the pair's length.
+        // Only the band is stored (row 0 and the last row are wider): at most
+        // `2·(m+1) + n·min(2·beam, m+1)` cells of 5 bytes, linear in the pair's length.
         if let Err(oom) = crate::memory::check(cells, std::mem::size_of::<u32>() + 1, &format!("TER's edit table of a {n} x {m}-word pair")) {
             std::panic::resume_unwind(Box::new(oom));
         }
