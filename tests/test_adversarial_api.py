@@ -259,6 +259,11 @@ def test_streaming_classification_refuses_without_losing_state(batches, make):
 H2 = ["the cat sat on the mat", "a dog ran in the park"]
 REF_A = ["the cat sat on a mat", "a dog runs in the park"]
 REF_B = ["there is a cat on the mat", "the dog ran in a park"]
+H4 = ["stocks fell sharply on monday morning", "the committee approved the new budget"]
+REF_A4 = ["stocks dropped sharply monday morning", "the committee passed the new budget"]
+REF_B4 = ["shares fell steeply on monday morning", "a committee approved the budget"]
+C4 = ["a cat is on the mat", "the dog runs in the park", "stocks fell on monday", "the committee approved a budget"]
+D4 = ["the cat sits on the mat", "a dog ran in a park", "stocks fell sharply on monday", "the new budget was approved"]
 
 
 @pytest.mark.parametrize("bad", [
@@ -282,8 +287,16 @@ def test_dict_references_are_refused_with_advice():
 
 def test_transposed_references_are_detected_and_both_layouts_scorable():
     bleu = nlgmetrics.load("bleu")
-    with pytest.raises(ReferenceOrientationError, match="references_from_streams"):
+    # two segments are weak evidence: a warning naming both fixes
+    with pytest.warns(UserWarning, match="references_from_streams"):
         bleu.corpus_score(H2, [REF_A, REF_B])
+    # four are strong: an error
+    h4, a4, b4 = H2 + H4, REF_A + REF_A4, REF_B + REF_B4
+    streams = [a4, b4, C4, D4]
+    with pytest.raises(ReferenceOrientationError, match="references_from_streams"):
+        bleu.corpus_score(h4, streams)
+    assert bleu.corpus_score(h4, nlgmetrics.references_from_streams(streams)).score == pytest.approx(
+        bleu.corpus_score(h4, [list(r) for r in zip(*streams)]).score)
     per_segment = [[REF_A[0], REF_B[0]], [REF_A[1], REF_B[1]]]
     want = bleu.corpus_score(H2, per_segment).score
     assert bleu.corpus_score(H2, nlgmetrics.references_from_streams([REF_A, REF_B])).score == want
@@ -363,3 +376,95 @@ def test_unknown_options_name_the_known_ones():
     for entry in METRICS:
         with pytest.raises(InvalidOptionError, match="options are"):
             nlgmetrics.load(entry.name, definitely_not_an_option=1)
+
+
+# -- the orientation rule: sound on small corpora, sure on real transposed ones ---------
+from nlgmetrics._inputs import check_orientation, orientation_evidence  # noqa: E402
+
+_alphabet = st.sampled_from(["ab c", "abc de", "xyz ", "the cat sat on mat ", "a\u6f22\u5b57 "])
+
+
+@st.composite
+def small_square_corpora(draw):
+    """n predictions and n lists of n references, each text random or a near copy of one
+    base text (one character changed), as a generator of small corpora produces them."""
+    n = draw(st.integers(2, 5))
+    base = draw(st.text(draw(_alphabet), min_size=0, max_size=40))
+
+    def text():
+        if draw(st.booleans()):
+            return draw(st.text(draw(_alphabet), max_size=40))
+        k = draw(st.integers(0, max(len(base), 1)))
+        return base[:k] + draw(st.text("abcxyz ", max_size=1)) + base[k + 1 :]
+
+    preds = [text() for _ in range(n)]
+    refs = [[text() for _ in range(n)] for _ in range(n)]
+    return preds, refs
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(corpus=small_square_corpora())
+def test_random_small_square_corpora_never_raise(corpus):
+    preds, refs = corpus
+    assert orientation_evidence(preds, refs) != "strong", corpus
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_orientation(preds, refs)  # at most a warning
+
+
+def _wmt_windows(corpora, size):
+    """Every window of `size` consecutive segments of the WMT22 test sets whose predictions
+    are distinct sentences (5 words or CJK characters at least, no two sharing half their
+    words), with `size` real reference streams (the references, then other systems)."""
+    import itertools
+    from nlgmetrics._inputs import _features, _overlap
+    from conftest import read_lines
+
+    for pair in ("zh-en", "en-zh", "ja-en", "en-ja"):
+        lang = pair.split("-")[1]
+        d = corpora / "wmt22" / pair
+        streams = [read_lines(p) for p in sorted(d.glob(f"generaltest2022.{pair}.ref.*.{lang}"))]
+        systems = [read_lines(p) for p in sorted((d / "system-outputs").glob(f"*.{lang}"))]
+        hyp, streams = systems[0], streams + systems[1:]
+        feats = [_features(h) for h in hyp]
+        for start in range(len(hyp) - size):
+            seg = range(start, start + size)
+            if any(len(feats[i]) < 5 for i in seg) or any(_overlap(feats[i], feats[j]) >= 0.5 for i, j in itertools.combinations(seg, 2)):
+                continue
+            yield pair, start, hyp[start : start + size], [s[start : start + size] for s in streams[:size]]
+
+
+def test_real_transposed_wmt_references_are_refused(corpora):
+    """Every window of 8 distinct segments of four WMT22 test sets, its references given
+    as 8 streams: refused (or, in at most 1 window in 1,000, warned about); never silent.
+    The same windows stated as per-segment lists (or as streams) are never flagged."""
+    seen, warned = 0, []
+    for pair, start, hyp, streams in _wmt_windows(corpora, 8):
+        seen += 1
+        evidence = orientation_evidence(hyp, streams)
+        assert evidence != "none", (pair, start)
+        if evidence == "weak":
+            warned.append((pair, start))
+        if seen % 200 == 0:
+            with pytest.raises(ReferenceOrientationError) if evidence == "strong" else pytest.warns(UserWarning):
+                nlgmetrics.load("chrf").corpus_score(hyp, streams)
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                nlgmetrics.load("chrf").corpus_score(hyp, nlgmetrics.references_by_segment(streams))
+                nlgmetrics.load("chrf").corpus_score(hyp, nlgmetrics.references_from_streams(streams))
+    assert seen > 4000
+    assert len(warned) <= seen // 1000, warned
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=list(HealthCheck))
+@given(corpus=small_square_corpora(), name=st.sampled_from(["bleu", "chrf", "ter", "rouge", "wer"]))
+def test_a_stated_layout_is_never_flagged(corpus, name):
+    preds, refs = corpus
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        warnings.filterwarnings("ignore", category=nlgmetrics.TokenizationWarning) if hasattr(nlgmetrics, "TokenizationWarning") else None
+        for stated in (nlgmetrics.references_by_segment(refs), nlgmetrics.references_from_streams(refs)):
+            try:
+                nlgmetrics.load(name).corpus_score(preds, stated)
+            except NlgMetricsError as e:
+                assert not isinstance(e, ReferenceOrientationError)
