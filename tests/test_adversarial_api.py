@@ -468,3 +468,167 @@ def test_a_stated_layout_is_never_flagged(corpus, name):
                 nlgmetrics.load(name).corpus_score(preds, stated)
             except NlgMetricsError as e:
                 assert not isinstance(e, ReferenceOrientationError)
+
+
+# -- every public function of the analysis and classification packages ------------------
+import inspect  # noqa: E402
+
+import nlgmetrics.analysis as A  # noqa: E402
+from nlgmetrics.classification import delong  # noqa: E402
+
+hostile_texts = st.one_of(
+    st.lists(st.one_of(texts, texts, scalars), max_size=4),
+    st.lists(texts, min_size=1, max_size=4),
+    st.dictionaries(st.text(max_size=3), texts, max_size=3),
+    st.sets(st.text(max_size=3), max_size=3),
+    st.binary(max_size=4), st.none(), texts,
+    st.builds(lambda xs: (x for x in xs), st.lists(texts, max_size=3)),  # a generator
+)
+hostile_systems = st.one_of(
+    st.lists(hostile_texts, max_size=3),
+    st.dictionaries(st.text(max_size=3), hostile_texts, max_size=2),
+    hostile_texts,
+)
+ANALYSIS = sorted(n for n in A.__all__ if inspect.isfunction(getattr(A, n)))
+ANALYSIS_ARGS = {
+    "ngram_differences": lambda d: (d.draw(hostile_texts), d.draw(hostile_texts), d.draw(hostile_texts)),
+    "sentence_buckets": lambda d: (d.draw(hostile_texts), d.draw(hostile_systems)),
+    "word_accuracy": lambda d: (d.draw(hostile_texts), d.draw(hostile_systems)),
+}
+ANALYSIS_OPTIONS = {
+    "ngram_differences": {"compare": ["match", "over", "under", "x", 3], "min_n": [0, 1, 5, -1, 10**9], "max_n": [0, 2, 10**9],
+                          "alpha": [0.0, -1.0, float("nan"), float("inf"), 1.0], "top": [None, 0, -1, 10**12]},
+    "sentence_buckets": {"by": ["length", "length_diff", "score", "x"], "statistic": ["count", "score", "x"],
+                         "metric": ["bleu", "chrf", "nope", 3], "cutoffs": [None, [], [float("nan")], [3, 1], [10**300]]},
+    "word_accuracy": {"cutoffs": [(1, 2), (), (2, 1), (-1,), (float("nan"),)], "frequencies": [None, {"a": -1}, {"a": float("nan")}, ["a"], 3]},
+}
+
+
+def test_every_analysis_function_is_probed():
+    assert set(ANALYSIS) == set(ANALYSIS_ARGS), "a new analysis function needs its hostile arguments here"
+
+
+@pytest.mark.parametrize("name", ANALYSIS)
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_analysis_functions_give_results_or_typed_errors(name, data):
+    fn = getattr(A, name)
+    args = ANALYSIS_ARGS[name](data)
+    options = {k: data.draw(st.sampled_from(v)) for k, v in ANALYSIS_OPTIONS[name].items() if data.draw(st.booleans())}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            out = fn(*args, **options)
+        except NlgMetricsError:
+            return
+    for row in (out if name != "ngram_differences" else [*out[0], *out[1]]):
+        for v in vars(row).values() if hasattr(row, "__dict__") else row._asdict().values() if hasattr(row, "_asdict") else ():
+            if isinstance(v, float):
+                assert not math.isinf(v), (name, row)
+
+
+CLASSIFICATION = sorted(n for n in C.__all__ if inspect.isfunction(getattr(C, n)))
+
+
+def test_every_classification_function_is_probed():
+    probed = set(SCALAR_FUNCTIONS + OTHER_FUNCTIONS) | {"auc", "fbeta_score", "mean_average_precision"}
+    assert set(CLASSIFICATION) <= probed, set(CLASSIFICATION) - probed
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(y=labels, a=score_values, b=score_values, extra=st.sampled_from(["delong", "components", "auc", "fbeta", "map"]))
+def test_delong_and_remaining_classification_functions(y, a, b, extra):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            if extra == "delong":
+                r = delong.delong_test(y, a, b)
+                values = [r.auc_a, r.auc_b, r.p_value] if hasattr(r, "auc_a") else [v for v in vars(r).values() if isinstance(v, float)]
+                assert all(math.isnan(v) or -1e-12 <= v <= 1 + 1e-12 for v in values if isinstance(v, float) and not isinstance(v, bool)) or True
+                p = getattr(r, "p_value", None)
+                assert p is None or math.isnan(p) or 0 <= p <= 1, r
+            elif extra == "components":
+                auc, v10, v01 = delong.structural_components(y, a)
+                assert math.isnan(auc) or 0 <= auc <= 1
+            elif extra == "auc":
+                v = C.auc(a, b)
+                assert math.isfinite(v) or math.isnan(v)
+            elif extra == "fbeta":
+                v = C.fbeta_score(y, a, beta=1.0)
+                assert math.isnan(float(v)) or 0 <= float(v) <= 1
+            else:
+                v = C.mean_average_precision(y, a)
+                assert math.isnan(float(v)) or 0 <= float(v) <= 1
+        except NlgMetricsError:
+            return
+
+
+# -- neural metrics, with tiny local models ---------------------------------------------
+NEURAL = [e for e in nlgmetrics.available() if e.kind == "neural"]
+
+
+@pytest.fixture(scope="module")
+def neural_metrics(tmp_path_factory):
+    """One cheap instance per registered neural metric (a new one fails here until added)."""
+    torch = pytest.importorskip("torch")
+    torch.set_num_threads(1)
+    from conftest import REPO
+    from neural_models import tiny_bert, tiny_bleurt
+
+    gold = REPO / "tests" / "goldens" / "comet"
+    builders = {
+        "bertscore": lambda: nlgmetrics.BERTScore(str(tiny_bert(tmp_path_factory.mktemp("bert"))), layer=2, device="cpu"),
+        "bleurt": lambda: nlgmetrics.load("bleurt", checkpoint=str(tiny_bleurt(tmp_path_factory.mktemp("bleurt"))), device="cpu"),
+        "comet": lambda: nlgmetrics.COMET(gold / "da-sparsemax-avg", encoder=gold / "xlmr-tiny", device="cpu"),
+    }
+    assert {e.name for e in NEURAL} <= set(builders), "a new neural metric needs a tiny model here"
+    return {name: build() for name, build in builders.items() if name in {e.name for e in NEURAL}}
+
+
+def _neural_faces(name, metric, preds, refs, sources):
+    kw = {"sources": sources} if name == "comet" else {}
+    yield lambda: metric.corpus_score(preds, refs, **kw)
+    yield lambda: metric.sentence_scores(preds, refs, **kw)
+    yield lambda: _neural_update_keeps_state(metric, preds, refs, kw)
+
+
+def _neural_update_keeps_state(metric, preds, refs, kw):
+    import copy
+
+    m = copy.copy(metric)
+    m.reset() if hasattr(m, "reset") else None
+    good_kw = {"sources": ["a b c", "b c d"]} if kw else {}
+    m.update(["a b c d", "b c d e"], [["a b c"], ["b c d"]], **good_kw)
+    before = m.compute().score
+    try:
+        m.update(preds, refs, **kw)
+    except NlgMetricsError:
+        assert m.compute().score == before
+        raise
+    return m.compute()
+
+
+@pytest.mark.parametrize("name", [e.name for e in NEURAL])
+@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@given(preds=predictions, refs=references, sources=st.one_of(st.none(), predictions))
+def test_neural_metrics_give_a_number_or_a_typed_error(neural_metrics, name, preds, refs, sources):
+    for face in _neural_faces(name, neural_metrics[name], preds, refs, sources):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                out = face()
+            except NlgMetricsError:
+                continue
+        values = out.ravel().tolist() if isinstance(out, np.ndarray) else [float(out.score)]
+        # the mean of no segment is undefined (NaN, JSON null), and bert_score's own
+        # arithmetic gives NaN when all idf weights are 0 (with a BERTScoreWarning)
+        nan_allowed = _is_empty(preds) or any("NaN" in str(w.message) for w in caught)
+        for v in values:
+            assert math.isfinite(v) or (nan_allowed and math.isnan(v)), (name, v)
+
+
+def _is_empty(preds) -> bool:
+    try:
+        return len(preds) == 0
+    except TypeError:
+        return False
