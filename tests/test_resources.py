@@ -178,3 +178,73 @@ def test_ter_band_bound_holds_for_unequal_lengths():
         assert ter_table_bytes(n, m) < 100 * (max(n, m) + 1), (n, m)
     m = load("ter")
     assert m.corpus_score(["w1 w2 w3"], [[" ".join(f"w{i % 7}" for i in range(60_000))]]).num_edits > 0
+
+
+# Every public function taking a size (a count, an order, a chunk or bin count), with sizes
+# no machine has, under an address-space limit so a real allocation attempt shows up as
+# a MemoryError instead of swapping: each must answer or raise a typed error
+# (ResourceLimitError included), within seconds.
+_ABSURD_SIZES = r"""
+import resource, signal, sys, tempfile, os
+resource.setrlimit(resource.RLIMIT_AS, (6 << 30, 6 << 30))
+import numpy as np
+import nlgmetrics
+from nlgmetrics import meta, progress, streaming
+from nlgmetrics.analysis import ngram_differences
+from nlgmetrics.classification import BinnedCurves
+from nlgmetrics.errors import NlgMetricsError
+from nlgmetrics.metrics.cider import CiderDF
+from nlgmetrics.significance import bootstrap_ci, paired_test_stats, poisson_totals
+
+d = tempfile.mkdtemp()
+hyp, ref = os.path.join(d, "h.txt"), os.path.join(d, "r.txt")
+open(hyp, "w").write("a b c\nb c d\n")
+open(ref, "w").write("a b d\nb c d\n")
+preds, refs = ["a b c", "b c d"], [["a b d"], ["b c d"]]
+bleu = nlgmetrics.load("bleu")
+st = bleu.stats(preds, refs)
+probes = {
+    "BinnedCurves(n_bins)": lambda s: BinnedCurves(n_bins=s).update([0, 1], [0.2, 0.8]).compute(),
+    "CIDEr(n)": lambda s: nlgmetrics.load("cider", n=s).corpus_score(preds, refs),
+    "CiderDF.fit(n)": lambda s: CiderDF.fit(refs, n=s, tokenize="none"),
+    "bleu(max_ngram_order)": lambda s: nlgmetrics.load("bleu", max_ngram_order=s).corpus_score(preds, refs),
+    "chrf(char_order)": lambda s: nlgmetrics.load("chrf", char_order=s).corpus_score(preds, refs),
+    "chrf(word_order)": lambda s: nlgmetrics.load("chrf", word_order=s).corpus_score(preds, refs),
+    "distinct(n)": lambda s: nlgmetrics.load("distinct", n=s).corpus_score(preds),
+    "nist(max_order)": lambda s: nlgmetrics.load("nist", max_order=s).corpus_score(preds, refs),
+    "meteor(max_order?)": lambda s: nlgmetrics.load("rouge", rouge_types=[f"rouge{s}"]).corpus_score(preds, refs),
+    "ngram_differences(max_n, top)": lambda s: ngram_differences([r[0] for r in refs], preds, preds, max_n=s, top=s),
+    "segment_level(n_resamples)": lambda s: meta.segment_level([0.1, 0.5, 0.9], [1.0, 2.0, 4.0], n_resamples=s),
+    "bootstrap_ci(n_resamples)": lambda s: bootstrap_ci(bleu, st, n_resamples=s),
+    "poisson_totals(n_resamples)": lambda s: poisson_totals(bleu, st, n_resamples=s),
+    "paired_test_stats(n_samples)": lambda s: paired_test_stats(bleu, st, [("b", st)], test="bs", n_samples=s),
+    "chunk_ranges(chunk_size)": lambda s: progress.chunk_ranges(10, s),
+    "chunked_stats(chunk_size)": lambda s: progress.chunked_stats(bleu, preds, refs, chunk_size=s, show=False),
+    "score_files(chunk_size)": lambda s: streaming.score_files(bleu, hyp, [ref], chunk_size=s),
+    "iter_pair_chunks(chunk_size)": lambda s: list(streaming.iter_pair_chunks(hyp, [ref], chunk_size=s)),
+}
+class Slow(Exception):
+    pass
+def alarm(*_):
+    raise Slow()
+signal.signal(signal.SIGALRM, alarm)
+bad = []
+for name, probe in probes.items():
+    for size in (10**12, 2**63, 2**70):
+        signal.alarm(20)
+        try:
+            probe(size)
+        except NlgMetricsError:
+            pass
+        except BaseException as e:
+            bad.append(f"{name} with {size}: {type(e).__name__}: {str(e)[:200]}")
+        finally:
+            signal.alarm(0)
+print("\n".join(bad))
+"""
+
+
+def test_absurd_sizes_through_every_public_function_taking_one():
+    run = subprocess.run([sys.executable, "-c", _ABSURD_SIZES], capture_output=True, text=True, cwd=REPO, timeout=900)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.stdout.strip() == "", run.stdout

@@ -82,6 +82,8 @@ def ngram_differences(
     if case_insensitive:
         refs = [[w.lower() for w in s] for s in refs]
         outs = [[[w.lower() for w in s] for s in o] for o in outs]
+    # no n-gram is longer than the longest sentence: a larger max_n changes nothing
+    max_n = min(max_n, max(min_n, max((len(s) for s in [*refs, *outs[0], *outs[1]]), default=0)))
     a = ngram_counts(refs, outs[0], min_n, max_n)[compare]
     b = ngram_counts(refs, outs[1], min_n, max_n)[compare]
     # compare-mt iterates a set of the keys, then sorts by score only (a stable sort): its

@@ -85,6 +85,11 @@ class CiderDegenerateWarning(UserWarning):
     """The document frequencies make every weight 0 (e.g. a corpus of one image)."""
 
 
+def _check_order(n: Any) -> None:
+    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 4:
+        raise InvalidOptionError(f"n must be an integer in 1..4, got {n!r}")
+
+
 class CiderDF:
     """A document-frequency table: n-gram -> number of images whose references contain it.
 
@@ -110,6 +115,7 @@ class CiderDF:
     def fit(cls, references: Sequence[str | Sequence[str]], *, tokenize: str = "ptb", n: int = 4, n_threads: int = 0) -> "CiderDF":
         n_threads = n_threads_value(n_threads)
         _check_tokenize(tokenize)
+        _check_order(n)
         refs = as_references(references)
         if tokenize in PRETOKENIZERS:
             _, refs = _tok.pretokenize(tokenize, [], refs, n_threads)
@@ -119,6 +125,7 @@ class CiderDF:
     @classmethod
     def fit_token_ids(cls, references: Sequence[Sequence[Sequence[int]]], *, eos_id: int | None = None, include_eos: bool = True, n: int = 4) -> "CiderDF":
         """Fit on token-id references (``references[i]``: the id sequences of image i)."""
+        _check_order(n)
         refs = [[_id_list(r) for r in rs] for rs in references]
         return cls(_core.CiderDocFreq.fit_ids(refs, n, eos_id, include_eos), "ids")
 
@@ -308,8 +315,7 @@ class CIDEr(Metric):
         if flavour not in FLAVOURS:
             raise InvalidOptionError(f"unknown CIDEr flavour {flavour!r}; known: {', '.join(FLAVOURS)}")
         _check_tokenize(tokenize)
-        if not isinstance(n, int) or not 1 <= n <= 4:
-            raise InvalidOptionError(f"n must be an integer in 1..4, got {n!r}")
+        _check_order(n)
         if not isinstance(sigma, (int, float)) or not math.isfinite(sigma) or sigma <= 0:
             raise InvalidOptionError(f"sigma must be a positive number, got {sigma!r}")
         if df is not None and not isinstance(df, CiderDF):
