@@ -632,3 +632,54 @@ def _is_empty(preds) -> bool:
         return len(preds) == 0
     except TypeError:
         return False
+
+
+# -- option contradictions: an option the others make unused is refused, never ignored --
+_CASED_P = ["The Cats sat on the mat today, running!", "A dog ran away quickly."]
+_CASED_R = [["The cat sat on a mat.", "Cats were sitting"], ["a dog runs", "The dog ran away"]]
+
+
+def _non_default_values(default):
+    if isinstance(default, bool):
+        return [not default]
+    if isinstance(default, int):
+        return [default + 1]
+    if isinstance(default, float):
+        return [default * 0.5 if default else 0.5]
+    return []
+
+
+def _plain_score(entry, metric):
+    if entry.kind == "data-to-text":
+        return metric.corpus_score(_CASED_P, _CASED_R, [[["a", "dog"]], [["b", "cat"]]]).score
+    if entry.name in ("distinct", "self_bleu"):
+        return metric.corpus_score(_CASED_P + ["the dog ran on the mat"]).score
+    return metric.corpus_score(_CASED_P, _CASED_R).score
+
+
+@pytest.mark.parametrize("entry", METRICS, ids=[e.name for e in METRICS])
+def test_options_that_change_nothing_are_refused(entry):
+    """Every bool/number option of every flavour, moved off its default: it changes the
+    signature or the score, or it is refused as not applying (a sigma with the original
+    CIDEr, lowercase with mteval NIST, hll_precision without the sketch, ...)."""
+    import inspect
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for flavour in entry.flavours or (None,):
+            kw = {} if flavour is None else {"flavour": flavour}
+            try:
+                base = nlgmetrics.load(entry.name, **kw)
+                before = (str(base.signature()), _plain_score(entry, base))
+            except NlgMetricsError:
+                continue  # e.g. nltk METEOR without WordNet
+            for p in list(inspect.signature(type(base).__init__).parameters.values())[1:]:
+                if p.name in ("flavour", "n_threads") or p.kind not in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD):
+                    continue
+                for value in _non_default_values(p.default):
+                    try:
+                        other = nlgmetrics.load(entry.name, **kw, **{p.name: value})
+                        after = (str(other.signature()), _plain_score(entry, other))
+                    except NlgMetricsError:
+                        continue
+                    assert after != before, f"{entry.name} {flavour} {p.name}={value!r} is accepted and changes nothing"

@@ -38,6 +38,7 @@ from typing import Any, Iterable, Sequence
 
 from .errors import (
     InputTypeError,
+    InvalidOptionError,
     InvalidTextError,
     LengthMismatchError,
     MissingReferenceError,
@@ -275,6 +276,14 @@ def references_by_segment(references: Sequence[Sequence[str]]) -> list[list[str]
     """State that ``references[i]`` holds the references of ``predictions[i]``: skips the
     orientation check, for the rare square input whose texts fit the streams layout better."""
     return SegmentReferences(list(r) if not isinstance(r, str) else r for r in as_sequence(references, "references"))
+
+
+def check_option_applies(option: str, value: Any, default: Any, applies: bool, when: str) -> None:
+    """An option given a non-default value where the other options make it unused is a
+    contradiction, not something to ignore silently (as the command line refuses a flag
+    the chosen flavour or mode does not read)."""
+    if not applies and value != default:
+        raise InvalidOptionError(f"{option}={value!r} has no effect {when}; leave it at its default ({default!r})")
 
 
 def check_all_text(texts: Iterable[str], what: str) -> None:

@@ -68,7 +68,7 @@ import numpy as np
 from .._resources import n_threads_value
 from .. import _core, script_check
 from .. import tokenizers as _tok
-from .._inputs import SegmentReferences, as_references, check_all_text, check_orientation
+from .._inputs import SegmentReferences, as_references, check_all_text, check_option_applies, check_orientation
 from ..errors import IncompatibleStatsError, InvalidInputError, InvalidOptionError
 from ..stats import SegmentStats, Stats
 from .base import Metric, Score
@@ -316,6 +316,7 @@ class CIDEr(Metric):
             raise InvalidOptionError(f"unknown CIDEr flavour {flavour!r}; known: {', '.join(FLAVOURS)}")
         _check_tokenize(tokenize)
         _check_order(n)
+        check_option_applies("sigma", sigma, 6.0, flavour == "cider-d", "with flavour='cider' (the length penalty is CIDEr-D's)")
         if not isinstance(sigma, (int, float)) or not math.isfinite(sigma) or sigma <= 0:
             raise InvalidOptionError(f"sigma must be a positive number, got {sigma!r}")
         if df is not None and not isinstance(df, CiderDF):
