@@ -657,6 +657,12 @@ def _plain_score(entry, metric):
     return metric.corpus_score(_CASED_P, _CASED_R).score
 
 
+# nltk's SmoothingFunction(epsilon, alpha, k) holds the parameters of every method, and the
+# nltk-style metrics take them the same way (code ported from nltk keeps working): a
+# parameter of another method is carried, unused, as nltk carries it.
+NLTK_SMOOTHING_PARAMETERS = {"epsilon", "alpha", "k"}
+
+
 @pytest.mark.parametrize("entry", METRICS, ids=[e.name for e in METRICS])
 def test_options_that_change_nothing_are_refused(entry):
     """Every bool/number option of every flavour, moved off its default: it changes the
@@ -675,6 +681,8 @@ def test_options_that_change_nothing_are_refused(entry):
                 continue  # e.g. nltk METEOR without WordNet
             for p in list(inspect.signature(type(base).__init__).parameters.values())[1:]:
                 if p.name in ("flavour", "n_threads") or p.kind not in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD):
+                    continue
+                if p.name in NLTK_SMOOTHING_PARAMETERS and (flavour == "nltk" or entry.name == "self_bleu"):
                     continue
                 for value in _non_default_values(p.default):
                     try:

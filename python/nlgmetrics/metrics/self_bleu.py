@@ -33,7 +33,7 @@ import numpy as np
 
 from .. import _core, script_check
 from .. import tokenizers as _tok
-from .._inputs import as_sequence, as_texts, check_all_text, check_option_applies
+from .._inputs import as_sequence, as_texts, check_all_text
 from .._resources import n_threads_value
 from ..errors import InputTypeError, InvalidOptionError
 from ..signature import Signature
@@ -93,8 +93,6 @@ class SelfBLEU:
                 raise InvalidOptionError(f"{name} must be a number, got {value!r}")
         if not 0 <= epsilon <= 1:  # method1 adds epsilon to a zero count: above 1 a precision exceeds 1
             raise InvalidOptionError(f"epsilon must be in [0, 1], got {epsilon!r}")
-        for name, value, default, methods in (("epsilon", epsilon, 0.1, (1,)), ("alpha", alpha, 5, (6,)), ("k", k, 5, (4, 7))):
-            check_option_applies(name, value, default, self.method in methods, f"with smoothing method{self.method}")
         self.epsilon, self.alpha, self.k = epsilon, alpha, k
         self.n_threads = n_threads
         # Texygen: ``tuple((1. / ngram for _ in range(ngram)))``.
