@@ -243,3 +243,42 @@ def test_concurrent_torchmetrics_updates():
     _run_threads([lambda b=b: shared.update(*b) for b in BATCHES])
     assert int(shared.n_segments) == len(PREDS)
     assert float(shared.compute()) == float(serial.compute())
+
+
+# -- objects shared read-mostly between threads: tables, rewards, neural caches ---------
+def _same_on_every_thread(call: Callable[[], Any], atol: float = 0.0) -> None:
+    """`call` on N_THREADS threads at once, several times each, equals `call` alone (to
+    `atol`: float32 encoders differ in the last bits with how texts are batched)."""
+    want = np.asarray(call())
+    got: list[Any] = []
+    _run_threads([lambda: got.append(np.asarray(call())) for _ in range(N_THREADS * 3)])
+    assert len(got) == N_THREADS * 3
+    for g in got:
+        np.testing.assert_allclose(g, want, rtol=0, atol=atol) if atol else np.testing.assert_array_equal(g, want)
+
+
+def test_a_shared_cider_df_and_reward_score_the_same_on_every_thread():
+    from nlgmetrics.cider import CiderReward
+    from nlgmetrics.metrics.cider import CiderDF
+
+    df = CiderDF.fit(REFS, tokenize="none")
+    cider = nlgmetrics.load("cider", df=df, tokenize="none")
+    reward = CiderReward(df)
+    _same_on_every_thread(lambda: cider.sentence_scores(PREDS, REFS))
+    _same_on_every_thread(lambda: reward.scores(PREDS, REFS))
+    _same_on_every_thread(lambda: sorted(df.to_counts().items()))
+
+
+def test_a_comet_cache_shared_between_threads_keeps_every_score():
+    torch = pytest.importorskip("torch")
+    torch.set_num_threads(1)
+    from conftest import REPO
+
+    gold = REPO / "tests" / "goldens" / "comet"
+    sources = [p.upper() for p in PREDS[:12]]
+    # a cache smaller than one call: every thread evicts what the others just read
+    comet = nlgmetrics.COMET(gold / "da-sparsemax-avg", encoder=gold / "xlmr-tiny", device="cpu", cache_size=5)
+    fresh = nlgmetrics.COMET(gold / "da-sparsemax-avg", encoder=gold / "xlmr-tiny", device="cpu", cache_size=0)
+    want = fresh.sentence_scores(PREDS[:12], [r[0] for r in REFS[:12]], sources=sources)
+    _same_on_every_thread(lambda: comet.sentence_scores(PREDS[:12], [r[0] for r in REFS[:12]], sources=sources), atol=1e-6)
+    np.testing.assert_allclose(comet.sentence_scores(PREDS[:12], [r[0] for r in REFS[:12]], sources=sources), want, rtol=0, atol=1e-6)

@@ -63,7 +63,7 @@ import numpy as np
 
 from . import _core
 from ._resources import check_allocation, n_threads_value
-from .errors import IncompatibleStatsError, InvalidInputError, InvalidOptionError, LengthMismatchError
+from .errors import IncompatibleStatsError, InvalidInputError, InvalidOptionError, LengthMismatchError, ResourceLimitError
 from .metrics.base import Metric, Score
 from .signature import Signature
 from .stats import SegmentStats, exact_partials
@@ -111,6 +111,8 @@ def _check_choice(name: str, value: str, allowed: Sequence[str]) -> None:
 def _check_count(name: str, n: Any) -> int:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise InvalidOptionError(f"{name} must be a positive integer, got {n!r}")
+    if n >= 1 << 62:
+        raise ResourceLimitError(f"{name}={n} resamples need more memory than any machine's address space")
     return int(n)
 
 

@@ -51,7 +51,14 @@ pub fn detached<T: Send>(
         py.detach(|| catch_unwind(AssertUnwindSafe(f)))
     };
     match out {
-        Ok(Ok(v)) => Ok(v),
+        Ok(Ok(v)) => {
+            // A Ctrl-C that came after the core's last check is raised now, before any
+            // Python code (a lazy import while converting the result) could trip on it.
+            if crate::signals::is_main_thread() {
+                py.check_signals()?;
+            }
+            Ok(v)
+        }
         Ok(Err(e)) => Err(to_py_err(py, e)),
         Err(payload) => Err(unwound(py, payload)),
     }

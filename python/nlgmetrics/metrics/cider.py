@@ -71,7 +71,7 @@ import numpy as np
 from .._resources import n_threads_value
 from .. import _core, script_check
 from .. import tokenizers as _tok
-from .._inputs import SegmentReferences, as_references, check_all_text, check_orientation
+from .._inputs import SegmentReferences, as_references, check_all_text, check_option_applies, check_orientation
 from ..errors import IncompatibleStatsError, InvalidInputError, InvalidOptionError
 from ..stats import SegmentStats, Stats, ordered_mean
 from .base import Metric, Score
@@ -86,6 +86,11 @@ _DF_FORMAT = "nlgmetrics-cider-df"
 
 class CiderDegenerateWarning(UserWarning):
     """The document frequencies make every weight 0 (e.g. a corpus of one image)."""
+
+
+def _check_order(n: Any) -> None:
+    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 4:
+        raise InvalidOptionError(f"n must be an integer in 1..4, got {n!r}")
 
 
 class CiderDF:
@@ -113,6 +118,7 @@ class CiderDF:
     def fit(cls, references: Sequence[str | Sequence[str]], *, tokenize: str = "ptb", n: int = 4, n_threads: int = 0) -> "CiderDF":
         n_threads = n_threads_value(n_threads)
         _check_tokenize(tokenize)
+        _check_order(n)
         refs = as_references(references)
         if tokenize in PRETOKENIZERS:
             _, refs = _tok.pretokenize(tokenize, [], refs, n_threads)
@@ -122,6 +128,7 @@ class CiderDF:
     @classmethod
     def fit_token_ids(cls, references: Sequence[Sequence[Sequence[int]]], *, eos_id: int | None = None, include_eos: bool = True, n: int = 4) -> "CiderDF":
         """Fit on token-id references (``references[i]``: the id sequences of image i)."""
+        _check_order(n)
         refs = [[_id_list(r) for r in rs] for rs in references]
         return cls(_core.CiderDocFreq.fit_ids(refs, n, eos_id, include_eos), "ids")
 
@@ -311,8 +318,8 @@ class CIDEr(Metric):
         if flavour not in FLAVOURS:
             raise InvalidOptionError(f"unknown CIDEr flavour {flavour!r}; known: {', '.join(FLAVOURS)}")
         _check_tokenize(tokenize)
-        if not isinstance(n, int) or not 1 <= n <= 4:
-            raise InvalidOptionError(f"n must be an integer in 1..4, got {n!r}")
+        _check_order(n)
+        check_option_applies("sigma", sigma, 6.0, flavour == "cider-d", "with flavour='cider' (the length penalty is CIDEr-D's)")
         if not isinstance(sigma, (int, float)) or not math.isfinite(sigma) or sigma <= 0:
             raise InvalidOptionError(f"sigma must be a positive number, got {sigma!r}")
         if df is not None and not isinstance(df, CiderDF):

@@ -51,7 +51,7 @@ import numpy as np
 from .. import _core
 from .. import script_check
 from .. import tokenizers as _tok
-from .._inputs import as_references
+from .._inputs import as_references, check_option_applies
 from ..errors import IncompatibleStatsError, InvalidInputError, InvalidOptionError
 from ..script_check import Segmentation
 from ..stats import SegmentStats, Stats
@@ -128,6 +128,8 @@ class NIST(Metric):
         self.n = n
         self.tokenize = tokenize
         # mteval lowercases unless -c; nltk only when asked
+        check_option_applies("lowercase", lowercase, False, flavour == "nltk", "with flavour='mteval' (it lowercases unless case_sensitive=True)")
+        check_option_applies("case_sensitive", case_sensitive, False, flavour == "mteval", "with flavour='nltk' (it keeps case unless lowercase=True)")
         self.lowercase = (not case_sensitive) if flavour == "mteval" else bool(lowercase)
         self.case_sensitive = bool(case_sensitive)
         self.zero_division = zero_division

@@ -382,10 +382,11 @@ pub fn batch_stats<H: AsRef<str> + Sync>(
         }
     }
     let n_max = cfg.max_order;
+    let watch = crate::interrupt::Watch::current();
     let (hyp_tok, ref_tok): (Vec<String>, Vec<Vec<String>>) = crate::parallel::run(n_threads, || {
         use rayon::prelude::*;
-        let h = hyps.par_iter().map(|x| cfg.preprocess(x.as_ref())).collect();
-        let r = refs.par_iter().map(|rs| rs.iter().map(|x| cfg.preprocess(x)).collect()).collect();
+        let h = hyps.par_iter().map(watch.each(|x: &H| cfg.preprocess(x.as_ref()))).collect();
+        let r = refs.par_iter().map(watch.each(|rs: &Vec<String>| rs.iter().map(|x| cfg.preprocess(x)).collect())).collect();
         (h, r)
     });
     // one vocabulary for the batch (and the fixed table), so n-grams compare as trie nodes
