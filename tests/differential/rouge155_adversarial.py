@@ -99,9 +99,9 @@ def sentence(rng: random.Random, vocab: list[str] | None, n_words: int) -> str:
     return out
 
 
-def summary(rng: random.Random, vocab: list[str] | None, first_content: bool) -> str:
+def summary(rng: random.Random, vocab: list[str] | None, first_content: bool, long_rate: float = 0.03) -> str:
     r = rng.random()
-    if r < 0.03:
+    if r < long_rate:
         n_sent, max_words = rng.randint(20, 60), 40  # long
     else:
         n_sent, max_words = rng.randint(1, 5), 25
@@ -113,10 +113,10 @@ def summary(rng: random.Random, vocab: list[str] | None, first_content: bool) ->
     return "\n".join(sents)
 
 
-def evaluation(rng: random.Random) -> tuple[str, list[str]]:
-    m1 = summary(rng, None, True)
+def evaluation(rng: random.Random, long_rate: float = 0.03) -> tuple[str, list[str]]:
+    m1 = summary(rng, None, True, long_rate)
     vocab = m1.split() or None
-    m2 = summary(rng, vocab, True)
+    m2 = summary(rng, vocab, True, long_rate)
     m3 = rng.choice(CONTENT) + (" " + sentence(rng, vocab, rng.randint(0, 6)) if rng.random() < 0.7 else "")
     r = rng.random()
     if r < 0.04:
@@ -128,15 +128,16 @@ def evaluation(rng: random.Random) -> tuple[str, list[str]]:
     elif r < 0.12:
         peer = m1 if rng.random() < 0.5 else m1.upper()
     else:
-        peer = summary(rng, (m1 + " " + m2).split(), False)
+        peer = summary(rng, (m1 + " " + m2).split(), False, long_rate)
     return peer, [m1, m2, m3]
 
 
-def evaluations(n: int, seed: int) -> tuple[list[str], list[list[str]]]:
+def evaluations(n: int, seed: int, long_rate: float = 0.03) -> tuple[list[str], list[list[str]]]:
+    """``n`` evaluations; ``long_rate`` of the summaries have 20-60 sentences."""
     rng = random.Random(seed)
     peers, models = [], []
     for _ in range(n):
-        p, m = evaluation(rng)
+        p, m = evaluation(rng, long_rate)
         peers.append(p)
         models.append(m)
     return peers, models

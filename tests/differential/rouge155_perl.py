@@ -204,10 +204,10 @@ def run_perl(run: Run, peers: Sequence[str], models: Sequence[Sequence[str]], ti
         tmp = Path(d)
         rows = []
         for k, (peer, mods) in enumerate(zip(peers, models)):
-            (tmp / f"{k}.p").write_bytes(file_bytes(peer, run.fmt))
+            (tmp / f"{k}.p").write_bytes(file_bytes(representable(peer, run.fmt), run.fmt))
             names = []
             for j, m in enumerate(mods[: run.n_models]):
-                (tmp / f"{k}.m{j}").write_bytes(file_bytes(m, run.fmt))
+                (tmp / f"{k}.m{j}").write_bytes(file_bytes(representable(m, run.fmt), run.fmt))
                 names.append(f"{k}.m{j}")
             rows.append(f"{k}.p " + " ".join(names))
         (tmp / "list").write_text("\n".join(rows) + "\n")
@@ -263,8 +263,8 @@ def compare(label: str, run: Run, peers: Sequence[str], models: Sequence[Sequenc
     from nlgmetrics import ROUGE
 
     metric = ROUGE("rouge155", **run.options)
-    refs = [list(m[: run.n_models]) for m in models]
-    preds = list(peers)
+    refs = [[representable(x, run.fmt) for x in m[: run.n_models]] for m in models]
+    preds = [representable(p, run.fmt) for p in peers]
     sums = np.asarray(metric.stats(preds, refs).sums)
     diffs: list[Difference] = []
     n_values = 0
