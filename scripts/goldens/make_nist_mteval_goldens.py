@@ -26,26 +26,12 @@ CORPORA = REPO.parent / "shared" / "corpora"
 OUT = REPO / "tests" / "goldens" / "nist_mteval" / "goldens.json"
 sys.path.insert(0, str(REPO / "tests"))
 
-
-def esc(s: str) -> str:
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def sgml(kind: str, sets: list[list[str]]) -> str:
-    tag = {"src": "srcset", "ref": "refset", "tst": "tstset"}[kind]
-    out = [f'<{tag} setid="s" srclang="any" trglang="en">']
-    for k, segs in enumerate(sets):
-        sysid = f"r{k}" if kind == "ref" else "sys"
-        out.append(f'<doc docid="d" genre="g" sysid="{sysid}">')
-        out += [f'<seg id="{i}">{esc(s)}</seg>' for i, s in enumerate(segs, 1)]
-        out.append("</doc>")
-    out.append(f"</{tag}>")
-    return "\n".join(out) + "\n"
+from differential.mteval_perl import reference_streams, sgml  # noqa: E402
 
 
 def run(mteval: str, hyps: list[str], refs: list[list[str]], case_sensitive: bool) -> dict:
-    n_refs = max(len(r) for r in refs)
-    streams = [[r[k] if k < len(r) else "" for r in refs] for k in range(n_refs)]
+    streams = reference_streams(refs)
+    n_refs = len(streams)
     with tempfile.TemporaryDirectory() as d:
         p = Path(d)
         (p / "src.sgm").write_text(sgml("src", [hyps]), encoding="utf-8")

@@ -31,7 +31,7 @@ def main() -> None:
     ap.add_argument("--chunk", type=int, default=1000)
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
-    jobs = [("adversarial", *evaluations(args.adversarial, args.seed), H.ADVERSARIAL_RUNS)]
+    jobs = [("adversarial", *evaluations(args.adversarial, args.seed), H.ADVERSARIAL_RUNS)] if args.adversarial else []
     jobs.append(("wmt22-en", *wmt22_english(CORPORA), H.CORPUS_RUNS))
     jobs.append(("cnndm", *cnndm(CORPORA, step=args.cnndm_step), H.CORPUS_RUNS))
     report = {"values": 0, "evaluations": 0, "differences": []}
