@@ -109,7 +109,7 @@ def test_sacrebleu_style_bleu_against_mteval_bleu():
     worst = 0.0
     for r in (r for r in goldens() if r["kind"] == "adversarial"):
         worst = max(worst, abs(float(M.ours_bleu(r["hyps"], r["refs"], r["case_sensitive"])) - float(r["printed"]["document"]["BLEU"])))
-    assert worst < 0.03
+    assert worst < 0.016
     record(metric="BLEU", flavour="sacrebleu vs mteval-v13a", reference="mteval-v13a.pl (goldens)",
            inputs=f"{len(real)} WMT22 zh-en system scores equal at 4 decimals; 24 generated corpora differ by up to {worst:.4f}",
            values=len(real), max_diff=0.0)
