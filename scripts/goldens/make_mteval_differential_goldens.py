@@ -55,7 +55,8 @@ def wmt_inputs(system: str) -> tuple[list[str], list[list[str]]]:
     return hyps, [[x, y] for x, y in zip(a, b)]
 
 
-def e2e_inputs(system: str) -> tuple[list[str], list[list[str]]]:
+def e2e_outputs(system: str) -> tuple[list[str], list[list[str]]]:
+    """An E2E system's outputs and each input's references (1-45 of them), in test-set order."""
     e2e = CORPORA / "e2e"
     with open(e2e / "testset_w_refs.csv", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
@@ -68,9 +69,14 @@ def e2e_inputs(system: str) -> tuple[list[str], list[list[str]]]:
         by_mr[r["mr"]].append(r["ref"])
     with open(e2e / "system_outputs_primary" / f"{system}.tsv", encoding="utf-8") as f:
         out = {r[0]: r[1] for r in csv.reader(f, delimiter="\t") if len(r) >= 2}
-    refs = [by_mr[m] for m in mrs]
+    return [out[m] for m in mrs], [by_mr[m] for m in mrs]
+
+
+def e2e_inputs(system: str) -> tuple[list[str], list[list[str]]]:
+    """As mteval-v13a reads them: references padded with empty segments to 45 sets."""
+    hyps, refs = e2e_outputs(system)
     width = max(len(r) for r in refs)
-    return [out[m] for m in mrs], [r + [""] * (width - len(r)) for r in refs]
+    return hyps, [r + [""] * (width - len(r)) for r in refs]
 
 
 E2E_SYSTEMS = ["tgen", "chen"]

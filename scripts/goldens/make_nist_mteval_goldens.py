@@ -60,23 +60,10 @@ def main() -> None:
             refs = [[a, b] for a, b in zip(refs_a, refs_b)]
             goldens.append({"corpus": "wmt22/zh-en", "system": system, "refs": "A+B", "case_sensitive": cs, **run(args.mteval, hyps, refs, cs)})
         goldens.append({"corpus": "wmt22/zh-en", "system": system, "refs": "A", "case_sensitive": False, **run(args.mteval, hyps, [[a] for a in refs_a], False)})
-    import csv
+    from make_mteval_differential_goldens import e2e_outputs
 
-    e2e = CORPORA / "e2e"
-    with open(e2e / "testset_w_refs.csv", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
-    mrs: list[str] = []
-    by_mr: dict[str, list[str]] = {}
-    for r in rows:
-        if r["mr"] not in by_mr:
-            mrs.append(r["mr"])
-            by_mr[r["mr"]] = []
-        by_mr[r["mr"]].append(r["ref"])
-    e2e_refs = [by_mr[m] for m in mrs]
     for system in ["tgen", "adapt", "chen", "gong"]:
-        with open(e2e / "system_outputs_primary" / f"{system}.tsv", encoding="utf-8") as f:
-            out = {r[0]: r[1] for r in csv.reader(f, delimiter="\t") if len(r) >= 2}
-        hyps = [out[m] for m in mrs]
+        hyps, e2e_refs = e2e_outputs(system)
         for cs in (False, True) if system in ("tgen", "chen") else (False,):
             goldens.append({"corpus": "e2e", "system": system, "refs": "padded", "case_sensitive": cs, **run(args.mteval, hyps, e2e_refs, cs)})
     OUT.write_text(json.dumps(goldens, indent=1) + "\n", encoding="utf-8")
