@@ -15,7 +15,10 @@ weights came from (two count fields, as CIDEr-D's): their sum is refused with an
 
 Flavours:
 
-- ``mteval`` (default; mteval-v13a.pl): 13a tokenization, ASCII lowercasing unless
+- ``mteval`` (default; mteval-v13a.pl): 13a tokenization as the script applies it to the
+  raw text written into its SGML input with ``& < >`` escaped (a literal ``&amp;``,
+  ``&quot;`` or ``<skipped>`` stays text, a literal ``&lt;``/``&gt;`` becomes ``<``/``>``,
+  Perl's whitespace keeps U+001C..U+001F inside tokens), ASCII lowercasing unless
   ``case_sensitive=True`` (mteval's ``-c``); hypothesis n-gram counts clipped by their
   maximum count over all references; ``NIST = Σ_{n≤N} Σinfo_n / max(#hyp n-grams, 1)
   × BP(hyp words / average reference length)``, ``BP(r) = exp(−β ln² r)`` for
