@@ -100,8 +100,9 @@ SINGLE_ITEM_CALLS = {
     # rouge-score's LCS of a 300,000 x 300,000-word pair: ~10 s
     "rouge_l": ("a, b = words(300_000, 50), words(300_000, 50)",
                 "nlgmetrics.load('rouge', rouge_types=['rougeL']).corpus_score([a], [b])"),
-    # character and word n-grams of a 1,000,000-word segment and its reference: ~2 s
-    "chrf": ("a, b = words(1_000_000, 1000), words(1_000_000, 1000)", "nlgmetrics.load('chrf').corpus_score([a], [b])"),
+    # character and word n-grams of a 3,000,000-word segment and its reference: ~6 s (a
+    # shorter call can end before the signal, 1 s after the start, on a fast machine)
+    "chrf": ("a, b = words(3_000_000, 1000), words(3_000_000, 1000)", "nlgmetrics.load('chrf').corpus_score([a], [b])"),
     # n-gram counts of a 5,000,000-word segment and its reference: ~3.5 s
     "bleu": ("a, b = words(5_000_000, 10), words(5_000_000, 10)", "nlgmetrics.load('bleu').corpus_score([a], [b])"),
     # TER's shift search on a 100,000-word pair (1000 candidates of 5M cells each): ~30 s
