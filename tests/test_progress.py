@@ -248,27 +248,41 @@ def _run_on_terminal(args, cwd) -> tuple[str, str]:
     import struct
     import subprocess
     import termios
+    import time
 
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 0, 0))
     p = subprocess.Popen([sys.executable, "-m", "nlgmetrics", *args], cwd=cwd, stdout=subprocess.PIPE, stderr=slave)
     os.close(slave)
-    seen = b""
-    while True:
-        ready, _, _ = select.select([master], [], [], 0.5)
-        if ready:
-            try:
-                chunk = os.read(master, 4096)
-            except OSError:  # the child closed the terminal
+    # Drain both the terminal and stdout: a report is larger than a pipe's buffer, so reading
+    # stdout only at the end would leave the child blocked on its write.
+    seen, out = b"", b""
+    open_fds = {master, p.stdout.fileno()}
+    deadline = time.monotonic() + 300
+    try:
+        while open_fds and time.monotonic() < deadline:
+            ready, _, _ = select.select(list(open_fds), [], [], 0.5)
+            for fd in ready:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:  # the child closed the terminal
+                    chunk = b""
+                if not chunk:
+                    open_fds.discard(fd)
+                elif fd == master:
+                    seen += chunk
+                else:
+                    out += chunk
+            if not ready and p.poll() is not None and master in open_fds and p.stdout.fileno() not in open_fds:
                 break
-            if not chunk:
-                break
-            seen += chunk
-        elif p.poll() is not None:
-            break
-    out = p.stdout.read().decode()
-    p.wait()
-    os.close(master)
+        assert not open_fds or p.poll() is not None, f"nlgmetrics {' '.join(args)} did not finish in 300 s"
+    finally:
+        if p.poll() is None:
+            p.kill()
+        p.wait()
+        p.stdout.close()
+        os.close(master)
+    out = out.decode()
     return out, seen.decode(errors="replace")
 
 
