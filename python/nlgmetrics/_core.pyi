@@ -24,8 +24,12 @@ def bleu_stats_lists(
     hyps: object, refs: object, tokenizer: str, lowercase: bool, max_order: int, n_threads: int = 0
 ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]] | None:
     """As bleu_stats, reading list items in place, plus references per segment; None if not plain lists of str."""
+def bleu_totals_lists(
+    hyps: object, refs: object, tokenizer: str, lowercase: bool, max_order: int, n_threads: int = 0
+) -> tuple[list[int], list[int], int] | None:
+    """Column sums of bleu_stats_lists, the sorted distinct references per segment, the segment count; None as bleu_stats_lists."""
 def bleu_score(
-    stats: npt.NDArray[np.uint64], max_order: int, smooth_method: str, smooth_value: float | None, effective_order: bool
+    stats: npt.NDArray[np.uint64] | Sequence[int], max_order: int, smooth_method: str, smooth_value: float | None, effective_order: bool
 ) -> dict[str, object]: ...
 def bleu_scores(
     stats: npt.NDArray[np.uint64], max_order: int, smooth_method: str, smooth_value: float | None, effective_order: bool

@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping, Set
-from typing import Any, Iterable, Sequence
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Sequence
 
 from .errors import (
     InputTypeError,

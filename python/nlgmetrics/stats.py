@@ -10,17 +10,23 @@ bootstrap and distributed reduction goes through.
   n-gram information weights); they merge by key-wise addition.
 - ``tail`` holds order-dependent extras of the last segment, for the rare reference that
   depends on segment order (nltk's corpus BLEU smoothing); merging keeps the right one.
+
+numpy is imported when an array is first needed, not with this module: a corpus score
+computed from totals the core summed (``Metric._total_lists``) never needs it, which
+keeps a fresh interpreter's first score cheap.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
-
-import numpy as np
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
 
 from .errors import IncompatibleStatsError
+
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Sequence
+
+    import numpy as np
 
 
 def _msum_add(partials: list[float], x: float) -> None:
@@ -49,6 +55,8 @@ def exact_partials(values: Iterable[float], start: Sequence[float] = ()) -> tupl
 def _column_partials(column: np.ndarray) -> tuple[float, ...]:
     """:func:`exact_partials` of a column, in Rust when every value is finite (the same
     algorithm, so the same partials, without a Python-level loop per row)."""
+    import numpy as np
+
     if len(column) and np.isfinite(column).all():
         from . import _core
 
@@ -56,26 +64,96 @@ def _column_partials(column: np.ndarray) -> tuple[float, ...]:
     return exact_partials(column)
 
 
-@dataclass(frozen=True)
+_UINT64 = (1 << 64) - 1
+_STATS_FIELDS = ("key", "count_fields", "counts", "sum_fields", "sum_partials", "n_segments", "ref_counts", "tables", "tail")
+
+
 class Stats:
-    """Reduced statistics of one metric configuration (see module docstring)."""
+    """Reduced statistics of one metric configuration (see module docstring); immutable.
+
+    ``Stats(key, count_fields, counts, sum_fields=(), sum_partials=(), n_segments=0,
+    ref_counts=frozenset(), tables={}, tail=None)``. ``counts`` is read as a uint64 array;
+    it may be given as a tuple of Python ints (totals a core function summed), then the
+    array is built on first read. A plain class rather than a dataclass: ``dataclasses``
+    (with ``inspect``) would be most of a fresh interpreter's import time. ``replace``
+    is ``dataclasses.replace``.
+    """
+
+    __hash__ = None  # type: ignore[assignment]  # the counts are an array
 
     key: str
     count_fields: tuple[str, ...]
-    counts: np.ndarray
-    sum_fields: tuple[str, ...] = ()
-    sum_partials: tuple[tuple[float, ...], ...] = ()
-    n_segments: int = 0
-    ref_counts: frozenset[int] = frozenset()
-    tables: dict[str, dict[Any, int]] = field(default_factory=dict)
-    tail: Any = None
+    sum_fields: tuple[str, ...]
+    sum_partials: tuple[tuple[float, ...], ...]
+    n_segments: int
+    ref_counts: frozenset[int]
+    tables: dict[str, dict[Any, int]]
+    tail: Any
+
+    def __init__(
+        self,
+        key: str,
+        count_fields: tuple[str, ...],
+        counts: Any,
+        sum_fields: tuple[str, ...] = (),
+        sum_partials: tuple[tuple[float, ...], ...] = (),
+        n_segments: int = 0,
+        ref_counts: frozenset[int] = frozenset(),
+        tables: dict[str, dict[Any, int]] | None = None,
+        tail: Any = None,
+    ):
+        self.__dict__.update(
+            key=key,
+            count_fields=count_fields,
+            _counts_value=counts,
+            sum_fields=sum_fields,
+            sum_partials=sum_partials,
+            n_segments=n_segments,
+            ref_counts=ref_counts,
+            tables={} if tables is None else tables,
+            tail=tail,
+        )
+
+    @property
+    def counts(self) -> np.ndarray:
+        value = self._count_values()
+        if type(value) is tuple:
+            import numpy as np
+
+            value = np.array(value, dtype=np.uint64)
+            self.__dict__["_counts_value"] = value
+        return value
+
+    def _count_values(self) -> Any:
+        """The counts as given (a tuple of ints or an array), for a core call that
+        accepts either, without importing numpy."""
+        d = self.__dict__
+        return d["_counts_value"] if "_counts_value" in d else d["counts"]  # a pickle of an older version: "counts"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def replace(self, **changes: Any) -> "Stats":
+        """A copy with some fields changed."""
+        values = {f: getattr(self, f) for f in _STATS_FIELDS if f != "counts"}
+        values["counts"] = self._count_values()
+        unknown = set(changes) - set(_STATS_FIELDS)
+        if unknown:
+            raise TypeError(f"Stats has no field {sorted(unknown)[0]!r}")
+        return Stats(**{**values, **changes})
+
+    def __repr__(self) -> str:
+        return "Stats(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in _STATS_FIELDS) + ")"
 
     @classmethod
     def zero(cls, key: str, count_fields: Sequence[str], sum_fields: Sequence[str] = ()) -> "Stats":
         return cls(
             key=key,
             count_fields=tuple(count_fields),
-            counts=np.zeros(len(count_fields), dtype=np.uint64),
+            counts=(0,) * len(count_fields),
             sum_fields=tuple(sum_fields),
             sum_partials=tuple(() for _ in sum_fields),
         )
@@ -83,6 +161,8 @@ class Stats:
     @property
     def sums(self) -> np.ndarray:
         """The float sums, each exactly rounded."""
+        import numpy as np
+
         return np.array([math.fsum(p) for p in self.sum_partials], dtype=np.float64)
 
     def __add__(self, other: "Stats") -> "Stats":
@@ -100,10 +180,15 @@ class Stats:
             for k, v in other.tables.get(name, {}).items():
                 merged[k] = merged.get(k, 0) + v
             tables[name] = merged
+        mine, theirs = self._count_values(), other._count_values()
+        if type(mine) is tuple and type(theirs) is tuple and len(mine) == len(theirs):
+            counts: Any = tuple((a + b) & _UINT64 for a, b in zip(mine, theirs))  # as uint64 adds; no numpy
+        else:
+            counts = self.counts + other.counts
         return Stats(
             key=self.key,
             count_fields=self.count_fields,
-            counts=self.counts + other.counts,
+            counts=counts,
             sum_fields=self.sum_fields,
             sum_partials=tuple(
                 exact_partials(b, a) for a, b in zip(self.sum_partials, other.sum_partials)
@@ -122,6 +207,8 @@ class Stats:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Stats):
             return NotImplemented
+        import numpy as np
+
         return (
             self.key == other.key
             and self.count_fields == other.count_fields
@@ -141,76 +228,13 @@ class Stats:
         return out
 
 
-@dataclass(frozen=True)
-class SegmentStats:
-    """Per-segment statistics: ``counts`` (n × k uint64) and ``sums`` (n × m float64)."""
+def __getattr__(name: str) -> Any:
+    # SegmentStats is a dataclass (metrics subclass it as dataclasses); it is defined in
+    # its own module, loaded on first use, so a corpus score from core totals never
+    # imports dataclasses.
+    if name == "SegmentStats":
+        from ._segment_stats import SegmentStats
 
-    key: str
-    count_fields: tuple[str, ...]
-    counts: np.ndarray
-    sum_fields: tuple[str, ...] = ()
-    sums: np.ndarray | None = None
-    ref_counts: np.ndarray | None = None
-    tails: list[Any] | None = None
-
-    def __len__(self) -> int:
-        return int(self.counts.shape[0])
-
-    def _sum_matrix(self) -> np.ndarray:
-        if self.sums is None:
-            return np.zeros((len(self), 0), dtype=np.float64)
-        return self.sums
-
-    def total(self) -> Stats:
-        """Reduce to a :class:`Stats` total (integer sums; exact float sums)."""
-        sums = self._sum_matrix()
-        return Stats(
-            key=self.key,
-            count_fields=self.count_fields,
-            counts=self.counts.sum(axis=0, dtype=np.uint64) if len(self) else np.zeros(len(self.count_fields), np.uint64),
-            sum_fields=self.sum_fields,
-            sum_partials=tuple(_column_partials(sums[:, j]) for j in range(sums.shape[1])),
-            n_segments=len(self),
-            ref_counts=frozenset(int(r) for r in np.unique(self.ref_counts)) if self.ref_counts is not None else frozenset(),
-            tail=self.tails[-1] if self.tails else None,
-        )
-
-    def row(self, i: int) -> Stats:
-        """Statistics of segment ``i`` alone."""
-        return self.take([i]).total()
-
-    def take(self, indices: Sequence[int] | np.ndarray) -> "SegmentStats":
-        idx = np.asarray(indices, dtype=np.intp)
-        return SegmentStats(
-            key=self.key,
-            count_fields=self.count_fields,
-            counts=self.counts[idx],
-            sum_fields=self.sum_fields,
-            sums=None if self.sums is None else self.sums[idx],
-            ref_counts=None if self.ref_counts is None else self.ref_counts[idx],
-            tails=None if self.tails is None else [self.tails[i] for i in idx],
-        )
-
-    def __add__(self, other: "SegmentStats") -> "SegmentStats":
-        """Concatenate (segments of ``other`` follow those of ``self``)."""
-        if not isinstance(other, SegmentStats):
-            return NotImplemented
-        if other.key != self.key or other.count_fields != self.count_fields or other.sum_fields != self.sum_fields:
-            raise IncompatibleStatsError(
-                f"cannot concatenate statistics of {self.key!r} with statistics of {other.key!r}"
-            )
-
-        def cat(a, b):
-            if a is None and b is None:
-                return None
-            return np.concatenate([a, b])
-
-        return SegmentStats(
-            key=self.key,
-            count_fields=self.count_fields,
-            counts=np.concatenate([self.counts, other.counts]),
-            sum_fields=self.sum_fields,
-            sums=cat(self.sums, other.sums),
-            ref_counts=cat(self.ref_counts, other.ref_counts),
-            tails=None if self.tails is None and other.tails is None else (self.tails or []) + (other.tails or []),
-        )
+        globals()[name] = SegmentStats
+        return SegmentStats
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -4,7 +4,7 @@ use nlgmetrics_core::tokenize::Tokenizer;
 use nlgmetrics_core::Error;
 use numpy::{PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList, PyTuple};
 
 fn config(tokenizer: &str, lowercase: bool, max_order: usize) -> Result<BleuConfig, Error> {
     let cfg = BleuConfig { tokenizer: Tokenizer::from_name(tokenizer)?, lowercase, max_order };
@@ -68,18 +68,66 @@ fn bleu_stats_lists<'py>(
     Ok(Some((matrix(py, data, n, width)?, PyArray1::from_vec(py, ref_counts))))
 }
 
-/// Score one statistics vector; returns the breakdown as a dict.
+/// Column sums of the statistics of [`bleu_stats_lists`] (the corpus total, without
+/// building the per-segment matrix in Python), the distinct numbers of references per
+/// segment (sorted) and the number of segments; `None` as [`bleu_stats_lists`].
+/// Plain Python values: a corpus score from these needs no numpy.
+#[pyfunction]
+#[pyo3(signature = (hyps, refs, tokenizer, lowercase, max_order, n_threads=0))]
+fn bleu_totals_lists<'py>(
+    py: Python<'py>,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+    tokenizer: &str,
+    lowercase: bool,
+    max_order: usize,
+    n_threads: usize,
+) -> PyResult<Option<(Vec<u64>, Vec<usize>, usize)>> {
+    let (Some(hyp_objs), Some((ref_objs, starts))) = (str_items(hyps), str_runs(refs)) else {
+        return Ok(None);
+    };
+    let (Some(hyp_texts), Some(ref_texts)) = (utf8_views(&hyp_objs), utf8_views(&ref_objs)) else {
+        return Ok(None);
+    };
+    let totals = detached(py, || {
+        let cfg = config(tokenizer, lowercase, max_order)?;
+        let data = bleu::batch_stats_flat(&cfg, &hyp_texts, &ref_texts, &starts, n_threads)?;
+        Ok(column_sums(&data, cfg.width()))
+    })?;
+    let mut ref_counts: Vec<usize> = starts.windows(2).map(|w| w[1] - w[0]).collect();
+    ref_counts.sort_unstable();
+    ref_counts.dedup();
+    Ok(Some((totals, ref_counts, hyp_texts.len())))
+}
+
+/// Sums of the columns of a row-major matrix, wrapping as numpy's uint64 sum does.
+fn column_sums(data: &[u64], width: usize) -> Vec<u64> {
+    let mut sums = vec![0u64; width];
+    for row in data.chunks_exact(width.max(1)) {
+        for (s, &v) in sums.iter_mut().zip(row) {
+            *s = s.wrapping_add(v);
+        }
+    }
+    sums
+}
+
+/// Score one statistics vector (a uint64 array, or a tuple or list of ints: then numpy
+/// is not needed); returns the breakdown as a dict.
 #[pyfunction]
 #[pyo3(signature = (stats, max_order, smooth_method, smooth_value, effective_order))]
 fn bleu_score<'py>(
     py: Python<'py>,
-    stats: PyReadonlyArray1<'py, u64>,
+    stats: &Bound<'py, PyAny>,
     max_order: usize,
     smooth_method: &str,
     smooth_value: Option<f64>,
     effective_order: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let stats = stats.as_slice()?.to_vec();
+    let stats: Vec<u64> = if stats.is_instance_of::<PyTuple>() || stats.is_instance_of::<PyList>() {
+        stats.extract()?
+    } else {
+        stats.extract::<PyReadonlyArray1<'py, u64>>()?.as_slice()?.to_vec()
+    };
     let s = detached(py, || {
         let smooth = Smoothing::from_name(smooth_method, smooth_value)?;
         check_width(stats.len(), max_order)?;
@@ -160,6 +208,7 @@ fn bleu_pairwise<'py>(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bleu_stats, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_stats_lists, m)?)?;
+    m.add_function(wrap_pyfunction!(bleu_totals_lists, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_score, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_scores, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_pairwise, m)?)?;
