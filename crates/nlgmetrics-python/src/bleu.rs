@@ -1,4 +1,4 @@
-use crate::convert::{detached, matrix, str_items, str_runs, utf8_views};
+use crate::convert::{detached, matrix, ref_count_array, with_str_lists};
 use nlgmetrics_core::text::bleu::{self, BleuConfig, Smoothing};
 use nlgmetrics_core::tokenize::Tokenizer;
 use nlgmetrics_core::Error;
@@ -53,19 +53,16 @@ fn bleu_stats_lists<'py>(
     max_order: usize,
     n_threads: usize,
 ) -> PyResult<Option<StatsAndRefCounts<'py>>> {
-    let (Some(hyp_objs), Some((ref_objs, starts))) = (str_items(hyps), str_runs(refs)) else {
+    let Some(((data, width, n), ref_counts)) = with_str_lists(hyps, refs, |h, r, starts| {
+        detached(py, || {
+            let cfg = config(tokenizer, lowercase, max_order)?;
+            Ok((bleu::batch_stats_flat(&cfg, h, r, starts, n_threads)?, cfg.width(), h.len()))
+        })
+    })?
+    else {
         return Ok(None);
     };
-    let (Some(hyp_texts), Some(ref_texts)) = (utf8_views(&hyp_objs), utf8_views(&ref_objs)) else {
-        return Ok(None);
-    };
-    let n = hyp_texts.len();
-    let (data, width) = detached(py, || {
-        let cfg = config(tokenizer, lowercase, max_order)?;
-        Ok((bleu::batch_stats_flat(&cfg, &hyp_texts, &ref_texts, &starts, n_threads)?, cfg.width()))
-    })?;
-    let ref_counts: Vec<i64> = starts.windows(2).map(|w| (w[1] - w[0]) as i64).collect();
-    Ok(Some((matrix(py, data, n, width)?, PyArray1::from_vec(py, ref_counts))))
+    Ok(Some((matrix(py, data, n, width)?, ref_count_array(py, ref_counts))))
 }
 
 /// Column sums of the statistics of [`bleu_stats_lists`] (the corpus total, without
@@ -83,21 +80,19 @@ fn bleu_totals_lists<'py>(
     max_order: usize,
     n_threads: usize,
 ) -> PyResult<Option<(Vec<u64>, Vec<usize>, usize)>> {
-    let (Some(hyp_objs), Some((ref_objs, starts))) = (str_items(hyps), str_runs(refs)) else {
+    let Some(((totals, n), mut ref_counts)) = with_str_lists(hyps, refs, |h, r, starts| {
+        detached(py, || {
+            let cfg = config(tokenizer, lowercase, max_order)?;
+            let data = bleu::batch_stats_flat(&cfg, h, r, starts, n_threads)?;
+            Ok((column_sums(&data, cfg.width()), h.len()))
+        })
+    })?
+    else {
         return Ok(None);
     };
-    let (Some(hyp_texts), Some(ref_texts)) = (utf8_views(&hyp_objs), utf8_views(&ref_objs)) else {
-        return Ok(None);
-    };
-    let totals = detached(py, || {
-        let cfg = config(tokenizer, lowercase, max_order)?;
-        let data = bleu::batch_stats_flat(&cfg, &hyp_texts, &ref_texts, &starts, n_threads)?;
-        Ok(column_sums(&data, cfg.width()))
-    })?;
-    let mut ref_counts: Vec<usize> = starts.windows(2).map(|w| w[1] - w[0]).collect();
     ref_counts.sort_unstable();
     ref_counts.dedup();
-    Ok(Some((totals, ref_counts, hyp_texts.len())))
+    Ok(Some((totals, ref_counts, n)))
 }
 
 /// Sums of the columns of a row-major matrix, wrapping as numpy's uint64 sum does.

@@ -1,4 +1,4 @@
-use crate::convert::{detached, matrix, str_items, str_runs, utf8_views};
+use crate::convert::{detached, matrix, ref_count_array, with_str_lists};
 use nlgmetrics_core::text::chrf::{self, ChrfConfig};
 use nlgmetrics_core::Error;
 use numpy::{PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
@@ -60,19 +60,16 @@ fn chrf_stats_lists<'py>(
     eps_smoothing: bool,
     n_threads: usize,
 ) -> PyResult<Option<(Bound<'py, PyArray2<u64>>, Bound<'py, PyArray1<i64>>)>> {
-    let (Some(hyp_objs), Some((ref_objs, starts))) = (str_items(hyps), str_runs(refs)) else {
+    let Some(((data, width, n), ref_counts)) = with_str_lists(hyps, refs, |h, r, starts| {
+        detached(py, || {
+            let cfg = config(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)?;
+            Ok((chrf::batch_stats_flat(&cfg, h, r, starts, n_threads)?, cfg.width(), h.len()))
+        })
+    })?
+    else {
         return Ok(None);
     };
-    let (Some(hyp_texts), Some(ref_texts)) = (utf8_views(&hyp_objs), utf8_views(&ref_objs)) else {
-        return Ok(None);
-    };
-    let n = hyp_texts.len();
-    let (data, width) = detached(py, || {
-        let cfg = config(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)?;
-        Ok((chrf::batch_stats_flat(&cfg, &hyp_texts, &ref_texts, &starts, n_threads)?, cfg.width()))
-    })?;
-    let ref_counts: Vec<i64> = starts.windows(2).map(|w| (w[1] - w[0]) as i64).collect();
-    Ok(Some((matrix(py, data, n, width)?, PyArray1::from_vec(py, ref_counts))))
+    Ok(Some((matrix(py, data, n, width)?, ref_count_array(py, ref_counts))))
 }
 
 /// chrF of one (summed) statistics vector.

@@ -1,4 +1,4 @@
-use crate::convert::{detached, matrix, str_items, str_runs, utf8_views};
+use crate::convert::{detached, matrix, ref_count_array, with_str_lists};
 use nlgmetrics_core::text::edit::{self, Measure, MultiRef, Transform};
 use nlgmetrics_core::text::per;
 use nlgmetrics_core::tokenize::Tokenizer;
@@ -38,20 +38,17 @@ fn edit_stats_lists<'py>(
     multi_ref: &str,
     n_threads: usize,
 ) -> PyResult<Option<(Bound<'py, PyArray2<u64>>, Bound<'py, PyArray1<i64>>)>> {
-    let (Some(hyp_objs), Some((ref_objs, starts))) = (str_items(hyps), str_runs(refs)) else {
+    let Some(((data, n), ref_counts)) = with_str_lists(hyps, refs, |h, r, starts| {
+        detached(py, || {
+            let t = Transform::from_name(transform)?;
+            let m = MultiRef::from_name(multi_ref)?;
+            Ok((edit::batch_stats_flat(t, m, h, r, starts, n_threads)?, h.len()))
+        })
+    })?
+    else {
         return Ok(None);
     };
-    let (Some(hyp_texts), Some(ref_texts)) = (utf8_views(&hyp_objs), utf8_views(&ref_objs)) else {
-        return Ok(None);
-    };
-    let n = hyp_texts.len();
-    let data = detached(py, || {
-        let t = Transform::from_name(transform)?;
-        let m = MultiRef::from_name(multi_ref)?;
-        edit::batch_stats_flat(t, m, &hyp_texts, &ref_texts, &starts, n_threads)
-    })?;
-    let ref_counts: Vec<i64> = starts.windows(2).map(|w| (w[1] - w[0]) as i64).collect();
-    Ok(Some((matrix(py, data, n, 4)?, PyArray1::from_vec(py, ref_counts))))
+    Ok(Some((matrix(py, data, n, 4)?, ref_count_array(py, ref_counts))))
 }
 
 /// Opcode rows `[segment, tag, ref_start, ref_end, hyp_start, hyp_end]` and the

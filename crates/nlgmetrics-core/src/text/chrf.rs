@@ -371,12 +371,7 @@ pub fn segment_stats<S: AsRef<str>>(cfg: &ChrfConfig, hyp: &str, refs: &[S], s: 
 /// are `refs[starts[i]..starts[i + 1]]` (`n + 1` offsets), as read in place from Python.
 pub fn batch_stats_flat<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(cfg: &ChrfConfig, hyps: &[H], refs: &[R], starts: &[usize], n_threads: usize) -> Result<Vec<u64>> {
     cfg.validate()?;
-    if hyps.len() != starts.len().saturating_sub(1) {
-        return Err(Error::LengthMismatch { what: "predictions and references".into(), left: hyps.len(), right: starts.len().saturating_sub(1) });
-    }
-    if starts.windows(2).any(|w| w[0] > w[1]) || starts.last().is_some_and(|&e| e > refs.len()) {
-        return Err(Error::InvalidInput("reference offsets out of order or out of range".into()));
-    }
+    super::check_flat_references(hyps.len(), refs.len(), starts)?;
     map_rows(hyps.len(), cfg.width(), n_threads, Scratch::default, |s, i, row| {
         segment_stats(cfg, hyps[i].as_ref(), &refs[starts[i]..starts[i + 1]], s, row).map_err(|e| match e {
             Error::MissingReference { .. } => Error::MissingReference { index: i },
