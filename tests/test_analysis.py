@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compare_mt import bucketers, ngram_utils, stat_utils
+from compare_mt import bucketers, compare_mt_main, ngram_utils, reporters, stat_utils
 from nlgmetrics import InvalidOptionError, LengthMismatchError
-from nlgmetrics.analysis import ngram_differences, sentence_buckets, word_accuracy
+from nlgmetrics.analysis import ngram_differences, sentence_buckets, sentence_examples, word_accuracy
 from nlgmetrics.tokenizers import tokenize
 from wmt import load_pair
 
@@ -120,7 +120,62 @@ def test_ngram_differences_equal_compare_mt(zh_en, compare):
     assert top_a == best_a[:50] and [d.score for d in top_b] == sorted(theirs.values())[:50]
 
 
+def _compare_mt_examples(refs, a, b, count, **options):
+    """compare-mt's sentence example lists: (segment, score A, score B), A's then B's."""
+    import contextlib
+    import io
+    import warnings
+
+    reporters.sys_names = ["a", "b"]  # compare-mt's report prints them (a module global)
+    with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # nltk warns about zero n-gram counts
+        report = compare_mt_main.generate_sentence_examples(_split(refs), [_split(a), _split(b)], report_length=count, **options)
+    (ranked,) = report.scorediff_lists
+    as_rows = [(i, s1, s2) for _, s1, s2, _, _, i in ranked]
+    return as_rows[:count], as_rows[-count:]
+
+
+def _rows(examples):
+    return [(e.segment, e.score_a, e.score_b) for e in examples]
+
+
+@pytest.mark.parametrize("case_insensitive", [False, True])
+def test_sentence_examples_equal_compare_mt(zh_en, case_insensitive):
+    refs, systems = zh_en
+    outputs = list(systems.values())
+    for a, b in ((outputs[0], outputs[1]), (outputs[1], outputs[0]), (outputs[0], outputs[2])):
+        theirs_a, theirs_b = _compare_mt_examples(refs, a, b, 10, case_insensitive=case_insensitive)
+        ours_a, ours_b = sentence_examples(refs, a, b, case_insensitive=case_insensitive)
+        assert _rows(ours_a) == theirs_a and _rows(ours_b) == theirs_b[::-1]  # B's strongest first
+        assert ours_a[0].difference < 0 < ours_b[0].difference
+        assert [e.difference for e in ours_a] == [e.score_b - e.score_a for e in ours_a]
+    # the whole order, de-duplication included (one segment of the 600 repeats an earlier one)
+    everything, _ = sentence_examples(refs, outputs[0], outputs[1], count=len(refs))
+    theirs, _ = _compare_mt_examples(refs, outputs[0], outputs[1], len(refs))
+    assert _rows(everything) == theirs and len(everything) < len(refs)
+
+
+def test_sentence_examples_from_raw_text_tokenize_as_compare_mt_reads_tokens(zh_en):
+    pair = load_pair("zh-en")
+    names = sorted(pair.systems)[:2]
+    raw_refs, a, b = pair.refs[0][:200], pair.systems[names[0]][:200], pair.systems[names[1]][:200]
+    theirs_a, theirs_b = _compare_mt_examples(tokenize("13a", raw_refs), tokenize("13a", a), tokenize("13a", b), 5)
+    ours_a, ours_b = sentence_examples(raw_refs, a, b, count=5, tokenize="13a")
+    assert _rows(ours_a) == theirs_a and _rows(ours_b) == theirs_b[::-1]
+
+
 words = st.lists(st.sampled_from(["a", "b", "c", "the", "A", "B"]), max_size=8).map(" ".join)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(words, words, words), min_size=1, max_size=12), st.integers(1, 8), st.booleans())
+def test_generated_sentence_examples_match_compare_mt(rows, count, case_insensitive):
+    # few words: repeated segments (skipped), tied scores (ordered by the next keys) and,
+    # with few segments, A's and B's lists overlapping, as compare-mt's do
+    refs, a, b = (list(x) for x in zip(*rows))
+    theirs_a, theirs_b = _compare_mt_examples(refs, a, b, count, case_insensitive=case_insensitive)
+    ours_a, ours_b = sentence_examples(refs, a, b, count=count, case_insensitive=case_insensitive)
+    assert _rows(ours_a) == theirs_a and _rows(ours_b) == theirs_b[::-1]
 
 
 @settings(max_examples=60, deadline=None)
@@ -154,6 +209,11 @@ def test_bad_options_are_typed_errors():
         ngram_differences(refs, outs, outs, min_n=3, max_n=2)
     with pytest.raises(InvalidOptionError):
         word_accuracy(refs, {"x": outs}, frequencies={"a": -1})
+    for count in (0, -1, 2.0, True):
+        with pytest.raises(InvalidOptionError):
+            sentence_examples(refs, outs, outs, count=count)
+    with pytest.raises(LengthMismatchError):
+        sentence_examples(refs, outs, ["a", "b"])
 
 
 def test_the_report_shows_the_analyses(tmp_path, zh_en):

@@ -346,3 +346,36 @@ def test_reward_reference_ids_of_any_sequence_type_and_bad_ids():
     assert np.array_equal(reward(samples, [[tuple(np.int64(x) for x in r) for r in rs] for rs in train[:4]]), lists)
     with pytest.raises(InputTypeError):
         reward(samples, [[["a", "b"]]] * 4)
+
+
+def test_corpus_value_is_the_ordered_mean_and_merges_in_order(coco, train_df):
+    """The corpus value is numpy's mean of the per-image scores in image order (what
+    pycocoevalcap takes): shards merged in order give those bits; the statistics cost
+    8 bytes an image; totals without the order (reversed merge: the order is then the
+    merge order; bootstrap totals: sums only) stay within 4 ulps."""
+    import math
+
+    from nlgmetrics.stats import Stats
+
+    df, _ = train_df
+    system = sorted(coco[1])[3]
+    _, hyps, refs = tokenized(coco, system)
+    metric = CIDEr(df=df, tokenize="none")
+    per_image = metric.sentence_scores(hyps, refs)
+    want = float(np.mean(per_image))
+    assert metric.corpus_score(hyps, refs).score == want
+    cuts = [0, 97, 98, 1500, len(hyps)]
+    shards = [metric.stats(hyps[a:b], refs[a:b]).total() for a, b in zip(cuts, cuts[1:])]
+    merged = sum(shards)
+    assert merged.sequence.nbytes == 8 * len(hyps) and merged.sequence.dtype == np.float64
+    assert metric.score_stats(merged).score == want
+    assert metric.score_stats(pickle.loads(pickle.dumps(merged))).score == want
+    for a, b in zip(cuts, cuts[1:]):
+        metric.update(hyps[a:b], refs[a:b])
+    assert metric.compute().score == want
+    reordered = sum(reversed(shards))
+    unordered = Stats(merged.key, merged.count_fields, merged.counts, merged.sum_fields, merged.sum_partials, merged.n_segments, merged.ref_counts)
+    for total in (reordered, unordered):
+        got = metric.score_stats(total).score
+        assert abs(got - want) <= 4 * math.ulp(want)
+    assert metric.score_stats(unordered).score == math.fsum(per_image) / len(hyps)

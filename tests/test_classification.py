@@ -86,6 +86,10 @@ def test_precision_recall_curve(data, drop):
 
 @SETTINGS
 @given(binary_data(), st.sampled_from([None, 1.0, 0.5, 0.1, 0.999]))
+# no weight on the negatives: scikit-learn raises for a partial AUC
+@example((np.array([0, 0, 0, 0, 0, 1]), np.zeros(6), np.array([0.0, 0, 0, 0, 0, 1])), 0.5)
+# no weight on the positives: NaN
+@example((np.array([0, 0, 1]), np.array([0.1, 0.2, 0.3]), np.array([1.0, 1.0, 0.0])), 0.5)
 def test_roc_auc_binary(data, max_fpr):
     y, s, w = data
     both(lambda: sk.roc_auc_score(y, s, sample_weight=w, max_fpr=max_fpr), lambda: C.roc_auc_score(y, s, sample_weight=w, max_fpr=max_fpr))

@@ -162,7 +162,7 @@ def test_per_type_segment_scores_as_named_columns():
     [
         (["score", "ref.txt", "-i", "hyp.txt"], "-r REF"),
         (["score", "-r", "a", "-i", "b", "--paired-bs"], "nlgmetrics compare"),
-        (["score", "-t", "wmt22", "-l", "en-de", "-i", "b"], "test sets are not downloaded"),
+        (["score", "-t", "wmt22", "-l", "en-de", "-i", "b"], "from the local sacrebleu cache"),
     ],
 )
 def test_sacrebleu_habits_say_what_to_write(argv, hint, capsys):

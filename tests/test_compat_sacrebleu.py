@@ -184,10 +184,14 @@ def test_sacrebleu_format_environment(files, monkeypatch, capsysbinary):
     assert ours == want and b"BLEU|" in ours and b"{" not in ours
 
 
-def test_test_sets_fail_clearly(files, capsys):
+def test_test_sets_not_cached_fail_clearly(files, capsys, monkeypatch, tmp_path):
+    """Nothing is downloaded: a test set missing from the local cache is one line, status 1
+    (tests/test_compat_sacrebleu_testsets.py reads cached ones)."""
+    monkeypatch.setenv("SACREBLEU", str(tmp_path))
     code = nm_main(["sacrebleu", "-t", "wmt22", "-l", "en-zh", "-i", str(files["en-zh.sys0"])])
     err = capsys.readouterr().err
-    assert code == 1 and "reference files" in err and err.count("\n") == 1
+    assert code == 1 and "not in the local sacrebleu cache" in err and err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
 
 
 # -- API ------------------------------------------------------------------------------------
@@ -242,10 +246,9 @@ def test_api_bootstrap_and_cached_references(wmt):
     hyps, refs = hyps[:300], [r[:300] for r in refs]
     theirs, ours = sacrebleu.CHRF(references=refs), compat.CHRF(references=refs)
     a, b = theirs.corpus_score(hyps, None, n_bootstrap=300), ours.corpus_score(hyps, None, n_bootstrap=300)
-    # sacrebleu scores chrF resamples from float32 statistics in float32 arithmetic; the
-    # resampling is the same, the chrF of each resample is float64 here: equal to float32
-    # precision, and so in every printed width up to 4 decimals
-    assert b._mean == pytest.approx(float(a._mean), rel=2e-6) and b._ci == pytest.approx(float(a._ci), rel=1e-5)
+    # sacrebleu scores chrF resamples from float32 statistics in float32 arithmetic; so does
+    # method="sacrebleu": the mean and half-width are sacrebleu's, bit for bit
+    assert (b._mean, b._ci) == (a._mean, a._ci)
     assert b.format(2, False, str(ours.get_signature())) == a.format(2, False, str(theirs.get_signature()))
 
 

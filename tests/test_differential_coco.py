@@ -1,12 +1,12 @@
 """Bit-exactness against pycocoevalcap 1.2 on the shared COCO systems: CIDEr-D and ROUGE-L,
-every per-image value compared with ``==``, and the corpus value two ways:
+every per-image value and every corpus value compared with ``==``.
 
-- ``nlgmetrics.coco.evaluate`` (the COCOEvalCap pipeline) reduces per-image scores with
-  ``np.mean`` as pycocoevalcap does: equal bit for bit (all 19 systems, 2026-11-25);
-- the metric classes (``CIDEr().corpus_score``, ``ROUGE("coco").corpus_score``) return the
-  exactly rounded mean, the value every batch split, stream and Dask partition agrees on;
-  numpy's pairwise sum differs from it by at most a few ulps (6 of 19 systems differ by
-  1-2 ulps for CIDEr-D). The bound asserted here: 4 ulps.
+pycocoevalcap's corpus value is ``np.mean`` of the per-image scores (numpy's pairwise
+sum, whose bits depend on order and grouping). The metric statistics keep the per-image
+scores in order (8 bytes an image) and reduce them the same way, so one pass
+(``corpus_score``), ``update()`` in chunks, in-order merged shard totals and
+``nlgmetrics.coco.evaluate`` all give pycocoevalcap's bits (before, the metric classes
+returned the exactly rounded mean, which differed by 1-2 ulps on 6 of 19 systems).
 
 CI scores a few systems; ``NLGMETRICS_PARITY_FULL=1`` scores all 19. Each run records what it
 compared in the parity ledger (tests/differential/parity_results.py).
@@ -15,7 +15,6 @@ compared in the parity ledger (tests/differential/parity_results.py).
 from __future__ import annotations
 
 import json
-import math
 import os
 
 import numpy as np
@@ -45,10 +44,6 @@ def tokenized(corpora):
     return refs_tok, systems
 
 
-def _ulps(a: float, b: float) -> float:
-    return abs(a - b) / math.ulp(max(abs(a), abs(b))) if a != b else 0.0
-
-
 @pytest.mark.parametrize("metric", ["CIDEr-D", "ROUGE-L"])
 def test_bit_equal_to_pycocoevalcap(tokenized, metric):
     refs_tok, systems = tokenized
@@ -67,12 +62,18 @@ def test_bit_equal_to_pycocoevalcap(tokenized, metric):
         got = ours.corpus_score(hyps, refs_tok[:n]).score
         got_seg = ours.sentence_scores(hyps, refs_tok[:n])
         assert np.array_equal(got_seg, np.asarray(want_seg, dtype=np.float64)), name
-        assert float(np.mean(got_seg)) == want, name  # the COCO pipeline's reduction
-        assert _ulps(got, want) <= 4, (name, got, want)  # the mergeable exact mean
+        assert got == want, (name, got, want)
+        cut = [0, n // 3, n // 2 + 7, n]
+        for a, b in zip(cut, cut[1:]):  # streaming in uneven chunks
+            ours.update(hyps[a:b], refs_tok[a:b])
+        assert ours.compute().score == want, name
+        shards = [ours.stats(hyps[a:b], refs_tok[a:b]).total() for a, b in zip(cut, cut[1:])]
+        if metric == "ROUGE-L":  # CIDEr's corpus-mode df is per stats() call: merged via update() above
+            assert ours.score_stats(sum(shards)).score == want, name
         worst = max(worst, abs(got - want))
         values += n + 1
     record(
         metric=metric, flavour="coco" if metric == "ROUGE-L" else "cider-d", reference="pycocoevalcap 1.2",
-        inputs=f"captioning_coco: {len(systems)} systems (PTB-tokenized); coco.evaluate bit-equal, corpus_score within 4 ulps",
+        inputs=f"captioning_coco: {len(systems)} systems (PTB-tokenized); corpus_score, update() chunks and coco.evaluate bit-equal",
         values=values, max_diff=worst,
     )

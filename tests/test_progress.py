@@ -280,3 +280,48 @@ def test_bar_on_a_real_terminal(files, capsys, monkeypatch):
     assert json.loads(out) == piped and err == ""
     out, terminal = _run_on_terminal([*args, "--quiet"], files)
     assert terminal == "" and json.loads(out) == piped
+
+
+def test_report_bars_name_the_system_and_metric_and_cover_resampling_and_plots(wmt, monkeypatch):
+    import tqdm
+
+    from nlgmetrics.report import render_text, text_report
+
+    monkeypatch.setattr(tqdm, "tqdm", _RecordingBar)
+    hyps, refs = wmt
+    systems = [("out/wmt22.zh-en.hyp.sysA.en", hyps), ("out/wmt22.zh-en.hyp.sysB.en", hyps[::-1])]
+    metrics = [("bleu", load("bleu")), ("chrf", load("chrf"))]
+    _RecordingBar.made.clear()
+    report = text_report(metrics, systems, refs, n_resamples=20, chunk_size=100, show_progress=True)
+    bars = [(b.desc, b.total, b.updates, b.closed) for b in _RecordingBar.made]
+    assert bars == [
+        ("sysA bleu", 240, [100, 100, 40], True), ("sysB bleu", 240, [100, 100, 40], True),
+        ("bleu bootstrap", 3, [1, 1, 1], True),  # each system's interval, then the paired test
+        ("sysA chrf", 240, [100, 100, 40], True), ("sysB chrf", 240, [100, 100, 40], True),
+        ("chrf bootstrap", 3, [1, 1, 1], True),
+    ]
+    # --names (or names=) are the labels when given
+    _RecordingBar.made.clear()
+    text_report(metrics[:1], systems, refs, n_resamples=20, show_progress=True, names={systems[0][0]: "Base", systems[1][0]: "Ours"})
+    assert [b.desc for b in _RecordingBar.made] == ["Base bleu", "Ours bleu", "bleu bootstrap"]
+    # rendering: one step per section (each metric's plots, lengths, examples, analyses, segments)
+    _RecordingBar.made.clear()
+    page = render_text(report, show_progress=True)
+    (bar,) = _RecordingBar.made
+    assert (bar.desc, bar.total, bar.updates, bar.closed) == ("report: plots and analyses", 8, [1] * 8, True)
+    _RecordingBar.made.clear()
+    assert render_text(report, show_progress=False) == page and _RecordingBar.made == []
+    monkeypatch.setattr(sys, "stderr", io.StringIO())  # not a terminal: no bar unless asked
+    render_text(report)
+    text_report(metrics[:1], systems, refs, n_resamples=20)
+    assert _RecordingBar.made == []
+
+
+def test_report_bars_on_a_real_terminal(files):
+    args = ["report", "-r", "ref.txt", "-i", "hyp.txt", "-m", "ter", "-cin", "20", "-o", "-"]
+    out, terminal = _run_on_terminal(args, files)
+    assert out.startswith("<!DOCTYPE html>")
+    assert "hyp ter" in terminal or "hyp.txt ter" in terminal  # the system and the metric
+    assert "ter bootstrap" in terminal and "report: plots and analyses" in terminal
+    out_quiet, terminal = _run_on_terminal([*args, "--quiet"], files)
+    assert terminal == "" and out_quiet.startswith("<!DOCTYPE html>")

@@ -4,6 +4,7 @@ errors, and shows the numbers the command line prints as JSON."""
 from __future__ import annotations
 
 import csv
+import io
 import json
 import os
 from html.parser import HTMLParser
@@ -11,10 +12,12 @@ from html.parser import HTMLParser
 import numpy as np
 import pytest
 
-from browser import chromium, render
+from browser import Page, chromium, render
 from test_significance_helpers import write_wmt_systems
 from nlgmetrics.cli import main
-from nlgmetrics.report.highlight import highlighted_html, match_orders
+from nlgmetrics.report.data import display_names
+from nlgmetrics.report.export import exports_of, table_cells
+from nlgmetrics.report.highlight import differing_words, highlighted_html, match_orders
 
 NEEDS_BROWSER = pytest.mark.skipif(
     chromium() is None and not os.environ.get("NLGMETRICS_REQUIRE_BROWSER"),
@@ -92,15 +95,22 @@ def text_report(wmt_dir):
 
 
 def test_report_is_self_contained(text_report):
+    import re
+
     page = text_report.read_text()
     assert page.startswith("<!DOCTYPE html>")
-    assert "<script" not in page and "<link" not in page
+    assert "<link" not in page and " src=" not in page  # figures are inline SVG, the script inline
     assert "http://" not in page and "https://" not in page
-    assert ' src="' not in page  # figures are inline SVG ...
+    scripts = re.findall(r"<script([^>]*)>(.*?)</script>", page, re.S)
+    assert len(scripts) == 1 and scripts[0][0] == ""  # one inline script, nothing it loads
+    for fetcher in ("fetch", "XMLHttpRequest", "WebSocket", "EventSource", "sendBeacon", "import(", "src", "href", "location", "open("):
+        assert fetcher not in scripts[0][1], fetcher
     assert page.count("<figure><svg") >= 5 and page.count("<figure><svg") == page.count("</svg>")
     exports = [s.split('"', 1)[0] for s in page.split(' href="')[1:]]
-    assert len(exports) == page.count("<figure><svg")  # ... each with its PNG to save
-    assert all(s.startswith("data:image/png;base64,") for s in exports)
+    assert all(s.startswith("data:") for s in exports)
+    assert sum(s.startswith("data:image/png;base64,") for s in exports) == page.count("<figure><svg")  # each figure's PNG
+    # every table's CSV and LaTeX
+    assert sum(s.startswith("data:text/csv;") for s in exports) == sum(s.startswith("data:application/x-tex;") for s in exports) == page.count("<table")
 
 
 @NEEDS_BROWSER
@@ -131,7 +141,7 @@ def test_browser_renders_offline_and_shows_the_cli_numbers(text_report, wmt_dir,
 
     code, out, _ = _run(["compare", "-r", "ref.txt", "-i", *names, "-m", "bleu", "chrf", "ter", "rouge", "--paired-bs", "-pbsn", N_RESAMPLES, "-f", "json"], capsys, monkeypatch, d)
     assert code == 0
-    label_of = {"bleu": "BLEU", "chrf": "chrF", "ter": "TER", "rouge": "ROUGE"}  # compare names metrics as sacrebleu does
+    label_of = {"bleu": "BLEU", "chrf": "chrF2", "ter": "TER", "rouge": "ROUGE"}  # compare labels the scores as sacrebleu does
     compared = {row["system"].removeprefix("Baseline: "): row for row in json.loads(out)}
     significant = 0
     for system in names[1:]:
@@ -158,25 +168,38 @@ def test_browser_renders_offline_and_shows_the_cli_numbers(text_report, wmt_dir,
         assert value(cs, field="ref_len", system=r["system"], metric="bleu") == r["ref_len"]
 
 
-def test_segments_that_differ_most(text_report, wmt_dir, capsys, monkeypatch):
+def test_segment_table_holds_every_segment_score(text_report, wmt_dir, capsys, monkeypatch):
     d, names = wmt_dir
     cs = cells(text_report.read_text())
-    code, out, _ = _run(["score", "-r", "ref.txt", "-i", *names, "-m", "bleu", "--sentence-level", "-f", "json"], capsys, monkeypatch, d)
-    seg = {}
-    for line in out.splitlines():
-        r = json.loads(line)
-        seg[(r["system"], r["segment"])] = r["score"]
-    n = 300
-    base = np.array([seg[(names[0], i)] for i in range(1, n + 1)])
-    for system in names[1:]:
-        other = np.array([seg[(system, i)] for i in range(1, n + 1)])
-        expected = np.argsort(-np.abs(other - base), kind="stable")[:5] + 1
-        shown = [int(c["segment"]) for c in cs if c.get("field") == "segment" and c["system"] == system]
-        assert shown == expected.tolist()
-        for i in shown:
-            assert value(cs, field="segment", system=system, segment=str(i)) == seg[(system, i)]
-            base_cells = [float(c["value"]) for c in cs if c.get("field") == "segment" and c["system"] == names[0] and c["segment"] == str(i)]
-            assert base_cells and set(base_cells) == {seg[(names[0], i)]}
+    # the segment scores `score --sentence-level` prints (BLEU with effective order, as sacrebleu)
+    code, out, _ = _run(["score", "-r", "ref.txt", "-i", *names, "-m", "bleu", "chrf", "ter", "--sentence-level", "-f", "json"], capsys, monkeypatch, d)
+    assert code == 0
+    metric_of = {"BLEU": "bleu", "chrF": "chrf", "TER": "ter"}
+    scored = [json.loads(line) for line in out.splitlines()]
+    assert len(scored) == 3 * 3 * 300
+    shown = {(c["system"], c["metric"], int(c["segment"])): float(c["value"]) for c in cs if c.get("field") == "segment"}
+    for r in scored:
+        assert shown[(r["system"], metric_of[r["metric"]], r["segment"])] == r["score"]
+
+
+def test_segments_that_differ_most_are_compare_mts_examples(text_report, wmt_dir):
+    from nlgmetrics.analysis import sentence_examples
+
+    d, names = wmt_dir
+    page = text_report.read_text()
+    cs = cells(page)
+    refs = (d / "ref.txt").read_text().splitlines()
+    outputs = {n: (d / n).read_text().splitlines() for n in names}
+    for other in names[1:]:
+        a_wins, b_wins = sentence_examples(refs, outputs[names[0]], outputs[other], count=5, tokenize="13a")
+        for side, examples in (("a", a_wins), ("b", b_wins)):
+            rows = [c for c in cs if c.get("field") == "example-sentbleu" and c["side"] == side and c["system"] == other]
+            assert [int(c["segment"]) for c in rows] == [e.segment + 1 for e in examples]
+            assert [float(c["value"]) for c in rows] == [e.score_b for e in examples]
+            base = {(int(c["segment"]), float(c["value"])) for c in cs if c.get("field") == "example-sentbleu" and c["side"] == side and c["system"] == names[0]}
+            assert all((e.segment + 1, e.score_a) in base for e in examples)
+        assert all(e.score_a > e.score_b for e in a_wins) and all(e.score_b > e.score_a for e in b_wins)
+    assert page.count('class="d"') + page.count(' d"') > 0  # the words the two outputs do not share are marked
 
 
 def test_highlighting_marks_the_longest_shared_ngram():
@@ -185,6 +208,9 @@ def test_highlighting_marks_the_longest_shared_ngram():
     assert match_orders("x y", ["z"]) == [("x", 0), ("y", 0)]
     assert highlighted_html("<b> ok", ["ok"]) == '&lt;b&gt; <span class="m1">ok</span>'
     assert "empty" in highlighted_html("", ["ref"])
+    assert differing_words("the cat sat on the mat", "a cat sat on mat") == [True, False, False, False, True, False]
+    assert differing_words("x y", "x y") == [False, False] and differing_words("", "a") == []
+    assert highlighted_html("a b", ["b"], other="a c") == 'a <span class="m1 d">b</span>'
 
 
 def test_report_to_stdout_and_errors(wmt_dir, capsys, monkeypatch):
@@ -334,3 +360,148 @@ def test_binary_classification_report_has_delong_and_intervals(cancer_dir, capsy
     logreg, radius = (np.array([float(v) for v in (d / f).read_text().split()]) for f in ("logreg.txt", "radius.txt"))
     assert value(cs, field="p-roc-auc-delong", system="radius.txt") == delong_test(y, radius, logreg).p_value
     assert [c for c in cs if c.get("field") == "f1-interval" and c.get("system") == "logreg.txt"]
+
+
+# -- the segment table's script, and the table exports --------------------------------------
+_ROWS = "Array.prototype.slice.call(document.querySelector('table.sortable').tBodies[0].rows)"
+
+
+def _visible_segments(page) -> list[int]:
+    return page.evaluate(f"{_ROWS}.filter(function (r) {{ return !r.hidden && r.offsetParent !== null; }}).map(function (r) {{ return +r.cells[0].textContent; }})")
+
+
+@NEEDS_BROWSER
+def test_segment_table_sorts_and_filters_in_the_browser(text_report, wmt_dir, tmp_path):
+    d, names = wmt_dir
+    cs = cells(text_report.read_text())
+    bleu = {int(c["segment"]): float(c["value"]) for c in cs if c.get("field") == "segment" and c["metric"] == "bleu" and c["system"] == names[1]}
+    refs = (d / "ref.txt").read_text().splitlines()
+    outputs = [(d / n).read_text().splitlines() for n in names]
+    with Page(text_report, tmp_path / "browser") as page:
+        assert _visible_segments(page) == list(range(1, 301))  # the files' order before any click
+        heading = page.evaluate("Array.prototype.map.call(document.querySelector('table.sortable').tHead.rows[0].cells, function (h) { return h.textContent; })")
+        column = heading.index(f"BLEU {display_names(names)[names[1]]}") + 1
+        selector = f"table.sortable thead th:nth-child({column})"
+        page.click(selector)  # ascending: by the exact value, ties in the files' order
+        assert _visible_segments(page) == sorted(bleu, key=lambda i: (bleu[i], i))
+        assert page.evaluate(f"document.querySelector('{selector}').getAttribute('aria-sort')") == "ascending"
+        page.click(selector)  # descending
+        assert _visible_segments(page) == sorted(bleu, key=lambda i: (-bleu[i], i))
+        page.click("table.sortable thead th:nth-child(1)")  # back to segment order
+        assert _visible_segments(page) == list(range(1, 301))
+        word = "battery"
+        page.type("input.filter", word)
+        expected = [i + 1 for i in range(300) if word in " ".join([refs[i], *(o[i] for o in outputs)]).lower()]
+        assert 0 < len(expected) < 300
+        assert _visible_segments(page) == expected
+        assert page.evaluate("document.querySelector('.filter-count').textContent") == f"{len(expected)} of 300 rows"
+        page.click(selector)  # sorting keeps the filter
+        assert _visible_segments(page) == sorted(expected, key=lambda i: (bleu[i], i))
+        assert page.console_messages() == [] and page.requests == []
+
+
+@NEEDS_BROWSER
+def test_without_scripts_every_row_is_shown(text_report, tmp_path):
+    with Page(text_report, tmp_path / "browser", scripts=False) as page:
+        assert _visible_segments(page) == list(range(1, 301))
+        assert page.evaluate("document.querySelectorAll('input.filter').length") == 0  # no box that would do nothing
+        assert page.evaluate("document.querySelectorAll('a.export').length") == 2 * page.evaluate("document.querySelectorAll('table').length")
+
+
+def _exported_tables(page_html: str) -> list[tuple[str, list[list[tuple[str, str]]], bytes, bytes]]:
+    """(name, the table's cells, its CSV, its LaTeX) for each table of a page, in order."""
+    import re
+
+    tables = re.findall(r"<table.*?</table>", page_html, re.S)
+    files = list(exports_of(page_html).items())
+    assert len(files) == 2 * len(tables)
+    return [(files[2 * k][0], table_cells(t), files[2 * k][1], files[2 * k + 1][1]) for k, t in enumerate(tables)]
+
+
+def _check_booktabs(tex: str, n_columns: int, n_rows: int) -> None:
+    """A well-formed booktabs tabular: rules in order, every row with the columns of the spec,
+    LaTeX's special characters escaped, braces balanced."""
+    import re
+
+    lines = [line for line in tex.splitlines() if not line.startswith("%")]
+    spec = re.fullmatch(r"\\begin\{tabular\}\{([lr]+)\}", lines[0])
+    assert spec and len(spec.group(1)) == n_columns
+    assert lines[1] == r"\toprule" and lines[3] == r"\midrule" and lines[-2:] == [r"\bottomrule", r"\end{tabular}"]
+    rows = [lines[2], *lines[4:-2]]
+    assert len(rows) == n_rows + 1
+    for row in rows:
+        assert row.endswith(r" \\")
+        body = row[:-3]
+        assert len(re.split(r"(?<!\\)&", body)) == n_columns
+        assert not re.search(r"(?<!\\)[%#_$](?![^$]*\$)", body.replace(r"$\mu$", "").replace(r"$\pm$", "").replace(r"$\Delta$", "").replace(r"$\geq$", "").replace(r"$\cdot$", ""))
+        depth = 0
+        for i, ch in enumerate(body):
+            if ch in "{}" and (i == 0 or body[i - 1] != "\\"):
+                depth += 1 if ch == "{" else -1
+                assert depth >= 0
+        assert depth == 0
+
+
+def test_every_table_exports_csv_with_exact_numbers_and_booktabs_latex(text_report, wmt_dir, capsys, monkeypatch, tmp_path):
+    d, names = wmt_dir
+    page = text_report.read_text()
+    exported = _exported_tables(page)
+    assert len(exported) >= 15
+    for name, rows, csv_bytes, tex_bytes in exported:
+        parsed = list(csv.reader(io.StringIO(csv_bytes.decode("utf-8"))))
+        assert parsed[0] == [text for text, _ in rows[0]], name
+        assert len(parsed) == len(rows), name
+        for got, cells_of_row in zip(parsed[1:], rows[1:]):
+            assert got == [value for _, value in cells_of_row]  # data-value: the exact number
+        _check_booktabs(tex_bytes.decode("utf-8"), len(rows[0]), len(rows) - 1)
+    # the CSV's numbers are the command line's
+    (systems_csv,) = [c for n, _, c, _ in exported if n == "bleu-systems.csv"]
+    table_rows = list(csv.DictReader(io.StringIO(systems_csv.decode("utf-8"))))
+    code, out, _ = _run(["score", "-r", "ref.txt", "-i", *names, "-m", "bleu", "--confidence", "-cin", N_RESAMPLES, "-f", "json"], capsys, monkeypatch, d)
+    by_system = {r["system"]: r for r in json.loads(out)}
+    for shown_name, row in zip(names, table_rows):
+        expected = by_system[shown_name]
+        assert float(row["BLEU"]) == expected["score"] and float(row["95% lower"]) == expected["confidence_lower"]
+        assert float(row["± ci"]) == expected["confidence_ci"] and float(row["μ"]) == expected["confidence_mean"]
+    (segments_csv,) = [c for n, _, c, _ in exported if n == "segments.csv"]
+    seg_rows = list(csv.reader(io.StringIO(segments_csv.decode("utf-8"))))
+    assert len(seg_rows) == 301 and seg_rows[1][1] == (d / "ref.txt").read_text().splitlines()[0]
+
+
+def test_export_dir_writes_the_files_the_page_links(wmt_dir, capsys, monkeypatch, cancer_dir):
+    d, names = wmt_dir
+    code, page, err = _run(["report", "-r", "ref.txt", "-i", *names[:2], "-m", "bleu", "-cin", "20", "-o", "-", "--export-dir", "tables"], capsys, monkeypatch, d)
+    assert code == 0 and "table files to tables" in err
+    files = exports_of(page)
+    assert sorted(p.name for p in (d / "tables").iterdir()) == sorted(files)
+    assert all((d / "tables" / n).read_bytes() == data for n, data in files.items())
+    code, page, _ = _run(["report", "--labels", "y.txt", "--scores", "logreg.txt", "radius.txt", "-cin", "20", "-o", "-", "--export-dir", "cls"], capsys, monkeypatch, cancer_dir)
+    assert code == 0
+    for name, rows, csv_bytes, tex_bytes in _exported_tables(page):
+        assert list(csv.reader(io.StringIO(csv_bytes.decode("utf-8"))))[1:] == [[v for _, v in r] for r in rows[1:]], name
+        _check_booktabs(tex_bytes.decode("utf-8"), len(rows[0]), len(rows) - 1)
+    assert sorted(p.name for p in (cancer_dir / "cls").iterdir()) == sorted(exports_of(page))
+
+
+def test_latex_escapes_what_tex_treats_specially():
+    from nlgmetrics.report.export import latex_escape, to_latex
+
+    assert latex_escape(r"50% of #1 & {x}_y $ ~ ^ \ <b>") == r"50\% of \#1 \& \{x\}\_y \$ \textasciitilde{} \textasciicircum{} \textbackslash{} \textless{}b\textgreater{}"
+    assert latex_escape("μ ± Δ") == r"$\mu$ $\pm$ $\Delta$"
+    tex = to_latex([[("system", "system"), ("BLEU", "BLEU")], [("a_b", "a_b"), ("12.50", "12.5")], [("c", "c"), ("–", "")]])
+    assert tex.splitlines()[1:] == [r"\begin{tabular}{lr}", r"\toprule", r"system & BLEU \\", r"\midrule", r"a\_b & 12.50 \\", r"c & -- \\", r"\bottomrule", r"\end{tabular}"]
+
+
+def test_examples_section_without_examples_or_a_second_system():
+    from nlgmetrics import load
+    from nlgmetrics.report import render_text, text_report
+
+    refs = [["the cat sat on the mat"], ["a dog barks"], ["hello world"]]
+    systems = [("a.txt", ["the cat sat on a mat", "the dog barks", "hello world"]), ("b.txt", ["a cat is on the mat", "a dog barks", "hi world"])]
+    report = text_report([("bleu", load("bleu"))], systems, refs, n_resamples=20, show_progress=False)
+    page = render_text(report, top_k=1)
+    cs = cells(page)
+    assert [(c["side"], c["segment"]) for c in cs if c.get("field") == "example-difference"] == [("a", "1"), ("b", "2")]
+    assert "--top-k 0" in render_text(report, top_k=0) and 'data-field="example-difference"' not in render_text(report, top_k=0)
+    single = text_report([("bleu", load("bleu"))], systems[:1], refs, n_resamples=20, show_progress=False)
+    assert "nothing to compare" in render_text(single)

@@ -14,69 +14,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from differential.rouge155_perl import options_of
 from nlgmetrics import ROUGE, _core
 from nlgmetrics.errors import InvalidOptionError
 
 GOLDENS = Path(__file__).parent / "goldens" / "rouge155"
 RUNS = sorted(p.stem for p in GOLDENS.glob("*.json") if p.stem not in ("inputs", "porter_stems"))
-
-
-def options_of(perl_opts: list[str]) -> tuple[dict, dict[str, str]]:
-    """ROUGE(...) options and {printed name: our type} for a ROUGE-1.5.5 command line."""
-    o: dict = {}
-    names: dict[str, str] = {}
-    it = iter(perl_opts)
-    n = 0
-    skip = None
-    u = U = x = False
-    weight = None
-    for a in it:
-        if a == "-n":
-            n = int(next(it))
-        elif a == "-w":
-            weight = next(it)
-        elif a == "-2":
-            skip = int(next(it))
-        elif a == "-u":
-            u = True
-        elif a == "-U":
-            U = True
-        elif a == "-x":
-            x = True
-        elif a == "-m":
-            o["stemming"] = True
-        elif a == "-s":
-            o["remove_stopwords"] = True
-        elif a == "-f":
-            o["scoring_formula"] = next(it)
-        elif a == "-p":
-            o["alpha"] = float(next(it))
-        elif a == "-l":
-            o["length_limit"] = int(next(it))
-        elif a == "-b":
-            o["byte_limit"] = int(next(it))
-        elif a == "-M":
-            o["stem_models_only"] = True
-        elif a == "-t":
-            if next(it) != "0":
-                o["counting_unit"] = "token"
-        else:
-            raise ValueError(a)
-    for k in range(1, n + 1):
-        names[f"ROUGE-{k}"] = f"rouge{k}"
-    if not x:
-        names["ROUGE-L"] = "rougeL"
-    if weight:
-        names[f"ROUGE-W-{weight}"] = "rougeW"
-        o["weight"] = float(weight)
-    if skip is not None:
-        d = "*" if skip < 0 else str(skip)
-        if u or U:
-            names[f"ROUGE-SU{d}"] = f"rougeSU{d}"
-        if U or not u:
-            names[f"ROUGE-S{d}"] = f"rougeS{d}"
-    o["rouge_types"] = list(names.values())
-    return o, names
 
 
 @pytest.fixture(scope="module")

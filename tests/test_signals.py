@@ -81,3 +81,71 @@ def test_cli_exits_130_on_ctrl_c(tmp_path):
     assert code == 130, (code, err)
     assert "Traceback" not in err and "Panic" not in err, err
     assert waited < 20
+
+
+# One long call per family, each a single huge input (one segment, one score vector), so
+# the core must check for Ctrl-C inside the work on one item, not only between items.
+# Each runs for seconds to minutes if not interrupted.
+_SETUP = """
+import random, sys, time
+import numpy as np
+import nlgmetrics
+rng = random.Random(0)
+def words(n, vocab):
+    return " ".join(f"w{rng.randrange(vocab)}" for _ in range(n))
+"""
+SINGLE_ITEM_CALLS = {
+    # bit-parallel Levenshtein of a 300,000 x 300,000-word pair: ~40 s
+    "wer": ("a, b = words(300_000, 50), words(300_000, 50)", "nlgmetrics.load('wer').corpus_score([a], [b])"),
+    # rouge-score's LCS of a 300,000 x 300,000-word pair: ~10 s
+    "rouge_l": ("a, b = words(300_000, 50), words(300_000, 50)",
+                "nlgmetrics.load('rouge', rouge_types=['rougeL']).corpus_score([a], [b])"),
+    # character and word n-grams of a 3,000,000-word segment and its reference: ~6 s (a
+    # shorter call can end before the signal, 1 s after the start, on a fast machine)
+    "chrf": ("a, b = words(3_000_000, 1000), words(3_000_000, 1000)", "nlgmetrics.load('chrf').corpus_score([a], [b])"),
+    # n-gram counts of a 5,000,000-word segment and its reference: ~3.5 s
+    "bleu": ("a, b = words(5_000_000, 10), words(5_000_000, 10)", "nlgmetrics.load('bleu').corpus_score([a], [b])"),
+    # TER's shift search on a 100,000-word pair (1000 candidates of 5M cells each): ~30 s
+    "ter": ("a, b = words(100_000, 3000), words(100_000, 3000)", "nlgmetrics.load('ter').corpus_score([a], [[b]])"),
+    # a CIDEr-D document-frequency table of 200,000 images: ~30 s
+    "cider_fit": ("refs = [[words(10, 5000) for _ in range(5)] for _ in range(200_000)]\nfrom nlgmetrics.cider import CiderDF",
+                  "CiderDF.fit(refs)"),
+    # a ROC curve over 10,000,000 scores: ~6 s
+    "roc_curve": ("g = np.random.default_rng(0); y = g.integers(0, 2, 10_000_000); s = g.random(10_000_000)\n"
+                  "from nlgmetrics.classification import roc_curve", "roc_curve(y, s)"),
+}
+_CALL = """
+{setup}
+print("start", flush=True)
+try:
+    {call}
+    print("finished", flush=True)
+except KeyboardInterrupt:
+    print("interrupted", time.monotonic(), flush=True)
+"""
+# Ctrl-C must arrive within this long from any long call (time.monotonic is one clock
+# for every process on Linux, so the child's stamp is compared with the moment of sending).
+INTERRUPT_LATENCY_S = 1.0
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="compares CLOCK_MONOTONIC across processes")
+@pytest.mark.parametrize("family", sorted(SINGLE_ITEM_CALLS))
+def test_ctrl_c_inside_one_huge_item_arrives_within_a_second(family):
+    setup, call = SINGLE_ITEM_CALLS[family]
+    script = _SETUP + _CALL.format(setup=setup, call=call)
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
+    try:
+        assert proc.stdout.readline() == "start\n", proc.stderr.read()
+        time.sleep(1.0)  # well inside the core call
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err[-2000:]
+    assert out.startswith("interrupted"), (out, err[-2000:])
+    assert "panicked" not in err and "Panic" not in err, err
+    latency = float(out.split()[1]) - sent
+    assert latency < INTERRUPT_LATENCY_S, f"{family}: KeyboardInterrupt came {latency:.2f}s after SIGINT"

@@ -206,6 +206,16 @@ def test_edge_cases(hyp, ref, opts):
     assert_parity([hyp], [[ref]], **opts)
 
 
+@pytest.mark.parametrize("n, m", [(1, 120), (3, 400), (5, 1000), (2, 5000), (400, 3)])
+def test_very_unequal_lengths_widen_the_band(n, m):
+    """Past a length ratio of 50 sacrebleu widens its beam (`length_ratio / 2 + 25`); the
+    banded table must read the same cells."""
+    rng = random.Random(n * 7919 + m)
+    hyp = " ".join(f"w{rng.randrange(6)}" for _ in range(n))
+    ref = " ".join(f"w{rng.randrange(6)}" for _ in range(m))
+    assert_parity([hyp], [[ref]])
+
+
 def test_documented_values():
     hyps = ["The cat sat on the mat.", "It is raining today!"]
     refs = [["The cat is sitting on the mat."], ["It rains today."]]

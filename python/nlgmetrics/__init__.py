@@ -115,6 +115,9 @@ _EXPORTS: dict[str, str] = {
     "plots": "",
     "progress": "",
     "report": "",
+    # evaluate's google_bleu and exact_match
+    "GLEU": ".metrics.gleu",
+    "ExactMatch": ".metrics.exact_match",
 }
 
 __all__ = sorted(_EXPORTS)

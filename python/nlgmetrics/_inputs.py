@@ -11,27 +11,36 @@ one dimension where a flat sequence is needed.
 
 Orientation rule (:func:`check_orientation`). When there are ``n >= 2`` predictions and
 every ``references[i]`` is a sequence of exactly ``n`` strings, the input reads the same
-in both layouts, so the texts decide: over the off-diagonal pairs (``i != j``, on the
-first 48 segments, when predictions average 8 characters or more), the bigram overlap of ``predictions[i]`` with
-``references[i][j]`` (as given) is compared with its overlap with ``references[j][i]``
-(as streams). When streams fit more than 2.5 times as well with a mean overlap of at
-least 0.4, a :class:`~nlgmetrics.errors.ReferenceOrientationError` is raised if every segment
-fits its stream column better than its row, and a warning otherwise; weaker evidence is
-silent (random or unrelated texts never raise).
+in both layouts, so the texts decide. Each text is read as its set of words (Han, katakana and
+Hangul characters one by one, hiragana left out); over the off-diagonal pairs (``i != j``, on the first 48
+segments, when predictions average 8 characters or more), the overlap (Jaccard) of
+``predictions[i]`` with ``references[i][j]`` (as given) is compared with its overlap with
+``references[j][i]`` (as streams). The streams layout is *suggested* when it fits more
+than 2.5 times as well with a mean overlap of at least 0.2; anything weaker is silent
+(random or unrelated texts never warn). Suggestive evidence is *strong*, and a
+:class:`~nlgmetrics.errors.ReferenceOrientationError` is raised, only when it cannot come
+from a small or repetitive corpus: at least 3 segments, and at least 80% of them, fit
+their stream column better than their row; predictions average 4 words or more; and the
+predictions tell the segments apart (two different predictions overlap on average less
+than half as much as a prediction and its stream references). Suggestive but weak
+evidence (2 segments, short or near-identical texts) is a ``UserWarning``.
 Either way, :func:`references_from_streams` (transpose) or :func:`references_by_segment`
 (keep as given) states the layout and skips the check.
 """
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Mapping, Set
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
 if TYPE_CHECKING:
     from typing import Any, Iterable, Sequence
 
+from .script_check import _LazyPattern  # compiled on first use: `re` costs every fresh interpreter
 from .errors import (
     InputTypeError,
+    InvalidOptionError,
     InvalidTextError,
     LengthMismatchError,
     MissingReferenceError,
@@ -170,49 +179,82 @@ def as_references(references: Any, n: int | None = None, what: str = "references
 # Orientation evidence is read on at most this many segments (the check is quadratic).
 _ORIENTATION_SAMPLE = 48
 # Streams must fit this many times better than the given layout, with at least this mean
-# overlap, and for every segment, to be an error (weaker evidence only warns).
+# overlap, to suggest the streams layout (below: silent).
 _ORIENTATION_RATIO = 2.5
-_ORIENTATION_MIN_OVERLAP = 0.4
+_ORIENTATION_MIN_OVERLAP = 0.2
 _ORIENTATION_MIN_CHARS = 8
+# Strong evidence (an error) also needs this many segments fitting their stream column
+# better, and this share of the segments; this many words (or CJK characters) per
+# prediction on average; and predictions that overlap each other at most this share of
+# their overlap with the stream references.
+_ORIENTATION_STRONG_SEGMENTS = 3
+_ORIENTATION_STRONG_SHARE = 0.8
+_ORIENTATION_STRONG_WORDS = 4
+_ORIENTATION_DISTINCT_SHARE = 0.5
 
 
-def _bigrams(text: str) -> set[str]:
-    t = " ".join(text.lower().split())
-    if len(t) < 2:
-        return {t} if t else set()
-    return {t[k : k + 2] for k in range(len(t) - 1)}
+# Words, and every Han, katakana or Hangul character on its own (those scripts do not
+# space their words): unrelated sentences share few of them, translations of one sentence
+# many. Hiragana are left out: mostly particles and endings, every Japanese sentence has them.
+_FEATURE = _LazyPattern(r"[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]|[^\W_\u3040-\u309f]+")
+
+
+def _features(text: str) -> set[str]:
+    return set(_FEATURE.findall(text.lower()))
 
 
 def _overlap(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if a and b else 0.0
 
 
-def check_orientation(predictions: Sequence[str], references: Sequence[Sequence[str]]) -> None:
-    """Refuse references that fit better read as sacrebleu streams (see module docstring)."""
+def orientation_evidence(predictions: Sequence[str], references: Sequence[Sequence[str]]) -> str:
+    """``"none"``, ``"weak"`` or ``"strong"``: how well a square ``references`` fits the
+    sacrebleu streams layout rather than the per-segment one (see module docstring)."""
     n = len(predictions)
-    if n < 2 or isinstance(references, SegmentReferences) or len(references) != n or not _looks_like_streams(references, n):
-        return
+    if n < 2 or len(references) != n or not _looks_like_streams(references, n):
+        return "none"
     m = min(n, _ORIENTATION_SAMPLE)
     try:
-        if sum(len(predictions[i]) for i in range(m)) < _ORIENTATION_MIN_CHARS * m:
-            return  # a few characters are no evidence either way
-        hyp = [_bigrams(predictions[i]) for i in range(m)]
-        ref = [[_bigrams(references[i][j]) for j in range(m)] for i in range(m)]
+        chars = sum(len(predictions[i]) for i in range(m))
+        if chars < _ORIENTATION_MIN_CHARS * m:
+            return "none"  # a few characters are no evidence either way
+        hyp = [_features(predictions[i]) for i in range(m)]
+        ref = [[_features(references[i][j]) for j in range(m)] for i in range(m)]
     except (TypeError, AttributeError):
-        return  # not strings: the type checks report it
+        return "none"  # not strings: the type checks report it
+    pairs = m * (m - 1)
     # the diagonal reads the same both ways: only off-diagonal pairs are evidence
     given = [sum(_overlap(hyp[i], ref[i][j]) for j in range(m) if j != i) for i in range(m)]
     streams = [sum(_overlap(hyp[i], ref[j][i]) for j in range(m) if j != i) for i in range(m)]
     as_given, as_streams = sum(given), sum(streams)
-    if as_streams <= _ORIENTATION_RATIO * as_given or as_streams / (m * (m - 1)) < _ORIENTATION_MIN_OVERLAP:
+    if as_streams <= _ORIENTATION_RATIO * as_given or as_streams / pairs < _ORIENTATION_MIN_OVERLAP:
+        return "none"
+    between_predictions = sum(_overlap(hyp[i], hyp[j]) for i in range(m) for j in range(m) if j != i)
+    column_wins = sum(s > g for s, g in zip(streams, given))
+    strong = (
+        column_wins >= max(_ORIENTATION_STRONG_SEGMENTS, math.ceil(_ORIENTATION_STRONG_SHARE * m))
+        and sum(len(h) for h in hyp) >= _ORIENTATION_STRONG_WORDS * m
+        and between_predictions < _ORIENTATION_DISTINCT_SHARE * as_streams
+    )
+    return "strong" if strong else "weak"
+
+
+def check_orientation(predictions: Sequence[str], references: Sequence[Sequence[str]]) -> None:
+    """Refuse references that fit far better read as sacrebleu streams, warn when they fit
+    better on weak evidence (see module docstring); a stated layout is never checked."""
+    if isinstance(references, SegmentReferences):
         return
+    evidence = orientation_evidence(predictions, references)
+    if evidence == "none":
+        return
+    n = len(predictions)
     advice = (
         f"references is {n} lists of {n}: read as references[i] = the references of predictions[i], but the texts "
         f"match better as {n} sacrebleu-style streams (references[stream][segment]). If they are streams, pass "
         "nlgmetrics.references_from_streams(references); if they are per-segment lists, pass "
         "nlgmetrics.references_by_segment(references)"
     )
-    if all(s > g for s, g in zip(streams, given)):
+    if evidence == "strong":
         raise ReferenceOrientationError(advice)
     warnings.warn(advice, UserWarning, stacklevel=4)
 
@@ -236,6 +278,14 @@ def references_by_segment(references: Sequence[Sequence[str]]) -> list[list[str]
     """State that ``references[i]`` holds the references of ``predictions[i]``: skips the
     orientation check, for the rare square input whose texts fit the streams layout better."""
     return SegmentReferences(list(r) if not isinstance(r, str) else r for r in as_sequence(references, "references"))
+
+
+def check_option_applies(option: str, value: Any, default: Any, applies: bool, when: str) -> None:
+    """An option given a non-default value where the other options make it unused is a
+    contradiction, not something to ignore silently (as the command line refuses a flag
+    the chosen flavour or mode does not read)."""
+    if not applies and value != default:
+        raise InvalidOptionError(f"{option}={value!r} has no effect {when}; leave it at its default ({default!r})")
 
 
 def check_all_text(texts: Iterable[str], what: str) -> None:

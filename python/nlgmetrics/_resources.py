@@ -46,5 +46,8 @@ def available_memory() -> int | None:
 def check_allocation(n_bytes: int, what: str) -> None:
     """Raise :class:`ResourceLimitError` (a ``MemoryError``) before allocating ``n_bytes``
     for ``what`` when the machine does not have them, instead of letting the process die."""
-    if n_bytes >= 1 << 62 or ((avail := available_memory()) is not None and n_bytes > avail):
-        raise ResourceLimitError(f"{what} needs {n_bytes / 2**30:.1f} GiB, more than the {(avail or 0) / 2**30:.1f} GiB available")
+    if n_bytes >= 1 << 62:
+        raise ResourceLimitError(f"{what} needs {n_bytes / 2**30:.3g} GiB, more than any machine's address space")
+    avail = available_memory()
+    if avail is not None and n_bytes > avail:
+        raise ResourceLimitError(f"{what} needs {n_bytes / 2**30:.1f} GiB, more than the {avail / 2**30:.1f} GiB available")

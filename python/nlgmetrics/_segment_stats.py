@@ -16,7 +16,10 @@ from .stats import Stats, _column_partials
 
 @dataclass(frozen=True)
 class SegmentStats:
-    """Per-segment statistics: ``counts`` (n × k uint64) and ``sums`` (n × m float64)."""
+    """Per-segment statistics: ``counts`` (n × k uint64) and ``sums`` (n × m float64).
+
+    ``sequence_field`` names a sum field whose values :meth:`total` also keeps in order
+    (``Stats.sequence``), for metrics reduced by :func:`ordered_mean`."""
 
     key: str
     count_fields: tuple[str, ...]
@@ -25,6 +28,7 @@ class SegmentStats:
     sums: np.ndarray | None = None
     ref_counts: np.ndarray | None = None
     tails: list[Any] | None = None
+    sequence_field: str | None = None
 
     def __len__(self) -> int:
         return int(self.counts.shape[0])
@@ -46,6 +50,7 @@ class SegmentStats:
             n_segments=len(self),
             ref_counts=frozenset(int(r) for r in np.unique(self.ref_counts)) if self.ref_counts is not None else frozenset(),
             tail=self.tails[-1] if self.tails else None,
+            sequence=None if self.sequence_field is None else np.array(sums[:, self.sum_fields.index(self.sequence_field)], dtype=np.float64),
         )
 
     def row(self, i: int) -> Stats:
@@ -62,6 +67,7 @@ class SegmentStats:
             sums=None if self.sums is None else self.sums[idx],
             ref_counts=None if self.ref_counts is None else self.ref_counts[idx],
             tails=None if self.tails is None else [self.tails[i] for i in idx],
+            sequence_field=self.sequence_field,
         )
 
     def __add__(self, other: "SegmentStats") -> "SegmentStats":
@@ -86,6 +92,7 @@ class SegmentStats:
             sums=cat(self.sums, other.sums),
             ref_counts=cat(self.ref_counts, other.ref_counts),
             tails=None if self.tails is None and other.tails is None else (self.tails or []) + (other.tails or []),
+            sequence_field=self.sequence_field if self.sequence_field == other.sequence_field else None,
         )
 
 

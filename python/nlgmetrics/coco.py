@@ -234,9 +234,9 @@ def evaluate(annotations: Any, results: Any, *, n_threads: int = 0) -> CocoEval:
     cider = CIDEr(tokenize="none", n_threads=n_threads)
     with warnings.catch_warnings():
         warnings.simplefilter("always")
-        scores = cider.sentence_scores(preds_tok, refs_tok)
-    values["CIDEr"] = float(np.mean(scores))  # pycocoevalcap's reduction, bit for bit
-    per_image["CIDEr"] = scores
+        cider_seg = cider.stats(preds_tok, refs_tok)
+    values["CIDEr"] = cider.score_stats(cider_seg.total()).score  # pycocoevalcap's np.mean, bit for bit
+    per_image["CIDEr"] = cider_seg.sums[:, 0].copy()
     order = {m: i for i, m in enumerate(_ORDER)}
     keys = sorted(values, key=lambda m: order.get(m, len(order)))
     stats = {"testlen": total.testlen, "reflen": total.reflen, "guess": total.guess, "correct": total.correct}
@@ -254,8 +254,9 @@ def _meteor(refs_tok: list[list[str]], preds_tok: list[str]) -> tuple[float, Seq
 def _rouge_l(refs_tok: list[list[str]], preds_tok: list[str]) -> tuple[float, Sequence[float]]:
     from .metrics.rouge import ROUGE
 
-    per = ROUGE(flavour="coco", tokenize="none").sentence_scores(preds_tok, refs_tok)
-    return float(np.mean(per)), per
+    metric = ROUGE(flavour="coco", tokenize="none")
+    seg = metric.stats(preds_tok, refs_tok)
+    return metric.score_stats(seg.total()).score, seg.sums[:, 2].copy()
 
 
 register_scorer("METEOR", _meteor)

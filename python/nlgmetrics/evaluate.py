@@ -22,9 +22,10 @@ Differences from ``evaluate`` that users can rely on:
   bootstrap draws from numpy's global generator, so its numbers change from run to run;
   with ``seed=s`` they equal evaluate's after ``numpy.random.seed(s)``;
 - names whose evaluate metric is a different implementation than nlgmetrics' metric of
-  the same name (``bleu``: the TensorFlow-NMT script; ``meteor``: nltk with
-  ``word_tokenize``) are refused with a message naming the equivalent, rather than
-  giving other numbers under the same name. Every other registered metric
+  the same name (``bleu``: the TensorFlow-NMT script, nlgmetrics' ``BLEU(flavour="nmt")``;
+  ``meteor``: nltk with ``word_tokenize``) are refused with a message naming the
+  equivalent, rather than giving other numbers under the same name; the drop-in
+  :mod:`nlgmetrics.compat.evaluate` returns evaluate's own dicts for them. Every other registered metric
   (``nlgmetrics.available()``) returns ``{"score": ..., <its breakdown>}``.
 
 The metric objects themselves (``nlgmetrics.load(name)``) have the same ``add`` /
@@ -104,8 +105,9 @@ _ADAPTERS: dict[str, Callable[..., Any]] = {
 }
 
 _DIFFERENT = {
-    "bleu": "evaluate's 'bleu' is the TensorFlow-NMT script (shortest reference length); "
-    "use 'sacrebleu', or nlgmetrics.load('bleu', flavour='nltk'|'coco') for those conventions",
+    "bleu": "evaluate's 'bleu' is the TensorFlow-NMT script (shortest reference length), which is "
+    "nlgmetrics.load('bleu', flavour='nmt') and nlgmetrics.compat.evaluate.load('bleu'); here use "
+    "load('bleu', flavour='nmt') for it, 'sacrebleu', or flavour='nltk'|'coco' for those conventions",
     "meteor": "evaluate's 'meteor' is nltk's meteor_score over word_tokenize tokens; "
     "use nlgmetrics.load('meteor', flavour='nltk') (whitespace tokens) or METEOR 1.5 (the default)",
 }
@@ -209,7 +211,7 @@ class EvaluationModule:
 def load(path: str, **options: Any) -> EvaluationModule:
     """An evaluate-style metric by name; ``options`` become defaults of ``compute``."""
     name = path.lower()
-    if name in _DIFFERENT:
+    if name in _DIFFERENT and "flavour" not in options:  # a flavour names the convention asked for
         raise InvalidOptionError(_DIFFERENT[name])
     if name in _ADAPTERS:
         return EvaluationModule(name, _ADAPTERS[name], options)

@@ -20,8 +20,15 @@ Two methods:
   same matrix for the baseline and every system), randomization masks from
   ``default_rng(seed).integers(2, size=(n_trials, n), dtype=bool)``; statistics cast to
   float32 and summed in float32 (its ``np.array(stats, dtype='float32')[idxs].sum(0)``);
-  BLEU of float32 totals as NumPy ≥ 2 computes it. The single-system CI mean is
-  ``statistics.mean`` (as ``corpus_score(n_bootstrap=...)``), paired-test means ``np.mean``.
+  BLEU, chrF/chrF++ and TER of float32 totals as NumPy ≥ 2 computes them (chrF and TER in
+  float32 arithmetic, their scores kept as float32: ``_sacrebleu_float32.py``). The
+  single-system CI mean is ``statistics.mean`` of those scores (as
+  ``corpus_score(n_bootstrap=...)``), paired-test means and p-value centring ``np.mean``.
+  Randomization sums real-valued statistics (TER's) with NumPy's matrix product, and the
+  whole-corpus score sums them in segment order (sacrebleu's ``sum_of_lists``). Every
+  number equals sacrebleu's (``tests/test_significance_sacrebleu.py``). Where sacrebleu
+  itself fails (``statistics.mean`` over a mix of float32 and Python-float scores, when a
+  resample holds only empty references) the mean is that of the same scores as floats.
 
 Shared definitions (sacrebleu's, which follow Koehn 2004 and Clark et al. 2011 / multeval):
 
@@ -45,6 +52,7 @@ Signatures gain ``bs:N|seed:S`` (paired bootstrap and CIs) or ``ar:N|seed:S`` ri
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import secrets
 import statistics
@@ -55,7 +63,7 @@ import numpy as np
 
 from . import _core
 from ._resources import check_allocation, n_threads_value
-from .errors import IncompatibleStatsError, InvalidInputError, InvalidOptionError, LengthMismatchError
+from .errors import IncompatibleStatsError, InvalidInputError, InvalidOptionError, LengthMismatchError, ResourceLimitError
 from .metrics.base import Metric, Score
 from .signature import Signature
 from .stats import SegmentStats, exact_partials
@@ -81,9 +89,14 @@ def _sacrebleu_bleu_f32(metric: Any, totals: np.ndarray) -> np.ndarray:
 
 
 def _register_builtin() -> None:
+    from ._sacrebleu_float32 import sacrebleu_chrf, sacrebleu_ter
     from .metrics.bleu import SacreBLEU
+    from .metrics.chrf import SacreCHRF
+    from .metrics.ter import SacreTER
 
     register_sacrebleu_float32_scorer(SacreBLEU, _sacrebleu_bleu_f32)
+    register_sacrebleu_float32_scorer(SacreCHRF, sacrebleu_chrf)
+    register_sacrebleu_float32_scorer(SacreTER, sacrebleu_ter)
 
 
 _register_builtin()
@@ -98,6 +111,8 @@ def _check_choice(name: str, value: str, allowed: Sequence[str]) -> None:
 def _check_count(name: str, n: Any) -> int:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise InvalidOptionError(f"{name} must be a positive integer, got {n!r}")
+    if n >= 1 << 62:
+        raise ResourceLimitError(f"{name}={n} resamples need more memory than any machine's address space")
     return int(n)
 
 
@@ -170,11 +185,25 @@ def _sacrebleu_scores(metric: Metric, systems: Sequence[SegmentStats], indices: 
     for i in range(len(systems)):
         t = np.ascontiguousarray(totals[:, i * (k + m):(i + 1) * (k + m)])
         if scorer is not None:
-            out.append(np.asarray(scorer(metric, t), dtype=np.float64))
+            # float32 scores stay float32: sacrebleu averages and compares them in float32
+            scores = np.asarray(scorer(metric, t))
+            out.append(scores if scores.dtype == np.float32 else scores.astype(np.float64))
         else:
             drawn = np.full((len(t), 1), indices.shape[1], dtype=np.uint64)
             out.append(_score_totals(metric, np.hstack([t[:, :k].astype(np.uint64), drawn]), t[:, k:].astype(np.float64)))
     return out
+
+
+def _full_score(metric: Metric, stats: SegmentStats, method: str) -> Score:
+    """The score of the whole corpus. ``method="sacrebleu"`` sums real-valued statistics as
+    sacrebleu's ``sum_of_lists`` does, one segment after the other in float64 (TER's average
+    reference lengths over three references are not exact binary fractions, so the order
+    of additions can move the last bit; nlgmetrics' own sum is exactly rounded)."""
+    total = stats.total()
+    if method != "sacrebleu" or stats.sums is None or not len(metric.sum_fields):
+        return metric.score_stats(total)
+    in_order = np.cumsum(_sum_matrix(stats), axis=0)[-1]  # cumsum adds strictly in order
+    return metric.score_stats(total.replace(sum_partials=tuple((float(v),) for v in in_order)))
 
 
 @dataclass
@@ -252,7 +281,8 @@ def _estimate(scores: np.ndarray, mean: str) -> tuple[float, float, float, float
     n = len(s)
     lo, hi = s[n // 40], s[n - n // 40 - 1]
     if mean == "statistics":
-        mu = statistics.mean(s.tolist())
+        # sacrebleu passes its scores' own type: NumPy float32 scalars give a float32 mean
+        mu = statistics.mean(list(s) if s.dtype == np.float32 else s.tolist())
     elif mean == "numpy":
         mu = float(s.mean())  # sacrebleu's estimate_ci averages the sorted scores
     else:
@@ -345,7 +375,7 @@ def bootstrap_ci(metric: Metric, stats: SegmentStats, *, n_resamples: int = 1000
     (scores,) = _bootstrap_scores(metric, [stats], method=method, resampling=resampling, seed=seed, n_resamples=n_resamples, n_threads=n_threads)
     mean, ci, lo, hi = _estimate(scores, "statistics" if method == "sacrebleu" else "exact")
     sig = resampling_signature(metric, stats, bs=n_resamples, seed=seed_str, resampling=_resampling_item(method, resampling))
-    return ConfidenceInterval(metric.score_stats(stats), mean, ci, lo, hi, scores, sig)
+    return ConfidenceInterval(_full_score(metric, stats, method), mean, ci, lo, hi, scores, sig)
 
 
 def confidence_interval(metric: Metric, predictions: Sequence[str], references: Any, **options: Any) -> ConfidenceInterval:
@@ -370,7 +400,11 @@ class SystemResult:
 
 @dataclass
 class PairedTestResult:
-    """Results of comparing several systems with one baseline (baseline first)."""
+    """Results of comparing several systems with one baseline (baseline first).
+
+    ``metric`` is the name of the metric's score (``chrF2++``, ``BLEU``), as sacrebleu
+    labels its columns.
+    """
 
     metric: str
     test: str
@@ -445,7 +479,9 @@ def paired_test_stats(
     _check_draw_memory("n_samples", n_samples, stats_list)
     if ar_confidence_n is not None:
         _check_draw_memory("ar_confidence_n", ar_confidence_n, stats_list)
-    full = [metric.score_stats(st).score for st in stats_list]
+    full_scores = [_full_score(metric, st, method) for st in stats_list]
+    full = [sc.score for sc in full_scores]
+    label = full_scores[0].name  # the score's name with its options (chrF2++), as sacrebleu labels it
     mean_kind = "numpy" if method == "sacrebleu" else "exact"
     rows = [SystemResult(bl_name, full[0], is_baseline=True)]
     n = len(bl)
@@ -456,24 +492,26 @@ def paired_test_stats(
         for (name, _), s_full, s_res in zip(named, full[1:], scores[1:]):
             diff = abs(full[0] - s_full)
             d = np.abs(s_res - scores[0])
-            centre = float(d.mean()) if method == "sacrebleu" else math.fsum(d.tolist()) / len(d)
+            centre = d.mean() if method == "sacrebleu" else math.fsum(d.tolist()) / len(d)
             mean, ci = _estimate(s_res, mean_kind)[:2]
             rows.append(SystemResult(name, s_full, _p_value(d - centre, diff), mean, ci))
         sig = resampling_signature(metric, bl, bs=n_samples, seed=seed_str, resampling=_resampling_item(method, resampling))
-        return PairedTestResult(metric.name, "bs", n_samples, rows, sig)
+        return PairedTestResult(label, "bs", n_samples, rows, sig)
 
     # approximate randomization
     if method == "sacrebleu":
         rng = np.random.default_rng(seed)
-        mask = rng.integers(2, size=(n_samples, n), dtype=bool).astype(np.uint8)
+        swap = rng.integers(2, size=(n_samples, n), dtype=bool)
+        mask = swap.astype(np.uint8)
         bs_idx = rng.choice(n, size=(ar_confidence_n, n), replace=True) if ar_confidence_n else None
     else:
         mask = _core.sig_randomization_mask(seed, n_samples, n, n_threads)
+        swap = None
         bs_idx = _core.sig_multinomial_indices(seed, ar_confidence_n, n, n_threads) if ar_confidence_n else None
     if ar_confidence_n:
         ci_scores = _bootstrap_scores(metric, [bl], method=method, resampling="multinomial", seed=seed, n_resamples=ar_confidence_n, n_threads=n_threads)[0]
         rows[0].mean, rows[0].ci = _estimate(ci_scores, mean_kind)[:2]
-    trials = _randomization_scores(metric, stats_list, mask, n_threads)
+    trials = _randomization_scores(metric, stats_list, mask, n_threads, numpy_swap=swap)
     for (name, st), s_full, (sa, sb) in zip(named, full[1:], trials):
         row = SystemResult(name, s_full, _p_value(np.abs(sa - sb), abs(full[0] - s_full)))
         if bs_idx is not None:
@@ -484,10 +522,10 @@ def paired_test_stats(
             row.mean, row.ci = _estimate(res, mean_kind)[:2]
         rows.append(row)
     sig = resampling_signature(metric, bl, bs=ar_confidence_n, ar=n_samples, seed=seed_str, resampling=_resampling_item(method, resampling))
-    return PairedTestResult(metric.name, "ar", n_samples, rows, sig)
+    return PairedTestResult(label, "ar", n_samples, rows, sig)
 
 
-def _randomization_scores(metric: Metric, stats_list: Sequence[SegmentStats], mask: np.ndarray, n_threads: int) -> list[tuple[np.ndarray, np.ndarray]]:
+def _randomization_scores(metric: Metric, stats_list: Sequence[SegmentStats], mask: np.ndarray, n_threads: int, numpy_swap: np.ndarray | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
     """Scores of the two pseudo-systems of every trial, for each system against the baseline.
 
     Pseudo-system A takes the baseline's segment where the mask is 1 and the system's
@@ -495,8 +533,16 @@ def _randomization_scores(metric: Metric, stats_list: Sequence[SegmentStats], ma
     systems) and column totals ``T``, ``A = M_bl + T_sys - M_sys`` and
     ``B = T_bl - M_bl + M_sys``, exact in u64. Real sums: one exactly rounded product of
     ``[mask, 1 - mask]`` with the stacked ``[baseline; system]`` rows each.
+
+    ``numpy_swap`` (``method="sacrebleu"``, the boolean mask): a metric with real-valued
+    statistics (TER's average reference length) is summed as sacrebleu sums it,
+    ``swap @ bl + ~swap @ sys`` in float64 through NumPy's matrix product, whose order of
+    additions (the BLAS kernel's) differs from an exactly rounded sum when the values are
+    not all small dyadic numbers (e.g. averages over three references).
     """
     k, m = len(metric.count_fields) + 1, len(metric.sum_fields)
+    if numpy_swap is not None and m:
+        return [_numpy_randomization_scores(metric, stats_list[0], st, numpy_swap) for st in stats_list[1:]]
     counts = np.ascontiguousarray(np.hstack([_counts_and_segments(s) for s in stats_list]), dtype=np.uint64)
     mm = _core.sig_totals_u64("mask", mask, counts, n_threads)
     tt = counts.sum(axis=0, dtype=np.uint64)
@@ -518,6 +564,19 @@ def _randomization_scores(metric: Metric, stats_list: Sequence[SegmentStats], ma
             a_sums = b_sums = np.zeros((len(mask), 0))
         out.append((_score_totals(metric, a_counts, a_sums), _score_totals(metric, b_counts, b_sums)))
     return out
+
+
+def _numpy_randomization_scores(metric: Metric, baseline: SegmentStats, system: SegmentStats, swap: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """sacrebleu's pseudo-systems ``swap @ bl + ~swap @ sys`` and the reverse, in float64."""
+    k = len(metric.count_fields)
+    bl, st = (np.hstack([s.counts.astype(np.float64), _sum_matrix(s)]) for s in (baseline, system))
+    keep = ~swap
+    drawn = np.full((len(swap), 1), len(baseline), dtype=np.uint64)
+    out = []
+    for totals in (swap @ bl + keep @ st, keep @ bl + swap @ st):
+        # integer counts sum exactly in float64 (far below 2**53)
+        out.append(_score_totals(metric, np.hstack([totals[:, :k].astype(np.uint64), drawn]), np.ascontiguousarray(totals[:, k:])))
+    return out[0], out[1]
 
 
 def _concat(a: SegmentStats, b: SegmentStats) -> SegmentStats:

@@ -10,6 +10,12 @@ bootstrap and distributed reduction goes through.
   n-gram information weights); they merge by key-wise addition.
 - ``tail`` holds order-dependent extras of the last segment, for the rare reference that
   depends on segment order (nltk's corpus BLEU smoothing); merging keeps the right one.
+- ``sequence`` keeps one value per segment in segment order (8 bytes a segment), for
+  references whose corpus value is ``numpy.mean`` of per-segment scores (pycocoevalcap's
+  CIDEr-D and ROUGE-L): numpy sums pairwise, so the bits depend on the order and the
+  grouping, and only the ordered values reproduce them. Merging concatenates (``a + b``
+  puts ``b``'s segments after ``a``'s), so in-order shards give the single-pass bits;
+  :func:`ordered_mean` is the reduction.
 
 numpy is imported when an array is first needed, not with this module: a corpus score
 computed from totals the core summed (``Metric._total_lists``) never needs it, which
@@ -52,6 +58,40 @@ def exact_partials(values: Iterable[float], start: Sequence[float] = ()) -> tupl
     return tuple(partials)
 
 
+def ordered_mean(values: np.ndarray) -> float:
+    """``numpy.mean`` of per-segment values in segment order: numpy's pairwise summation
+    (the reference's own reduction, so the same bits), divided by the count."""
+    import numpy as np
+
+    return float(np.mean(np.ascontiguousarray(values, dtype=np.float64)))
+
+
+def _concat_sequences(a: "Stats", b: "Stats") -> np.ndarray | None:
+    """Ordered concatenation; an empty side is the identity, and a non-empty side without
+    a sequence (statistics rebuilt from sums alone) makes the order unknown (``None``)."""
+    if b.n_segments == 0 and b.sequence is None:
+        return a.sequence
+    if a.n_segments == 0 and a.sequence is None:
+        return b.sequence
+    if a.sequence is None or b.sequence is None:
+        return None
+    import numpy as np
+
+    return np.concatenate([a.sequence, b.sequence])
+
+
+def _same_sequence(a: np.ndarray | None, b: np.ndarray | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    if a.shape != b.shape:
+        return False
+    if a.dtype == object or b.dtype == object:
+        return a.tolist() == b.tolist()
+    import numpy as np
+
+    return np.array_equal(a, b)
+
+
 def _column_partials(column: np.ndarray) -> tuple[float, ...]:
     """:func:`exact_partials` of a column, in Rust when every value is finite (the same
     algorithm, so the same partials, without a Python-level loop per row)."""
@@ -65,14 +105,14 @@ def _column_partials(column: np.ndarray) -> tuple[float, ...]:
 
 
 _UINT64 = (1 << 64) - 1
-_STATS_FIELDS = ("key", "count_fields", "counts", "sum_fields", "sum_partials", "n_segments", "ref_counts", "tables", "tail")
+_STATS_FIELDS = ("key", "count_fields", "counts", "sum_fields", "sum_partials", "n_segments", "ref_counts", "tables", "tail", "sequence")
 
 
 class Stats:
     """Reduced statistics of one metric configuration (see module docstring); immutable.
 
     ``Stats(key, count_fields, counts, sum_fields=(), sum_partials=(), n_segments=0,
-    ref_counts=frozenset(), tables={}, tail=None)``. ``counts`` is read as a uint64 array;
+    ref_counts=frozenset(), tables={}, tail=None, sequence=None)``. ``counts`` is read as a uint64 array;
     it may be given as a tuple of Python ints (totals a core function summed), then the
     array is built on first read. A plain class rather than a dataclass: ``dataclasses``
     (with ``inspect``) would be most of a fresh interpreter's import time. ``replace``
@@ -89,6 +129,7 @@ class Stats:
     ref_counts: frozenset[int]
     tables: dict[str, dict[Any, int]]
     tail: Any
+    sequence: np.ndarray | None
 
     def __init__(
         self,
@@ -101,6 +142,7 @@ class Stats:
         ref_counts: frozenset[int] = frozenset(),
         tables: dict[str, dict[Any, int]] | None = None,
         tail: Any = None,
+        sequence: np.ndarray | None = None,
     ):
         self.__dict__.update(
             key=key,
@@ -112,6 +154,7 @@ class Stats:
             ref_counts=ref_counts,
             tables={} if tables is None else tables,
             tail=tail,
+            sequence=sequence,
         )
 
     @property
@@ -197,6 +240,7 @@ class Stats:
             ref_counts=self.ref_counts | other.ref_counts,
             tables=tables,
             tail=other.tail if other.tail is not None else self.tail,
+            sequence=_concat_sequences(self, other),
         )
 
     def __radd__(self, other: Any) -> "Stats":
@@ -219,6 +263,7 @@ class Stats:
             and self.ref_counts == other.ref_counts
             and self.tables == other.tables
             and self.tail == other.tail
+            and _same_sequence(self.sequence, other.sequence)
         )
 
     def as_dict(self) -> dict[str, Any]:

@@ -26,26 +26,12 @@ CORPORA = REPO.parent / "shared" / "corpora"
 OUT = REPO / "tests" / "goldens" / "nist_mteval" / "goldens.json"
 sys.path.insert(0, str(REPO / "tests"))
 
-
-def esc(s: str) -> str:
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def sgml(kind: str, sets: list[list[str]]) -> str:
-    tag = {"src": "srcset", "ref": "refset", "tst": "tstset"}[kind]
-    out = [f'<{tag} setid="s" srclang="any" trglang="en">']
-    for k, segs in enumerate(sets):
-        sysid = f"r{k}" if kind == "ref" else "sys"
-        out.append(f'<doc docid="d" genre="g" sysid="{sysid}">')
-        out += [f'<seg id="{i}">{esc(s)}</seg>' for i, s in enumerate(segs, 1)]
-        out.append("</doc>")
-    out.append(f"</{tag}>")
-    return "\n".join(out) + "\n"
+from differential.mteval_perl import reference_streams, sgml  # noqa: E402
 
 
 def run(mteval: str, hyps: list[str], refs: list[list[str]], case_sensitive: bool) -> dict:
-    n_refs = max(len(r) for r in refs)
-    streams = [[r[k] if k < len(r) else "" for r in refs] for k in range(n_refs)]
+    streams = reference_streams(refs)
+    n_refs = len(streams)
     with tempfile.TemporaryDirectory() as d:
         p = Path(d)
         (p / "src.sgm").write_text(sgml("src", [hyps]), encoding="utf-8")
@@ -74,23 +60,10 @@ def main() -> None:
             refs = [[a, b] for a, b in zip(refs_a, refs_b)]
             goldens.append({"corpus": "wmt22/zh-en", "system": system, "refs": "A+B", "case_sensitive": cs, **run(args.mteval, hyps, refs, cs)})
         goldens.append({"corpus": "wmt22/zh-en", "system": system, "refs": "A", "case_sensitive": False, **run(args.mteval, hyps, [[a] for a in refs_a], False)})
-    import csv
+    from make_mteval_differential_goldens import e2e_outputs
 
-    e2e = CORPORA / "e2e"
-    with open(e2e / "testset_w_refs.csv", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
-    mrs: list[str] = []
-    by_mr: dict[str, list[str]] = {}
-    for r in rows:
-        if r["mr"] not in by_mr:
-            mrs.append(r["mr"])
-            by_mr[r["mr"]] = []
-        by_mr[r["mr"]].append(r["ref"])
-    e2e_refs = [by_mr[m] for m in mrs]
     for system in ["tgen", "adapt", "chen", "gong"]:
-        with open(e2e / "system_outputs_primary" / f"{system}.tsv", encoding="utf-8") as f:
-            out = {r[0]: r[1] for r in csv.reader(f, delimiter="\t") if len(r) >= 2}
-        hyps = [out[m] for m in mrs]
+        hyps, e2e_refs = e2e_outputs(system)
         for cs in (False, True) if system in ("tgen", "chen") else (False,):
             goldens.append({"corpus": "e2e", "system": system, "refs": "padded", "case_sensitive": cs, **run(args.mteval, hyps, e2e_refs, cs)})
     OUT.write_text(json.dumps(goldens, indent=1) + "\n", encoding="utf-8")

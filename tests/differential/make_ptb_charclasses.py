@@ -8,7 +8,11 @@ with, not today's Unicode, so nlgmetrics asks the jar itself. For every BMP code
 - ``-c``: one token iff c is a DIGIT (the number rule allows a leading ``-``);
 - ``1c``: one token iff c is a Java letter or digit (the alphanumeric "thing" rule);
 - ``a c b``: c survives on its own iff some rule matches it (else it is "untokenizable"
-  and deleted).
+  and deleted);
+- ``y'c``: the first token is ``y'`` iff c is a ``[:letter:]`` (the ``y'``-before-a-letter rule);
+- ``ca. c``: the first token is ``ca.`` iff c is a ``[:digit:]`` (``ca.`` before a number);
+- ``etc. c``: ``etc.`` is followed by a ``.`` token iff c is an ``[:uppercase:]`` letter (an
+  abbreviation before a capitalised word ends the sentence).
 
 Usage: python tests/differential/make_ptb_charclasses.py  (needs java and pycocoevalcap)
 """
@@ -43,11 +47,20 @@ def probe() -> dict[str, set[int]]:
     lines = []
     for c in cps:
         ch = chr(c)
-        lines += ["#" + ch, "-" + ch, "1" + ch, "a " + ch + " b"]
+        lines += ["#" + ch, "-" + ch, "1" + ch, "a " + ch + " b", "y'" + ch, "ca. " + ch, "etc. " + ch]
     out = jar_tokenize(lines)
-    classes: dict[str, set[int]] = {"LETTER": set(), "DIGIT": set(), "JAVA_ALNUM": set(), "KEPT": set()}
+    classes: dict[str, set[int]] = {
+        "LETTER": set(), "DIGIT": set(), "JAVA_ALNUM": set(), "KEPT": set(), "JLETTER": set(), "JDIGIT": set(), "UPPER": set(),
+    }
+    spaces = {0x20, 0x09, 0xA0, 0x3000, 0x85, *range(0x2000, 0x200B)}
     for k, c in enumerate(cps):
-        hash_, minus, one, alone = out[4 * k : 4 * k + 4]
+        hash_, minus, one, alone, y_apos, circa, etc = out[7 * k : 7 * k + 7]
+        if y_apos.split(" ")[0] == "y'" or chr(c) in "msdMSD":
+            classes["JLETTER"].add(c)
+        if circa.split(" ")[0] == "ca.":
+            classes["JDIGIT"].add(c)
+        if etc.split(" ")[:2] == ["etc.", "."] and c not in spaces and chr(c) != ".":
+            classes["UPPER"].add(c)
         if c not in (ord("#"), ord("-")) and one_token(hash_) and hash_ != "#":
             classes["LETTER"].add(c)
         if c != ord("-") and one_token(minus) and minus != "-":
@@ -70,10 +83,19 @@ def render(classes: dict[str, set[int]]) -> str:
         "DIGIT": "The lexer's DIGIT.",
         "JAVA_ALNUM": "`[:letter:]` or `[:digit:]` of the lexer.",
         "KEPT": "Characters that some rule keeps when they stand alone (the rest are deleted).",
+        "JLETTER": "`[:letter:]` of the lexer.",
+        "JDIGIT": "`[:digit:]` of the lexer.",
+        "UPPER": "`[:uppercase:]` of the lexer.",
     }
+    seen: dict[tuple, str] = {}
     for name, cps in classes.items():
         rs = ranges(cps)
         lines.append(f"/// {doc[name]}")
+        if tuple(rs) in seen:  # the same characters as an earlier class
+            lines.append(f"pub use self::{seen[tuple(rs)]} as {name};")
+            lines.append("")
+            continue
+        seen[tuple(rs)] = name
         lines.append(f"pub static {name}: [(u16, u16); {len(rs)}] = [")
         for k in range(0, len(rs), 6):
             lines.append("    " + " ".join(f"(0x{a:04X}, 0x{b:04X})," for a, b in rs[k : k + 6]))

@@ -1,7 +1,11 @@
 """Generated captions aimed at the PTB lexer's rules (seeded, reproducible).
 
 Each caption is a few fragments joined by a random separator; fragments come from the
-places where the lexer's rules meet: clitics and apostrophes of every kind, quotes,
+places where the lexer's rules meet (a third of them from the generated classes below: every
+BMP quote, dash and bracket, entities, numbers with separators, fractions, dates, phone
+numbers and currencies, URLs and e-mail addresses, contractions, abbreviations before every
+kind of continuation, mixed scripts, emoji, control characters, and characters the rules tell
+apart glued without spaces); the others are: clitics and apostrophes of every kind, quotes,
 abbreviations before capitalised words, numbers with separators and fractions, URLs,
 e-mail addresses, SGML, entities, smileys, dashes, brackets, Unicode letters, digits and
 symbols of other scripts, controls, NBSP and the other spaces, and non-BMP characters.
@@ -10,6 +14,7 @@ symbols of other scripts, controls, NBSP and the other spaces, and non-BMP chara
 from __future__ import annotations
 
 import random
+import unicodedata
 
 APOS = ["'", "\u2019", "\u0092", "`", "\u2018", "\u201b", "\u0091", "&apos;"]
 QUOTES = ['"', "&quot;", "``", "''", "\u201c", "\u201d", "\u201e", "\u201f", "\u00ab", "\u00bb", "\u2039", "\u203a", "\u201a", "\u0093", "\u0094"]
@@ -57,7 +62,113 @@ SEPS = [" ", " ", " ", " ", "", "", "  ", "\t", "\u00a0", "\u2002", "\u3000", "\
 CAPS = ["The", "A", "An", "He", "It", "This", "According", "Additionally", "Earlier", "Once", "Mr.", "Ms.", "The", "THE", "the", "Abc", "X"]
 
 
+def _category_chars(*cats: str) -> list[str]:
+    return [chr(c) for c in range(0x10000) if not 0xD800 <= c <= 0xDFFF and unicodedata.category(chr(c)) in cats]
+
+
+#: Every BMP quote, dash and bracket (Unicode Pi, Pf, Pd, Ps, Pe).
+PUNCT_PAIRS = _category_chars("Pi", "Pf", "Pd", "Ps", "Pe")
+ENTITIES = [
+    "&amp;", "&AMP;", "&Amp;", "&lt;", "&gt;", "&LT;", "&quot;", "&QUOT;", "&apos;", "&nbsp;", "&NBSP;", "&MD;", "&md;",
+    "&mdash;", "&ndash;", "&HT;", "&TL;", "&UR;", "&LR;", "&QC;", "&QL;", "&QR;", "&odq;", "&cdq;", "&#1;", "&#39;",
+    "&#8220;", "&#;", "&aacute;", "&Egrave;", "&iuml;", "&OUML;", "&yacute;", "&amp", "&amp;amp;", "&#x27;",
+]
+#: Characters the lexer's rules tell apart, for glued random strings.
+RULE_CHARS = (
+    "aAbBcCdDeEfFgGiIjJlLmMnNoOpPsStTuUxXyYzZ019.,;:!?'\"`-_/\\&#$%@<>()[]{}*+=|~^ \u00a0\t"
+    "\u0092\u0091\u2018\u2019\u201b\u201c\u201d\u00ab\u00bb\u2039\u203a\u201a\u201e\u0093\u0094"
+    "\u0085\u2026\u2013\u2014\u0096\u0097\u058a\u2010\u2011\u2044\u00ad\u066b\u066c\u00bd\u2153\u00b2\u2082"
+    "\u207a\u00a2\u00a3\u20ac\u0080\u00e9\u00c9\u0301\u0130\u0131\u017f\u212a\u4e2d\u3001\u3002\u0660\u07c0\u0966"
+    "\u200b\ufeff\u007f\u0000\u001b\ue000"
+)
+TLDS = ["com", "net", "org", "edu", "co.uk", "io", "COM", "Org", "de"]
+
+
+def _number(rng: random.Random) -> str:
+    digits = "0123456789" if rng.random() < 0.8 else "0123456789\u0660\u0661\u07c0\u0966\uff11"
+    def run(a: int, b: int) -> str:
+        return "".join(rng.choice(digits) for _ in range(rng.randint(a, b)))
+    kind = rng.randrange(7)
+    if kind == 0:  # separators
+        return rng.choice(["", "-", "+"]) + run(0, 4) + "".join(rng.choice(".:,\u00ad\u066b\u066c") + run(1, 4) for _ in range(rng.randint(1, 3)))
+    if kind == 1:  # fractions
+        return rng.choice(["", run(1, 5) + rng.choice(["-", " ", "\u00a0"])]) + run(1, 5) + rng.choice(["/", "\\/", "\u2044"]) + run(1, 5)
+    if kind == 2:  # dates
+        return run(1, 3) + rng.choice("-/") + run(1, 3) + rng.choice("-/") + run(1, 5)
+    if kind == 3:  # phones
+        return rng.choice(["", "+", "++", "(" + run(2, 4) + ")" + rng.choice(["", " "])]) + run(2, 4) + rng.choice("- .\u00a0") + run(2, 5) + rng.choice(["", "-", " ", "."]) + run(2, 6)
+    if kind == 4:  # super/subscripts
+        return rng.choice(["", "\u207a", "\u208b"]) + "".join(rng.choice("\u2070\u00b9\u00b2\u00b3\u2074\u2079\u2080\u2089") for _ in range(rng.randint(1, 3)))
+    if kind == 5:  # currency
+        return rng.choice(["$", "US$", "A$", "#", "\u00a3", "\u20ac", "\u00a5", "\u0e3f", "\uffe1", "C$"]) + run(1, 4)
+    return run(1, 6) + rng.choice(["s", "th", "%", "st", "'s", "km", "x", ""])
+
+
+def _url(rng: random.Random) -> str:
+    host = ".".join(rng.choice(["www", "a", "x-y", "b_c", "90min", "t\u00e9st", "foo"]) for _ in range(rng.randint(1, 3)))
+    path = "".join(rng.choice(["/", "/a", "/b.html", "?q=1", "&x=2", "#f", "-", ".", ",", "(x)", "!"]) for _ in range(rng.randint(0, 4)))
+    scheme = rng.choice(["", "", "http://", "https://", "HTTP://", "ftp://", "www."])
+    url = scheme + host + "." + rng.choice(TLDS) + path
+    if rng.random() < 0.3:  # an e-mail address instead
+        url = rng.choice(["", "<", "&lt;"]) + rng.choice(["john", "j.doe", "a+b", "x_y", "1a"]) + "@" + host + "." + rng.choice(TLDS) + rng.choice(["", ">", "&gt;", "."])
+    return url
+
+
+def _contraction(rng: random.Random) -> str:
+    word = rng.choice(["do", "Do", "ca", "wo", "should", "it", "IT", "he", "they", "we", "I", "y", "Y", "o", "O", "l", "d", "j", "cont", "nor", "c", "s", "ev", "li", "nat", "e", "Dunkin", "somethin", "ol", "rock", "B", "Shi", "caf\u00e9", "x\u00ad", "na\u00adt"])
+    apos = rng.choice(["'", "\u2019", "\u0092", "`", "\u2018", "\u201b", "\u0091", "&apos;"])
+    tail = rng.choice(["s", "S", "re", "RE", "ve", "ll", "d", "D", "m", "t", "n't", "N'T", "nt", "em", "cause", "til", "till", "90s", "mon", "er", "mores", "ry", "l", "clock", "all", "know", "Neil", "ite", "easter", "d.", "est", "o", ""])
+    return word + apos + tail + rng.choice(["", "", ".", ",", "'", "s", "-"])
+
+
+def _abbreviation_context(rng: random.Random) -> str:
+    abbrev = rng.choice([w for w in WORDS if w.endswith(".")] + ["co.", "pty.", "Pte.", "Ptys.", "figs.", "nos.", "prop.", "op.", "Dept.", "Natl.", "Mfg.", "Mtg.", "TREAS.", "Wm.", "Jos.", "Cie.", "Alex.", "Messrs.", "Comdr.", "Cmdr.", "Supts.", "Kans.", "Wisc.", "Ariz.", "Az.", "az.", "Ark.", "Del.", "del.", "Ill.", "ill.", "La.", "la.", "Miss.", "miss.", "Ore.", "Pa.", "pa.", "Tex.", "Wash.", "wash.", "Ed.D.", "x.Y.", "U.S.S.R.", "U.S.-U.S.S.R.", "Sino-U.S.", "EU-U.S.", "non-U.S."])
+    follow = rng.choice([" ", "  ", "\u00a0", "\t", "", " \u3000 "]) + rng.choice(CAPS + ["ltd", "Ltd", "limited", "5", "\u0661", "<b>", "<br/>", "x", "\u00c9cole", "\u0130", "(", "'", "\"", ",", ";", ".", "--", "..."] + SENTENCE_STARTS)
+    return abbrev + follow
+
+
+SENTENCE_STARTS = [
+    "About", "According", "Additionally", "After", "An", "A", "As", "At", "But", "Earlier", "He", "Her", "Here", "However",
+    "If", "In", "It", "Last", "Many", "More", "Mr.", "Ms.", "Now", "Once", "One", "Other", "Our", "She", "Since", "So",
+    "Some", "Such", "That", "The", "Their", "Then", "There", "These", "They", "This", "We", "When", "While", "What", "Yet",
+    "You", "ABOUT", "the", "Anew", "Ask", "Mr", "Thereby",
+]
+
+
+def _glued(rng: random.Random) -> str:
+    """Characters the rules tell apart, glued without spaces."""
+    return "".join(rng.choice(RULE_CHARS) for _ in range(rng.randint(1, 10)))
+
+
+def _script_mix(rng: random.Random) -> str:
+    pools = ["abc", "\u0430\u0431\u0432", "\u03b1\u03b2\u03a3", "\u4e2d\u6587\u5b57", "\u3042\u30ab\u30fc", "\ud55c\uad6d", "\u0645\u0631\u062d", "\u05e9\u05dc", "\u0939\u093f\u0928\u094d", "\u0e44\u0e17", "123", "\uff21\uff22\uff11"]
+    return "".join(rng.choice(rng.choice(pools)) for _ in range(rng.randint(2, 8)))
+
+
+def _emoji(rng: random.Random) -> str:
+    return rng.choice(["\U0001F600", "\U0001F44D\U0001F3FD", "\u2764\ufe0f", "\U0001F1EF\U0001F1F5", "\U0001F468\u200d\U0001F469", "\u263a", "\U00020000", "\U0001D400"])
+
+
+EXTRA_FRAGMENTS = [
+    lambda rng: rng.choice(PUNCT_PAIRS),
+    lambda rng: rng.choice(PUNCT_PAIRS) + rng.choice(WORDS) + rng.choice(PUNCT_PAIRS),
+    lambda rng: rng.choice(ENTITIES),
+    lambda rng: rng.choice(WORDS) + rng.choice(ENTITIES) + rng.choice(WORDS),
+    _number,
+    _url,
+    _contraction,
+    _abbreviation_context,
+    _glued,
+    _script_mix,
+    _emoji,
+    lambda rng: chr(rng.choice([*range(0x00, 0x09), *range(0x0E, 0x20), *range(0x7F, 0xA0), 0x200B, 0x200E, 0x200F, 0xFEFF, 0x2060, 0x00AD])),
+]
+
+
 def fragment(rng: random.Random) -> str:
+    r = rng.random()
+    if r < 0.3:
+        return rng.choice(EXTRA_FRAGMENTS)(rng)
     r = rng.random()
     if r < 0.55:
         return rng.choice(WORDS)

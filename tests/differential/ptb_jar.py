@@ -25,8 +25,6 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from nlgmetrics import _core
-
 #: Line terminators of the jar's lexer besides ``\n`` (its NEWLINE rule).
 JAR_LINE_BREAKS = "\r\x0b\x0c\u2028\u2029"
 
@@ -68,6 +66,8 @@ def jar_tokenize(captions: Sequence[str]) -> list[str]:
 
 
 def ours(captions: Sequence[str]) -> list[str]:
+    from nlgmetrics import _core
+
     return list(_core.ptb_tokenize(list(captions), False, 1))
 
 

@@ -136,6 +136,7 @@ fn hyrroe_single(s1: &[u32], s2: &[u32]) -> Matrix {
     };
     let mask = 1u64 << (s1.len() - 1);
     for (i, &c) in s2.iter().enumerate() {
+        crate::interrupt::check_every(i);
         let x = pm.get(0, c);
         let d0 = (((x & vp).wrapping_add(vp)) ^ vp) | x | vn;
         let mut hp = vn | !(d0 | vp);
@@ -292,7 +293,9 @@ fn hyrroe_block(s1: &[u32], s2: &[u32], mut max: usize, record_matrix: bool, sto
     let (len1, len2) = (s1.len() as isize, s2.len() as isize);
     let w = WORD as isize;
 
+    let mut budget = crate::interrupt::Budget::default();
     for (row, &ch) in s2.iter().enumerate() {
+        budget.spend(words);
         let mut hp_carry: u64 = 1;
         let mut hn_carry: u64 = 0;
         if let Some(m) = matrix.as_mut() {

@@ -4,7 +4,10 @@
 //! interrupts and calls [`request`] from its signal handler (async-signal-safe: one
 //! atomic store). The parallel helpers check between chunks and unwind with the
 //! [`Interrupted`] payload, which the embedding layer turns into its own interrupt
-//! (Python's `KeyboardInterrupt`). Calls made outside [`watch`] (other threads) are never
+//! (Python's `KeyboardInterrupt`). Work on one long item (a huge segment, a sort of
+//! millions of scores) calls [`check`] itself, every row or every few thousand items, so
+//! an interrupt is seen within milliseconds; worker threads inherit the caller's watch
+//! through [`Watch::scope`] (the parallel helpers do this for every task). Calls made outside [`watch`] (other threads) are never
 //! interrupted, so a Ctrl-C aimed at one call cannot cancel another thread's work.
 
 use std::cell::Cell;
@@ -49,11 +52,61 @@ impl Watch {
         Watch(WATCHING.with(|w| w.get()))
     }
 
+    /// Run `f` on this thread as part of the call this watch was captured from, so that
+    /// [`check`] deep inside `f` (one long segment) sees the call's state. Worker
+    /// threads run every task inside this.
+    #[inline]
+    pub fn scope<R>(self, f: impl FnOnce() -> R) -> R {
+        struct Restore(bool);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                WATCHING.with(|w| w.set(self.0));
+            }
+        }
+        let _restore = Restore(WATCHING.with(|w| w.replace(self.0)));
+        f()
+    }
+
+    /// `f` for a parallel iterator's items: checks before each item and runs it inside
+    /// [`Watch::scope`], so a task on a pool thread stays interruptible.
+    pub fn each<A, R>(self, f: impl Fn(A) -> R + Sync + Send) -> impl Fn(A) -> R + Sync + Send {
+        move |a| {
+            self.check();
+            self.scope(|| f(a))
+        }
+    }
+
     /// Unwind with [`Interrupted`] if an interrupt was requested during a watched call.
     #[inline]
     pub fn check(self) {
         if self.0 && REQUESTED.load(Ordering::Relaxed) {
             std::panic::resume_unwind(Box::new(Interrupted));
+        }
+    }
+}
+
+/// [`check`] once every 65,536 values of `i`: for loops over the items of one huge
+/// input whose steps are too cheap to check each (a few hundred microseconds apart).
+#[inline]
+pub fn check_every(i: usize) {
+    if i & 0xFFFF == 0 {
+        check();
+    }
+}
+
+/// Work done since the last [`check`], for loops whose steps differ in cost (a row of
+/// a dynamic programme is as many cells as the other side is long): checks once about
+/// every 65,536 units of work.
+#[derive(Debug, Default)]
+pub struct Budget(usize);
+
+impl Budget {
+    #[inline]
+    pub fn spend(&mut self, work: usize) {
+        self.0 += work.max(1);
+        if self.0 >= 1 << 16 {
+            self.0 = 0;
+            check();
         }
     }
 }

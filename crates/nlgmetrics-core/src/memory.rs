@@ -64,6 +64,22 @@ pub fn filled<T: Clone>(count: usize, value: T, what: &str) -> Vec<T> {
     v
 }
 
+/// The panic payload of work refused by an explicit, documented cap (not by the memory the
+/// system reports): the message names the input, the cap and why it exists.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LimitExceeded(pub String);
+
+impl std::fmt::Display for LimitExceeded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Unwind with [`LimitExceeded`] (the embedding layer's memory error).
+pub fn refuse(message: String) -> ! {
+    std::panic::resume_unwind(Box::new(LimitExceeded(message)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -44,7 +44,8 @@ pub type NgramCounts<'a> = FxHashMap<&'a [u32], u32>;
 
 pub fn count_ngrams<'a>(ids: &'a [u32], max_order: usize, into: &mut NgramCounts<'a>) {
     for n in 1..=max_order.min(ids.len()) {
-        for w in ids.windows(n) {
+        for (i, w) in ids.windows(n).enumerate() {
+            crate::interrupt::check_every(i);
             *into.entry(w).or_insert(0) += 1;
         }
     }
@@ -70,6 +71,7 @@ pub fn packed_order(key: u64) -> usize {
 #[inline]
 pub fn for_each_packed(ids: &[u32], max_order: usize, mut f: impl FnMut(u64)) {
     for i in 0..ids.len() {
+        crate::interrupt::check_every(i);
         let mut key = 0u64;
         for n in 0..max_order.min(ids.len() - i) {
             key |= ((ids[i + n] + 1) as u64) << (16 * n);

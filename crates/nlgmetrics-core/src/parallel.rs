@@ -62,7 +62,9 @@ pub fn run<R: Send>(n_threads: usize, f: impl FnOnce() -> R + Send) -> R {
         // Inline, or rayon's global pool (or the pool we are already running on).
         f()
     } else {
-        pool(n).install(f)
+        // the pool's thread runs `f` as part of this call (Ctrl-C checks deep inside it)
+        let watch = crate::interrupt::Watch::current();
+        pool(n).install(|| watch.scope(f))
     }
 }
 
@@ -97,16 +99,18 @@ where
         out.par_chunks_mut(CHUNK * width.max(1))
             .enumerate()
             .try_for_each(|(c, block)| {
-                let mut s = init();
-                for (j, row) in block.chunks_mut(width.max(1)).enumerate() {
-                    // Per row, not per chunk: a pairwise row can be seconds of work.
-                    watch.check();
-                    f(&mut s, c * CHUNK + j, row)?;
-                }
-                Ok(())
+                watch.scope(|| {
+                    let mut s = init();
+                    for (j, row) in block.chunks_mut(width.max(1)).enumerate() {
+                        // Per row, not per chunk: a pairwise row can be seconds of work.
+                        watch.check();
+                        f(&mut s, c * CHUNK + j, row)?;
+                    }
+                    Ok(())
+                })
             })
     };
-    run(n_threads, || work(&mut out))?;
+    run(n_threads, || watch.scope(|| work(&mut out)))?;
     Ok(out)
 }
 
@@ -121,7 +125,7 @@ pub fn map_range<S, T: Send>(
     let watch = Watch::current();
     let f = |s: &mut S, i: usize| {
         watch.check();
-        f(s, i)
+        watch.scope(|| f(s, i))
     };
     crate::memory::ensure::<T>(n, "a result list");
     if effective_threads(n_threads) == 1 {
@@ -136,7 +140,7 @@ pub fn for_each_mut<T: Send>(items: &mut [T], n_threads: usize, f: impl Fn(&mut 
     let watch = Watch::current();
     let f = |x: &mut T| {
         watch.check();
-        f(x)
+        watch.scope(|| f(x))
     };
     if effective_threads(n_threads) == 1 {
         items.iter_mut().for_each(f);

@@ -2,7 +2,7 @@
 //! `nlgmetrics.errors`, and a guard so a Rust panic never reaches Python as a panic.
 
 use nlgmetrics_core::interrupt::{self, Interrupted};
-use nlgmetrics_core::memory::OutOfMemory;
+use nlgmetrics_core::memory::{LimitExceeded, OutOfMemory};
 use nlgmetrics_core::Error;
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::types::{PyList, PyString, PyTuple};
@@ -51,7 +51,14 @@ pub fn detached<T: Send>(
         py.detach(|| catch_unwind(AssertUnwindSafe(f)))
     };
     match out {
-        Ok(Ok(v)) => Ok(v),
+        Ok(Ok(v)) => {
+            // A Ctrl-C that came after the core's last check is raised now, before any
+            // Python code (a lazy import while converting the result) could trip on it.
+            if crate::signals::is_main_thread() {
+                py.check_signals()?;
+            }
+            Ok(v)
+        }
         Ok(Err(e)) => Err(to_py_err(py, e)),
         Err(payload) => Err(unwound(py, payload)),
     }
@@ -68,6 +75,9 @@ fn unwound(py: Python<'_>, payload: Box<dyn std::any::Any + Send>) -> PyErr {
     }
     if let Some(oom) = payload.downcast_ref::<OutOfMemory>() {
         return py_error(py, "ResourceLimitError", oom.to_string());
+    }
+    if let Some(limit) = payload.downcast_ref::<LimitExceeded>() {
+        return py_error(py, "ResourceLimitError", limit.to_string());
     }
     let what = payload
         .downcast_ref::<&str>()

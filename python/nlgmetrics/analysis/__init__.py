@@ -6,6 +6,8 @@
   by sentence score, with the count or any metric's corpus score per bucket.
 - :func:`ngram_differences`: the n-grams one system matches (or over- or under-produces)
   more often than another, ranked by compare-mt's smoothed ratio.
+- :func:`sentence_examples`: the segments where one system's sentence BLEU beats the
+  other's most (compare-mt's sentence examples).
 
 Every function takes plain texts and a named tokenizer (``"none"``: split on white space, as
 compare-mt reads its files) and returns plain data, so the report and the command line
@@ -13,6 +15,7 @@ format it the same way. The numbers equal compare-mt 0.2.10's
 (``tests/test_analysis.py``).
 """
 
+from .examples import SentenceExample, sentence_examples
 from .ngrams import NgramDifference, ngram_differences
 from .sentences import SentenceBucket, sentence_buckets
 from .words import WordBucket, word_accuracy
@@ -20,8 +23,10 @@ from .words import WordBucket, word_accuracy
 __all__ = [
     "NgramDifference",
     "SentenceBucket",
+    "SentenceExample",
     "WordBucket",
     "ngram_differences",
     "sentence_buckets",
+    "sentence_examples",
     "word_accuracy",
 ]

@@ -47,10 +47,10 @@ def token_lists(texts: Sequence[str], tokenize: Tokenizer, what: str) -> list[li
 def systems_of(systems: Sequence[Sequence[str]] | dict[str, Sequence[str]]) -> tuple[list[str], list[Sequence[str]]]:
     """Names and outputs of the systems (a dict keeps its names; a list is named sys1, sys2, ...)."""
     if isinstance(systems, dict):
-        return list(systems), list(systems.values())
+        return [str(k) for k in systems], [as_texts(v, f"systems[{k!r}]") for k, v in systems.items()]
     if isinstance(systems, str) or not isinstance(systems, Sequence) or not systems or isinstance(systems[0], str):
         raise InvalidOptionError("systems: pass a list of system outputs (each a list of texts) or a dict name -> outputs")
-    return [f"sys{i + 1}" for i in range(len(systems))], list(systems)
+    return [f"sys{i + 1}" for i in range(len(systems))], [as_texts(v, f"systems[{i}]") for i, v in enumerate(systems)]
 
 
 def check_lengths(references: Sequence, outputs: Sequence[Sequence], names: Sequence[str]) -> None:

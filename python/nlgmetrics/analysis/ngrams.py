@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..errors import InvalidOptionError, LengthMismatchError
+from .._inputs import as_texts
 from ._common import Tokenizer, token_lists
 
 
@@ -72,6 +73,8 @@ def ngram_differences(
         raise InvalidOptionError(f"alpha must be > 0, got {alpha!r}")
     if top is not None and (not isinstance(top, int) or top < 0):
         raise InvalidOptionError(f"top must be a non-negative integer or None, got {top!r}")
+    references = as_texts(references, "references")
+    system_a, system_b = as_texts(system_a, "system A"), as_texts(system_b, "system B")
     if not (len(references) == len(system_a) == len(system_b)):
         raise LengthMismatchError(f"{len(references)} references, {len(system_a)} and {len(system_b)} outputs")
     refs = token_lists(references, tokenize, "references")
@@ -79,6 +82,8 @@ def ngram_differences(
     if case_insensitive:
         refs = [[w.lower() for w in s] for s in refs]
         outs = [[[w.lower() for w in s] for s in o] for o in outs]
+    # no n-gram is longer than the longest sentence: a larger max_n changes nothing
+    max_n = min(max_n, max(min_n, max((len(s) for s in [*refs, *outs[0], *outs[1]]), default=0)))
     a = ngram_counts(refs, outs[0], min_n, max_n)[compare]
     b = ngram_counts(refs, outs[1], min_n, max_n)[compare]
     # compare-mt iterates a set of the keys, then sorts by score only (a stable sort): its

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..errors import InvalidOptionError
+from .._inputs import as_texts
 from ._common import Cutoffs, Tokenizer, check_lengths, systems_of, token_lists
 
 DEFAULT_CUTOFFS = {
@@ -61,6 +62,7 @@ def sentence_buckets(
         raise InvalidOptionError(f"by must be 'length', 'lengthdiff' or 'score', got {by!r}")
     if statistic not in ("count", "score"):
         raise InvalidOptionError(f"statistic must be 'count' or 'score', got {statistic!r}")
+    references = as_texts(references, "references")
     names, outputs = systems_of(systems)
     check_lengths(references, outputs, names)
     scorer = _metric(metric) if (by == "score" or statistic == "score") else None

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from ..errors import InvalidOptionError
+from .._inputs import as_texts
 from ._common import Cutoffs, Tokenizer, check_lengths, systems_of, token_lists
 
 DEFAULT_FREQUENCY_CUTOFFS = (1, 2, 3, 4, 5, 10, 100, 1000)
@@ -82,6 +83,7 @@ def word_accuracy(
     output word takes its reference word's bucket, an unmatched one its own. Buckets follow
     ``cutoffs`` (compare-mt's ``--bucket_cutoffs``), labelled as compare-mt labels them.
     """
+    references = as_texts(references, "references")
     names, outputs = systems_of(systems)
     refs = token_lists(references, tokenize, "references")
     check_lengths(refs, outputs, names)

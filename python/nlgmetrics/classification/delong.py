@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidInputError, LengthMismatchError
+from ._validate import as_array, scores_array
 
 
 @dataclass(frozen=True)
@@ -44,17 +45,17 @@ def _midranks(x: np.ndarray) -> np.ndarray:
 
 def structural_components(y_true: Any, scores: Any) -> tuple[float, np.ndarray, np.ndarray]:
     """The AUC, the positives' components V10 and the negatives' V01 of one model."""
-    y = np.asarray(y_true)
-    s = np.asarray(scores, dtype=np.float64)
+    y = as_array(y_true, "y_true")
+    s = scores_array(scores, "scores")
     if y.ndim != 1 or s.ndim != 1:
         raise InvalidInputError("DeLong: labels and scores must be one-dimensional")
     if len(y) != len(s):
         raise LengthMismatchError(f"DeLong: {len(y)} labels, {len(s)} scores")
     if not np.all(np.isfinite(s)):
         raise InvalidInputError("DeLong: scores must be finite")
-    positive = y.astype(bool) if y.dtype == bool else (y == 1)
-    if not np.all((y == 0) | (y == 1)):
+    if y.dtype.kind not in "biuf" or not np.all((y == 0) | (y == 1)):
         raise InvalidInputError("DeLong: labels must be 0 and 1 (binarize a multi-class problem one-vs-rest)")
+    positive = y == 1
     pos, neg = s[positive], s[~positive]
     m, n = len(pos), len(neg)
     if m < 2 or n < 2:

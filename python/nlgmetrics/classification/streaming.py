@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from .. import _core
+from .._resources import check_allocation
 from ..errors import IncompatibleStatsError, InputTypeError, InvalidInputError, InvalidOptionError
 from ..metrics.base import Score
 from ..stats import Stats
@@ -247,8 +248,9 @@ class BinnedCurves(_CurveMetric):
     name = "roc_auc"
 
     def __init__(self, *, n_bins: int = 1 << 16, score_range: tuple[float, float] = (0.0, 1.0), pos_label: Any = None, max_fpr: float | None = None, n_threads: int = 0):
-        if not isinstance(n_bins, int) or n_bins < 1:
+        if not isinstance(n_bins, int) or isinstance(n_bins, bool) or n_bins < 1:
             raise InvalidOptionError(f"n_bins must be a positive integer, got {n_bins!r}")
+        check_allocation(2 * 8 * n_bins, f"a histogram of n_bins={n_bins}")
         lo, hi = (float(v) for v in score_range)
         if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
             raise InvalidOptionError(f"score_range must be finite with lo < hi, got {score_range!r}")

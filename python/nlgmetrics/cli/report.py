@@ -15,6 +15,7 @@ The HTML goes to ``-o`` (``-`` for stdout); progress bars and messages go to std
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any, Callable
 
@@ -26,6 +27,7 @@ def add_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> N
     r = sub.add_parser("report", help="a self-contained HTML report of systems (or classifiers), with plots and significance")
     r.add_argument("-o", "--output", required=True, metavar="HTML", help="the report file ('-' for stdout)")
     r.add_argument("--title", default=None, help="the report's title")
+    r.add_argument("--export-dir", default=None, metavar="DIR", help="also write every table as DIR/NAME.csv (exact values) and DIR/NAME.tex (booktabs, as shown); the page itself links the same files")
     g = r.add_argument_group("text generation")
     g.add_argument("-r", "--references", action="append", default=[], metavar="REF", help="a reference file (repeat for several references)")
     g.add_argument("-i", "--input", nargs="+", default=None, metavar="HYP", help="system outputs; the first is the baseline")
@@ -46,7 +48,16 @@ def add_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> N
     common(r)
 
 
-def _write(path: str, text: str, out: Any) -> None:
+def _write(path: str, text: str, out: Any, export_dir: str | None = None) -> None:
+    if export_dir is not None:
+        from ..report.export import exports_of
+
+        files = exports_of(text)
+        os.makedirs(export_dir, exist_ok=True)
+        for name, data in files.items():
+            with open(os.path.join(export_dir, name), "wb") as fh:
+                fh.write(data)
+        print(f"nlgmetrics: wrote {len(files)} table files to {export_dir}", file=sys.stderr)
     if path == "-":
         out.write(text)
         return
@@ -78,6 +89,17 @@ def _classification(args: argparse.Namespace, read_lines: Callable[[str], list[s
     return render_classification(rep, **({"title": args.title} if args.title else {}))
 
 
+def _sentence_metrics(args: argparse.Namespace) -> dict[str, Any]:
+    """The metrics as ``score --sentence-level`` builds them from the same flags (BLEU with
+    effective order), so the report's segment scores are the ones that command prints."""
+    from ..registry import load
+    from .checks import ReadRecorder
+    from .main import _metric_options
+
+    sentence_args = argparse.Namespace(**{**vars(args), "sentence_level": True})
+    return {name: load(name, **_metric_options(name, ReadRecorder(sentence_args))) for name in args.metrics}
+
+
 def run(args: argparse.Namespace, out: Any, load_metric: Callable[[str, argparse.Namespace], Any], read_lines: Callable[[str], list[str]], references: Callable[[list[str], int], list[list[str]]]) -> int:
     """``nlgmetrics report``: helpers come from cli/main.py so every command reads files alike."""
     # option ranges (--confidence-n, --top-k, --chunk-size, --alpha) are checked in cli/checks.py
@@ -85,7 +107,7 @@ def run(args: argparse.Namespace, out: Any, load_metric: Callable[[str, argparse
 
     require()  # a missing [report] extra is reported before any scoring
     if args.labels is not None:
-        _write(args.output, _classification(args, read_lines), out)
+        _write(args.output, _classification(args, read_lines), out, args.export_dir)
         return 0
     from ..progress import enabled
     from ..report import render_text, text_report
@@ -99,12 +121,14 @@ def run(args: argparse.Namespace, out: Any, load_metric: Callable[[str, argparse
     systems = [(path, read_lines(path)) for path in args.input]
     refs = references(args.references, len(systems[0][1]))
     metrics = [(name, load_metric(name, args)) for name in args.metrics]
+    sentence_metrics = _sentence_metrics(args)
+    show = enabled(sys.stderr, args.quiet)
     rep = text_report(
         metrics, systems, refs, n_resamples=args.confidence_n, seed=args.seed, alpha=args.alpha,
-        chunk_size=args.chunk_size, show_progress=enabled(sys.stderr, args.quiet), n_threads=args.n_threads,
-        method=args.method,
+        chunk_size=args.chunk_size, show_progress=show, n_threads=args.n_threads,
+        method=args.method, names=dict(zip(args.input, args.names)) if args.names is not None else None,
+        sentence_metrics=sentence_metrics,
     )
-    if args.names is not None:
-        rep.names = dict(zip(args.input, args.names))
-    _write(args.output, render_text(rep, top_k=args.top_k, **({"title": args.title} if args.title else {})), out)
+    page = render_text(rep, top_k=args.top_k, show_progress=show, **({"title": args.title} if args.title else {}))
+    _write(args.output, page, out, args.export_dir)
     return 0

@@ -3,9 +3,13 @@
 Takes sacrebleu's arguments and prints what ``sacrebleu`` prints when its output is
 piped (text, JSON, LaTeX; single system, several systems, paired tests), byte for byte,
 with the same exit codes; the numbers come from :mod:`nlgmetrics.compat.sacrebleu`.
-Messages go to stderr with sacrebleu's ``sacreBLEU:`` prefix. Test sets (``-t``,
-``--list``, ``--echo``, ``--download``, ``--citation``) are not available, since
-nothing is downloaded: the error names the reference files to give instead.
+Messages go to stderr with sacrebleu's ``sacreBLEU:`` prefix. Test sets (``-t``/``-l``,
+``--list``, ``--echo``, ``--origlang``/``--subset``, ``--detail``) are read from a local
+sacrebleu cache (``$SACREBLEU`` or ``~/.sacrebleu``, sacrebleu's layout; see
+:mod:`nlgmetrics.compat.sacrebleu.dataset`); nothing is ever downloaded: a set missing
+from the cache is a one-line error and exit status 1 (sacrebleu's status when its
+download fails). ``--download`` succeeds (0) only when the set is cached already.
+``--citation`` prints the citation (sacrebleu 2.6 fails there with a TypeError).
 """
 
 from __future__ import annotations
@@ -38,12 +42,12 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument("--citation", "--cite", default=False, action="store_true", help="Dump the bibtex citation and quit.")
     p.add_argument("--list", default=False, action="store_true", help="Print a list of all available test sets.")
-    p.add_argument("--test-set", "-t", type=str, default=None, help="The test set to use (not available offline).")
+    p.add_argument("--test-set", "-t", type=str, default=None, help="The test set to use (see also --list) or a comma-separated list of test sets to be concatenated; read from the local sacrebleu cache.")
     p.add_argument("--language-pair", "-l", dest="langpair", default=None, help="Source-target language pair (2-char ISO639-1 codes).")
     p.add_argument("--origlang", "-ol", dest="origlang", default=None, help="Use a subset of sentences with a given original language.")
     p.add_argument("--subset", dest="subset", default=None, help="Use a subset of sentences whose document annotation matches a given regex.")
-    p.add_argument("--download", type=str, default=None, help="Download a test set and quit (not available offline).")
-    p.add_argument("--echo", nargs="+", type=str, default=None, help="Output a field of a test set (not available offline).")
+    p.add_argument("--download", type=str, default=None, help="Check that a test set is in the local cache and quit (nothing is downloaded).")
+    p.add_argument("--echo", nargs="+", type=str, default=None, help="Output specific fields of a test set from the local cache (e.g. src ref, or all).")
     p.add_argument("--input", "-i", type=str, nargs="*", default=None, help="Read input from file(s) instead of STDIN.")
     p.add_argument("refs", nargs="*", default=[], help="Optional list of references. If given, it should preceed the -i/--input argument.")
     p.add_argument("--num-refs", "-nr", type=int, default=1, help="Split the reference stream on tabs, and expect this many references. (Default: %(default)s)")
@@ -251,33 +255,167 @@ def _results_table(results: dict, signatures: dict, args: argparse.Namespace, ou
     out += [f" - {name:<10} {sig}" for name, sig in signatures.items()]
 
 
+def _test_set_commands(args: argparse.Namespace, out: list[str]) -> int | None:
+    """sacrebleu's handling of --download, --list, --citation, -t/-l checks and --echo, in
+    its order; an exit status, or None to go on scoring."""
+    from ..compat.sacrebleu.dataset import DATASETS
+    from ..compat.sacrebleu.utils import (EchoError, get_available_testsets,
+                                          get_available_testsets_for_langpair, get_langpairs_for_testset, test_set_lines)
+
+    if args.download:
+        if args.download not in DATASETS:
+            _error(f"Unknown test set {args.download!r}")
+            return 1
+        dataset = DATASETS[args.download]
+        for pair in [args.langpair] if args.langpair else list(dataset.langpairs):
+            for field in dataset.fieldnames(pair):
+                dataset.lines(pair, field)  # raises when neither the processed nor the raw file is cached
+        return 0
+    if args.list:
+        if args.test_set:
+            if args.langpair and args.test_set not in DATASETS:
+                _error(f"Unknown test set {args.test_set!r}")
+                return 1
+            for pair in [args.langpair] if args.langpair else get_langpairs_for_testset(args.test_set):
+                out.append(f"{pair}: {', '.join(DATASETS[args.test_set].fieldnames(pair))}")
+        else:
+            if args.langpair:
+                out.append(f"The available test sets for {args.langpair} are:")
+                testsets = get_available_testsets_for_langpair(args.langpair)
+            else:
+                out.append("The available test sets are:")
+                testsets = get_available_testsets()
+            for testset in sorted(testsets):
+                out.append(f"{testset:<30}: {DATASETS[testset].description.strip()}")
+        return 0
+    if args.sentence_level and len(args.metrics) > 1:
+        _error("Only one metric can be used in sentence-level mode.")
+        return 1
+    if args.citation:
+        if not args.test_set:
+            _error("I need a test set (-t).")
+            return 1
+        for test_set in args.test_set.split(","):
+            if test_set not in DATASETS:
+                _error(f"Unknown test set {test_set!r}")
+                return 1
+            if DATASETS[test_set].citation is None:
+                _error(f"No citation found for {test_set}")
+            else:
+                out.append(DATASETS[test_set].citation)
+        return 0
+    if args.num_refs != 1 and (args.test_set is not None or len(args.refs) > 1):
+        _error("The --num-refs argument allows you to provide any number of tab-delimited references in a single file.",
+               "You can only use it with externally provided references, however (i.e., not with `-t`),",
+               "and you cannot then provide multiple reference files.")
+        return 1
+    if args.test_set is not None:
+        for test_set in args.test_set.split(","):
+            if test_set not in DATASETS:
+                _error(f"Unknown test set {test_set!r}", "Please run with --list to see the available test sets.")
+                return 1
+    if args.test_set is None:
+        if not args.refs:
+            _error("If manual references given, make sure to provide them before the -i/--input argument to avoid confusion.",
+                   "Otherwise, I need a predefined test set (-t) from the following list:", str(get_available_testsets()))
+            return 1
+    elif args.refs:
+        _error("I need exactly one of (a) a predefined test set (-t) or (b) a list of references")
+        return 1
+    elif args.langpair is None:
+        _error("I need a language pair (-l). Use --list to see available language pairs for this test set.")
+        return 1
+    else:
+        for test_set in args.test_set.split(","):
+            langpairs = get_langpairs_for_testset(test_set)
+            if args.langpair not in langpairs:
+                _error(f"No such language pair {args.langpair!r}", f"Available language pairs for {test_set!r} are:",
+                       *(f" > {lp}" for lp in langpairs))
+                return 1
+    if args.echo:
+        if args.langpair is None or args.test_set is None:
+            _error("--echo requires a test set (--t) and a language pair (-l)")
+            return 1
+        for test_set in args.test_set.split(","):
+            try:
+                out.extend(test_set_lines(test_set, args.langpair, args.echo, args.origlang, args.subset))
+            except EchoError as e:
+                _error(*e.lines)
+                return 1
+        return 0
+    return None
+
+
+def _test_set_references(args: argparse.Namespace) -> list[list[str]]:
+    """Reference streams of the test set(s) -t (concatenated), read as sacrebleu reads them."""
+    from ..compat.sacrebleu.dataset import DATASETS
+
+    per_set = []
+    for test_set in args.test_set.split(","):
+        dataset = DATASETS[test_set]
+        fields = dataset._reference_fields(args.langpair)
+        if not fields:
+            _error(f"No references found for test set {test_set}/{args.langpair}.")
+        per_set.append([[line.rstrip() for line in dataset.lines(args.langpair, f, args.encoding)] for f in fields])
+    full_refs: list[list[str]] = [[] for _ in range(max(len(per_set[0]), args.num_refs))]
+    for streams in per_set:
+        for k, stream in enumerate(streams):
+            full_refs[k].extend(stream)
+    return full_refs
+
+
+def _subset_results(metrics: dict, full_system: list[str], full_refs: list[list[str]], args: argparse.Namespace, out: list[str]) -> None:
+    """``--detail``: scores per original language and domain/country subset."""
+    from ..compat.sacrebleu.utils import filter_subset, get_available_origlangs, get_available_subsets
+
+    w = args.width
+    origlangs = [args.origlang] if args.origlang else get_available_origlangs(args.test_set, args.langpair)
+    if not origlangs:
+        out.append("No subset information found. Consider using --origlang argument.")
+        return
+    results: dict[str, list] = defaultdict(list)
+    for origlang in origlangs:
+        subsets = [None, *([args.subset] if args.subset is not None else get_available_subsets(args.test_set, args.langpair))]
+        for subset in subsets:
+            system, *refs = filter_subset([full_system, *full_refs], args.test_set, args.langpair, origlang, subset)
+            if not system:
+                continue
+            key = f"origlang={origlang}"
+            if subset is None:
+                key += " domain=ALL"
+            elif subset.startswith("country:"):
+                key += f" country={subset[8:]}"
+            else:
+                key += f" domain={subset}"
+            for metric in metrics.values():
+                results[key].append((len(system), metric.corpus_score(system, refs)))
+    if not results:
+        return
+    left = max(len(k) for k in results) + 1
+    name_w = max(len(score.name) for _, score in next(iter(results.values())))
+    color = sys.stdout.isatty() and not (os.environ.get("NO_COLOR") or args.no_color)
+    for key, scores in results.items():
+        label = f"{key:<{left}}"
+        if color:
+            label = f"\x1b[33m{label}\x1b[0m"
+        for n_system, score in scores:
+            out.append(f"{label}: sentences={n_system:<6} {score.name:<{name_w}} = {score.score:.{w}f}")
+
+
 def _run(argv: Sequence[str] | None, prog: str | None, out: list[str]) -> int:
     args = build_parser(prog).parse_args(argv)
     if os.environ.get("SACREBLEU_FORMAT", "").lower() in ("json", "text", "latex"):
         args.format = os.environ["SACREBLEU_FORMAT"].lower()
     paired = args.paired_bs or args.paired_ar
-    if args.download or args.list or args.echo or args.citation or args.test_set is not None:
-        _error("test sets are not available here (nothing is downloaded): give the reference files "
-               "before -i, e.g. `sacrebleu-nm ref.txt -i hyp.txt`")
-        return 1
-    if args.sentence_level and len(args.metrics) > 1:
-        _error("Only one metric can be used in sentence-level mode.")
-        return 1
-    if args.num_refs != 1 and len(args.refs) > 1:
-        _error("The --num-refs argument allows you to provide any number of tab-delimited references in a single file.",
-               "You can only use it with externally provided references, however (i.e., not with `-t`),",
-               "and you cannot then provide multiple reference files.")
-        return 1
-    if not args.refs:
-        _error("If manual references given, make sure to provide them before the -i/--input argument to avoid confusion.",
-               "Otherwise, I need a predefined test set (-t), which is not available here.")
-        return 1
-    if args.origlang is not None or args.subset is not None:
-        _error("--origlang/--subset select sentences of a test set (-t), which is not available here.")
-        return 1
+    code = _test_set_commands(args, out)
+    if code is not None:
+        return code
     if args.langpair:
         args.bleu_trg_lang = args.langpair.split("-")[1]
-    refs = _read_references(args)
+    if args.test_set is not None and args.bleu_tokenize == "none":
+        _error("You are turning off BLEU's internal tokenizer presumably to supply your own tokenized files.",
+              "Published numbers will not be comparable to other papers.")
+    refs = _test_set_references(args) if args.test_set is not None else _read_references(args)
     systems, names = _read_systems(args, paired)
     if paired:
         names = ["Baseline"] + [f"System {i + 1}" for i in range(len(systems) - 1)] if args.input is None else [f"Baseline: {names[0]}", *names[1:]]
@@ -295,9 +433,34 @@ def _run(argv: Sequence[str] | None, prog: str | None, out: list[str]) -> int:
     if len(systems) > 1 and args.confidence:
         _error("Use paired tests (--paired) for multiple systems.")
         return 1
+    full_system, full_refs = systems[0], refs
+    if args.origlang is not None or args.subset is not None:
+        from ..compat.sacrebleu.utils import filter_subset
+
+        if args.test_set is None or args.langpair is None:
+            _error("Filtering for --origlang or --subset needs a test (-t) and a language pair (-l).")
+            return 1
+        filtered = filter_subset([*systems, *refs], args.test_set, args.langpair, args.origlang, args.subset)
+        systems, refs = filtered[: len(systems)], filtered[len(systems) :]
     for system in systems:
+        if len(system) == 0:
+            message = f"Test set {args.test_set!r} contains no sentence"
+            if args.origlang is not None or args.subset is not None:
+                message += " with"
+                if args.origlang:
+                    message += f" origlang={args.origlang}"
+                if args.subset:
+                    message += f" subset={args.subset}" + args.subset
+            _error(message)
+            return 1
         if any(len(stream) != len(system) for stream in refs):
             _error("System and reference streams have different lengths.")
+            if args.test_set:
+                from ..compat.sacrebleu.dataset import sacrebleu_dir
+
+                _error("This could be an issue with your system output or with sacreBLEU's reference database if -t is given.",
+                       "For the latter, try cleaning out the cache by typing:\n", f"  rm -r {sacrebleu_dir()}/{args.test_set}\n",
+                       "The test sets will be re-downloaded the next time you run sacreBLEU.")
             return 1
     metrics = {name.upper(): METRICS[name.upper()](**_prefixed(args, name), references=refs) for name in args.metrics}
     if args.sentence_level:
@@ -316,7 +479,7 @@ def _run(argv: Sequence[str] | None, prog: str | None, out: list[str]) -> int:
             results.append(score.format(args.width, args.score_only, sig, args.format == "json"))
         _single_results(results, args, out)
         if args.detail:
-            out.append("No subset information found. Consider using --origlang argument.")
+            _subset_results(metrics, full_system, full_refs, args, out)
         return 0
     named = list(zip(names, systems))
     if not args.quiet:
@@ -373,8 +536,8 @@ _SACREBLEU_ONLY = {
     "-pbs": "nlgmetrics compare -r REF -i BASELINE SYSTEM... --paired-bs",
     "--paired-ar": "nlgmetrics compare -r REF -i BASELINE SYSTEM... --paired-ar",
     "-par": "nlgmetrics compare -r REF -i BASELINE SYSTEM... --paired-ar",
-    "-t": "reference files with -r (test sets are not downloaded)",
-    "--test-set": "reference files with -r (test sets are not downloaded)",
+    "-t": "reference files with -r, or `nlgmetrics sacrebleu -t SET -l PAIR ...` (test sets from the local sacrebleu cache)",
+    "--test-set": "reference files with -r, or `nlgmetrics sacrebleu -t SET -l PAIR ...` (test sets from the local sacrebleu cache)",
 }
 
 

@@ -5,8 +5,13 @@ Covered names: ``accuracy``, ``f1``, ``precision``, ``recall`` (scikit-learn's n
 from :mod:`nlgmetrics.classification`), ``rouge`` (rouge-score through
 :mod:`nlgmetrics.compat.rouge_score`; with ``use_aggregator=True`` its bootstrap draws from
 numpy's global generator, as evaluate's does), ``sacrebleu``, ``chrf``, ``ter``, ``wer``,
-``cer`` (:mod:`nlgmetrics.evaluate`'s adapters). Other names raise
-:class:`~nlgmetrics.errors.InvalidOptionError` saying what is not covered and what to use.
+``cer`` (:mod:`nlgmetrics.evaluate`'s adapters), ``bleu`` (evaluate's TensorFlow-NMT BLEU:
+``BLEU(flavour="nmt")``), ``google_bleu`` (nltk's GLEU: the registered ``google_bleu``),
+``exact_match`` (the registered ``exact_match``) and ``bertscore`` (the registered
+``bertscore``, extra ``[neural]``, models from local files). Every name resolves through
+the one registry (:func:`nlgmetrics.load`); this module only adapts the arguments and the
+result dicts. Other names raise :class:`~nlgmetrics.errors.InvalidOptionError` saying what
+is not covered and what to use.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import numpy as np
 
 from .. import evaluate as _native_evaluate
 from ..errors import InvalidOptionError
+from ..registry import load as _load_metric
 
 __all__ = ["load", "EvaluationModule"]
 
@@ -71,6 +77,88 @@ def _rouge(predictions, references, rouge_types=None, use_aggregator=True, use_s
     return {key: [s[key].fmeasure for s in scores] for key in scores[0]}
 
 
+def _per_prediction(references: Any) -> list:
+    """evaluate's scripts: a plain string reference means one reference per prediction."""
+    refs = list(references)
+    if refs and isinstance(refs[0], str):
+        return [[r] for r in refs]
+    return [list(r) for r in refs]
+
+
+def _tokenized(tokenizer: Any, predictions: list, references: list) -> tuple[str, list, list]:
+    """The ``tokenize`` option for evaluate's ``tokenizer=``: the default (its 13a
+    tokenizer) is the metric's ``13a``; a callable's tokens are joined by spaces for the
+    metric's ``none``, which needs tokens without whitespace."""
+    if tokenizer is None or type(tokenizer).__name__ == "Tokenizer13a":
+        return "13a", predictions, references
+    if not callable(tokenizer):
+        raise InvalidOptionError(f"tokenizer must be a callable returning a list of tokens, got {tokenizer!r}")
+
+    def joined(text: str) -> str:
+        tokens = list(tokenizer(text))
+        for t in tokens:
+            if not isinstance(t, str) or not t or t != "".join(t.split()):
+                raise InvalidOptionError(f"tokenizer returned the token {t!r}: tokens must be non-empty strings without whitespace")
+        return " ".join(tokens)
+
+    return "none", [joined(p) for p in predictions], [[joined(r) for r in rs] for rs in references]
+
+
+def _bleu(predictions, references, tokenizer=None, max_order=4, smooth=False) -> dict:
+    refs = _per_prediction(references)
+    tokenize, preds, refs = _tokenized(tokenizer, list(predictions), refs)
+    s = _load_metric("bleu", flavour="nmt", tokenize=tokenize, max_order=max_order, smooth=smooth).corpus_score(preds, refs)
+    return {"bleu": s.score, "precisions": s.precisions, "brevity_penalty": s.brevity_penalty, "length_ratio": s.length_ratio,
+            "translation_length": s.translation_length, "reference_length": s.reference_length}
+
+
+def _google_bleu(predictions, references, tokenizer=None, min_len=1, max_len=4) -> dict:
+    refs = _per_prediction(references)
+    tokenize, preds, refs = _tokenized(tokenizer, list(predictions), refs)
+    return {"google_bleu": _load_metric("google_bleu", tokenize=tokenize, min_len=min_len, max_len=max_len).corpus_score(preds, refs).score}
+
+
+def _exact_match(predictions, references, regexes_to_ignore=None, ignore_case=False, ignore_punctuation=False, ignore_numbers=False) -> dict:
+    preds = list(predictions)
+    if not preds:  # numpy's mean of no flags
+        return {"exact_match": np.float64("nan")}
+    metric = _load_metric("exact_match", regexes_to_ignore=regexes_to_ignore, ignore_case=ignore_case,
+                          ignore_punctuation=ignore_punctuation, ignore_numbers=ignore_numbers)
+    return {"exact_match": np.float64(metric.corpus_score(preds, [[r] for r in references]).score)}
+
+
+def _bertscore(predictions, references, lang=None, model_type=None, num_layers=None, verbose=False, idf=False, device=None,
+               batch_size=64, nthreads=4, all_layers=False, rescale_with_baseline=False, baseline_path=None,
+               use_fast_tokenizer=False) -> dict:
+    if all_layers:
+        raise InvalidOptionError("bertscore: all_layers=True is not covered; pass num_layers= for one layer")
+    if model_type is None and lang is None:
+        raise ValueError("Either 'lang' (e.g. 'en') or 'model_type' (e.g. 'microsoft/deberta-xlarge-mnli') must be specified")
+    # bert_score's own batching (reference_batching): evaluate's numbers, batch for batch
+    metric = _load_metric("bertscore", model=model_type, layer=num_layers, lang=lang, idf=idf, device=device, batch_size=batch_size,
+                          rescale_with_baseline=rescale_with_baseline, baseline_path=baseline_path,
+                          use_fast_tokenizer=use_fast_tokenizer, reference_batching=True)
+    p, r, f = metric.prf(list(predictions), _per_prediction(references))
+    return {"precision": p.tolist(), "recall": r.tolist(), "f1": f.tolist(), "hashcode": _bertscore_hash(metric, model_type, idf, baseline_path)}
+
+
+# bert_score 0.3.13 (whose numbers nlgmetrics.neural.bertscore gives) still says 0.3.12 in
+# its __version__, which is what its hash strings carry
+_BERT_SCORE_VERSION = "0.3.12"
+
+
+def _bertscore_hash(metric: Any, model_type: Any, idf: bool, baseline_path: Any) -> str:
+    """bert_score's ``get_hash`` string, as evaluate returns it."""
+    import transformers
+
+    msg = f"{model_type if model_type is not None else metric.model}_L{metric.layer}{'_idf' if idf else '_no-idf'}_version={_BERT_SCORE_VERSION}(hug_trans={transformers.__version__})"
+    if metric.rescale_with_baseline:
+        msg += "-custom-rescaled" if baseline_path is not None else "-rescaled"
+    if metric.use_fast_tokenizer:
+        msg += "_fast-tokenizer"
+    return msg
+
+
 def _native(name: str) -> Callable[..., Any]:
     adapter = _native_evaluate._ADAPTERS[name]
 
@@ -92,16 +180,15 @@ _COMPUTE: dict[str, Callable[..., Any]] = {
     "recall": _prf("recall"),
     "rouge": _rouge,
     **{name: _native(name) for name in ("sacrebleu", "chrf", "ter", "wer", "cer")},
+    "bleu": _bleu,
+    "google_bleu": _google_bleu,
+    "exact_match": _exact_match,
+    "bertscore": _bertscore,
 }
 
 _NOT_COVERED = {
-    "bleu": "evaluate's 'bleu' (the TensorFlow-NMT script, shortest reference length) is not covered yet; "
-    "'sacrebleu' is, and nlgmetrics.load('bleu', flavour='nltk') is nltk's corpus_bleu",
-    "google_bleu": "evaluate's 'google_bleu' (nltk's GLEU) is not covered yet",
-    "meteor": "evaluate's 'meteor' (nltk over word_tokenize) is not covered yet; nlgmetrics.load('meteor', flavour='nltk') "
-    "is nltk's meteor_score on whitespace tokens",
-    "exact_match": "evaluate's 'exact_match' is not covered yet",
-    "bertscore": "evaluate's 'bertscore' is not covered yet; see nlgmetrics.neural.bertscore (extra [neural])",
+    "meteor": "evaluate's 'meteor' (nltk's meteor_score over nltk.word_tokenize, which needs nltk's punkt_tab data) "
+    "is not covered yet; nlgmetrics.load('meteor', flavour='nltk') is nltk's meteor_score on whitespace tokens",
 }
 
 

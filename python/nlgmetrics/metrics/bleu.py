@@ -69,7 +69,7 @@ class BLEU(Flavoured, Metric, default_flavour="sacrebleu"):
     @classmethod
     def _load_flavours(cls) -> None:
         # Loaded on first request, so ``from nlgmetrics import BLEU`` does not pay for them.
-        from . import bleu_coco, bleu_nltk  # noqa: F401
+        from . import bleu_coco, bleu_nltk, bleu_nmt  # noqa: F401
 
 
 class SacreBLEU(BLEU):

@@ -37,12 +37,16 @@ Chinese/Japanese, which they would score as one token per clause. A fitted
 is refused by a metric or reward with another one.
 
 Statistics: one row per image with ``images = 1`` and the image's score in the float sum
-``score_sum``; the corpus score is their exact mean. With a fixed ``df`` rows from any
-shards merge. In corpus mode the rows of one ``stats()`` call share that call's df;
+``score_sum``, which the totals also keep in image order (``Stats.sequence``, 8 bytes an
+image); the corpus score is pycocoevalcap's ``np.mean`` of the per-image scores, the same
+bits (:func:`~nlgmetrics.stats.ordered_mean`), for one pass, streaming and shards merged in
+order alike. Totals rebuilt from the sums alone (bootstrap resamples, ``torchmetrics``
+synchronisation) have no order and take the exactly rounded mean, within 4 ulps of it.
+With a fixed ``df`` rows from any shards merge. In corpus mode the rows of one ``stats()`` call share that call's df;
 the count fields ``df_fp``/``df_fp2`` (a 20-bit fingerprint of the df and its square)
 detect totals of different calls being merged, which would mix document frequencies.
-``update()`` in corpus mode instead keeps the captions and the df as mergeable tables
-(``Stats.tables``) and ``compute()`` re-scores them with the merged df, so streaming
+``update()`` in corpus mode instead keeps the captions in order (``Stats.sequence``) and the
+df as a mergeable table (``Stats.tables``), and ``compute()`` re-scores them with the merged df, so streaming
 and merging give the single-pass numbers. The two-phase distributed recipe: merge
 ``CiderDF.fit`` of every shard (phase 1), then ``CIDEr(df=merged).stats`` per shard
 (phase 2).
@@ -60,7 +64,6 @@ import json
 import math
 import os
 import warnings
-from collections import Counter
 from typing import Any, ClassVar, Sequence
 
 import numpy as np
@@ -68,9 +71,9 @@ import numpy as np
 from .._resources import n_threads_value
 from .. import _core, script_check
 from .. import tokenizers as _tok
-from .._inputs import SegmentReferences, as_references, check_all_text, check_orientation
+from .._inputs import SegmentReferences, as_references, check_all_text, check_option_applies, check_orientation
 from ..errors import IncompatibleStatsError, InvalidInputError, InvalidOptionError
-from ..stats import SegmentStats, Stats
+from ..stats import SegmentStats, Stats, ordered_mean
 from .base import Metric, Score
 
 FLAVOURS = ("cider-d", "cider")
@@ -83,6 +86,11 @@ _DF_FORMAT = "nlgmetrics-cider-df"
 
 class CiderDegenerateWarning(UserWarning):
     """The document frequencies make every weight 0 (e.g. a corpus of one image)."""
+
+
+def _check_order(n: Any) -> None:
+    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 4:
+        raise InvalidOptionError(f"n must be an integer in 1..4, got {n!r}")
 
 
 class CiderDF:
@@ -110,6 +118,7 @@ class CiderDF:
     def fit(cls, references: Sequence[str | Sequence[str]], *, tokenize: str = "ptb", n: int = 4, n_threads: int = 0) -> "CiderDF":
         n_threads = n_threads_value(n_threads)
         _check_tokenize(tokenize)
+        _check_order(n)
         refs = as_references(references)
         if tokenize in PRETOKENIZERS:
             _, refs = _tok.pretokenize(tokenize, [], refs, n_threads)
@@ -119,6 +128,7 @@ class CiderDF:
     @classmethod
     def fit_token_ids(cls, references: Sequence[Sequence[Sequence[int]]], *, eos_id: int | None = None, include_eos: bool = True, n: int = 4) -> "CiderDF":
         """Fit on token-id references (``references[i]``: the id sequences of image i)."""
+        _check_order(n)
         refs = [[_id_list(r) for r in rs] for rs in references]
         return cls(_core.CiderDocFreq.fit_ids(refs, n, eos_id, include_eos), "ids")
 
@@ -308,8 +318,8 @@ class CIDEr(Metric):
         if flavour not in FLAVOURS:
             raise InvalidOptionError(f"unknown CIDEr flavour {flavour!r}; known: {', '.join(FLAVOURS)}")
         _check_tokenize(tokenize)
-        if not isinstance(n, int) or not 1 <= n <= 4:
-            raise InvalidOptionError(f"n must be an integer in 1..4, got {n!r}")
+        _check_order(n)
+        check_option_applies("sigma", sigma, 6.0, flavour == "cider-d", "with flavour='cider' (the length penalty is CIDEr-D's)")
         if not isinstance(sigma, (int, float)) or not math.isfinite(sigma) or sigma <= 0:
             raise InvalidOptionError(f"sigma must be a positive number, got {sigma!r}")
         if df is not None and not isinstance(df, CiderDF):
@@ -395,6 +405,7 @@ class CIDEr(Metric):
             sum_fields=self.sum_fields,
             sums=scores.reshape(n, 1),
             ref_counts=np.fromiter((len(r) for r in references), dtype=np.int64, count=n),
+            sequence_field="score_sum",
         )
 
     def corpus_score(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> CIDErScore:
@@ -410,11 +421,12 @@ class CIDEr(Metric):
         return self._make_score(scores, len(preds), frozenset(len(r) for r in refs))
 
     def _make_score(self, scores: np.ndarray, n: int, ref_counts: frozenset[int] = frozenset(), stats: Stats | None = None) -> CIDErScore:
-        value = math.fsum(scores) / n if n else 0.0
+        value = ordered_mean(scores) if n else 0.0
         if stats is None:
             counts = np.array([n, 0, 0], dtype=np.uint64)
             stats = Stats(key=self.key, count_fields=self.count_fields, counts=counts, sum_fields=self.sum_fields,
-                          sum_partials=((math.fsum(scores),),), n_segments=n, ref_counts=ref_counts)
+                          sum_partials=((math.fsum(scores),),), n_segments=n, ref_counts=ref_counts,
+                          sequence=np.array(scores, dtype=np.float64))
         return CIDErScore("CIDEr-D" if self.flavour == "cider-d" else "CIDEr", value, self.signature(stats), stats, images=n)
 
     def _sentence_scores(self, seg: SegmentStats) -> np.ndarray:
@@ -446,8 +458,7 @@ class CIDEr(Metric):
 
     # -- scoring totals -----------------------------------------------------------
     def _score(self, stats: Stats) -> CIDErScore:
-        segs = stats.tables.get("cider_segments")
-        if segs is not None:
+        if "cider_df" in stats.tables:
             return self._score_tables(stats)
         images, s1, s2 = (int(x) for x in stats.counts)
         if self.df is None and images and s1 * s1 != images * s2:
@@ -455,7 +466,12 @@ class CIDEr(Metric):
                 "these CIDEr statistics come from stats() calls with different document frequencies "
                 "(corpus mode fits the df per call); use update()/compute(), or a fixed df=CiderDF"
             )
-        value = math.fsum(stats.sum_partials[0]) / images if images else 0.0
+        if not images:
+            value = 0.0
+        elif stats.sequence is not None and stats.sequence.dtype == np.float64 and len(stats.sequence) == images:
+            value = ordered_mean(stats.sequence)
+        else:  # no per-image order (totals rebuilt from sums): the exactly rounded mean
+            value = math.fsum(stats.sum_partials[0]) / images
         return CIDErScore("CIDEr-D" if self.flavour == "cider-d" else "CIDEr", value, self.signature(stats), stats, images=images)
 
     def update(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> "CIDEr":
@@ -475,31 +491,31 @@ class CIDEr(Metric):
             for i, r in enumerate(refs):
                 check_all_text(r, f"references[{i}]")
             raise
-        segments = Counter((p, tuple(r)) for p, r in zip(preds, refs))
+        captions = np.empty(len(preds), dtype=object)  # (caption, references) in order
+        for i, (p, r) in enumerate(zip(preds, refs)):
+            captions[i] = (p, tuple(r))
         total = Stats(
             key=self.key, count_fields=self.count_fields, counts=np.array([len(preds), 0, 0], dtype=np.uint64),
             sum_fields=self.sum_fields, sum_partials=((),), n_segments=len(preds),
             ref_counts=frozenset(len(r) for r in refs),
-            tables={"cider_df": df.to_counts(), "cider_segments": dict(segments)},
+            tables={"cider_df": df.to_counts()}, sequence=captions,
         )
         return self._accumulate(total)
 
     add_batch = update
 
     def _score_tables(self, stats: Stats) -> CIDErScore:
-        segs = stats.tables["cider_segments"]
-        n_images = sum(segs.values())
-        if n_images != stats.n_segments:
+        captions = stats.sequence
+        n_images = stats.n_segments
+        if captions is None or captions.dtype != object or len(captions) != n_images or not all(type(c) is tuple for c in captions):
             raise IncompatibleStatsError("CIDEr statistics from update() cannot be merged with statistics from stats()")
         self._warn_degenerate(n_images)
         df = CiderDF.from_counts(stats.tables["cider_df"], n_images, n=self.n, tokenize=self.tokenize, tokenizer_version=self._tok_signature)
-        items = sorted(segs.items())
-        preds = [p for (p, _), _ in items]
-        refs = [list(r) for (_, r), _ in items]
-        mult = np.array([m for _, m in items], dtype=np.float64)
+        preds = [p for p, _ in captions]
+        refs = [list(r) for _, r in captions]
         native = df._native
         scores = _core.cider_scores(preds, refs, self.flavour, self.n, self.sigma, "none", native, self.n_threads) if preds else np.zeros(0)
-        value = math.fsum(scores * mult) / n_images if n_images else 0.0
+        value = ordered_mean(scores) if n_images else 0.0
         return CIDErScore("CIDEr-D" if self.flavour == "cider-d" else "CIDEr", value, self.signature(stats), stats, images=n_images)
 
 

@@ -45,7 +45,7 @@ import numpy as np
 
 from .. import _core, script_check
 from .. import tokenizers as _tok
-from .._inputs import as_texts, check_all_text
+from .._inputs import as_texts, check_all_text, check_option_applies
 from ..errors import IncompatibleStatsError, InputTypeError, InvalidOptionError
 from ..stats import SegmentStats, Stats
 from .base import Metric, Score
@@ -201,6 +201,7 @@ class Distinct(Metric):
             raise InvalidOptionError(f"unknown sketch {sketch!r}; known: exact (None), hll")
         if isinstance(hll_precision, bool) or not isinstance(hll_precision, int) or not 4 <= hll_precision <= 18:
             raise InvalidOptionError(f"hll_precision must be an integer in 4..18, got {hll_precision!r}")
+        check_option_applies("hll_precision", hll_precision, 14, sketch == "hll", "without sketch='hll'")
         self.n = n
         self.mode = mode
         self.tokenize = tokenize

@@ -15,7 +15,10 @@ weights came from (two count fields, as CIDEr-D's): their sum is refused with an
 
 Flavours:
 
-- ``mteval`` (default; mteval-v13a.pl): 13a tokenization, ASCII lowercasing unless
+- ``mteval`` (default; mteval-v13a.pl): 13a tokenization as the script applies it to the
+  raw text written into its SGML input with ``& < >`` escaped (a literal ``&amp;``,
+  ``&quot;`` or ``<skipped>`` stays text, a literal ``&lt;``/``&gt;`` becomes ``<``/``>``,
+  Perl's whitespace keeps U+001C..U+001F inside tokens), ASCII lowercasing unless
   ``case_sensitive=True`` (mteval's ``-c``); hypothesis n-gram counts clipped by their
   maximum count over all references; ``NIST = Σ_{n≤N} Σinfo_n / max(#hyp n-grams, 1)
   × BP(hyp words / average reference length)``, ``BP(r) = exp(−β ln² r)`` for
@@ -51,7 +54,7 @@ import numpy as np
 from .. import _core
 from .. import script_check
 from .. import tokenizers as _tok
-from .._inputs import as_references
+from .._inputs import as_references, check_option_applies
 from ..errors import IncompatibleStatsError, InvalidInputError, InvalidOptionError
 from ..script_check import Segmentation
 from ..stats import SegmentStats, Stats
@@ -128,6 +131,8 @@ class NIST(Metric):
         self.n = n
         self.tokenize = tokenize
         # mteval lowercases unless -c; nltk only when asked
+        check_option_applies("lowercase", lowercase, False, flavour == "nltk", "with flavour='mteval' (it lowercases unless case_sensitive=True)")
+        check_option_applies("case_sensitive", case_sensitive, False, flavour == "mteval", "with flavour='nltk' (it keeps case unless lowercase=True)")
         self.lowercase = (not case_sensitive) if flavour == "mteval" else bool(lowercase)
         self.case_sensitive = bool(case_sensitive)
         self.zero_division = zero_division

@@ -59,6 +59,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import _core
+from .._inputs import check_option_applies
 from ..errors import InvalidInputError, InvalidOptionError, MissingExtraError
 from ..script_check import Segmentation
 from .rouge import PRF, ROUGE, RougeScore, ascii_tokenizer_check
@@ -155,6 +156,8 @@ class Rouge155(ROUGE):
         for name, v in (("length_limit", length_limit), ("byte_limit", byte_limit)):
             if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v <= 0):
                 raise InvalidOptionError(f"{name} must be a positive integer, got {v!r}")
+        check_option_applies("weight", weight, 1.2, "rougeW" in self.rouge_types, "without rougeW in rouge_types")
+        check_option_applies("wordnet_exceptions", wordnet_exceptions, True, bool(stemming or stem_models_only), "without stemming")
         self.weight = float(weight)
         self.scoring_formula = scoring_formula
         self.alpha = float(alpha)

@@ -41,6 +41,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from .._inputs import as_references, as_texts
+from .._locking import state_lock
 from ..errors import InvalidInputError, InvalidOptionError, LengthMismatchError, MissingReferenceError
 from ..metrics.base import Metric, Score
 from ..stats import SegmentStats, Stats
@@ -202,17 +203,21 @@ class COMET(Metric):
     def _embeddings(self, texts: list[str]) -> dict[str, Any]:
         net = self.network
         distinct = list(dict.fromkeys(texts))
-        missing = [t for t in distinct if t not in self._cache]
-        found = {t: self._cache[t] for t in distinct if t in self._cache}
-        for t in found:  # least recently used goes first: a test set's sources stay
-            self._cache.move_to_end(t)
+        # The cache is shared by every thread scoring with this object: read and update it
+        # under the object's lock, encode outside it.
+        with state_lock(self):
+            found = {t: self._cache[t] for t in distinct if t in self._cache}
+            for t in found:  # least recently used goes first: a test set's sources stay
+                self._cache.move_to_end(t)
+        missing = [t for t in distinct if t not in found]
         if missing:
             vectors = net.sentence_embeddings(net.tokenize(missing), self.batch_size)
             found.update(zip(missing, vectors))
             if self.cache_size:
-                self._cache.update(zip(missing, vectors))
-                while len(self._cache) > self.cache_size:
-                    self._cache.popitem(last=False)
+                with state_lock(self):
+                    self._cache.update(zip(missing, vectors))
+                    while len(self._cache) > self.cache_size:
+                        self._cache.popitem(last=False)
         return found
 
     def _regression(self, mts: list[str], refs: list[str] | None, srcs: list[str]) -> np.ndarray:

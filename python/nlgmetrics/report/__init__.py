@@ -2,12 +2,15 @@
 
 - :func:`text_report` / :func:`render_text`: systems against references with every metric
   asked for: signatures, scores with bootstrap intervals and paired significance against a
-  baseline, segment-score distributions, lengths, and the segments where systems differ most.
+  baseline, segment-score distributions, lengths, compare-mt's analyses and sentence
+  examples (:mod:`nlgmetrics.analysis`), and a sortable, filterable table of every segment.
 - :func:`classification_report` / :func:`render_classification`: binary scorers against
   labels: metrics, ROC and precision-recall curves, confusion matrices.
 
 The numbers are computed first (``data`` modules, plain data), then rendered (``text``,
-``classification_html``): one HTML file, inline CSS and PNG images, no scripts, no network.
+``classification_html``): one HTML file, inline CSS, SVG figures with PNG links, every
+table with CSV and LaTeX links (:mod:`.export`), one inline script that sorts and filters
+(nothing is fetched; without it every row shows).
 """
 
 from __future__ import annotations

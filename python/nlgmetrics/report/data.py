@@ -11,13 +11,35 @@ shows the numbers those commands print.
 from __future__ import annotations
 
 import inspect
+import os
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 import numpy as np
 
 from ..errors import InvalidInputError, LengthMismatchError, NlgMetricsError
-from ..progress import DEFAULT_CHUNK_SIZE, chunked_stats, enabled, segment_local
+from ..progress import DEFAULT_CHUNK_SIZE, chunked_stats, enabled, segment_local, track
+
+SEPARATORS = "._-"
+
+
+def display_names(names: list[str]) -> dict[str, str]:
+    """The part of each file name that tells the systems apart: no directories, and no
+    prefix or suffix that every name shares (cut at a '.', '_' or '-'), so
+    ``wmt22.zh-en.hyp.sys1.en`` and ``wmt22.zh-en.hyp.sys2.en`` show as ``sys1`` and ``sys2``."""
+    base = {n: os.path.basename(n) or n for n in names}
+    if len(set(base.values())) != len(names):
+        return {n: n for n in names}
+    if len(names) < 2:
+        return base
+    values = list(base.values())
+    prefix = os.path.commonprefix(values)
+    prefix = prefix[: max(prefix.rfind(c) for c in SEPARATORS) + 1]
+    suffix = os.path.commonprefix([v[::-1] for v in values])[::-1]
+    cuts = [suffix.find(c) for c in SEPARATORS if c in suffix]
+    suffix = suffix[min(cuts) :] if cuts else ""
+    short = {n: v[len(prefix) : len(v) - len(suffix)] for n, v in base.items()}
+    return short if all(short.values()) and len(set(short.values())) == len(names) else base
 
 
 @dataclass
@@ -80,11 +102,14 @@ class TextReport:
     names: dict[str, str] = field(default_factory=dict)
 
 
-def _sentence_scores(metric: Any, stats: Any, hyps: list[str], refs: list[list[str]]) -> np.ndarray | None:
+def _sentence_scores(metric: Any, stats: Any, hyps: list[str], refs: list[list[str]], scorer: Any = None) -> np.ndarray | None:
+    """Segment scores by ``scorer`` (the sentence-level configuration, e.g. BLEU with
+    effective order; default ``metric``), from ``metric``'s statistics when they agree."""
+    scorer = metric if scorer is None else scorer
     try:
-        if stats is not None and segment_local(metric):  # the statistics are already per segment: no second pass
-            return np.asarray(metric._sentence_scores(stats), dtype=np.float64)
-        return np.asarray(metric.sentence_scores(hyps, refs), dtype=np.float64)
+        if stats is not None and segment_local(metric) and segment_local(scorer) and scorer.key == metric.key:
+            return np.asarray(scorer._sentence_scores(stats), dtype=np.float64)  # already per segment: no second pass
+        return np.asarray(scorer.sentence_scores(hyps, refs), dtype=np.float64)
     except (NlgMetricsError, NotImplementedError, TypeError):
         return None  # corpus-only metrics (e.g. Distinct-n) have no segment scores to plot
 
@@ -106,20 +131,25 @@ def _has_segment_stats(metric: Any) -> bool:
     return len(params) >= 2
 
 
-def _corpus_only(metric_name: str, metric: Any, names: list[str], hyps: dict[str, list[str]], refs: list[list[str]]) -> MetricResult:
+def _corpus_only(metric_name: str, metric: Any, names: list[str], hyps: dict[str, list[str]], refs: list[list[str]], scorer: Any = None) -> MetricResult:
     rows = []
     for n in names:
         score = metric.corpus_score(hyps[n], refs)
-        rows.append(SystemRow(n, score.to_dict(), None, None, None, None, None, None, _sentence_scores(metric, None, hyps[n], refs)))
+        rows.append(SystemRow(n, score.to_dict(), None, None, None, None, None, None, _sentence_scores(metric, None, hyps[n], refs, scorer)))
     first = metric.corpus_score(hyps[names[0]], refs)
     return MetricResult(metric_name, first.name, first.signature.format(), None, rows, "no bootstrap intervals or significance tests: the metric has no per-segment statistics")
 
 
-def _with_intervals(metric_name: str, metric: Any, names: list[str], stats: dict[str, Any], hyps: dict[str, list[str]], refs: list[list[str]], n_resamples: int, seed: int, n_threads: int, method: str = "nlgmetrics") -> MetricResult:
+def _with_intervals(metric_name: str, metric: Any, names: list[str], stats: dict[str, Any], hyps: dict[str, list[str]], refs: list[list[str]], n_resamples: int, seed: int, n_threads: int, method: str = "nlgmetrics", show: bool = False, scorer: Any = None) -> MetricResult:
     from ..significance import bootstrap_ci, paired_test_stats
 
     try:
-        cis: dict[str, Any] = {n: bootstrap_ci(metric, stats[n], n_resamples=n_resamples, seed=seed, method=method, n_threads=n_threads) for n in names}
+        # one step per system's interval, and one for the paired test of all of them
+        steps = track(names + ([None] if len(names) > 1 else []), desc=f"{metric_name} bootstrap", unit="step", total=len(names) + (len(names) > 1), size=lambda _: 1, show=show)
+        cis: dict[str, Any] = {}
+        for n in steps:
+            if n is not None:
+                cis[n] = bootstrap_ci(metric, stats[n], n_resamples=n_resamples, seed=seed, method=method, n_threads=n_threads)
         p_values: dict[str, float | None] = {names[0]: None}
         if len(names) > 1:
             paired = paired_test_stats(
@@ -135,7 +165,7 @@ def _with_intervals(metric_name: str, metric: Any, names: list[str], stats: dict
         ci = cis.get(n)
         score = ci.score if ci is not None else metric.score_stats(stats[n])
         interval = (ci.mean, ci.ci, ci.lower, ci.upper, p_values[n], ci.scores) if ci is not None else (None,) * 6
-        rows.append(SystemRow(n, score.to_dict(), *interval, _sentence_scores(metric, stats[n], hyps[n], refs)))
+        rows.append(SystemRow(n, score.to_dict(), *interval, _sentence_scores(metric, stats[n], hyps[n], refs, scorer)))
     first = cis.get(names[0])
     base_score = first.score if first is not None else metric.score_stats(stats[names[0]])
     return MetricResult(metric_name, base_score.name, base_score.signature.format(), first.signature.format() if first else None, rows, note)
@@ -153,11 +183,17 @@ def text_report(
     show_progress: bool | None = None,
     n_threads: int = 0,
     method: str = "nlgmetrics",
+    names: dict[str, str] | None = None,
+    sentence_metrics: dict[str, Any] | None = None,
 ) -> TextReport:
     """Score every system (the first is the baseline) with every ``(name, metric)``.
 
     ``references[i]`` are the references of segment ``i``; ``method`` is the resampling
-    of the intervals and paired tests (``"sacrebleu"``: sacrebleu's draws and numbers).
+    of the intervals and paired tests (``"sacrebleu"``: sacrebleu's draws and numbers);
+    ``names`` maps system names to the short names shown (default: :func:`display_names`);
+    ``sentence_metrics`` maps a metric's name to the configuration scoring its segments
+    (``nlgmetrics report`` passes what ``score --sentence-level`` loads, e.g. BLEU with
+    effective order; default: the metric itself).
     """
     from .. import __version__
 
@@ -165,9 +201,12 @@ def text_report(
         raise InvalidInputError("a report needs at least one system")
     if not 0 < alpha < 1:
         raise InvalidInputError(f"alpha must be in (0, 1), got {alpha!r}")
+    names_given = dict(names or {})
     names = [str(n) for n, _ in systems]
     if len(set(names)) != len(names):
         raise InvalidInputError("system names must be unique")
+    short = {**display_names(names), **names_given}
+    sentence = dict(sentence_metrics or {})
     refs = [list(r) for r in references]
     hyps = {name: list(h) for name, h in systems}
     for name, h in hyps.items():
@@ -181,25 +220,9 @@ def text_report(
     results = []
     for metric_name, metric in metrics:
         if not _has_segment_stats(metric):
-            results.append(_corpus_only(metric_name, metric, names, hyps, refs))
+            results.append(_corpus_only(metric_name, metric, names, hyps, refs, sentence.get(metric_name)))
             continue
-        stats = {n: chunked_stats(metric, hyps[n], refs, chunk_size=chunk_size, desc=f"{metric_name} {n}", show=show) for n in names}
-        results.append(_with_intervals(metric_name, metric, names, stats, hyps, refs, n_resamples, seed, n_threads, method))
+        stats = {n: chunked_stats(metric, hyps[n], refs, chunk_size=chunk_size, desc=f"{short.get(n, n)} {metric_name}", show=show) for n in names}
+        results.append(_with_intervals(metric_name, metric, names, stats, hyps, refs, n_resamples, seed, n_threads, method, show, sentence.get(metric_name)))
     lengths = [_lengths(n, hyps[n], refs) for n in names]
-    return TextReport(names, refs, hyps, results, lengths, n_resamples, seed, alpha, __version__)
-
-
-def most_different(report: TextReport, metric: MetricResult, k: int = 5) -> list[tuple[str, list[int]]]:
-    """For each non-baseline system, the ``k`` segments whose scores differ most from the
-    baseline's (ties: earlier segment first)."""
-    base = metric.rows[0].segments
-    if base is None:
-        return []
-    out = []
-    for row in metric.rows[1:]:
-        if row.segments is None:
-            continue
-        diff = np.abs(np.nan_to_num(row.segments - base, nan=0.0))
-        order = np.argsort(-diff, kind="stable")[:k]
-        out.append((row.system, [int(i) for i in order if diff[i] > 0]))
-    return out
+    return TextReport(names, refs, hyps, results, lengths, n_resamples, seed, alpha, __version__, names_given)

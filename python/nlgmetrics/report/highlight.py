@@ -3,11 +3,14 @@
 Tokens are whitespace-separated words, compared exactly (case-sensitive): this is a reading
 aid, not any metric's tokenization. Each hypothesis word is marked with the longest n
 (up to ``max_n``) of an n-gram that contains it and also occurs in some reference, so long
-shared phrases stand out from isolated shared words.
+shared phrases stand out from isolated shared words. Given another system's output, the
+words that differ from it (outside the longest matching blocks of the two word sequences,
+as :mod:`difflib` aligns them) are marked too, so two outputs can be read side by side.
 """
 
 from __future__ import annotations
 
+import difflib
 import html
 from typing import Sequence
 
@@ -34,10 +37,24 @@ def match_orders(hypothesis: str, references: Sequence[str], max_n: int = MAX_N)
     return list(zip(hyp, orders))
 
 
-def highlighted_html(hypothesis: str, references: Sequence[str], max_n: int = MAX_N) -> str:
-    """The hypothesis as HTML, each matched word in a ``<span class="mN">``."""
+def differing_words(hypothesis: str, other: str) -> list[bool]:
+    """For each word of ``hypothesis``: whether it lies outside the blocks it shares with ``other``."""
+    words, others = hypothesis.split(), other.split()
+    differs = [True] * len(words)
+    matcher = difflib.SequenceMatcher(None, words, others, autojunk=False)  # no popularity heuristic on long segments
+    for block in matcher.get_matching_blocks():
+        for i in range(block.a, block.a + block.size):
+            differs[i] = False
+    return differs
+
+
+def highlighted_html(hypothesis: str, references: Sequence[str], max_n: int = MAX_N, other: str | None = None) -> str:
+    """The hypothesis as HTML, each matched word in a ``<span class="mN">``; with ``other``,
+    each word that differs from it also has class ``d``."""
+    differs = differing_words(hypothesis, other) if other is not None else None
     parts = []
-    for word, n in match_orders(hypothesis, references, max_n):
+    for k, (word, n) in enumerate(match_orders(hypothesis, references, max_n)):
+        classes = ([f"m{n}"] if n else []) + (["d"] if differs is not None and differs[k] else [])
         w = html.escape(word)
-        parts.append(f'<span class="m{n}">{w}</span>' if n else w)
+        parts.append(f'<span class="{" ".join(classes)}">{w}</span>' if classes else w)
     return " ".join(parts) if parts else '<span class="empty">(empty)</span>'

@@ -2,41 +2,19 @@
 
 from __future__ import annotations
 
-import os
-from typing import Any
+from typing import Any, Callable
 
 from .. import plots
-from ..analysis import ngram_differences, sentence_buckets, word_accuracy
-from .data import MetricResult, TextReport, most_different
+from ..analysis import ngram_differences, sentence_buckets, sentence_examples, word_accuracy
+from ..progress import track
+from .data import MetricResult, TextReport, display_names
 from .highlight import MAX_N, highlighted_html
 from .html import esc, number, page, figure, table
 
 
-SEPARATORS = "._-"
-
-
-def display_names(names: list[str]) -> dict[str, str]:
-    """The part of each file name that tells the systems apart: no directories, and no
-    prefix or suffix that every name shares (cut at a '.', '_' or '-'), so
-    ``wmt22.zh-en.hyp.sys1.en`` and ``wmt22.zh-en.hyp.sys2.en`` show as ``sys1`` and ``sys2``."""
-    base = {n: os.path.basename(n) or n for n in names}
-    if len(set(base.values())) != len(names):
-        return {n: n for n in names}
-    if len(names) < 2:
-        return base
-    values = list(base.values())
-    prefix = os.path.commonprefix(values)
-    prefix = prefix[: max(prefix.rfind(c) for c in SEPARATORS) + 1]
-    suffix = os.path.commonprefix([v[::-1] for v in values])[::-1]
-    cuts = [suffix.find(c) for c in SEPARATORS if c in suffix]
-    suffix = suffix[min(cuts) :] if cuts else ""
-    short = {n: v[len(prefix) : len(v) - len(suffix)] for n, v in base.items()}
-    return short if all(short.values()) and len(set(short.values())) == len(names) else base
-
-
 def short_names(report: TextReport) -> dict[str, str]:
-    """``--names`` when given, else :func:`display_names` of the files."""
-    return dict(report.names) if report.names else display_names(report.systems)
+    """``--names`` where given, else :func:`display_names` of the files."""
+    return {**display_names(report.systems), **report.names}
 
 
 def _marker(report: TextReport, row: Any, baseline: bool) -> str:
@@ -69,7 +47,7 @@ def _system_table(report: TextReport, m: MetricResult) -> str:
         )
     header = ["system", m.label, "μ", "± ci", "95% lower", "95% upper", "Δ vs baseline", "p-value", f"p < {report.alpha:g}"]
     note = f'<p class="meta">{esc(m.note)}</p>' if m.note else ""
-    return table(header, rows) + note
+    return table(header, rows, name=f"{m.label} systems") + note
 
 
 def _overview(report: TextReport) -> str:
@@ -84,7 +62,7 @@ def _overview(report: TextReport) -> str:
             ci = f" ± {row.ci:.2f}" if row.ci is not None else ""
             cells += f'<td data-system="{esc(name)}" data-metric="{esc(m.name)}" data-field="overview" data-value="{esc(repr(row.score["score"]))}">{row.score["score"]:.2f}{ci}{mark}</td>'
         rows.append(cells)
-    return table(header, rows)
+    return table(header, rows, name="systems")
 
 
 def _signatures(report: TextReport) -> str:
@@ -121,7 +99,7 @@ def _lengths(report: TextReport) -> str:
     if bleu is not None:
         note += f" {esc(bleu.label)}'s lengths use its own tokenizer and the closest reference length, as its brevity penalty does."
     fig, _ = plots.segment_histogram({short[r.system]: r.lengths for r in report.lengths}, metric="length (words)")
-    return table(header, rows) + note + "</p>" + f'<div class="plots">{figure(fig, "hypothesis lengths")}</div>'
+    return table(header, rows, name="lengths") + note + "</p>" + f'<div class="plots">{figure(fig, "hypothesis lengths")}</div>'
 
 
 def _metric_section(report: TextReport, m: MetricResult) -> str:
@@ -144,33 +122,72 @@ def _metric_section(report: TextReport, m: MetricResult) -> str:
     return f'<h3 id="metric-{esc(m.name)}">{esc(m.label)}</h3>' + _system_table(report, m) + f'<div class="plots">{"".join(figs)}</div>'
 
 
+def _text(text: str) -> str:
+    return esc(text) if text else '<span class="empty">(empty)</span>'
+
+
+def _legend() -> str:
+    return "".join(f'<span class="m{n}">{n}-gram</span>' for n in range(1, MAX_N + 1)) + '<span class="d">differs from the other output</span>'
+
+
+def _example_rows(examples: list, refs: list[str], a: tuple[str, list[str]], b: tuple[str, list[str]], side: str) -> list[str]:
+    (a_name, a_out), (b_name, b_out) = a, b
+    rows = []
+    for e in examples:
+        i, ref = e.segment, refs[e.segment]
+        kw = {"segment": i + 1, "side": side}
+        rows.append(
+            f'<td class="name" data-value="{i + 1}">{i + 1}</td>'
+            + number(e.score_a, 2, system=a_name, field="example-sentbleu", **kw)
+            + number(e.score_b, 2, system=b_name, field="example-sentbleu", **kw)
+            + number(e.score_a - e.score_b, 2, system=b_name, field="example-difference", **kw)
+            + f"<td>{_text(ref)}</td>"
+            + f"<td>{highlighted_html(a_out[i], [ref], other=b_out[i])}</td><td>{highlighted_html(b_out[i], [ref], other=a_out[i])}</td>"
+        )
+    return rows
+
+
 def _differences(report: TextReport, k: int) -> str:
-    m = next((m for m in report.metrics if m.rows[0].segments is not None), None)
-    if m is None or len(report.systems) < 2:
-        return "<p>No segment-level scores to compare.</p>"
-    legend = "".join(f'<span class="m{n}">{n}-gram</span>' for n in range(1, MAX_N + 1))
-    out = [
-        f'<p class="meta">By segment-level {esc(m.label)}; hypothesis words shared with a reference are highlighted by the longest shared '
-        f'n-gram containing them (whitespace tokens, exact match): <span class="legend">{legend}</span></p>'
-    ]
-    base_name = report.systems[0]
+    """compare-mt's sentence examples of every system against the baseline, both ways."""
+    if len(report.systems) < 2:
+        return "<p>One system: nothing to compare.</p>"
+    if k < 1:
+        return "<p>No examples asked for (<code>--top-k 0</code>).</p>"
+    refs = [r[0] if r else "" for r in report.references]
     short = short_names(report)
-    base_scores = m.rows[0].segments
-    for system, indices in most_different(report, m, k):
-        sys_scores = next(r.segments for r in m.rows if r.system == system)
-        rows = []
-        for i in indices:
-            refs = report.references[i]
-            ref_html = "<br>".join(esc(r) if r else '<span class="empty">(empty)</span>' for r in refs)
-            rows.append(
-                f'<td class="name">{i + 1}</td>'
-                + number(float(base_scores[i]), 2, system=base_name, metric=m.name, field="segment", segment=i + 1)
-                + number(float(sys_scores[i]), 2, system=system, metric=m.name, field="segment", segment=i + 1)
-                + f"<td>{ref_html}</td><td>{highlighted_html(report.hypotheses[base_name][i], refs)}</td><td>{highlighted_html(report.hypotheses[system][i], refs)}</td>"
-            )
-        out.append(f"<h3>{esc(short[system])} vs {esc(short[base_name])}</h3>")
-        out.append(table(["segment", f"{m.label} baseline", f"{m.label} {short[system]}", "reference(s)", f"baseline: {short[base_name]}", short[system]], rows, cls="seg"))
+    base = report.systems[0]
+    out = [
+        f'<p class="meta">As compare-mt 0.2.10 selects them: sentence BLEU (nltk, smoothing method2, 0–100) on the first reference, '
+        f"{ANALYSIS_TOKENIZER}-tokenized; repeated segments skipped; the {k} where each side wins most. Output words shared with the "
+        f'reference are shaded by the longest shared n-gram, words that differ between the two outputs underlined (whitespace words): '
+        f'<span class="legend">{_legend()}</span></p>'
+    ]
+    for system in report.systems[1:]:
+        a, b = (base, report.hypotheses[base]), (system, report.hypotheses[system])
+        a_wins, b_wins = sentence_examples(refs, a[1], b[1], count=k, tokenize=ANALYSIS_TOKENIZER)
+        sa, sb = short[base], short[system]
+        header = ["segment", f"sentBLEU {sa}", f"sentBLEU {sb}", f"{sa} − {sb}", "reference", sa, sb]
+        for winner, loser, examples, side in ((sa, sb, a_wins, "a"), (sb, sa, b_wins, "b")):
+            out.append(f"<h3>{esc(winner)} better than {esc(loser)}</h3>")
+            out.append(table(header, _example_rows(examples, refs, a, b, side), cls="seg", name=f"examples {winner} over {loser}"))
     return "".join(out)
+
+
+def _segment_table(report: TextReport) -> str:
+    """Every segment: references, outputs and segment scores, sortable and filterable."""
+    short = short_names(report)
+    scored = [m for m in report.metrics if all(r.segments is not None for r in m.rows)]
+    header = ["segment", "reference(s)"] + [short[n] for n in report.systems]
+    header += [f"{m.label} {short[r.system]}" for m in scored for r in m.rows]
+    rows = []
+    for i, refs in enumerate(report.references):
+        cells = f'<td class="name" data-value="{i + 1}">{i + 1}</td><td>' + "<br>".join(_text(r) for r in refs) + "</td>"
+        cells += "".join(f"<td>{_text(report.hypotheses[n][i])}</td>" for n in report.systems)
+        cells += "".join(number(float(r.segments[i]), 2, system=r.system, metric=m.name, field="segment", segment=i + 1) for m in scored for r in m.rows)
+        rows.append(cells)
+    note = ('<p class="meta">Click a heading to sort (numbers by their exact value), type in the box to keep the rows containing the text. '
+            "Without scripts every row is shown in the order of the files.</p>")
+    return note + table(header, rows, cls="seg sortable filterable", name="segments", scroll=True)
 
 
 ANALYSIS_TOKENIZER = "13a"
@@ -187,7 +204,7 @@ def _bucket_table(rows_in: list, systems: list[str], first: str, shared: tuple, 
         for s, name in enumerate(systems):
             cells += number(value(rows_in[s * len(labels) + b]), width, system=name, field=field, bucket=label)
         rows.append(cells)
-    return table([first, shared_heading, *[heading.format(name) for name in systems]], rows)
+    return table([first, shared_heading, *[heading.format(name) for name in systems]], rows, name=field)
 
 
 def _analysis(report: TextReport, top: int = 10) -> str:
@@ -219,25 +236,33 @@ def _analysis(report: TextReport, top: int = 10) -> str:
                 for d in group
             ]
             out.append(f"<h3>n-grams matched more often: {esc(base)} (first {len(wins_base)}) and {esc(other)} (next {len(wins_other)})</h3>")
-            out.append(table(["n-gram", "(a+1)/(a+b+2)", f"matches {base}", f"matches {other}"], rows))
+            out.append(table(["n-gram", "(a+1)/(a+b+2)", f"matches {base}", f"matches {other}"], rows, name=f"ngrams {base} {other}"))
     return "".join(out)
 
 
-def render(report: TextReport, *, title: str = "nlgmetrics report", top_k: int = 5) -> str:
-    """The whole report as one HTML document."""
+def render(report: TextReport, *, title: str = "nlgmetrics report", top_k: int = 5, show_progress: bool | None = None) -> str:
+    """The whole report as one HTML document (a progress bar over its sections on a terminal)."""
     n = len(report.references)
     nrefs = sorted({len(r) for r in report.references})
+    sections: list[tuple[str, Callable[[], str]]] = [
+        ("systems", lambda: '<h2 id="systems">Systems</h2>' + _overview(report)),
+        ("signatures", lambda: '<h2 id="signatures">Signatures</h2>' + _signatures(report)),
+        *[
+            (f"{m.name} plots", (lambda m=m, first=i == 0: ('<h2 id="scores">Scores, confidence intervals and significance</h2>' if first else "") + _metric_section(report, m)))
+            for i, m in enumerate(report.metrics)
+        ],
+        ("lengths", lambda: '<h2 id="lengths">Length and brevity</h2>' + _lengths(report)),
+        ("examples", lambda: '<h2 id="examples">Segments where the systems differ most</h2>' + _differences(report, top_k)),
+        ("analysis", lambda: '<h2 id="analysis">Analysis: words, lengths and n-grams</h2>' + _analysis(report)),
+        ("segments", lambda: '<h2 id="segments">All segments</h2>' + _segment_table(report)),
+    ]
     body = [
         f"<h1>{esc(title)}</h1>",
         f'<p class="meta">nlgmetrics {esc(report.version)} · {n} segments · {"/".join(map(str, nrefs))} reference(s) per segment · '
         f"baseline <b>{esc(short_names(report)[report.systems[0]])}</b> · {report.n_resamples} bootstrap resamples, seed {report.seed}; "
-        f"* marks a paired-bootstrap p-value below {report.alpha:g} against the baseline.</p>",
-        "<h2>Systems</h2>", _overview(report),
-        "<h2>Signatures</h2>", _signatures(report),
-        "<h2>Scores, confidence intervals and significance</h2>",
-        *[_metric_section(report, m) for m in report.metrics],
-        "<h2>Length and brevity</h2>", _lengths(report),
-        "<h2>Segments where the systems differ most</h2>", _differences(report, top_k),
-        "<h2>Analysis: words, lengths and n-grams</h2>", _analysis(report),
+        f"* marks a paired-bootstrap p-value below {report.alpha:g} against the baseline. Every table has its CSV (exact values) "
+        "and LaTeX (booktabs, as shown) to save.</p>",
     ]
+    for _section, make in track(sections, total=len(sections), desc="report: plots and analyses", unit="section", size=lambda _: 1, show=show_progress):
+        body.append(make())
     return page(title, "\n".join(body))

@@ -81,7 +81,15 @@ pub fn binary_roc_auc(c: &Thresholded, max_fpr: Option<f64>) -> Result<f64> {
         }
         Some(m) => m,
     };
-    if fpr.iter().any(|v| v.is_nan()) || tpr.iter().any(|v| v.is_nan()) {
+    // No weight on the negative class: the FPR axis is 0/0, so there is no curve to cut at
+    // max_fpr (scikit-learn fails in `auc` on a single point). No weight on the positive
+    // class leaves a cut but NaN heights: NaN, as scikit-learn returns.
+    if fpr.iter().any(|v| v.is_nan()) {
+        return Err(Error::InvalidInput(format!(
+            "partial ROC AUC (max_fpr={max_fpr}) is undefined: the negative class has no weight, so the false positive rate is 0/0"
+        )));
+    }
+    if tpr.iter().any(|v| v.is_nan()) {
         return Ok(f64::NAN);
     }
     // np.searchsorted(fpr, max_fpr, "right")
@@ -121,5 +129,16 @@ mod tests {
         assert_eq!(auc(&[1.0, 0.0], &[1.0, 1.0]).unwrap(), 1.0);
         assert!(auc(&[0.0, 1.0, 0.5], &[1.0, 1.0, 1.0]).is_err());
         assert!(auc(&[0.0], &[1.0]).is_err());
+    }
+
+    #[test]
+    fn partial_auc_without_negative_weight_is_an_error_and_without_positive_weight_nan() {
+        let y = [false, false, true];
+        let s = [0.0, 0.0, 0.0];
+        let no_negatives = binary_clf_curve(&y, &s, Some(&[0.0, 0.0, 1.0]), 1).unwrap();
+        assert!(binary_roc_auc(&no_negatives, Some(0.5)).is_err());
+        assert!(binary_roc_auc(&no_negatives, None).unwrap().is_nan());
+        let no_positives = binary_clf_curve(&y, &[0.1, 0.2, 0.3], Some(&[1.0, 1.0, 0.0]), 1).unwrap();
+        assert!(binary_roc_auc(&no_positives, Some(0.5)).unwrap().is_nan());
     }
 }

@@ -80,6 +80,7 @@ fn accumulate_keys(scores: &[f64], weights: Option<&[f64]>, keys: &[u64], payloa
     let mut out = Thresholded { tps: Vec::with_capacity(groups), fps: Vec::with_capacity(groups), thresholds: Vec::with_capacity(groups) };
     let (mut tp, mut fp) = (0.0f64, 0.0f64);
     for k in 0..n {
+        crate::interrupt::check_every(k);
         let i = (payload[k] >> 1) as usize;
         let yf = if payload[k] & 1 == 1 { 1.0 } else { 0.0 };
         match weights {
@@ -115,6 +116,7 @@ fn accumulate(y: &[bool], scores: &[f64], weights: Option<&[f64]>, order: &[usiz
     }
     let (mut tp, mut fp) = (0.0f64, 0.0f64);
     for (k, &i) in order.iter().enumerate() {
+        crate::interrupt::check_every(k);
         let yf = if y[i] { 1.0 } else { 0.0 };
         match weights {
             None => tp = if k == 0 { yf } else { tp + yf },

@@ -94,6 +94,7 @@ pub fn column_metrics(
         let sc: Vec<f64> = (0..n).map(|i| scores[i * k + j]).collect();
         binary_metric(metric, &yc, &sc, weights, 1)
     };
+    let one = crate::interrupt::Watch::current().each(one);
     crate::parallel::run(n_threads, || (0..k).into_par_iter().map(one).collect())
 }
 
@@ -117,6 +118,7 @@ pub fn ovo_pairs(codes: &[usize], scores: &[f64], k: usize, n_threads: usize) ->
         let y = binary_metric(m, &b_true, &sb, None, 1)?;
         Ok(((x + y) / 2.0, idx.len() as f64 / n as f64))
     };
+    let one = crate::interrupt::Watch::current().each(one);
     let out: Result<Vec<(f64, f64)>> = crate::parallel::run(n_threads, || pairs.par_iter().map(one).collect());
     Ok(out?.into_iter().unzip())
 }

@@ -60,7 +60,8 @@ fn sort_pairs(pairs: Vec<(u64, u32)>) -> (Vec<u64>, Vec<u32>) {
     }
     let bucket = |k: u64| (k >> (64 - TOP_BITS)) as usize;
     let mut start = vec![0usize; BUCKETS + 1];
-    for &(k, _) in &pairs {
+    for (i, &(k, _)) in pairs.iter().enumerate() {
+        crate::interrupt::check_every(i);
         start[bucket(k) + 1] += 1;
     }
     for b in 0..BUCKETS {
@@ -68,14 +69,18 @@ fn sort_pairs(pairs: Vec<(u64, u32)>) -> (Vec<u64>, Vec<u32>) {
     }
     let mut out = vec![(0u64, 0u32); n];
     let mut next = start.clone();
-    for &p in &pairs {
+    for (i, &p) in pairs.iter().enumerate() {
+        crate::interrupt::check_every(i);
         let b = bucket(p.0);
         out[next[b]] = p;
         next[b] += 1;
     }
     drop(pairs);
+    let mut budget = crate::interrupt::Budget::default();
     for b in 0..BUCKETS {
         let (lo, hi) = (start[b], start[b + 1]);
+        // a bucket's sort is about 20 units of work per item
+        budget.spend(20 * (hi - lo));
         if hi - lo > 1 {
             out[lo..hi].sort_unstable();
         }

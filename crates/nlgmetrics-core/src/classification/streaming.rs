@@ -167,7 +167,7 @@ impl Histogram {
                     count(0..y.len())
                 } else {
                     parallel::run(n_threads, || {
-                        chunks.into_par_iter().map(count).reduce(
+                        chunks.into_par_iter().map(crate::interrupt::Watch::current().each(count)).reduce(
                             || vec![0u64; 2 * n_bins],
                             |mut a, b| {
                                 a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);

@@ -359,11 +359,11 @@ pub fn pairwise<S: AsRef<str> + Sync>(
     let tokenize = |xs: &[S]| -> Vec<String> {
         crate::parallel::run(n_threads, || {
             xs.par_iter()
-                .map(|x| {
+                .map(crate::interrupt::Watch::current().each(|x: &S| {
                     let mut o = String::new();
                     cfg.preprocess(x.as_ref(), &mut o);
                     o
-                })
+                }))
                 .collect()
         })
     };

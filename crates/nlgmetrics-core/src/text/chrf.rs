@@ -149,7 +149,8 @@ impl NgramIds {
             let start = out.len();
             if n <= len {
                 if n == 1 {
-                    for &t in tokens {
+                    for (p, &t) in tokens.iter().enumerate() {
+                        crate::interrupt::check_every(p);
                         let id = self.intern(root | t as u64, 1);
                         out.push(id);
                     }
@@ -157,6 +158,7 @@ impl NgramIds {
                     // the (n-1)-grams start at `prev`; extend each by one token
                     let prev = bounds.last().map_or(base, |&b| b) - (len - n + 2);
                     for p in 0..=len - n {
+                        crate::interrupt::check_every(p);
                         let key = ((out[prev + p] as u64) << 32) | tokens[p + n - 1] as u64;
                         let id = self.intern(key, n);
                         out.push(id);
@@ -185,6 +187,7 @@ impl NgramIds {
                 } else {
                     let prev = bounds.last().map_or(0, |&b| b) - (len - n + 2);
                     for p in 0..=len - n {
+                        crate::interrupt::check_every(p);
                         let g = out[prev + p];
                         let t = tokens[p + n - 1];
                         let id = if g == ABSENT || t == ABSENT { ABSENT } else { get(((g as u64) << 32) | t as u64) };

@@ -44,7 +44,8 @@ impl DistinctConfig {
 
 /// Every text tokenized (in parallel; order kept).
 pub fn tokenize_all<S: AsRef<str> + Sync>(texts: &[S], cfg: &DistinctConfig, n_threads: usize) -> Vec<String> {
-    run(n_threads, || texts.par_iter().map(|t| cfg.tokenize(t.as_ref())).collect())
+    let watch = crate::interrupt::Watch::current();
+    run(n_threads, || texts.par_iter().map(watch.each(|t: &S| cfg.tokenize(t.as_ref()))).collect())
 }
 
 fn split(tokenized: &str) -> impl Iterator<Item = &str> {
@@ -302,6 +303,7 @@ pub fn hll_registers<S: AsRef<str> + Sync>(texts: &[S], cfg: &DistinctConfig, p:
     check_precision(p)?;
     let m = 1usize << p;
     let toks = tokenize_all(texts, cfg, n_threads);
+    let watch = crate::interrupt::Watch::current();
     let merge = |mut a: Vec<u8>, b: Vec<u8>| {
         for (x, y) in a.iter_mut().zip(b) {
             *x = (*x).max(y);
@@ -310,7 +312,7 @@ pub fn hll_registers<S: AsRef<str> + Sync>(texts: &[S], cfg: &DistinctConfig, p:
     };
     let regs = run(n_threads, || {
         toks.par_chunks(1024)
-            .map(|chunk| {
+            .map(watch.each(|chunk: &[String]| {
                 let mut regs = vec![0u8; m];
                 let mut hs: Vec<u64> = Vec::new();
                 for t in chunk {
@@ -324,7 +326,7 @@ pub fn hll_registers<S: AsRef<str> + Sync>(texts: &[S], cfg: &DistinctConfig, p:
                     }
                 }
                 regs
-            })
+            }))
             .reduce(|| vec![0u8; m], merge)
     });
     Ok(regs)

@@ -5,7 +5,9 @@
 //! unigram is the number of reference words). That table is phase one; statistics are
 //! phase two and depend on it.
 //!
-//! - `mteval` (mteval-v13a.pl): 13a tokenization, ASCII lowercasing unless
+//! - `mteval` (mteval-v13a.pl): 13a tokenization as the script applies it to text read
+//!   from escaped SGML (`tokenize::tokenize_mteval_sgml`: only a literal `&lt;`/`&gt;` is
+//!   decoded, `<skipped>` stays, Perl's whitespace), ASCII lowercasing unless
 //!   case-sensitive; per segment, hypothesis n-gram counts are clipped by their maximum
 //!   count over all references. Statistics per segment: `info_1..N` (f64: Σ info·clip),
 //!   `tst_1..N` (u64: hypothesis n-grams), `ref_words` (u64: words of all references),
@@ -70,7 +72,13 @@ impl NistConfig {
     pub fn preprocess(&self, s: &str) -> String {
         match self.flavour {
             Flavour::Mteval => {
-                let t = self.tokenizer.tokenize(s);
+                let t = if self.tokenizer == Tokenizer::Mteval13a {
+                    let mut t = String::new();
+                    crate::tokenize::tokenize_mteval_sgml(s, &mut t);
+                    t
+                } else {
+                    self.tokenizer.tokenize(s)
+                };
                 if self.lowercase {
                     t.to_ascii_lowercase()
                 } else {
@@ -382,10 +390,11 @@ pub fn batch_stats<H: AsRef<str> + Sync>(
         }
     }
     let n_max = cfg.max_order;
+    let watch = crate::interrupt::Watch::current();
     let (hyp_tok, ref_tok): (Vec<String>, Vec<Vec<String>>) = crate::parallel::run(n_threads, || {
         use rayon::prelude::*;
-        let h = hyps.par_iter().map(|x| cfg.preprocess(x.as_ref())).collect();
-        let r = refs.par_iter().map(|rs| rs.iter().map(|x| cfg.preprocess(x)).collect()).collect();
+        let h = hyps.par_iter().map(watch.each(|x: &H| cfg.preprocess(x.as_ref()))).collect();
+        let r = refs.par_iter().map(watch.each(|rs: &Vec<String>| rs.iter().map(|x| cfg.preprocess(x)).collect())).collect();
         (h, r)
     });
     // one vocabulary for the batch (and the fixed table), so n-grams compare as trie nodes

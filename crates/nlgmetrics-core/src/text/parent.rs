@@ -136,7 +136,9 @@ fn entailment(g: &[&str], table: &Table) -> f64 {
 fn lcs_len(x: &[&str], y: &[&str]) -> usize {
     let mut prev = vec![0usize; y.len() + 1];
     let mut cur = vec![0usize; y.len() + 1];
+    let mut budget = crate::interrupt::Budget::default();
     for xi in x {
+        budget.spend(y.len());
         for (j, yj) in y.iter().enumerate() {
             cur[j + 1] = if xi == yj { prev[j] + 1 } else { prev[j + 1].max(cur[j]) };
         }

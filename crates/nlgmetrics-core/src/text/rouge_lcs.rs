@@ -27,7 +27,9 @@ pub fn lcs_len(a: &[u32], b: &[u32], row: &mut Vec<u32>) -> usize {
         masks[slot * words + i / 64] |= 1u64 << (i % 64);
     }
     let mut v = vec![u64::MAX; words];
+    let mut budget = crate::interrupt::Budget::default();
     for y in long {
+        budget.spend(words);
         let Some(&slot) = index.get(y) else { continue };
         let pm = &masks[slot * words..(slot + 1) * words];
         let mut carry = 0u64;
@@ -72,7 +74,9 @@ pub fn mark_lcs(model: &[u32], peer: &[u32], mask: &mut [bool], table: &mut Vec<
     let w = n + 1;
     table.clear();
     table.resize((m + 1) * w, 0);
+    let mut budget = crate::interrupt::Budget::default();
     for i in 1..=m {
+        budget.spend(n);
         for j in 1..=n {
             table[i * w + j] = if model[i - 1] == peer[j - 1] {
                 table[(i - 1) * w + j - 1] + 1
@@ -121,7 +125,9 @@ pub fn mark_wlcs(model: &[u32], peer: &[u32], weight: f64, mask: &mut [bool], c:
     const DIAG: u8 = 1;
     const UP: u8 = 2;
     const LEFT: u8 = 3;
+    let mut budget = crate::interrupt::Budget::default();
     for i in 1..=m {
+        budget.spend(n);
         for j in 1..=n {
             let at = i * w + j;
             if model[i - 1] == peer[j - 1] {
@@ -206,7 +212,9 @@ impl BitLcs {
         self.rows.clear();
         self.rows.resize(2 * words, u64::MAX);
         let (cur, nxt) = self.rows.split_at_mut(words);
+        let mut budget = crate::interrupt::Budget::default();
         for &y in long {
+            budget.spend(words);
             let at = y as usize * words;
             Self::step(cur, &self.pm[at..at + words], nxt);
             cur.copy_from_slice(nxt);
@@ -244,7 +252,9 @@ impl BitLcs {
         let words = n.div_ceil(64);
         self.rows.clear();
         self.rows.resize((m + 1) * words, u64::MAX);
+        let mut budget = crate::interrupt::Budget::default();
         for i in 0..m {
+            budget.spend(words);
             let at = model[i] as usize * words;
             let (done, rest) = self.rows.split_at_mut((i + 1) * words);
             Self::step(&done[i * words..], &self.pm[at..at + words], &mut rest[..words]);
@@ -261,7 +271,8 @@ impl BitLcs {
         self.rows.clear();
         let mut v = u64::MAX;
         self.rows.push(v);
-        for &t in model {
+        for (i, &t) in model.iter().enumerate() {
+            crate::interrupt::check_every(i);
             let u = v & self.pm[t as usize];
             v = v.wrapping_add(u) | (v - u);
             self.rows.push(v);

@@ -23,6 +23,13 @@
 //! full; ties prefer diagonal, then deletion (hypothesis side), then insertion, which
 //! fixes the alignment used by the shift filters.
 //!
+//! Memory: only the band is stored (a cell outside it reads as sacrebleu's infinity),
+//! so an `n`-word hypothesis against an `m`-word reference takes
+//! `5 · (2·(m+1) + min(2·beam, m+1)·n)` bytes for the table (`beam` = 25, or `m/(2n) + 25` for a
+//! reference over 50 times longer), plus `24·n + 8·m` bytes of bookkeeping: linear in
+//! the pair's length, about 40 MB for a 100,000-word pair. (sacrebleu keeps every row
+//! whole, `8·(m+1)` bytes each, so its memory is quadratic.)
+//!
 //! Speed without changing a number: words are integer ids; every shift candidate
 //! re-uses the rows of the current hypothesis' matrix up to its first changed word and
 //! computes only the costs (no trace) of the remaining rows, in two reused buffers,
@@ -67,7 +74,10 @@ pub struct Aligner {
     /// band `[lo, hi)` of every row `0..=n`
     lo: Vec<usize>,
     hi: Vec<usize>,
-    /// full (n+1)×(m+1) matrix of the current hypothesis; INF outside the band
+    /// where row `i`'s band starts in `cost` / `ops` (`n + 2` entries)
+    start: Vec<usize>,
+    /// the banded matrix of the current hypothesis, row after row; a cell outside
+    /// its row's band reads as INF / OP_UNDEF
     cost: Vec<u32>,
     ops: Vec<u8>,
     rows: [Vec<u32>; 2],
@@ -79,7 +89,6 @@ pub struct Aligner {
     hyp_err: Vec<u32>,
     ref_err: Vec<u32>,
 }
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Candidate {
     gain: i64,
@@ -126,8 +135,10 @@ impl Aligner {
         self.m = m;
         let ratio = if n > 0 { m as f64 / n as f64 } else { 1.0 };
         let beam = if (BEAM_WIDTH as f64) < ratio / 2.0 { (ratio / 2.0 + BEAM_WIDTH as f64).ceil() as i64 } else { BEAM_WIDTH as i64 };
+        crate::memory::ensure::<usize>((n + 2).saturating_mul(3), "TER's band limits");
         self.lo.clear();
         self.hi.clear();
+        self.start.clear();
         self.lo.push(0);
         self.hi.push(m + 1);
         for i in 1..=n {
@@ -137,53 +148,77 @@ impl Aligner {
             self.lo.push(lo.min(m + 1));
             self.hi.push(hi.max(lo.min(m + 1)));
         }
-        let w = m + 1;
-        // The matrix is quadratic in the pair's length (sacrebleu's beam bounds the work,
-        // not the table): a pair larger than the memory available is refused, not a crash.
-        let cells = (n + 1).saturating_mul(w);
+        let mut cells = 0usize;
+        for i in 0..=n {
+            self.start.push(cells);
+            cells += self.hi[i] - self.lo[i];
+        }
+        self.start.push(cells);
+        // Only the band is stored (row 0 and the last row are wider): at most
+        // `2·(m+1) + n·min(2·beam, m+1)` cells of 5 bytes, linear in the pair's length.
         if let Err(oom) = crate::memory::check(cells, std::mem::size_of::<u32>() + 1, &format!("TER's edit table of a {n} x {m}-word pair")) {
             std::panic::resume_unwind(Box::new(oom));
         }
         self.cost.clear();
-        self.cost.resize((n + 1) * w, INF);
+        self.cost.resize(cells, INF);
         self.ops.clear();
-        self.ops.resize((n + 1) * w, OP_UNDEF);
+        self.ops.resize(cells, OP_UNDEF);
+        crate::memory::ensure::<u32>((m + 1).saturating_mul(2), "TER's edit rows");
         for r in 0..2 {
             self.rows[r].clear();
-            self.rows[r].resize(w, INF);
+            self.rows[r].resize(m + 1, INF);
             self.dirty[r] = (0, 0);
         }
     }
 
-    /// The full matrix (costs and operations) of `self.words` against `reference`.
+    /// Index of cell `(i, j)` in `cost` / `ops`, if it lies in row `i`'s band.
+    #[inline]
+    fn cell(&self, i: usize, j: usize) -> Option<usize> {
+        (j >= self.lo[i] && j < self.hi[i]).then(|| self.start[i] + j - self.lo[i])
+    }
+
+    #[inline]
+    fn cost_at(&self, i: usize, j: usize) -> u32 {
+        self.cell(i, j).map_or(INF, |k| self.cost[k])
+    }
+
+    /// The banded matrix (costs and operations) of `self.words` against `reference`.
     fn full_matrix(&mut self, reference: &[u32]) {
-        let (n, w) = (self.n, self.m + 1);
-        for j in 0..w {
+        let n = self.n;
+        for j in 0..=self.m {
             self.cost[j] = j as u32;
             self.ops[j] = OP_INS;
         }
         for i in 1..=n {
-            let (prev, cur) = self.cost[(i - 1) * w..(i + 1) * w].split_at_mut(w);
-            let ops = &mut self.ops[i * w..(i + 1) * w];
-            cur.fill(INF);
-            ops.fill(OP_UNDEF);
+            if i % 64 == 0 {
+                crate::interrupt::check();
+            }
+            let (plo, phi, clo, chi) = (self.lo[i - 1], self.hi[i - 1], self.lo[i], self.hi[i]);
+            let (before, after) = self.cost.split_at_mut(self.start[i]);
+            let prev = &before[self.start[i - 1]..];
+            let cur = &mut after[..chi - clo];
+            let ops = &mut self.ops[self.start[i]..self.start[i + 1]];
+            let prev_at = |j: usize| if j >= plo && j < phi { prev[j - plo] } else { INF };
             let word = self.words[i - 1];
-            for j in self.lo[i]..self.hi[i] {
+            for j in clo..chi {
+                let k = j - clo;
                 if j == 0 {
-                    cur[0] = prev[0] + 1;
+                    // unconditional, as in sacrebleu (INF + 1 when the cell above is unset)
+                    cur[0] = prev_at(0) + 1;
                     ops[0] = OP_DEL;
                     continue;
                 }
+                let left = if k > 0 { cur[k - 1] } else { INF };
                 let (mut best, mut op) = (INF, OP_UNDEF);
                 let (sub_cost, sub_op) = if word == reference[j - 1] { (0, OP_NOP) } else { (1, OP_SUB) };
-                for (c, o) in [(prev[j - 1] + sub_cost, sub_op), (prev[j] + 1, OP_DEL), (cur[j - 1] + 1, OP_INS)] {
+                for (c, o) in [(prev_at(j - 1) + sub_cost, sub_op), (prev_at(j) + 1, OP_DEL), (left + 1, OP_INS)] {
                     if best > c {
                         best = c;
                         op = o;
                     }
                 }
-                cur[j] = best;
-                ops[j] = op;
+                cur[k] = best;
+                ops[k] = op;
             }
         }
     }
@@ -192,14 +227,14 @@ impl Aligner {
     /// hypothesis positions and the error flags, as `trace_to_alignment` derives them
     /// from the flipped trace.
     fn alignment(&mut self) -> Result<()> {
-        let (n, m, w) = (self.n, self.m, self.m + 1);
+        let (n, m) = (self.n, self.m);
         self.align.clear();
         self.align.resize(m, -1);
         let mut hyp_err = vec![0u32; n];
         let mut ref_err = vec![0u32; m];
         let (mut i, mut j) = (n, m);
         while i > 0 || j > 0 {
-            match self.ops[i * w + j] {
+            match self.cell(i, j).map_or(OP_UNDEF, |k| self.ops[k]) {
                 op @ (OP_NOP | OP_SUB) => {
                     let e = (op == OP_SUB) as u32;
                     hyp_err[i - 1] = e;
@@ -241,21 +276,28 @@ impl Aligner {
     /// the distance is known to exceed `limit`: every path to the last cell crosses each
     /// row and costs never decrease along a path, so a row's minimum is a lower bound.
     fn shifted_cost(&mut self, reference: &[u32], p: usize, limit: u32) -> Option<u32> {
-        let (n, w) = (self.n, self.m + 1);
+        let n = self.n;
         if p >= n {
-            let c = self.cost[n * w + self.m];
+            let c = self.cost_at(n, self.m);
             return (c <= limit).then_some(c);
         }
-        let mut prev_main = true;
+        // row p of the current matrix, unchanged by the shift, starts the rolling rows
+        let (plo, phi) = (self.lo[p], self.hi[p]);
+        let (dl, dh) = self.dirty[0];
+        self.rows[0][dl..dh].fill(INF);
+        self.rows[0][plo..phi].copy_from_slice(&self.cost[self.start[p]..self.start[p + 1]]);
+        self.dirty[0] = (plo, phi);
         let mut prev_idx = 0usize;
         for i in p + 1..=n {
-            let cur_idx = (i - p + 1) % 2;
+            if (i - p) % 64 == 0 {
+                crate::interrupt::check();
+            }
+            let cur_idx = 1 - prev_idx;
             // restore INF where this buffer held an older row
             let (dl, dh) = self.dirty[cur_idx];
             let [r0, r1] = &mut self.rows;
-            let (cur, other) = if cur_idx == 0 { (r0, r1) } else { (r1, r0) };
+            let (cur, prev) = if cur_idx == 0 { (r0, &*r1) } else { (r1, &*r0) };
             cur[dl..dh].fill(INF);
-            let prev: &[u32] = if prev_main { &self.cost[(i - 1) * w..i * w] } else { other };
             let (lo, hi) = (self.lo[i], self.hi[i]);
             let word = self.shifted[i - 1];
             let mut row_min = INF;
@@ -272,7 +314,6 @@ impl Aligner {
                 row_min = row_min.min(c);
             }
             self.dirty[cur_idx] = (lo, hi);
-            prev_main = false;
             prev_idx = cur_idx;
             if row_min > limit {
                 return None;
@@ -284,11 +325,12 @@ impl Aligner {
 
     /// One round of `_shift`: the best candidate, or None; `checked` is updated.
     fn best_shift(&mut self, reference: &[u32], checked: &mut usize) -> Result<Option<Candidate>> {
-        let (n, m, w) = (self.n, self.m, self.m + 1);
-        let pre_score = self.cost[n * w + m] as i64;
+        let (n, m) = (self.n, self.m);
+        let pre_score = self.cost_at(n, m) as i64;
         self.alignment()?;
         let mut best: Option<Candidate> = None;
         for start_h in 0..n {
+            crate::interrupt::check();
             let r_lo = start_h.saturating_sub(MAX_SHIFT_DIST);
             let r_hi = (start_h + MAX_SHIFT_DIST + 1).min(m);
             for start_r in r_lo..r_hi {
@@ -383,7 +425,7 @@ impl Aligner {
             }
         }
         // the matrix of the final hypothesis is the one computed last
-        Ok(shifts + self.cost[n * (m + 1) + m] as u64)
+        Ok(shifts + self.cost_at(n, m) as u64)
     }
 }
 
@@ -547,6 +589,23 @@ mod tests {
         assert_eq!(out, [0, 1, 2, 5, 3, 4]);
         perform_shift(&w, 1, 2, 1, &mut out);
         assert_eq!(out, w);
+    }
+
+    #[test]
+    fn the_table_is_linear_in_the_pair() {
+        // a 100,000-word pair with a few local edits: the stored band is ~50 cells a row
+        let n = 100_000u32;
+        let hyp: Vec<u32> = (0..n).map(|i| i % 1000).collect();
+        let mut reference = hyp.clone();
+        reference.swap(10, 11);
+        reference[50_000] = 5000;
+        let mut al = Aligner::default();
+        let e = al.edits(&hyp, &reference).unwrap();
+        assert_eq!(e, 2); // one shift of the swapped pair, one substitution
+        assert!(al.cost.len() <= 2 * (n as usize + 1) + 2 * BEAM_WIDTH * n as usize, "{} cells", al.cost.len());
+        // very unequal lengths widen the band, and the table stays linear
+        al.edits(&hyp[..100], &reference).unwrap();
+        assert!(al.cost.len() <= 3 * (n as usize + 1) + 2 * BEAM_WIDTH * 100);
     }
 
     #[test]

@@ -95,14 +95,27 @@ const fn class_table() -> [u8; 256] {
 /// What each byte can do in the four passes (Python whitespace first).
 static CLASS: [u8; 256] = class_table();
 
+/// What a byte can do; with `PERL_SPACE`, Perl's `\s`, which (unlike Python's
+/// whitespace) leaves the separators U+001C..U+001F inside tokens.
 #[inline]
-fn class(b: u8) -> u8 {
-    CLASS[b as usize]
+fn class<const PERL_SPACE: bool>(b: u8) -> u8 {
+    if PERL_SPACE && matches!(b, b'\x1c'..=b'\x1f') {
+        0
+    } else {
+        CLASS[b as usize]
+    }
+}
+
+/// Perl's `\s` on a character string (Unicode White_Space minus nothing Python adds):
+/// Python's whitespace without U+001C..U+001F.
+#[inline]
+fn is_perl_space(c: char) -> bool {
+    crate::pystr::is_py_space(c) && !matches!(c, '\x1c'..='\x1f')
 }
 
 /// TokenizerRegexp: the post-tokenizer shared by `13a` and `zh`.
 pub fn post_tokenize(line: &str, out: &mut String) {
-    post_tokenize_padded(line.as_bytes(), false, out);
+    post_tokenize_padded::<false>(line.as_bytes(), false, out);
 }
 
 /// `post_tokenize(" " + line + " ")` when `wrap`, without building that string.
@@ -115,10 +128,10 @@ pub fn post_tokenize(line: &str, out: &mut String) {
 /// Pass 3 (`([\.,])([^0-9])`) needs a non-digit on the right as pass 2 left it (a space
 /// once pass 2 took this byte or a `.`/`,` right after it, which it then always does),
 /// and this byte not consumed by a pass-3 match of the byte before.
-fn post_tokenize_padded(src: &[u8], wrap: bool, out: &mut String) {
+fn post_tokenize_padded<const PERL_SPACE: bool>(src: &[u8], wrap: bool, out: &mut String) {
     let edge = wrap.then_some(b' ');
     let n = src.len();
-    let after_pass1 = |i: usize| if class(src[i]) == SPLIT { b' ' } else { src[i] };
+    let after_pass1 = |i: usize| if class::<PERL_SPACE>(src[i]) == SPLIT { b' ' } else { src[i] };
     let mut bytes = std::mem::take(out).into_bytes();
     bytes.clear();
     bytes.reserve(n + n / 2);
@@ -126,12 +139,12 @@ fn post_tokenize_padded(src: &[u8], wrap: bool, out: &mut String) {
     let mut in_token = false;
     let mut p = 0;
     while p < n {
-        let c = class(src[p]);
+        let c = class::<PERL_SPACE>(src[p]);
         if c == 0 || c == DIGIT {
             // A run of bytes no pass touches.
             let start = p;
             p += 1;
-            while p < n && matches!(class(src[p]), 0 | DIGIT) {
+            while p < n && matches!(class::<PERL_SPACE>(src[p]), 0 | DIGIT) {
                 p += 1;
             }
             if !in_token {
@@ -155,13 +168,13 @@ fn post_tokenize_padded(src: &[u8], wrap: bool, out: &mut String) {
             DASH => p >= 1 && src[p - 1].is_ascii_digit(),
             _ => {
                 let left = if p == 0 { edge } else { Some(after_pass1(p - 1)) };
-                let left_pc = p >= 1 && class(src[p - 1]) == PERIOD_COMMA;
+                let left_pc = p >= 1 && class::<PERL_SPACE>(src[p - 1]) == PERIOD_COMMA;
                 let pass2 = left.is_some_and(|l| !l.is_ascii_digit()) && !(left_pc && prev_pass2);
                 let right = if pass2 {
                     Some(b' ')
                 } else if p + 1 >= n {
                     edge
-                } else if class(src[p + 1]) == PERIOD_COMMA {
+                } else if class::<PERL_SPACE>(src[p + 1]) == PERIOD_COMMA {
                     Some(b' ')
                 } else {
                     Some(after_pass1(p + 1))
@@ -188,6 +201,15 @@ fn post_tokenize_padded(src: &[u8], wrap: bool, out: &mut String) {
     let text = String::from_utf8(bytes).expect("ASCII edits keep UTF-8 valid");
     if text.is_ascii() {
         *out = text;
+    } else if PERL_SPACE {
+        // mteval's s/\s+/ /g also joins at non-ASCII whitespace.
+        out.clear();
+        for (i, tok) in text.split(is_perl_space).filter(|t| !t.is_empty()).enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            out.push_str(tok);
+        }
     } else {
         // Python's split() also breaks at non-ASCII whitespace.
         join_split(&text, out);
@@ -198,7 +220,7 @@ fn post_tokenize_padded(src: &[u8], wrap: bool, out: &mut String) {
 pub fn tokenize_13a(line: &str, out: &mut String) {
     if !line.bytes().any(|b| matches!(b, b'<' | b'\n' | b'&')) {
         // Nothing to replace: skip the string copies.
-        post_tokenize_padded(line.as_bytes(), true, out);
+        post_tokenize_padded::<false>(line.as_bytes(), true, out);
         return;
     }
     let mut s = line.replace("<skipped>", "").replace("-\n", "").replace('\n', " ");
@@ -209,7 +231,24 @@ pub fn tokenize_13a(line: &str, out: &mut String) {
             .replace("&lt;", "<")
             .replace("&gt;", ">");
     }
-    post_tokenize_padded(s.as_bytes(), true, out);
+    post_tokenize_padded::<false>(s.as_bytes(), true, out);
+}
+
+/// mteval-v13a.pl's `tokenization` of a segment of raw text as the script reads it from
+/// NIST SGML written with `&`, `<` and `>` escaped (the only way to carry arbitrary text
+/// into its input). The script's entity pass then restores the escaped text and, decoding
+/// in the order `&quot;`, `&amp;`, `&lt;`, `&gt;`, also turns a literal `&lt;` / `&gt;` of
+/// the raw text into `<` / `>` (a literal `&amp;` or `&quot;` stays: its `&` was escaped).
+/// `<skipped>` is never stripped (its `<` arrives escaped) and the SGML reader has already
+/// made every newline a space. Whitespace is Perl's `\s`, which keeps U+001C..U+001F inside
+/// tokens. No lowercasing (the caller applies mteval's ASCII-only `tr/A-Z/a-z/`).
+pub fn tokenize_mteval_sgml(line: &str, out: &mut String) {
+    if line.contains('&') {
+        let s = line.replace("&lt;", "<").replace("&gt;", ">");
+        post_tokenize_padded::<true>(s.as_bytes(), true, out);
+    } else {
+        post_tokenize_padded::<true>(line.as_bytes(), true, out);
+    }
 }
 
 #[cfg(test)]
@@ -252,7 +291,7 @@ mod tests {
             }
             for wrap in [true, false] {
                 let mut got = String::new();
-                post_tokenize_padded(line.as_bytes(), wrap, &mut got);
+                post_tokenize_padded::<false>(line.as_bytes(), wrap, &mut got);
                 assert_eq!(got, post_tokenize_passes(&line, wrap), "{line:?} wrap={wrap}");
             }
         }
@@ -274,5 +313,22 @@ mod tests {
         assert_eq!(tok("don't “quote”"), "don't “quote”");
         assert_eq!(tok("x<skipped>y"), "xy");
         assert_eq!(tok("é.b"), "é . b");
+    }
+
+    fn mteval_sgml(s: &str) -> String {
+        let mut o = String::new();
+        tokenize_mteval_sgml(s, &mut o);
+        o
+    }
+
+    /// Outputs of mteval-v13a.pl (`-d 3`) on these segments written as escaped SGML.
+    #[test]
+    fn mteval_sgml_known_outputs() {
+        assert_eq!(mteval_sgml("&quot;Hi&quot; &amp;amp; &lt;b&gt;"), "& quot ; Hi & quot ; & amp ; amp ; < b >");
+        assert_eq!(mteval_sgml("x<skipped>y"), "x < skipped > y");
+        assert_eq!(mteval_sgml("a\x1cb\u{3000}c\u{85}d \x1f"), "a\x1cb c d \x1f");
+        assert_eq!(mteval_sgml("1990-2000, 3,000.50."), "1990 - 2000 , 3,000.50 .");
+        assert_eq!(mteval_sgml("é.b\u{a0}Σ"), "é . b Σ");
+        assert_eq!(mteval_sgml(""), "");
     }
 }

@@ -58,8 +58,12 @@ class Cider:
 
     def compute_score(self, gts, res):
         hyps, refs = _pairs(gts, res)
-        scores = CIDEr(tokenize="none", n=self._n, sigma=self._sigma).sentence_scores(hyps, refs)
-        return np.mean(np.array(scores)), np.array(scores)
+        if not hyps:  # np.mean of no scores
+            return np.float64("nan"), np.array([])
+        metric = CIDEr(tokenize="none", n=self._n, sigma=self._sigma)
+        seg = metric.stats(hyps, refs)
+        # the metric's corpus value is pycocoevalcap's np.mean of these scores, bit for bit
+        return np.float64(metric.score_stats(seg.total()).score), seg.sums[:, 0].copy()
 
     def method(self):
         return "CIDEr"
@@ -78,8 +82,11 @@ class Rouge:
 
     def compute_score(self, gts, res):
         hyps, refs = _pairs(gts, res)
-        scores = np.array(ROUGE("coco", beta=self.beta, tokenize="none").sentence_scores(hyps, refs)) if hyps else np.array([])
-        return np.mean(scores), scores
+        if not hyps:  # np.mean of no scores
+            return np.float64("nan"), np.array([])
+        metric = ROUGE("coco", beta=self.beta, tokenize="none")
+        seg = metric.stats(hyps, refs)
+        return np.float64(metric.score_stats(seg.total()).score), seg.sums[:, 2].copy()
 
     def method(self):
         return "Rouge"

@@ -4,7 +4,10 @@
 their score objects (printing as sacrebleu prints), and the functions ``corpus_bleu``,
 ``raw_corpus_bleu``, ``sentence_bleu``, ``corpus_chrf``, ``sentence_chrf``,
 ``corpus_ter``, ``sentence_ter``. The command line is ``nlgmetrics sacrebleu`` /
-``sacrebleu-nm``.
+``sacrebleu-nm``. Test sets (``DATASETS``, ``SACREBLEU_DIR``, ``get_source_file``,
+``get_reference_files``, ``get_langpairs_for_testset``, ``get_available_testsets``,
+``download_test_set``, and the modules ``dataset`` and ``utils``) are read offline from a
+local sacrebleu cache; see :mod:`nlgmetrics.compat.sacrebleu.dataset`.
 """
 
 from __future__ import annotations
@@ -18,7 +21,25 @@ from .metrics import BLEU, CHRF, TER, BLEUScore, CHRFScore, TERScore
 __all__ = [
     "BLEU", "CHRF", "TER", "BLEUScore", "CHRFScore", "TERScore", "corpus_bleu", "raw_corpus_bleu", "sentence_bleu",
     "corpus_chrf", "sentence_chrf", "corpus_ter", "sentence_ter", "metrics", "__version__",
+    "DATASETS", "SACREBLEU_DIR", "get_source_file", "get_reference_files", "get_langpairs_for_testset",
+    "get_available_testsets", "download_test_set", "dataset", "utils",
 ]  # fmt: skip
+
+_TEST_SET_NAMES = ("DATASETS", "SACREBLEU_DIR", "get_source_file", "get_reference_files", "get_langpairs_for_testset",
+                   "get_available_testsets", "download_test_set")
+
+
+def __getattr__(name: str):
+    # the test-set catalogue loads on first use, so importing the metrics stays cheap
+    if name in ("dataset", "utils"):
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    if name in _TEST_SET_NAMES:
+        from . import utils
+
+        return getattr(utils, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]], smooth_method="exp", smooth_value=None,

@@ -130,7 +130,7 @@ class Metric:
             seed = None if env.lower() == "none" else int(env)
             ci = bootstrap_ci(self._native, seg, n_resamples=n_bootstrap, seed=seed, method="sacrebleu")
             self.n_bootstrap, self.seed = n_bootstrap, env.lower()
-            score._set_ci(sorted(ci.scores.tolist()))
+            score._mean, score._ci = ci.mean, ci.ci  # sacrebleu's estimate, in its scores' precision
         return score
 
     def get_signature(self) -> Signature:
@@ -164,6 +164,21 @@ class BLEU(Metric):
         self.tokenizer_signature = signature_name(tok)
         if references is not None:
             self._ref_cache = self._cache_references(references)
+
+    @staticmethod
+    def compute_bleu(correct: Sequence[int], total: Sequence[int], sys_len: int, ref_len: int, smooth_method: str = "none",
+                     smooth_value: Optional[float] = None, effective_order: bool = False, max_ngram_order: int = 4) -> BLEUScore:
+        """BLEU from its sufficient statistics (sacrebleu's ``BLEU.compute_bleu``)."""
+        import numpy as np
+
+        from ...stats import SegmentStats
+
+        assert smooth_method in BLEU.SMOOTH_DEFAULTS, "Unknown smooth_method {smooth_method!r}"
+        native = _NativeBLEU(smooth_method=smooth_method, smooth_value=smooth_value, effective_order=effective_order,
+                             max_ngram_order=max_ngram_order)
+        row = np.array([[sys_len, ref_len, *correct[:max_ngram_order], *total[:max_ngram_order]]], dtype=np.uint64)
+        s = native.score_stats(SegmentStats(key=native.key, count_fields=native.count_fields, counts=row).total())
+        return BLEUScore(s.score, list(s.counts), list(s.totals), list(s.precisions), s.bp, s.sys_len, s.ref_len)
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
         if not self.effective_order:

@@ -112,7 +112,8 @@ impl Clipper {
         }
         self.max_order = max_order;
         self.ids.clear();
-        for t in tokens {
+        for (i, t) in tokens.enumerate() {
+            crate::interrupt::check_every(i);
             let next = vocab.len() as u32;
             self.ids.push(*vocab.entry(t).or_insert(next));
         }
@@ -123,6 +124,7 @@ impl Clipper {
         self.slots.clear();
         let ids = &self.ids;
         for i in 0..ids.len() {
+            crate::interrupt::check_every(i);
             let mut key = 0u64;
             for n in 0..max_order.min(ids.len() - i) {
                 key |= ((ids[i + n] + 1) as u64) << (16 * n);
@@ -143,6 +145,7 @@ impl Clipper {
         self.ids.extend(tokens.map(|t| vocab.get(t).copied().unwrap_or(ABSENT)));
         let ids = &self.ids;
         for i in 0..ids.len() {
+            crate::interrupt::check_every(i);
             let mut key = 0u64;
             for n in 0..self.max_order.min(ids.len() - i) {
                 let id = ids[i + n];

@@ -58,7 +58,10 @@ where
         (ch, std::mem::take(&mut lv.words))
     });
     let mut chunks: Vec<(Chunk, Vec<u32>)> =
-        parts.into_iter().map(|(ch, words)| (ch, words.iter().map(|w| vocab.intern(w)).collect())).collect();
+        parts.into_iter().map(|(ch, words)| {
+            crate::interrupt::check();
+            (ch, words.iter().map(|w| vocab.intern(w)).collect())
+        }).collect();
     for_each_mut(&mut chunks, n_threads, |(ch, rename)| ch.finish(Some(rename)));
     chunks.into_iter().map(|(ch, _)| ch).collect()
 }
