@@ -8,7 +8,7 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 ORDER = [
-    ("speed", "Speed: every bold case against its peer and the hardware floor"),
+    ("speed", "Speed: every case of issue #18 against its peer and the hardware floor"),
     ("bleu", "BLEU (sacrebleu, nltk and pycocoevalcap peers)"),
     ("nltk_bleu", "BLEU, nltk flavour"),
     ("chrf", "chrF / chrF++"),

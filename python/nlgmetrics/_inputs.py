@@ -31,11 +31,13 @@ Either way, :func:`references_from_streams` (transpose) or :func:`references_by_
 from __future__ import annotations
 
 import math
-import re
 import warnings
 from collections.abc import Mapping, Set
-from typing import Any, Iterable, Sequence
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Sequence
 
+from .script_check import _LazyPattern  # compiled on first use: `re` costs every fresh interpreter
 from .errors import (
     InputTypeError,
     InvalidOptionError,
@@ -194,7 +196,7 @@ _ORIENTATION_DISTINCT_SHARE = 0.5
 # Words, and every Han, katakana or Hangul character on its own (those scripts do not
 # space their words): unrelated sentences share few of them, translations of one sentence
 # many. Hiragana are left out: mostly particles and endings, every Japanese sentence has them.
-_FEATURE = re.compile(r"[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]|[^\W_\u3040-\u309f]+")
+_FEATURE = _LazyPattern(r"[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]|[^\W_\u3040-\u309f]+")
 
 
 def _features(text: str) -> set[str]:

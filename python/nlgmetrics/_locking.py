@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import threading
 import weakref
-from typing import Any
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
+if TYPE_CHECKING:
+    from typing import Any
 
 _guard = threading.Lock()
 _locks: dict[int, threading.RLock] = {}

@@ -9,7 +9,9 @@ than the machine has cores.
 from __future__ import annotations
 
 import os
-from typing import Any
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
+if TYPE_CHECKING:
+    from typing import Any
 
 from .errors import InvalidOptionError, ResourceLimitError
 

@@ -30,27 +30,44 @@ whether to warn and never changes a number.
 from __future__ import annotations
 
 import os
-import re
 import sys
 import warnings
-from dataclasses import dataclass
-from typing import Any, Callable
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
+if TYPE_CHECKING:
+    import re
+    from typing import Any, Callable
 
 SAMPLE_TEXTS = 512
 MERGED_LENGTH = 4.0
 
 # Han (CJK unified ideographs, extensions, compatibility), hiragana, katakana (+ phonetic
 # extensions, halfwidth forms): the scripts written without spaces between words.
+class _LazyPattern:
+    """A regular expression compiled on first use: only non-ASCII input needs these, and
+    compiling their Unicode classes at import would cost every fresh interpreter ~5 ms."""
+
+    def __init__(self, pattern: str):
+        self._pattern = pattern
+        self._compiled: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._compiled is None:
+            import re
+
+            self._compiled = re.compile(self._pattern)
+        return getattr(self._compiled, name)
+
+
 UNSPACED_RANGES = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003ffff"
 _HANGUL = "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"
-_UNSPACED_CHAR = re.compile(f"[{UNSPACED_RANGES}]")
-_NON_CJK_RUNS = re.compile(f"[^{UNSPACED_RANGES}{_HANGUL}]+")
+_UNSPACED_CHAR = _LazyPattern(f"[{UNSPACED_RANGES}]")
+_NON_CJK_RUNS = _LazyPattern(f"[^{UNSPACED_RANGES}{_HANGUL}]+")
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff"
-_HAN_CHAR = re.compile(f"[{_HAN}]")
-_HAN_TOKEN = re.compile(f"\\S*[{_HAN}]\\S*")
-_NON_WORD_RUNS = re.compile(r"[\W_]+")
-_NON_UNSPACED_RUNS = re.compile(f"[^{UNSPACED_RANGES}]+")
-_NON_ASCII_WORD_CHAR = re.compile(r"(?![\x00-\x7f])[^\W_]")
+_HAN_CHAR = _LazyPattern(f"[{_HAN}]")
+_HAN_TOKEN = _LazyPattern(f"\\S*[{_HAN}]\\S*")
+_NON_WORD_RUNS = _LazyPattern(r"[\W_]+")
+_NON_UNSPACED_RUNS = _LazyPattern(f"[^{UNSPACED_RANGES}]+")
+_NON_ASCII_WORD_CHAR = _LazyPattern(r"(?![\x00-\x7f])[^\W_]")
 _ASCII_ALNUM = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -61,20 +78,43 @@ class TokenizationWarning(UserWarning):
     degenerate; the message names the option to use."""
 
 
-@dataclass(frozen=True)
 class Segmentation:
-    """How a metric's tokenizer treats text, for :func:`check`.
+    """How a metric's tokenizer treats text, for :func:`check`; immutable.
 
     ``rule``: ``merges``, ``deletes_non_ascii`` or ``unsupported``; ``tokenizer``: how
     the message names it; ``fix``: the option to use instead; ``tokens``: the tokenizer
     itself applied to a list of texts (space-joined tokens), ``None`` = whitespace split.
+    (Not a dataclass: importing ``dataclasses`` would be most of a fresh interpreter's
+    import time, and every metric builds one of these.)
     """
+
+    __slots__ = ("rule", "tokenizer", "fix", "tokens", "category")
+    _FIELDS = __slots__
 
     rule: str
     tokenizer: str
     fix: str
-    tokens: Callable[[list[str]], list[str]] | None = None
-    category: type[Warning] = TokenizationWarning
+    tokens: Callable[[list[str]], list[str]] | None
+    category: type[Warning]
+
+    def __init__(self, rule: str, tokenizer: str, fix: str, tokens: Callable[[list[str]], list[str]] | None = None, category: type[Warning] = TokenizationWarning):
+        for name, value in zip(self._FIELDS, (rule, tokenizer, fix, tokens, category)):
+            object.__setattr__(self, name, value)
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, f) for f in self._FIELDS)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._values() == other._values()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return "Segmentation(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in self._FIELDS) + ")"
 
 
 def sample_texts(predictions: Any, references: Any = None, limit: int = SAMPLE_TEXTS) -> list[str]:

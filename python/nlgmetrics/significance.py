@@ -203,7 +203,7 @@ def _full_score(metric: Metric, stats: SegmentStats, method: str) -> Score:
     if method != "sacrebleu" or stats.sums is None or not len(metric.sum_fields):
         return metric.score_stats(total)
     in_order = np.cumsum(_sum_matrix(stats), axis=0)[-1]  # cumsum adds strictly in order
-    return metric.score_stats(dataclasses.replace(total, sum_partials=tuple((float(v),) for v in in_order)))
+    return metric.score_stats(total.replace(sum_partials=tuple((float(v),) for v in in_order)))
 
 
 @dataclass

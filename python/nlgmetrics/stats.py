@@ -16,17 +16,23 @@ bootstrap and distributed reduction goes through.
   grouping, and only the ordered values reproduce them. Merging concatenates (``a + b``
   puts ``b``'s segments after ``a``'s), so in-order shards give the single-pass bits;
   :func:`ordered_mean` is the reduction.
+
+numpy is imported when an array is first needed, not with this module: a corpus score
+computed from totals the core summed (``Metric._total_lists``) never needs it, which
+keeps a fresh interpreter's first score cheap.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
-
-import numpy as np
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
 
 from .errors import IncompatibleStatsError
+
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Sequence
+
+    import numpy as np
 
 
 def _msum_add(partials: list[float], x: float) -> None:
@@ -55,6 +61,8 @@ def exact_partials(values: Iterable[float], start: Sequence[float] = ()) -> tupl
 def ordered_mean(values: np.ndarray) -> float:
     """``numpy.mean`` of per-segment values in segment order: numpy's pairwise summation
     (the reference's own reduction, so the same bits), divided by the count."""
+    import numpy as np
+
     return float(np.mean(np.ascontiguousarray(values, dtype=np.float64)))
 
 
@@ -67,12 +75,28 @@ def _concat_sequences(a: "Stats", b: "Stats") -> np.ndarray | None:
         return b.sequence
     if a.sequence is None or b.sequence is None:
         return None
+    import numpy as np
+
     return np.concatenate([a.sequence, b.sequence])
+
+
+def _same_sequence(a: np.ndarray | None, b: np.ndarray | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    if a.shape != b.shape:
+        return False
+    if a.dtype == object or b.dtype == object:
+        return a.tolist() == b.tolist()
+    import numpy as np
+
+    return np.array_equal(a, b)
 
 
 def _column_partials(column: np.ndarray) -> tuple[float, ...]:
     """:func:`exact_partials` of a column, in Rust when every value is finite (the same
     algorithm, so the same partials, without a Python-level loop per row)."""
+    import numpy as np
+
     if len(column) and np.isfinite(column).all():
         from . import _core
 
@@ -80,27 +104,99 @@ def _column_partials(column: np.ndarray) -> tuple[float, ...]:
     return exact_partials(column)
 
 
-@dataclass(frozen=True)
+_UINT64 = (1 << 64) - 1
+_STATS_FIELDS = ("key", "count_fields", "counts", "sum_fields", "sum_partials", "n_segments", "ref_counts", "tables", "tail", "sequence")
+
+
 class Stats:
-    """Reduced statistics of one metric configuration (see module docstring)."""
+    """Reduced statistics of one metric configuration (see module docstring); immutable.
+
+    ``Stats(key, count_fields, counts, sum_fields=(), sum_partials=(), n_segments=0,
+    ref_counts=frozenset(), tables={}, tail=None, sequence=None)``. ``counts`` is read as a uint64 array;
+    it may be given as a tuple of Python ints (totals a core function summed), then the
+    array is built on first read. A plain class rather than a dataclass: ``dataclasses``
+    (with ``inspect``) would be most of a fresh interpreter's import time. ``replace``
+    is ``dataclasses.replace``.
+    """
+
+    __hash__ = None  # type: ignore[assignment]  # the counts are an array
 
     key: str
     count_fields: tuple[str, ...]
-    counts: np.ndarray
-    sum_fields: tuple[str, ...] = ()
-    sum_partials: tuple[tuple[float, ...], ...] = ()
-    n_segments: int = 0
-    ref_counts: frozenset[int] = frozenset()
-    tables: dict[str, dict[Any, int]] = field(default_factory=dict)
-    tail: Any = None
-    sequence: np.ndarray | None = None
+    sum_fields: tuple[str, ...]
+    sum_partials: tuple[tuple[float, ...], ...]
+    n_segments: int
+    ref_counts: frozenset[int]
+    tables: dict[str, dict[Any, int]]
+    tail: Any
+    sequence: np.ndarray | None
+
+    def __init__(
+        self,
+        key: str,
+        count_fields: tuple[str, ...],
+        counts: Any,
+        sum_fields: tuple[str, ...] = (),
+        sum_partials: tuple[tuple[float, ...], ...] = (),
+        n_segments: int = 0,
+        ref_counts: frozenset[int] = frozenset(),
+        tables: dict[str, dict[Any, int]] | None = None,
+        tail: Any = None,
+        sequence: np.ndarray | None = None,
+    ):
+        self.__dict__.update(
+            key=key,
+            count_fields=count_fields,
+            _counts_value=counts,
+            sum_fields=sum_fields,
+            sum_partials=sum_partials,
+            n_segments=n_segments,
+            ref_counts=ref_counts,
+            tables={} if tables is None else tables,
+            tail=tail,
+            sequence=sequence,
+        )
+
+    @property
+    def counts(self) -> np.ndarray:
+        value = self._count_values()
+        if type(value) is tuple:
+            import numpy as np
+
+            value = np.array(value, dtype=np.uint64)
+            self.__dict__["_counts_value"] = value
+        return value
+
+    def _count_values(self) -> Any:
+        """The counts as given (a tuple of ints or an array), for a core call that
+        accepts either, without importing numpy."""
+        d = self.__dict__
+        return d["_counts_value"] if "_counts_value" in d else d["counts"]  # a pickle of an older version: "counts"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def replace(self, **changes: Any) -> "Stats":
+        """A copy with some fields changed."""
+        values = {f: getattr(self, f) for f in _STATS_FIELDS if f != "counts"}
+        values["counts"] = self._count_values()
+        unknown = set(changes) - set(_STATS_FIELDS)
+        if unknown:
+            raise TypeError(f"Stats has no field {sorted(unknown)[0]!r}")
+        return Stats(**{**values, **changes})
+
+    def __repr__(self) -> str:
+        return "Stats(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in _STATS_FIELDS) + ")"
 
     @classmethod
     def zero(cls, key: str, count_fields: Sequence[str], sum_fields: Sequence[str] = ()) -> "Stats":
         return cls(
             key=key,
             count_fields=tuple(count_fields),
-            counts=np.zeros(len(count_fields), dtype=np.uint64),
+            counts=(0,) * len(count_fields),
             sum_fields=tuple(sum_fields),
             sum_partials=tuple(() for _ in sum_fields),
         )
@@ -108,6 +204,8 @@ class Stats:
     @property
     def sums(self) -> np.ndarray:
         """The float sums, each exactly rounded."""
+        import numpy as np
+
         return np.array([math.fsum(p) for p in self.sum_partials], dtype=np.float64)
 
     def __add__(self, other: "Stats") -> "Stats":
@@ -125,10 +223,15 @@ class Stats:
             for k, v in other.tables.get(name, {}).items():
                 merged[k] = merged.get(k, 0) + v
             tables[name] = merged
+        mine, theirs = self._count_values(), other._count_values()
+        if type(mine) is tuple and type(theirs) is tuple and len(mine) == len(theirs):
+            counts: Any = tuple((a + b) & _UINT64 for a, b in zip(mine, theirs))  # as uint64 adds; no numpy
+        else:
+            counts = self.counts + other.counts
         return Stats(
             key=self.key,
             count_fields=self.count_fields,
-            counts=self.counts + other.counts,
+            counts=counts,
             sum_fields=self.sum_fields,
             sum_partials=tuple(
                 exact_partials(b, a) for a, b in zip(self.sum_partials, other.sum_partials)
@@ -148,6 +251,8 @@ class Stats:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Stats):
             return NotImplemented
+        import numpy as np
+
         return (
             self.key == other.key
             and self.count_fields == other.count_fields
@@ -168,93 +273,13 @@ class Stats:
         return out
 
 
-def _same_sequence(a: np.ndarray | None, b: np.ndarray | None) -> bool:
-    if a is None or b is None:
-        return a is b
-    if a.shape != b.shape:
-        return False
-    if a.dtype == object or b.dtype == object:
-        return a.tolist() == b.tolist()
-    return np.array_equal(a, b)
+def __getattr__(name: str) -> Any:
+    # SegmentStats is a dataclass (metrics subclass it as dataclasses); it is defined in
+    # its own module, loaded on first use, so a corpus score from core totals never
+    # imports dataclasses.
+    if name == "SegmentStats":
+        from ._segment_stats import SegmentStats
 
-
-@dataclass(frozen=True)
-class SegmentStats:
-    """Per-segment statistics: ``counts`` (n × k uint64) and ``sums`` (n × m float64).
-
-    ``sequence_field`` names a sum field whose values :meth:`total` also keeps in order
-    (``Stats.sequence``), for metrics reduced by :func:`ordered_mean`."""
-
-    key: str
-    count_fields: tuple[str, ...]
-    counts: np.ndarray
-    sum_fields: tuple[str, ...] = ()
-    sums: np.ndarray | None = None
-    ref_counts: np.ndarray | None = None
-    tails: list[Any] | None = None
-    sequence_field: str | None = None
-
-    def __len__(self) -> int:
-        return int(self.counts.shape[0])
-
-    def _sum_matrix(self) -> np.ndarray:
-        if self.sums is None:
-            return np.zeros((len(self), 0), dtype=np.float64)
-        return self.sums
-
-    def total(self) -> Stats:
-        """Reduce to a :class:`Stats` total (integer sums; exact float sums)."""
-        sums = self._sum_matrix()
-        return Stats(
-            key=self.key,
-            count_fields=self.count_fields,
-            counts=self.counts.sum(axis=0, dtype=np.uint64) if len(self) else np.zeros(len(self.count_fields), np.uint64),
-            sum_fields=self.sum_fields,
-            sum_partials=tuple(_column_partials(sums[:, j]) for j in range(sums.shape[1])),
-            n_segments=len(self),
-            ref_counts=frozenset(int(r) for r in np.unique(self.ref_counts)) if self.ref_counts is not None else frozenset(),
-            tail=self.tails[-1] if self.tails else None,
-            sequence=None if self.sequence_field is None else np.array(sums[:, self.sum_fields.index(self.sequence_field)], dtype=np.float64),
-        )
-
-    def row(self, i: int) -> Stats:
-        """Statistics of segment ``i`` alone."""
-        return self.take([i]).total()
-
-    def take(self, indices: Sequence[int] | np.ndarray) -> "SegmentStats":
-        idx = np.asarray(indices, dtype=np.intp)
-        return SegmentStats(
-            key=self.key,
-            count_fields=self.count_fields,
-            counts=self.counts[idx],
-            sum_fields=self.sum_fields,
-            sums=None if self.sums is None else self.sums[idx],
-            ref_counts=None if self.ref_counts is None else self.ref_counts[idx],
-            tails=None if self.tails is None else [self.tails[i] for i in idx],
-            sequence_field=self.sequence_field,
-        )
-
-    def __add__(self, other: "SegmentStats") -> "SegmentStats":
-        """Concatenate (segments of ``other`` follow those of ``self``)."""
-        if not isinstance(other, SegmentStats):
-            return NotImplemented
-        if other.key != self.key or other.count_fields != self.count_fields or other.sum_fields != self.sum_fields:
-            raise IncompatibleStatsError(
-                f"cannot concatenate statistics of {self.key!r} with statistics of {other.key!r}"
-            )
-
-        def cat(a, b):
-            if a is None and b is None:
-                return None
-            return np.concatenate([a, b])
-
-        return SegmentStats(
-            key=self.key,
-            count_fields=self.count_fields,
-            counts=np.concatenate([self.counts, other.counts]),
-            sum_fields=self.sum_fields,
-            sums=cat(self.sums, other.sums),
-            ref_counts=cat(self.ref_counts, other.ref_counts),
-            tails=None if self.tails is None and other.tails is None else (self.tails or []) + (other.tails or []),
-            sequence_field=self.sequence_field if self.sequence_field == other.sequence_field else None,
-        )
+        globals()[name] = SegmentStats
+        return SegmentStats
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -15,7 +15,9 @@ spaces and punctuation, so they leave Chinese and Japanese unsegmented: :func:`u
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Callable
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
+if TYPE_CHECKING:
+    from typing import Callable
 
 from ._resources import n_threads_value
 from . import _core

@@ -69,4 +69,4 @@ def as_corpus_total(metric: Any, total: Stats) -> Stats:
     """The merged total of the bound metric, keyed as ``metric``'s own statistics."""
     if total.key == metric.key:
         return total
-    return dataclasses.replace(total, key=metric.key)
+    return total.replace(key=metric.key)

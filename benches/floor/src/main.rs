@@ -12,6 +12,9 @@
 //!   per (hypothesis, reference) pair: the core of ROUGE-L.
 //! - `edit`: one bit-parallel Levenshtein distance (Myers 1999 / Hyyrö 2001) per pair over
 //!   the tokens (WER) — `edit-chars` over the bytes (CER, ASCII data).
+//! - `chars[:N]`: remove whitespace, hash every character n-gram of orders 1..=N (6) of
+//!   the hypothesis and of each reference (bytes: ASCII data), count and clip them (the
+//!   core of chrF; chrF++ adds `ngram:2`).
 //! - `distinct` (FILE: one text a line): split, hash, insert every bigram's 64-bit hash
 //!   into one hash set sized up front; the count is the answer (hash-exact only).
 //! - `sort` (FILE: little-endian f64 scores): the stable descending order of the scores by
@@ -256,6 +259,42 @@ fn edit_chars_pair(hyp: &str, refs: &[&str], s: &mut Scratch) -> u64 {
     levenshtein(&t, &h, s)
 }
 
+/// Character n-gram hashes of `chars` (whitespace removed), orders 1..=n.
+fn char_gram_hashes(chars: &[u8], n: usize, out: &mut Vec<u64>) {
+    out.clear();
+    for w in chars.windows(n) {
+        let mut h = Fx(n as u64);
+        h.write(w);
+        out.push(h.0);
+    }
+}
+
+fn chars_pair(hyp: &str, refs: &[&str], s: &mut Scratch) -> u64 {
+    let squeeze = |t: &str| -> Vec<u8> { t.bytes().filter(|b| !b.is_ascii_whitespace()).collect() };
+    let h = squeeze(hyp);
+    let mut matched = 0u64;
+    for r in refs {
+        let r = squeeze(r);
+        for n in 1..=s.orders {
+            s.counts.clear();
+            char_gram_hashes(&r, n, &mut s.grams);
+            for &g in &s.grams {
+                *s.counts.entry(g).or_insert(0) += 1;
+            }
+            char_gram_hashes(&h, n, &mut s.grams);
+            for &g in &s.grams {
+                if let Some(c) = s.counts.get_mut(&g) {
+                    if *c > 0 {
+                        *c -= 1;
+                        matched += 1;
+                    }
+                }
+            }
+        }
+    }
+    matched
+}
+
 fn distinct(lines: &[String]) -> u64 {
     let total: usize = lines.iter().map(|l| l.len() / 4).sum();
     let mut seen: FxSet<u64> = FxSet::default();
@@ -336,7 +375,7 @@ fn thread_cpu_ns() -> u64 {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() != 5 {
-        eprintln!("usage: nlgmetrics-floor ngram|lcs|edit|edit-chars|distinct|sort|read FILE THREADS REPEAT");
+        eprintln!("usage: nlgmetrics-floor ngram[:N]|lcs|chars[:N]|edit|edit-chars|distinct|nist|sort|read FILE THREADS REPEAT");
         std::process::exit(2);
     }
     let (task, path) = match args[1].split_once(':') {
@@ -368,6 +407,7 @@ fn main() {
         answer = match task {
             "ngram" => per_pair(&lines, threads, ngram_pair),
             "lcs" => per_pair(&lines, threads, lcs_pair),
+            "chars" => per_pair(&lines, threads, chars_pair),
             "edit" => per_pair(&lines, threads, edit_pair),
             "edit-chars" => per_pair(&lines, threads, edit_chars_pair),
             "distinct" => distinct(&lines),

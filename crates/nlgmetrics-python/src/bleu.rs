@@ -1,10 +1,10 @@
-use crate::convert::{detached, matrix, str_items, str_runs, utf8_views};
+use crate::convert::{detached, matrix, ref_count_array, with_str_lists};
 use nlgmetrics_core::text::bleu::{self, BleuConfig, Smoothing};
 use nlgmetrics_core::tokenize::Tokenizer;
 use nlgmetrics_core::Error;
 use numpy::{PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList, PyTuple};
 
 fn config(tokenizer: &str, lowercase: bool, max_order: usize) -> Result<BleuConfig, Error> {
     let cfg = BleuConfig { tokenizer: Tokenizer::from_name(tokenizer)?, lowercase, max_order };
@@ -53,33 +53,76 @@ fn bleu_stats_lists<'py>(
     max_order: usize,
     n_threads: usize,
 ) -> PyResult<Option<StatsAndRefCounts<'py>>> {
-    let (Some(hyp_objs), Some((ref_objs, starts))) = (str_items(hyps), str_runs(refs)) else {
+    let Some(((data, width, n), ref_counts)) = with_str_lists(hyps, refs, |h, r, starts| {
+        detached(py, || {
+            let cfg = config(tokenizer, lowercase, max_order)?;
+            Ok((bleu::batch_stats_flat(&cfg, h, r, starts, n_threads)?, cfg.width(), h.len()))
+        })
+    })?
+    else {
         return Ok(None);
     };
-    let (Some(hyp_texts), Some(ref_texts)) = (utf8_views(&hyp_objs), utf8_views(&ref_objs)) else {
-        return Ok(None);
-    };
-    let n = hyp_texts.len();
-    let (data, width) = detached(py, || {
-        let cfg = config(tokenizer, lowercase, max_order)?;
-        Ok((bleu::batch_stats_flat(&cfg, &hyp_texts, &ref_texts, &starts, n_threads)?, cfg.width()))
-    })?;
-    let ref_counts: Vec<i64> = starts.windows(2).map(|w| (w[1] - w[0]) as i64).collect();
-    Ok(Some((matrix(py, data, n, width)?, PyArray1::from_vec(py, ref_counts))))
+    Ok(Some((matrix(py, data, n, width)?, ref_count_array(py, ref_counts))))
 }
 
-/// Score one statistics vector; returns the breakdown as a dict.
+/// Column sums of the statistics of [`bleu_stats_lists`] (the corpus total, without
+/// building the per-segment matrix in Python), the distinct numbers of references per
+/// segment (sorted) and the number of segments; `None` as [`bleu_stats_lists`].
+/// Plain Python values: a corpus score from these needs no numpy.
+#[pyfunction]
+#[pyo3(signature = (hyps, refs, tokenizer, lowercase, max_order, n_threads=0))]
+fn bleu_totals_lists<'py>(
+    py: Python<'py>,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+    tokenizer: &str,
+    lowercase: bool,
+    max_order: usize,
+    n_threads: usize,
+) -> PyResult<Option<(Vec<u64>, Vec<usize>, usize)>> {
+    let Some(((totals, n), mut ref_counts)) = with_str_lists(hyps, refs, |h, r, starts| {
+        detached(py, || {
+            let cfg = config(tokenizer, lowercase, max_order)?;
+            let data = bleu::batch_stats_flat(&cfg, h, r, starts, n_threads)?;
+            Ok((column_sums(&data, cfg.width()), h.len()))
+        })
+    })?
+    else {
+        return Ok(None);
+    };
+    ref_counts.sort_unstable();
+    ref_counts.dedup();
+    Ok(Some((totals, ref_counts, n)))
+}
+
+/// Sums of the columns of a row-major matrix, wrapping as numpy's uint64 sum does.
+fn column_sums(data: &[u64], width: usize) -> Vec<u64> {
+    let mut sums = vec![0u64; width];
+    for row in data.chunks_exact(width.max(1)) {
+        for (s, &v) in sums.iter_mut().zip(row) {
+            *s = s.wrapping_add(v);
+        }
+    }
+    sums
+}
+
+/// Score one statistics vector (a uint64 array, or a tuple or list of ints: then numpy
+/// is not needed); returns the breakdown as a dict.
 #[pyfunction]
 #[pyo3(signature = (stats, max_order, smooth_method, smooth_value, effective_order))]
 fn bleu_score<'py>(
     py: Python<'py>,
-    stats: PyReadonlyArray1<'py, u64>,
+    stats: &Bound<'py, PyAny>,
     max_order: usize,
     smooth_method: &str,
     smooth_value: Option<f64>,
     effective_order: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let stats = stats.as_slice()?.to_vec();
+    let stats: Vec<u64> = if stats.is_instance_of::<PyTuple>() || stats.is_instance_of::<PyList>() {
+        stats.extract()?
+    } else {
+        stats.extract::<PyReadonlyArray1<'py, u64>>()?.as_slice()?.to_vec()
+    };
     let s = detached(py, || {
         let smooth = Smoothing::from_name(smooth_method, smooth_value)?;
         check_width(stats.len(), max_order)?;
@@ -160,6 +203,7 @@ fn bleu_pairwise<'py>(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bleu_stats, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_stats_lists, m)?)?;
+    m.add_function(wrap_pyfunction!(bleu_totals_lists, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_score, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_scores, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_pairwise, m)?)?;

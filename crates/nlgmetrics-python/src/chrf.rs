@@ -1,4 +1,4 @@
-use crate::convert::{detached, matrix};
+use crate::convert::{detached, matrix, ref_count_array, with_str_lists};
 use nlgmetrics_core::text::chrf::{self, ChrfConfig};
 use nlgmetrics_core::Error;
 use numpy::{PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
@@ -40,6 +40,36 @@ fn chrf_stats<'py>(
         Ok((chrf::batch_stats(&cfg, &hyps, &refs, n_threads)?, cfg.width()))
     })?;
     matrix(py, data, n, width)
+}
+
+/// [`chrf_stats`] on a list of str and a list of (str or non-empty list/tuple of str),
+/// read in place, plus the number of references per segment; `None` when the inputs
+/// have another shape or a string cannot be encoded (the caller then validates them).
+#[pyfunction]
+#[pyo3(signature = (hyps, refs, char_order, word_order, beta, lowercase, whitespace, eps_smoothing, n_threads=0))]
+#[allow(clippy::too_many_arguments)]
+fn chrf_stats_lists<'py>(
+    py: Python<'py>,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+    char_order: usize,
+    word_order: usize,
+    beta: f64,
+    lowercase: bool,
+    whitespace: bool,
+    eps_smoothing: bool,
+    n_threads: usize,
+) -> PyResult<Option<(Bound<'py, PyArray2<u64>>, Bound<'py, PyArray1<i64>>)>> {
+    let Some(((data, width, n), ref_counts)) = with_str_lists(hyps, refs, |h, r, starts| {
+        detached(py, || {
+            let cfg = config(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)?;
+            Ok((chrf::batch_stats_flat(&cfg, h, r, starts, n_threads)?, cfg.width(), h.len()))
+        })
+    })?
+    else {
+        return Ok(None);
+    };
+    Ok(Some((matrix(py, data, n, width)?, ref_count_array(py, ref_counts))))
 }
 
 /// chrF of one (summed) statistics vector.
@@ -94,6 +124,7 @@ fn chrf_pairwise<'py>(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(chrf_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(chrf_stats_lists, m)?)?;
     m.add_function(wrap_pyfunction!(chrf_score, m)?)?;
     m.add_function(wrap_pyfunction!(chrf_scores, m)?)?;
     m.add_function(wrap_pyfunction!(chrf_pairwise, m)?)?;

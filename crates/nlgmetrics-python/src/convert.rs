@@ -199,3 +199,27 @@ pub fn str_runs<'py>(obj: &Bound<'py, PyAny>) -> Option<(Vec<Bound<'py, PyString
 pub fn utf8_views<'a>(strings: &'a [Bound<'_, PyString>]) -> Option<Vec<&'a str>> {
     borrow_strs(strings).ok()
 }
+
+/// Predictions (a list of str) and references (a list of str or non-empty lists/tuples of
+/// str) read in place: `f(hyps, flat references, offsets)` and the number of references
+/// per segment, or `None` when the inputs have another shape or a string cannot be
+/// encoded (the caller then validates them on its slower path).
+pub fn with_str_lists<'py, T>(
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+    f: impl FnOnce(&[&str], &[&str], &[usize]) -> PyResult<T>,
+) -> PyResult<Option<(T, Vec<usize>)>> {
+    let (Some(hyp_objs), Some((ref_objs, starts))) = (str_items(hyps), str_runs(refs)) else {
+        return Ok(None);
+    };
+    let (Some(hyp_texts), Some(ref_texts)) = (utf8_views(&hyp_objs), utf8_views(&ref_objs)) else {
+        return Ok(None);
+    };
+    let out = f(&hyp_texts, &ref_texts, &starts)?;
+    Ok(Some((out, starts.windows(2).map(|w| w[1] - w[0]).collect())))
+}
+
+/// The references per segment of [`with_str_lists`] as the int64 array `SegmentStats` keeps.
+pub fn ref_count_array<'py>(py: Python<'py>, counts: Vec<usize>) -> Bound<'py, PyArray1<i64>> {
+    PyArray1::from_vec(py, counts.into_iter().map(|c| c as i64).collect())
+}

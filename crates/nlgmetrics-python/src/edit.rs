@@ -1,4 +1,4 @@
-use crate::convert::{detached, matrix};
+use crate::convert::{detached, matrix, ref_count_array, with_str_lists};
 use nlgmetrics_core::text::edit::{self, Measure, MultiRef, Transform};
 use nlgmetrics_core::text::per;
 use nlgmetrics_core::tokenize::Tokenizer;
@@ -23,6 +23,32 @@ fn edit_stats<'py>(
         edit::batch_stats(t, m, &hyps, &refs, n_threads)
     })?;
     matrix(py, data, n, 4)
+}
+
+/// [`edit_stats`] on a list of str and a list of (str or non-empty list/tuple of str),
+/// read in place; `None` when the inputs have another shape or a string cannot be
+/// encoded (the caller then validates them).
+#[pyfunction]
+#[pyo3(signature = (hyps, refs, transform, multi_ref, n_threads=0))]
+fn edit_stats_lists<'py>(
+    py: Python<'py>,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+    transform: &str,
+    multi_ref: &str,
+    n_threads: usize,
+) -> PyResult<Option<(Bound<'py, PyArray2<u64>>, Bound<'py, PyArray1<i64>>)>> {
+    let Some(((data, n), ref_counts)) = with_str_lists(hyps, refs, |h, r, starts| {
+        detached(py, || {
+            let t = Transform::from_name(transform)?;
+            let m = MultiRef::from_name(multi_ref)?;
+            Ok((edit::batch_stats_flat(t, m, h, r, starts, n_threads)?, h.len()))
+        })
+    })?
+    else {
+        return Ok(None);
+    };
+    Ok(Some((matrix(py, data, n, 4)?, ref_count_array(py, ref_counts))))
 }
 
 /// Opcode rows `[segment, tag, ref_start, ref_end, hyp_start, hyp_end]` and the
@@ -153,6 +179,7 @@ fn per_pairwise<'py>(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(edit_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(edit_stats_lists, m)?)?;
     m.add_function(wrap_pyfunction!(edit_alignments, m)?)?;
     m.add_function(wrap_pyfunction!(edit_scores, m)?)?;
     m.add_function(wrap_pyfunction!(edit_measures, m)?)?;

@@ -33,11 +33,52 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def build_parser() -> argparse.ArgumentParser:
+# Every subcommand, in the order `nlgmetrics --help` lists them.
+COMMANDS = ("score", "compare", "correlate", "list", "classify", "coco", "report", "sacrebleu")
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with ``only`` (a name in :data:`COMMANDS`), with that
+    subcommand alone: a run needs only its own, and building the others imports their
+    modules (numpy for ``classify``), which would dominate a short run's start-up."""
     p = _Parser(prog="nlgmetrics", description="Exact, fast text-generation metrics.")
     p.add_argument("--version", "-V", action="version", version=f"nlgmetrics {__version__}")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
+    if only in (None, "score"):
+        _add_score_parser(sub)
+    # --- significance & meta-evaluation: compare, correlate (cli/compare.py, cli/correlate.py) ---
+    if only in (None, "compare"):
+        compare.add_parser(sub, _add_shared_metric_flags)
+    if only in (None, "correlate"):
+        correlate.add_parser(sub, _add_shared_metric_flags)
+    # ---
+    if only in (None, "list"):
+        sub.add_parser("list", help="list metrics, flavours and tokenizers")
+    # --- classification: `nlgmetrics classify` (code in cli/classify.py) ---
+    if only in (None, "classify"):
+        from .classify import add_parser as _add_classify_parser
 
+        _add_classify_parser(sub)
+    # --- end classification ---
+    # --- coco subcommand (captioning family) ---
+    if only in (None, "coco"):
+        from .coco import add_parser as _add_coco
+
+        _add_coco(sub)
+    # --- end coco ---
+    # --- report subcommand (HTML report, cli/report.py) ---
+    if only in (None, "report"):
+        from .report import add_parser as _add_report
+
+        _add_report(sub, _add_shared_metric_flags)
+    # --- end report ---
+    # sacrebleu's own command line (cli/sacrebleu_cli.py parses the rest)
+    if only in (None, "sacrebleu"):
+        sub.add_parser("sacrebleu", help="sacrebleu 2.6's command line, byte-identical output", add_help=False)
+    return p
+
+
+def _add_score_parser(sub: Any) -> None:
     s = sub.add_parser("score", help="score system outputs against references")
     s.add_argument("-r", "--references", action="append", default=[], metavar="REF", help="a reference file (repeat for several references)")
     s.add_argument("-i", "--input", nargs="+", default=None, metavar="HYP", help="system output file(s); stdin when absent")
@@ -59,31 +100,6 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_progress_flags(s, chunk_size=False)  # score's --chunk-size streams (cli/stream.py)
     stream_cli.add_flags(s)  # --- streaming: score --chunk-size / --scheduler ---
-
-    # --- significance & meta-evaluation: compare, correlate (cli/compare.py, cli/correlate.py) ---
-    compare.add_parser(sub, _add_shared_metric_flags)
-    correlate.add_parser(sub, _add_shared_metric_flags)
-    # ---
-
-    sub.add_parser("list", help="list metrics, flavours and tokenizers")
-    # --- classification: `nlgmetrics classify` (code in cli/classify.py) ---
-    from .classify import add_parser as _add_classify_parser
-
-    _add_classify_parser(sub)
-    # --- end classification ---
-    # --- coco subcommand (captioning family) ---
-    from .coco import add_parser as _add_coco
-
-    _add_coco(sub)
-    # --- end coco ---
-    # --- report subcommand (HTML report, cli/report.py) ---
-    from .report import add_parser as _add_report
-
-    _add_report(sub, _add_shared_metric_flags)
-    # --- end report ---
-    # sacrebleu's own command line (cli/sacrebleu_cli.py parses the rest)
-    sub.add_parser("sacrebleu", help="sacrebleu 2.6's command line, byte-identical output", add_help=False)
-    return p
 
 
 def _read_jsonl(path: str) -> tuple[list[str], list[list[str]]]:
@@ -319,8 +335,8 @@ def _dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> in
 
 
 @functools.cache
-def _parser() -> argparse.ArgumentParser:
-    return build_parser()  # parse_args leaves a parser unchanged: one serves every call
+def _parser(only: str | None = None) -> argparse.ArgumentParser:
+    return build_parser(only)  # parse_args leaves a parser unchanged: one serves every call
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -335,7 +351,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _dispatch_with_hints(argv: list[str]) -> int:
     try:
-        return _dispatch(_parser(), argv)
+        # a known subcommand first: its parser alone (anything else, e.g. --help: all)
+        return _dispatch(_parser(argv[0] if argv and argv[0] in COMMANDS else None), argv)
     except UsageError as e:
         from .sacrebleu_cli import hint_for_native  # a sacrebleu habit: say what to write instead
 

@@ -5,16 +5,18 @@ A subclass declares its statistics fields and implements three small methods:
 (a total to a :class:`Score`) and ``_signature_items``. Everything else (corpus and
 sentence scores, pairwise matrices, streaming update/merge/compute, the keyword
 ``compute(predictions=..., references=...)`` call) is provided here once.
+
+numpy and inspect are imported where first needed: a corpus score of plain lists goes
+from the core's summed totals to a :class:`Score` without either.
 """
 
 from __future__ import annotations
 
 import functools
-import inspect
+from collections import abc
+import sys
 import weakref
-from typing import Any, ClassVar, Mapping, Sequence
-
-import numpy as np
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
 
 from .. import script_check
 from ..script_check import Segmentation
@@ -22,7 +24,26 @@ from .._inputs import SegmentReferences, as_references, as_texts, check_all_text
 from .._locking import state_lock
 from ..errors import IncompatibleStatsError, InputTypeError, InvalidInputError, InvalidOptionError, NlgMetricsError, UnknownOptionError
 from ..signature import Signature
-from ..stats import SegmentStats, Stats
+from ..stats import Stats
+
+if TYPE_CHECKING:
+    from typing import Any, ClassVar, Mapping, Sequence
+
+    from ..stats import SegmentStats
+    import inspect
+
+    import numpy as np
+
+
+def _numpy_scalar_types() -> tuple[type, ...]:
+    """numpy's scalar base types if numpy is loaded (no numpy scalar exists otherwise)."""
+    np = sys.modules.get("numpy")
+    return (np.integer, np.floating) if np is not None else ()
+
+
+def _is_ndarray(v: Any) -> bool:
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(v, np.ndarray)
 
 
 class _Breakdown(dict):
@@ -42,15 +63,30 @@ class _Breakdown(dict):
 
 
 def _number(v: Any) -> bool:
-    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+    return isinstance(v, (int, float, *_numpy_scalar_types())) and not isinstance(v, bool)
+
+
+def _numeric_items(v: Any) -> list | None:
+    """The numbers of a non-empty (nested) sequence or array in row-major order, or
+    ``None`` if it is empty or holds anything else (a ragged nesting included)."""
+    if type(v) in (list, tuple) and v and all(_number(x) for x in v):  # flat: no numpy needed
+        return list(v)
+    if isinstance(v, (list, tuple)) or _is_ndarray(v):
+        import numpy as np
+
+        flat = np.ravel(np.asarray(v, dtype=object))
+        if len(v) and all(_number(x) for x in flat):
+            return list(flat)
+    return None
 
 
 def _flat_parts(breakdown: dict[str, Any]) -> dict[str, float | int]:
     """Every numeric part under one flat name (see :class:`Score`)."""
     out: dict[str, Any] = {}
+    numpy_scalars = _numpy_scalar_types()
 
     def scalar(v: Any) -> Any:
-        return v.item() if isinstance(v, (np.integer, np.floating)) else v
+        return v.item() if numpy_scalars and isinstance(v, numpy_scalars) else v
 
     for k, v in breakdown.items():
         if _number(v):
@@ -68,8 +104,7 @@ def _flat_parts(breakdown: dict[str, Any]) -> dict[str, float | int]:
                     if "fmeasure" in fields:
                         out[str(kk)] = scalar(fields["fmeasure"])
                     out.update({f"{kk}_{f}": scalar(x) for f, x in fields.items() if _number(x)})
-        elif isinstance(v, (list, tuple, np.ndarray)) and len(v) and all(_number(x) for x in np.ravel(np.asarray(v, dtype=object))):
-            flat = np.ravel(np.asarray(v, dtype=object))
+        elif (flat := _numeric_items(v)) is not None:
             out.update({f"{k}_{i + 1}": scalar(x) for i, x in enumerate(flat)})
     return out
 
@@ -103,13 +138,13 @@ class Score(dict):
     __hash__ = object.__hash__
 
     def __new__(cls, *args: Any, **kwargs: Any):
-        if len(args) == 1 and not kwargs and isinstance(args[0], Mapping):
+        if len(args) == 1 and not kwargs and isinstance(args[0], abc.Mapping):
             found = _LIVE.get(_identity(args[0]))
             return found if isinstance(found, cls) else dict(args[0])
         return super().__new__(cls)
 
     def __init__(self, name: str, score: float | None = None, signature: Signature | None = None, stats: Stats | None = None, **breakdown: Any):
-        if signature is None and isinstance(name, Mapping):  # the rebuild of __new__: already initialised
+        if signature is None and isinstance(name, abc.Mapping):  # the rebuild of __new__: already initialised
             return
         super().__init__()
         self.name = name
@@ -150,7 +185,7 @@ class Score(dict):
         """Name, score, breakdown (arrays as lists; per-type tuples also flat) and signature."""
         out = {"name": self.name, "score": self.score}
         for k, v in self.breakdown.items():
-            if isinstance(v, np.ndarray):
+            if _is_ndarray(v):
                 v = v.tolist()
             out[k] = v
         nested = {k: v for k, v in self.breakdown.items() if isinstance(v, dict) or hasattr(v, "_asdict")}
@@ -167,6 +202,8 @@ _INIT_SIGNATURES: dict[type, inspect.Signature] = {}
 def check_options(cls: type, args: tuple, options: dict[str, Any]) -> None:
     """Refuse an unknown, missing or repeated constructor option with an InvalidOptionError
     naming it (Python's own TypeError would not say which options exist)."""
+    import inspect  # here, not at the top: it costs a fresh interpreter ~10 ms
+
     sig = _INIT_SIGNATURES.get(cls)
     if sig is None:
         sig = _INIT_SIGNATURES[cls] = inspect.signature(cls.__init__)
@@ -245,6 +282,12 @@ class Metric:
         """
         return None
 
+    def _total_lists(self, predictions: list, references: list) -> Stats | None:
+        """Optional fast path of :meth:`corpus_score` and :meth:`update` for plain lists:
+        the corpus total summed in the core (no per-segment matrix, no numpy). ``None``
+        as :meth:`_segment_stats_lists`; the total must equal ``stats(...).total()``."""
+        return None
+
     def _segmentation(self) -> Segmentation | None:
         """How the tokenizer treats text, for the warning on unsegmented or deleted
         scripts (:mod:`nlgmetrics.script_check`); ``None``: nothing to check."""
@@ -283,12 +326,22 @@ class Metric:
         refs = as_references(references, len(preds), predictions=preds)
         return preds, refs
 
-    def stats(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> SegmentStats:
-        """Per-segment statistics (one row per prediction)."""
-        script_check.check(self._segmentation(), predictions, references)
+    def _plain_lists(self, predictions: Any, references: Any) -> bool:
+        """Whether the inputs may take a fast path for plain lists (references in the
+        right orientation: refused or warned about here)."""
         if type(predictions) is list and type(references) in (list, SegmentReferences) and len(predictions) == len(references):
             if type(references) is list:
                 check_orientation(predictions, references)
+            return True
+        return False
+
+    def stats(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> SegmentStats:
+        """Per-segment statistics (one row per prediction)."""
+        script_check.check(self._segmentation(), predictions, references)
+        return self._checked_stats(predictions, references, self._plain_lists(predictions, references))
+
+    def _checked_stats(self, predictions: Any, references: Any, plain: bool) -> SegmentStats:
+        if plain:
             seg = self._segment_stats_lists(predictions, list(references))
             if seg is not None:
                 return seg
@@ -303,20 +356,39 @@ class Metric:
 
     def score_stats(self, stats: Stats | SegmentStats) -> Score:
         """The score of (summed) statistics."""
-        if isinstance(stats, SegmentStats):
-            stats = stats.total()
+        if not isinstance(stats, Stats):
+            from ..stats import SegmentStats
+
+            if isinstance(stats, SegmentStats):
+                stats = stats.total()
         if stats.key != self.key:
             raise IncompatibleStatsError(f"statistics of {stats.key!r} cannot be scored by {self.key!r}")
         return self._score(stats)
 
     def corpus_score(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> Score:
-        return self.score_stats(self.stats(predictions, references).total())
+        return self.score_stats(self._total(predictions, references))
+
+    def _total(self, predictions: Any, references: Any) -> Stats:
+        """``stats(predictions, references).total()``, summed in the core when the metric
+        has a :meth:`_total_lists` path and the inputs are plain lists. A subclass that
+        overrides :meth:`stats` keeps its own path."""
+        if type(self).stats is not Metric.stats or type(self)._total_lists is Metric._total_lists:
+            return self.stats(predictions, references).total()
+        script_check.check(self._segmentation(), predictions, references)
+        plain = self._plain_lists(predictions, references)
+        if plain:
+            total = self._total_lists(predictions, list(references))
+            if total is not None:
+                return total
+        return self._checked_stats(predictions, references, plain).total()
 
     def sentence_scores(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> np.ndarray:
         """One score per prediction, as a float64 array."""
         return self._sentence_scores(self.stats(predictions, references))
 
     def _sentence_scores(self, seg: SegmentStats) -> np.ndarray:
+        import numpy as np
+
         return np.array([self._score(seg.row(i)).score for i in range(len(seg))], dtype=np.float64)
 
     def sentence_parts(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> dict[str, np.ndarray]:
@@ -338,6 +410,8 @@ class Metric:
             for r in rows:
                 for k, v in dict.items(r):
                     columns.setdefault(k, []).append(v)
+        import numpy as np
+
         out = {"score": scores}
         out.update({k: np.asarray(v, dtype=np.float64) for k, v in columns.items() if k != "score" and len(v) == len(scores)})
         return out
@@ -350,6 +424,8 @@ class Metric:
         default scores each row with ``_score``; metrics override it with one vectorised
         core call.
         """
+        import numpy as np
+
         out = np.empty(len(counts), dtype=np.float64)
         for i in range(len(counts)):
             total = Stats(
@@ -387,6 +463,8 @@ class Metric:
         preds = [c for c in cands for _ in refs]
         flat = [[r] for _ in cands for r in refs]
         if not preds:
+            import numpy as np
+
             return np.zeros((len(cands), len(refs)))
         return self._sentence_scores(self._segment_stats(preds, flat)).reshape(len(cands), len(refs))
 
@@ -403,7 +481,7 @@ class Metric:
 
     def update(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> "Metric":
         """Add a batch to the running state (safe to call from several threads)."""
-        return self._accumulate(self.stats(predictions, references).total())
+        return self._accumulate(self._total(predictions, references))
 
     def add_batch(self, *args: Any, **kwargs: Any) -> "Metric":
         """Hugging Face evaluate's name for :meth:`update` (``add_batch(predictions=..., references=...)``).

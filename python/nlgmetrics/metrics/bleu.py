@@ -17,16 +17,21 @@ from __future__ import annotations
 
 import math
 
-from typing import Any
-
-import numpy as np
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
 
 from .. import _core
 from .. import tokenizers as _tok
 from ..script_check import Segmentation
 from ..errors import InvalidOptionError
-from ..stats import SegmentStats, Stats
+from ..stats import Stats
 from .base import Flavoured, Metric, Score
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    import numpy as np
+
+    from ..stats import SegmentStats
 
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 _TRG_LANG_TOKENIZER = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
@@ -148,9 +153,24 @@ class SacreBLEU(BLEU):
         if got is None:
             return None
         counts, ref_counts = got
+        from ..stats import SegmentStats
+
         return SegmentStats(key=self.key, count_fields=self.count_fields, counts=counts, ref_counts=ref_counts)
 
+    def _total_lists(self, predictions: list, references: list) -> Stats | None:
+        if self.tokenize not in _tok.CORE_TOKENIZERS:
+            return None
+        got = _core.bleu_totals_lists(predictions, references, self.tokenize, self.lowercase, self.max_ngram_order, self.n_threads)
+        if got is None:
+            return None
+        totals, ref_counts, n_segments = got
+        return Stats(key=self.key, count_fields=self.count_fields, counts=tuple(totals), n_segments=n_segments, ref_counts=frozenset(ref_counts))
+
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
+        import numpy as np
+
+        from ..stats import SegmentStats
+
         hyps, refs, tok, lc = self._core_inputs(predictions, references)
         counts = _core.bleu_stats(hyps, refs, tok, lc, self.max_ngram_order, self.n_threads)
         return SegmentStats(
@@ -161,7 +181,7 @@ class SacreBLEU(BLEU):
         )
 
     def _score(self, stats: Stats) -> BLEUScore:
-        d = _core.bleu_score(stats.counts, self.max_ngram_order, self.smooth_method, self.smooth_value, self.effective_order)
+        d = _core.bleu_score(stats._count_values(), self.max_ngram_order, self.smooth_method, self.smooth_value, self.effective_order)
         # sacrebleu reports integer counts unless add-k smoothing added a fraction.
         for k in ("counts", "totals"):
             d[k] = [int(x) if float(x).is_integer() else x for x in d[k]]
@@ -171,6 +191,8 @@ class SacreBLEU(BLEU):
         return _core.bleu_scores(seg.counts, self.max_ngram_order, self.smooth_method, self.smooth_value, self.effective_order)
 
     def _scores_from_totals(self, counts: np.ndarray, sums: np.ndarray) -> np.ndarray:
+        import numpy as np
+
         return _core.bleu_scores(np.ascontiguousarray(counts, dtype=np.uint64), self.max_ngram_order, self.smooth_method, self.smooth_value, self.effective_order)
 
     def _pairwise(self, cands: list[str], refs: list[str]) -> np.ndarray:

@@ -131,6 +131,13 @@ class SacreCHRF(CHRF):
             "use word_order=0 (chrF: character n-grams only, WMT's convention for Chinese and Japanese) or segment the text first (see docs/cjk.md)",
         )
 
+    def _segment_stats_lists(self, predictions: list, references: list) -> SegmentStats | None:
+        got = _core.chrf_stats_lists(predictions, references, *self._options(), self.n_threads)
+        if got is None:
+            return None
+        counts, ref_counts = got
+        return SegmentStats(key=self.key, count_fields=self.count_fields, counts=counts, ref_counts=ref_counts)
+
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
         counts = _core.chrf_stats(predictions, references, *self._options(), self.n_threads)
         return SegmentStats(

@@ -116,6 +116,13 @@ class _EditMetric(Metric):
             "(nlgmetrics.tokenizers.tokenize('jieba' or 'ja-mecab', texts); see docs/cjk.md)",
         )
 
+    def _segment_stats_lists(self, predictions: list, references: list) -> SegmentStats | None:
+        got = _core.edit_stats_lists(predictions, references, self._core_transform, self.multi_ref, self.n_threads)
+        if got is None:
+            return None
+        counts, ref_counts = got
+        return SegmentStats(key=self.key, count_fields=self.count_fields, counts=counts, ref_counts=ref_counts)
+
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
         counts = _core.edit_stats(predictions, references, self._core_transform, self.multi_ref, self.n_threads)
         return SegmentStats(

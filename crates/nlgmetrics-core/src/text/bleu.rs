@@ -228,10 +228,7 @@ pub fn batch_stats_flat<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
     starts: &[usize],
     n_threads: usize,
 ) -> Result<Vec<u64>> {
-    check_lengths(hyps.len(), starts.len().saturating_sub(1))?;
-    if starts.windows(2).any(|w| w[0] > w[1]) || starts.last().is_some_and(|&e| e > refs.len()) {
-        return Err(Error::InvalidInput("reference offsets out of order or out of range".into()));
-    }
+    super::check_flat_references(hyps.len(), refs.len(), starts)?;
     batch_with(cfg, hyps, |i| &refs[starts[i]..starts[i + 1]], n_threads)
 }
 

@@ -370,6 +370,19 @@ pub fn segment_stats<S: AsRef<str>>(cfg: &ChrfConfig, hyp: &str, refs: &[S], s: 
 }
 
 /// Statistics of a batch, row-major `n × 3·(nc+nw)`.
+/// [`batch_stats`] with the references of every segment in one flat slice: segment `i`'s
+/// are `refs[starts[i]..starts[i + 1]]` (`n + 1` offsets), as read in place from Python.
+pub fn batch_stats_flat<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(cfg: &ChrfConfig, hyps: &[H], refs: &[R], starts: &[usize], n_threads: usize) -> Result<Vec<u64>> {
+    cfg.validate()?;
+    super::check_flat_references(hyps.len(), refs.len(), starts)?;
+    map_rows(hyps.len(), cfg.width(), n_threads, Scratch::default, |s, i, row| {
+        segment_stats(cfg, hyps[i].as_ref(), &refs[starts[i]..starts[i + 1]], s, row).map_err(|e| match e {
+            Error::MissingReference { .. } => Error::MissingReference { index: i },
+            e => e,
+        })
+    })
+}
+
 pub fn batch_stats<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(cfg: &ChrfConfig, hyps: &[H], refs: &[Vec<R>], n_threads: usize) -> Result<Vec<u64>> {
     cfg.validate()?;
     if hyps.len() != refs.len() {

@@ -7,6 +7,7 @@
 use crate::edit_distance::{editops, opcodes, EditKind, OpTag};
 use crate::error::{Error, Result};
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 use crate::parallel::map_rows;
 use crate::pystr::{is_py_space, py_lower, py_strip};
 
@@ -135,37 +136,38 @@ fn standardize(s: &str) -> String {
     t.replace([' ', '\t', '\n', '\r', '\x0b', '\x0c'], " ")
 }
 
-/// Word ids shared by the texts of one segment (only equality matters to the alignment).
-#[derive(Default)]
-pub struct Vocab {
-    ids: FxHashMap<String, u32>,
-}
-
-impl Vocab {
-    fn id(&mut self, w: &str) -> u32 {
-        if let Some(&i) = self.ids.get(w) {
-            return i;
-        }
-        let i = self.ids.len() as u32;
-        self.ids.insert(w.to_owned(), i);
-        i
-    }
-}
-
-/// The token ids of one text after the transform: word ids, or code points for CER.
-pub fn tokens(transform: Transform, text: &str, interner: &mut Vocab, buf: &mut String) -> Vec<u32> {
+/// The text a transform splits (words on single spaces, or code points): borrowed when
+/// nothing needs rewriting, as in most input.
+fn prepared(transform: Transform, text: &str) -> Cow<'_, str> {
     match transform {
-        Transform::CerDefault => py_strip(text).chars().map(|c| c as u32).collect(),
-        Transform::WerDefault if !has_whitespace_run(text) => {
-            // nothing to collapse: split the stripped text in place
-            py_strip(text).split(' ').filter(|w| !w.is_empty()).map(|w| interner.id(w)).collect()
-        }
-        Transform::WerDefault | Transform::WerStandardize => {
-            let pre = if transform == Transform::WerStandardize { standardize(text) } else { text.to_owned() };
-            *buf = py_strip(&remove_multiple_spaces(&pre)).to_owned();
-            buf.split(' ').filter(|w| !w.is_empty()).map(|w| interner.id(w)).collect()
-        }
+        Transform::CerDefault => Cow::Borrowed(py_strip(text)),
+        Transform::WerDefault if !has_whitespace_run(text) => Cow::Borrowed(py_strip(text)),
+        Transform::WerDefault => Cow::Owned(py_strip(&remove_multiple_spaces(text)).to_owned()),
+        Transform::WerStandardize => Cow::Owned(py_strip(&remove_multiple_spaces(&standardize(text))).to_owned()),
     }
+}
+
+/// Word ids shared by the texts of one segment (only equality matters to the alignment),
+/// keyed by the words themselves: no allocation per word.
+pub type Vocab<'t> = FxHashMap<&'t str, u32>;
+
+/// The token ids of one prepared text: word ids, or code points for CER.
+fn token_ids<'t>(transform: Transform, text: &'t str, vocab: &mut Vocab<'t>) -> Vec<u32> {
+    if transform == Transform::CerDefault {
+        return text.chars().map(|c| c as u32).collect();
+    }
+    let mut out = Vec::with_capacity(text.len() / 4 + 1);
+    for w in text.split(' ').filter(|w| !w.is_empty()) {
+        let next = vocab.len() as u32;
+        out.push(*vocab.entry(w).or_insert(next));
+    }
+    out
+}
+
+/// The token ids of one text after the transform (a vocabulary of its own).
+pub fn tokens(transform: Transform, text: &str) -> Vec<u32> {
+    let text = prepared(transform, text);
+    token_ids(transform, &text, &mut Vocab::default())
 }
 
 fn count(ops: &[crate::edit_distance::EditOp], ref_len: usize) -> [u64; 4] {
@@ -196,12 +198,13 @@ fn pick<S: AsRef<str>>(
             refs.len()
         )));
     }
-    let mut interner = Vocab::default();
-    let mut buf = String::new();
-    let h = tokens(transform, hyp, &mut interner, &mut buf);
+    // Every text is prepared first, so the vocabulary can borrow its words from them.
+    let texts: Vec<Cow<'_, str>> = std::iter::once(hyp).chain(refs.iter().map(|r| r.as_ref())).map(|t| prepared(transform, t)).collect();
+    let mut vocab = Vocab::with_capacity_and_hasher(if transform == Transform::CerDefault { 0 } else { 64 }, Default::default());
+    let h = token_ids(transform, &texts[0], &mut vocab);
     let mut best: Option<(usize, Vec<u32>, Vec<crate::edit_distance::EditOp>)> = None;
-    for (k, r) in refs.iter().enumerate() {
-        let rid = tokens(transform, r.as_ref(), &mut interner, &mut buf);
+    for (k, r) in texts[1..].iter().enumerate() {
+        let rid = token_ids(transform, r, &mut vocab);
         let ops = editops(&rid, &h);
         if best.as_ref().is_none_or(|b| ops.len() < b.2.len()) {
             best = Some((k, rid, ops));
@@ -229,6 +232,24 @@ pub fn batch_stats<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
     check_lengths(hyps.len(), refs.len())?;
     map_rows(hyps.len(), 4, n_threads, || (), |_, i, row| {
         let (_, rid, _, ops) = pick(transform, multi, hyps[i].as_ref(), &refs[i]).map_err(|e| at(e, i))?;
+        row.copy_from_slice(&count(&ops, rid.len()));
+        Ok(())
+    })
+}
+
+/// [`batch_stats`] with the references of every segment in one flat slice: segment `i`'s
+/// are `refs[starts[i]..starts[i + 1]]` (`n + 1` offsets), as read in place from Python.
+pub fn batch_stats_flat<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
+    transform: Transform,
+    multi: MultiRef,
+    hyps: &[H],
+    refs: &[R],
+    starts: &[usize],
+    n_threads: usize,
+) -> Result<Vec<u64>> {
+    super::check_flat_references(hyps.len(), refs.len(), starts)?;
+    map_rows(hyps.len(), 4, n_threads, || (), |_, i, row| {
+        let (_, rid, _, ops) = pick(transform, multi, hyps[i].as_ref(), &refs[starts[i]..starts[i + 1]]).map_err(|e| at(e, i))?;
         row.copy_from_slice(&count(&ops, rid.len()));
         Ok(())
     })

@@ -17,3 +17,16 @@ pub mod edit;
 pub mod nist;
 pub mod per;
 pub mod parent;
+
+/// Checks the offsets of references given as one flat slice (segment `i`'s references are
+/// `refs[starts[i]..starts[i + 1]]`, `n_hyps + 1` offsets), as the bindings read them.
+pub fn check_flat_references(n_hyps: usize, n_refs: usize, starts: &[usize]) -> crate::error::Result<()> {
+    let segments = starts.len().saturating_sub(1);
+    if n_hyps != segments {
+        return Err(crate::error::Error::LengthMismatch { what: "predictions and references".into(), left: n_hyps, right: segments });
+    }
+    if starts.windows(2).any(|w| w[0] > w[1]) || starts.last().is_some_and(|&e| e > n_refs) {
+        return Err(crate::error::Error::InvalidInput("reference offsets out of order or out of range".into()));
+    }
+    Ok(())
+}
