@@ -12,10 +12,13 @@ bootstrap and distributed reduction goes through.
   depends on segment order (nltk's corpus BLEU smoothing); merging keeps the right one.
 - ``sequence`` keeps one value per segment in segment order (8 bytes a segment), for
   references whose corpus value is ``numpy.mean`` of per-segment scores (pycocoevalcap's
-  CIDEr-D and ROUGE-L): numpy sums pairwise, so the bits depend on the order and the
-  grouping, and only the ordered values reproduce them. Merging concatenates (``a + b``
-  puts ``b``'s segments after ``a``'s), so in-order shards give the single-pass bits;
-  :func:`ordered_mean` is the reduction.
+  CIDEr-D and ROUGE-L, nltk METEOR): numpy sums pairwise, so the bits depend on the order
+  and the grouping, and only the ordered values reproduce them. Merging concatenates
+  (``a + b`` puts ``b``'s segments after ``a``'s), so in-order shards give the
+  single-pass bits; :func:`ordered_mean` is the reduction. A metric with several such
+  values a segment (rouge-score's P, R and F per type) keeps them as the columns of an
+  n × k sequence (8·k bytes a segment), reduced column by column by
+  :func:`ordered_column_means`.
 """
 
 from __future__ import annotations
@@ -56,6 +59,15 @@ def ordered_mean(values: np.ndarray) -> float:
     """``numpy.mean`` of per-segment values in segment order: numpy's pairwise summation
     (the reference's own reduction, so the same bits), divided by the count."""
     return float(np.mean(np.ascontiguousarray(values, dtype=np.float64)))
+
+
+def ordered_column_means(values: np.ndarray) -> np.ndarray:
+    """:func:`ordered_mean` of each column of an n × k sequence: ``numpy.mean`` of the
+    column as its own 1-D array (pairwise), as a reference averaging one list of
+    per-segment values per field does. ``np.mean(values, axis=0)`` would add the rows one
+    after the other instead, other bits."""
+    values = np.asarray(values, dtype=np.float64)
+    return np.array([ordered_mean(values[:, j]) for j in range(values.shape[1])], dtype=np.float64)
 
 
 def _concat_sequences(a: "Stats", b: "Stats") -> np.ndarray | None:
@@ -183,7 +195,9 @@ class SegmentStats:
     """Per-segment statistics: ``counts`` (n × k uint64) and ``sums`` (n × m float64).
 
     ``sequence_field`` names a sum field whose values :meth:`total` also keeps in order
-    (``Stats.sequence``), for metrics reduced by :func:`ordered_mean`."""
+    (``Stats.sequence``), for metrics reduced by :func:`ordered_mean`; a tuple of names
+    keeps those columns in order (an n × k sequence, reduced by
+    :func:`ordered_column_means`)."""
 
     key: str
     count_fields: tuple[str, ...]
@@ -192,7 +206,7 @@ class SegmentStats:
     sums: np.ndarray | None = None
     ref_counts: np.ndarray | None = None
     tails: list[Any] | None = None
-    sequence_field: str | None = None
+    sequence_field: str | tuple[str, ...] | None = None
 
     def __len__(self) -> int:
         return int(self.counts.shape[0])
@@ -214,8 +228,15 @@ class SegmentStats:
             n_segments=len(self),
             ref_counts=frozenset(int(r) for r in np.unique(self.ref_counts)) if self.ref_counts is not None else frozenset(),
             tail=self.tails[-1] if self.tails else None,
-            sequence=None if self.sequence_field is None else np.array(sums[:, self.sum_fields.index(self.sequence_field)], dtype=np.float64),
+            sequence=self._sequence(sums),
         )
+
+    def _sequence(self, sums: np.ndarray) -> np.ndarray | None:
+        if self.sequence_field is None:
+            return None
+        if isinstance(self.sequence_field, str):
+            return np.array(sums[:, self.sum_fields.index(self.sequence_field)], dtype=np.float64)
+        return np.array(sums[:, [self.sum_fields.index(f) for f in self.sequence_field]], dtype=np.float64)
 
     def row(self, i: int) -> Stats:
         """Statistics of segment ``i`` alone."""
