@@ -70,6 +70,15 @@ def ordered_column_means(values: np.ndarray) -> np.ndarray:
     return np.array([ordered_mean(values[:, j]) for j in range(values.shape[1])], dtype=np.float64)
 
 
+def sequential_column_sums(values: np.ndarray) -> np.ndarray:
+    """Each column of an n × k sequence summed one segment after the other, from 0 (a
+    reference accumulating ``total += value`` per segment, as nltk's corpus NIST does)."""
+    values = np.asarray(values, dtype=np.float64)
+    if not len(values):
+        return np.zeros(values.shape[1:], dtype=np.float64)
+    return np.cumsum(values, axis=0)[-1]  # accumulate adds strictly in order
+
+
 def _concat_sequences(a: "Stats", b: "Stats") -> np.ndarray | None:
     """Ordered concatenation; an empty side is the identity, and a non-empty side without
     a sequence (statistics rebuilt from sums alone) makes the order unknown (``None``)."""

@@ -54,7 +54,7 @@ from .. import tokenizers as _tok
 from .._inputs import as_references
 from ..errors import IncompatibleStatsError, InvalidInputError, InvalidOptionError
 from ..script_check import Segmentation
-from ..stats import SegmentStats, Stats
+from ..stats import SegmentStats, Stats, sequential_column_sums
 from .base import Metric, Score
 
 FLAVOURS = ("mteval", "nltk")
@@ -205,6 +205,8 @@ class NIST(Metric):
             sum_fields=self.sum_fields,
             sums=sums,
             ref_counts=np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references)),
+            # nltk adds the segments' numerators one after the other: keep them in order
+            sequence_field=self.sum_fields if self.flavour == "nltk" else None,
         )
 
     def _segmentation(self) -> Segmentation | None:
@@ -238,6 +240,9 @@ class NIST(Metric):
             )
         counts = np.ascontiguousarray(stats.counts[:-2], dtype=np.uint64)
         sums = np.ascontiguousarray(stats.sums, dtype=np.float64)
+        seq = stats.sequence
+        if self.flavour == "nltk" and seq is not None and seq.ndim == 2 and seq.shape == (stats.n_segments, len(self.sum_fields)):
+            sums = np.ascontiguousarray(sequential_column_sums(seq))  # corpus_nist's sums, bit for bit
         if self.flavour == "mteval":
             d = _core.nist_score("mteval", counts, sums, stats.n_segments, False)
         else:
