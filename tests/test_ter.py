@@ -306,3 +306,32 @@ def test_cli_flags(tmp_path, sample):
         want = SacreTER(**opts).corpus_score(hyps, [[x[0] for x in refs]])
         assert got["name"] == "TER" and got["score"] == pytest.approx(want.score, rel=1e-12)
         assert got["num_edits"] == want.num_edits
+
+
+def test_three_references_corpus_score_is_sacrebleus_in_order_sum():
+    """With three references the average lengths (31/3, ...) are rounded, so their sum's
+    bits depend on the order: the totals keep them in segment order and add them one after
+    the other, as sacrebleu's ``sum_of_lists`` does, in one pass, streamed and merged in
+    order; totals without the order take the exactly rounded sum."""
+    import dataclasses
+    import math
+
+    rng = random.Random(5)
+    words = "the a cat dog sat ran on in mat park big small red".split()
+
+    def sentence() -> str:
+        return " ".join(rng.choice(words) for _ in range(rng.randint(1, 12)))
+
+    hyps = [sentence() for _ in range(400)]
+    refs = [[sentence() for _ in range(3)] for _ in hyps]
+    want = SacreTER().corpus_score(hyps, [list(s) for s in zip(*refs)]).score
+    m = nm.TER()
+    total = m.stats(hyps, refs).total()
+    assert m.score_stats(total).score == want
+    streamed = nm.TER()
+    for a in range(0, len(hyps), 53):
+        streamed.update(hyps[a : a + 53], refs[a : a + 53])
+    assert streamed.compute().score == want
+    unordered = m.score_stats(dataclasses.replace(total, sequence=None)).score
+    assert unordered != want  # this corpus tells sacrebleu's order from the exact sum
+    assert abs(unordered - want) <= (len(hyps) + 2) * math.ulp(want)

@@ -71,8 +71,9 @@ def ordered_column_means(values: np.ndarray) -> np.ndarray:
 
 
 def sequential_column_sums(values: np.ndarray) -> np.ndarray:
-    """Each column of an n × k sequence summed one segment after the other, from 0 (a
-    reference accumulating ``total += value`` per segment, as nltk's corpus NIST does)."""
+    """Each column of an n × k sequence (or an n-vector) summed one segment after the
+    other, from 0 (a reference accumulating ``total += value`` per segment, as nltk's corpus
+    NIST and sacrebleu's ``sum_of_lists`` do)."""
     values = np.asarray(values, dtype=np.float64)
     if not len(values):
         return np.zeros(values.shape[1:], dtype=np.float64)
