@@ -33,7 +33,10 @@ Flavours:
   ZeroDivisionError when some order has no hypothesis n-gram in the corpus (hypotheses
   shorter than ``n``) or no reference word; nlgmetrics raises
   :class:`InvalidInputError` there, or with ``zero_division="zero"`` scores such an
-  order's precision (and a zero-length penalty) as 0. Sentence scores follow nltk's
+  order's precision (and a zero-length penalty) as 0. The totals keep each segment's
+  numerators in order (``Stats.sequence``) and add them one after the other, as
+  ``corpus_nist`` does, so the corpus score is nltk's to the last bit; totals without the
+  order use exact sums. Sentence scores follow nltk's
   ``sentence_nist`` (weights from the segment's own references) unless ``info_table``
   is given.
 

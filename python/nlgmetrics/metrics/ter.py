@@ -17,7 +17,10 @@ distance (±25 around the pseudo-diagonal, last row full); references tokenized 
 in long sentences, so the signature records them after sacrebleu's own keys
 (``shift``, ``dist``, ``beam``, ``cands``).
 
-Statistics per segment: ``edits`` (uint64) and ``ref_length`` (float64 sum).
+Statistics per segment: ``edits`` (uint64) and ``ref_length`` (float64 sum). The totals
+also keep the average reference lengths in segment order (``Stats.sequence``) and the
+corpus score adds them one after the other, as sacrebleu does, so it is sacrebleu's to the
+last bit with any number of references; totals without the order use the exact sum.
 
 Citation: Snover, Dorr, Schwartz, Micciulla, Makhoul. A Study of Translation Edit Rate
 with Targeted Human Annotation. AMTA 2006. Post. A Call for Clarity in Reporting BLEU
