@@ -4,7 +4,9 @@ fixed, placed under a private ``nltk.data.path`` root as nltk's pathsec requires
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 import random
 from pathlib import Path
 
@@ -13,6 +15,7 @@ import pytest
 
 from nlgmetrics import METEOR
 from nlgmetrics.errors import InvalidOptionError, LengthMismatchError, MissingReferenceError
+from differential.bitexact import numpy_mean_bound_ulps
 from nltk_wordnet import nltk_wordnet, wordnet_source
 
 nltk = pytest.importorskip("nltk")
@@ -60,8 +63,40 @@ def test_parity_with_nltk(corpora, wordnet):
     ours = m.sentence_scores([h for h, _ in data], [r for _, r in data])
     ref = [nltk_meteor([r.split() for r in rs], h.split(), wordnet=wordnet) for h, rs in data]
     np.testing.assert_allclose(ours, ref, rtol=1e-12, atol=0)
-    assert m.corpus_score([h for h, _ in data], [r for _, r in data]).score == pytest.approx(float(np.mean(ref)), rel=1e-12)
+    assert m.corpus_score([h for h, _ in data], [r for _, r in data]).score == np.mean(ref)
     assert ours[-1] == pytest.approx(0.6944, abs=5e-5)
+
+
+def test_corpus_mean_is_numpy_mean_bit_for_bit(corpora, wordnet):
+    """nltk has no corpus METEOR; users take ``np.mean`` of its segment scores (numpy's
+    pairwise sum). The corpus score is that, ``==``, for every prefix of the cases, in one
+    pass, streamed and merged in order; totals without the ordered scores take the exactly
+    rounded mean, within numpy's bound."""
+    data = cases(corpora)
+    hyps, refs = [h for h, _ in data], [r for _, r in data]
+    ref = [nltk_meteor([r.split() for r in rs], h.split(), wordnet=wordnet) for h, rs in data]
+    m = METEOR(flavour="nltk", wordnet=wordnet)
+    seg = m.stats(hyps, refs)
+    told_apart = 0
+    for n in range(1, len(data) + 1):
+        expected = np.mean(ref[:n])
+        total = seg.take(range(n)).total()
+        assert m.score_stats(total).score == expected, n
+        unordered = m.score_stats(dataclasses.replace(total, sequence=None)).score
+        assert unordered == math.fsum(ref[:n]) / n
+        assert abs(unordered - expected) <= numpy_mean_bound_ulps(n) * math.ulp(expected)
+        told_apart += unordered != expected
+    assert told_apart  # these cases tell numpy's order from the exact mean
+    expected = np.mean(ref)
+    assert m.corpus_score(hyps, refs).score == expected
+    streamed = METEOR(flavour="nltk", wordnet=wordnet)
+    for a in range(0, len(data), 37):
+        streamed.update(hyps[a : a + 37], refs[a : a + 37])
+    assert streamed.compute().score == expected
+    first, second = METEOR(flavour="nltk", wordnet=wordnet), METEOR(flavour="nltk", wordnet=wordnet)
+    first.update(hyps[:150], refs[:150])
+    second.update(hyps[150:], refs[150:])
+    assert first.merge(second).compute().score == expected
 
 
 def test_streaming_and_pairwise(corpora, wordnet):

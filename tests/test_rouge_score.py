@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
+import pickle
 import warnings
 
 import numpy as np
@@ -13,6 +16,7 @@ from nltk.stem import porter
 from rouge_score import rouge_scorer, scoring
 
 import nlgmetrics
+from differential.bitexact import numpy_mean_bound_ulps
 from nlgmetrics import ROUGE, RougeTokenizerWarning, _core
 
 ALL_TYPES = ["rouge1", "rouge2", "rouge3", "rouge4", "rouge9", "rougeL", "rougeLsum"]
@@ -49,11 +53,45 @@ def test_cnndm_parity_all_types(cnndm, use_stemmer):
     got = m.stats(preds, refs).sums
     want = reference_matrix(ALL_TYPES, preds, refs, use_stemmer)
     np.testing.assert_array_equal(got, want)
-    # the corpus score is the mean over pairs
+    # the corpus score is the mean over pairs, as np.mean of the per-pair values computes it
     score = m.corpus_score(preds, refs)
     for k, t in enumerate(ALL_TYPES):
-        np.testing.assert_allclose(score.types[t].fmeasure, want[:, 3 * k + 2].mean(), rtol=1e-12)
+        assert score.types[t].fmeasure == np.mean(want[:, 3 * k + 2].tolist())
     assert score.score == score.types["rouge1"].fmeasure
+
+
+def test_corpus_mean_is_numpy_mean_bit_for_bit(cnndm):
+    """The corpus P/R/F of every type is ``np.mean`` of rouge-score's per-pair values (one
+    list each, numpy's pairwise sum), ``==``, in one pass, streamed and merged in order;
+    totals without the ordered values take the exactly rounded mean, within numpy's bound."""
+    preds, refs, _ = cnndm
+    n = len(preds)
+    want = reference_matrix(ALL_TYPES, preds, refs, False)
+    expected = [np.mean(want[:, j].tolist()) for j in range(want.shape[1])]
+    exact = [math.fsum(want[:, j]) / n for j in range(want.shape[1])]
+    assert exact != expected  # this corpus tells numpy's order from the exact mean
+
+    def values(score):
+        return [v for t in ALL_TYPES for v in score.types[t]]
+
+    m = ROUGE(rouge_types=ALL_TYPES)
+    assert values(m.corpus_score(preds, refs)) == expected
+    streamed = ROUGE(rouge_types=ALL_TYPES)
+    for a in range(0, n, 97):
+        streamed.update(preds[a : a + 97], refs[a : a + 97])
+    assert values(streamed.compute()) == expected
+    first, second = ROUGE(rouge_types=ALL_TYPES), ROUGE(rouge_types=ALL_TYPES)
+    first.update(preds[:300], refs[:300])
+    second.update(preds[300:], refs[300:])
+    assert values(first.merge(second).compute()) == expected
+    assert values(m.score_stats(m.stats(preds[:300], refs[:300]) + m.stats(preds[300:], refs[300:]))) == expected
+    total = m.stats(preds, refs).total()
+    assert total.sequence.shape == (n, 3 * len(ALL_TYPES))
+    assert values(m.score_stats(pickle.loads(pickle.dumps(total)))) == expected
+    unordered = values(m.score_stats(dataclasses.replace(total, sequence=None)))
+    assert unordered == exact
+    bound = numpy_mean_bound_ulps(n)
+    assert all(abs(a - b) <= bound * math.ulp(b) for a, b in zip(unordered, expected))
 
 
 def test_cnndm_multi_reference_takes_max_f_per_type(cnndm):

@@ -99,6 +99,8 @@ def test_streamed_score_equals_corpus_score(wmt_files, name):
     whole = load(name).corpus_score(hyps, refs)
     streamed = score_files(load(name), str(d / "hyp.gz"), ref_files, chunk_size=97)
     assert streamed.score == whole.score
+    if hasattr(whole, "types"):  # ROUGE: P/R/F of every type, numpy's pairwise means
+        assert streamed.types == whole.types
     assert streamed.signature.format() == whole.signature.format()
     assert streamed.stats.n_segments == N_SEG
 

@@ -6,9 +6,11 @@ subsample segments deterministically; a wider run is described in the report.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import itertools
 import json
+import math
 import pickle
 import random
 from contextlib import redirect_stdout
@@ -28,6 +30,7 @@ from nlgmetrics.cli.main import main as cli_main
 from nlgmetrics.errors import IncompatibleStatsError, InputTypeError, InvalidOptionError, LengthMismatchError, MissingReferenceError
 
 from conftest import read_lines
+from differential.bitexact import sequential_sum_bound_ulps
 
 PAIRS = ("zh-en", "en-zh", "ja-en", "en-ja")
 OPTION_GRID = [
@@ -252,7 +255,11 @@ def test_merge_and_sharding(sample):
     full = m.stats(hyps, refs).total()
     parts = [m.stats(hyps[a:b], refs[a:b]).total() for a, b in ((0, 17), (17, 150), (150, len(hyps)))]
     assert (parts[0] + parts[1]) + parts[2] == parts[0] + (parts[1] + parts[2])
-    assert parts[1] + parts[2] + parts[0] == full
+    # counts and sums merge commutatively; the average lengths kept in order for
+    # sacrebleu's in-order sum (Stats.sequence) come in merge order
+    swapped = parts[1] + parts[2] + parts[0]
+    assert dataclasses.replace(swapped, sequence=None) == dataclasses.replace(full, sequence=None)
+    assert np.array_equal(swapped.sequence, np.concatenate([parts[1].sequence, parts[2].sequence, parts[0].sequence]))
     assert sum(parts) == full and m.zero() + full == full
     stream = nm.TER()
     for a in range(0, len(hyps), 50):
@@ -316,3 +323,29 @@ def test_cli_flags(tmp_path, sample):
         want = SacreTER(**opts).corpus_score(hyps, [[x[0] for x in refs]])
         assert got["name"] == "TER" and got["score"] == pytest.approx(want.score, rel=1e-12)
         assert got["num_edits"] == want.num_edits
+
+
+def test_three_references_corpus_score_is_sacrebleus_in_order_sum():
+    """With three references the average lengths (31/3, ...) are rounded, so their sum's
+    bits depend on the order: the totals keep them in segment order and add them one after
+    the other, as sacrebleu's ``sum_of_lists`` does, in one pass, streamed and merged in
+    order; totals without the order take the exactly rounded sum."""
+    rng = random.Random(5)
+    words = "the a cat dog sat ran on in mat park big small red".split()
+
+    def sentence() -> str:
+        return " ".join(rng.choice(words) for _ in range(rng.randint(1, 12)))
+
+    hyps = [sentence() for _ in range(400)]
+    refs = [[sentence() for _ in range(3)] for _ in hyps]
+    want = SacreTER().corpus_score(hyps, [list(s) for s in zip(*refs)]).score
+    m = nm.TER()
+    total = m.stats(hyps, refs).total()
+    assert m.score_stats(total).score == want
+    streamed = nm.TER()
+    for a in range(0, len(hyps), 53):
+        streamed.update(hyps[a : a + 53], refs[a : a + 53])
+    assert streamed.compute().score == want
+    unordered = m.score_stats(dataclasses.replace(total, sequence=None)).score
+    assert unordered != want  # this corpus tells sacrebleu's order from the exact sum
+    assert abs(unordered - want) <= sequential_sum_bound_ulps(len(hyps), extra=2) * math.ulp(want)

@@ -19,7 +19,9 @@ class SegmentStats:
     """Per-segment statistics: ``counts`` (n × k uint64) and ``sums`` (n × m float64).
 
     ``sequence_field`` names a sum field whose values :meth:`total` also keeps in order
-    (``Stats.sequence``), for metrics reduced by :func:`ordered_mean`."""
+    (``Stats.sequence``), for metrics reduced by :func:`ordered_mean`; a tuple of names
+    keeps those columns in order (an n × k sequence, reduced by
+    :func:`ordered_column_means`)."""
 
     key: str
     count_fields: tuple[str, ...]
@@ -28,7 +30,7 @@ class SegmentStats:
     sums: np.ndarray | None = None
     ref_counts: np.ndarray | None = None
     tails: list[Any] | None = None
-    sequence_field: str | None = None
+    sequence_field: str | tuple[str, ...] | None = None
 
     def __len__(self) -> int:
         return int(self.counts.shape[0])
@@ -50,8 +52,15 @@ class SegmentStats:
             n_segments=len(self),
             ref_counts=frozenset(int(r) for r in np.unique(self.ref_counts)) if self.ref_counts is not None else frozenset(),
             tail=self.tails[-1] if self.tails else None,
-            sequence=None if self.sequence_field is None else np.array(sums[:, self.sum_fields.index(self.sequence_field)], dtype=np.float64),
+            sequence=self._sequence(sums),
         )
+
+    def _sequence(self, sums: np.ndarray) -> np.ndarray | None:
+        if self.sequence_field is None:
+            return None
+        if isinstance(self.sequence_field, str):
+            return np.array(sums[:, self.sum_fields.index(self.sequence_field)], dtype=np.float64)
+        return np.array(sums[:, [self.sum_fields.index(f) for f in self.sequence_field]], dtype=np.float64)
 
     def row(self, i: int) -> Stats:
         """Statistics of segment ``i`` alone."""

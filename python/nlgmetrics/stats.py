@@ -12,10 +12,13 @@ bootstrap and distributed reduction goes through.
   depends on segment order (nltk's corpus BLEU smoothing); merging keeps the right one.
 - ``sequence`` keeps one value per segment in segment order (8 bytes a segment), for
   references whose corpus value is ``numpy.mean`` of per-segment scores (pycocoevalcap's
-  CIDEr-D and ROUGE-L): numpy sums pairwise, so the bits depend on the order and the
-  grouping, and only the ordered values reproduce them. Merging concatenates (``a + b``
-  puts ``b``'s segments after ``a``'s), so in-order shards give the single-pass bits;
-  :func:`ordered_mean` is the reduction.
+  CIDEr-D and ROUGE-L, nltk METEOR): numpy sums pairwise, so the bits depend on the order
+  and the grouping, and only the ordered values reproduce them. Merging concatenates
+  (``a + b`` puts ``b``'s segments after ``a``'s), so in-order shards give the
+  single-pass bits; :func:`ordered_mean` is the reduction. A metric with several such
+  values a segment (rouge-score's P, R and F per type) keeps them as the columns of an
+  n × k sequence (8·k bytes a segment), reduced column by column by
+  :func:`ordered_column_means`.
 
 numpy is imported when an array is first needed, not with this module: a corpus score
 computed from totals the core summed (``Metric._total_lists``) never needs it, which
@@ -64,6 +67,29 @@ def ordered_mean(values: np.ndarray) -> float:
     import numpy as np
 
     return float(np.mean(np.ascontiguousarray(values, dtype=np.float64)))
+
+
+def ordered_column_means(values: np.ndarray) -> np.ndarray:
+    """:func:`ordered_mean` of each column of an n × k sequence: ``numpy.mean`` of the
+    column as its own 1-D array (pairwise), as a reference averaging one list of
+    per-segment values per field does. ``np.mean(values, axis=0)`` would add the rows one
+    after the other instead, other bits."""
+    import numpy as np
+
+    values = np.asarray(values, dtype=np.float64)
+    return np.array([ordered_mean(values[:, j]) for j in range(values.shape[1])], dtype=np.float64)
+
+
+def sequential_column_sums(values: np.ndarray) -> np.ndarray:
+    """Each column of an n × k sequence (or an n-vector) summed one segment after the
+    other, from 0 (a reference accumulating ``total += value`` per segment, as nltk's corpus
+    NIST and sacrebleu's ``sum_of_lists`` do)."""
+    import numpy as np
+
+    values = np.asarray(values, dtype=np.float64)
+    if not len(values):
+        return np.zeros(values.shape[1:], dtype=np.float64)
+    return np.cumsum(values, axis=0)[-1]  # accumulate adds strictly in order
 
 
 def _concat_sequences(a: "Stats", b: "Stats") -> np.ndarray | None:

@@ -47,7 +47,7 @@ import numpy as np
 from .. import _core
 from ..errors import InvalidOptionError
 from ..script_check import Segmentation
-from ..stats import SegmentStats, Stats
+from ..stats import SegmentStats, Stats, ordered_mean
 from .base import Flavoured, Metric, Score
 from .cider import TOKENIZERS, tokenize_batch
 from .meteor_resources import load_resources
@@ -274,7 +274,11 @@ class NltkMeteor(METEOR):
         score = (1 - γ·(chunks/m)^β) · Fmean        (0 when nltk divides by zero)
 
     with α, β, γ = 0.9, 3.0, 0.5. nltk has no corpus-level METEOR: the corpus score
-    here is the mean of the segment scores (exact sum).
+    here is the mean of the segment scores, bit-equal to ``np.mean`` of nltk's segment
+    scores: the totals keep the scores in segment order (``Stats.sequence``, 8 bytes a
+    segment; merging concatenates) and reduce them with numpy's pairwise sum
+    (:func:`~nlgmetrics.stats.ordered_mean`). Totals rebuilt from sums alone (bootstrap
+    resamples, significance trials) take the exactly rounded mean (``docs/metrics/meteor.md``).
     """
 
     flavour = "nltk"
@@ -400,11 +404,15 @@ class NltkMeteor(METEOR):
             sum_fields=self.sum_fields,
             sums=scores.reshape(-1, 1),
             ref_counts=np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references)),
+            sequence_field="score",
         )
 
     def _score(self, stats: Stats) -> METEORScore:
         n = stats.n_segments
-        mean = float(stats.sums[0]) / n if n else 0.0
+        if n and stats.sequence is not None and stats.sequence.shape == (n,):
+            mean = ordered_mean(stats.sequence)  # np.mean of nltk's segment scores, bit for bit
+        else:
+            mean = float(stats.sums[0]) / n if n else 0.0
         return METEORScore("METEOR", mean, self.signature(stats), stats)
 
     def _sentence_scores(self, seg: SegmentStats) -> np.ndarray:

@@ -36,7 +36,10 @@ Flavours:
   ZeroDivisionError when some order has no hypothesis n-gram in the corpus (hypotheses
   shorter than ``n``) or no reference word; nlgmetrics raises
   :class:`InvalidInputError` there, or with ``zero_division="zero"`` scores such an
-  order's precision (and a zero-length penalty) as 0. Sentence scores follow nltk's
+  order's precision (and a zero-length penalty) as 0. The totals keep each segment's
+  numerators in order (``Stats.sequence``) and add them one after the other, as
+  ``corpus_nist`` does, so the corpus score is nltk's to the last bit; totals without the
+  order use exact sums. Sentence scores follow nltk's
   ``sentence_nist`` (weights from the segment's own references) unless ``info_table``
   is given.
 
@@ -57,7 +60,7 @@ from .. import tokenizers as _tok
 from .._inputs import as_references, check_option_applies
 from ..errors import IncompatibleStatsError, InvalidInputError, InvalidOptionError
 from ..script_check import Segmentation
-from ..stats import SegmentStats, Stats
+from ..stats import SegmentStats, Stats, sequential_column_sums
 from .base import Metric, Score
 
 FLAVOURS = ("mteval", "nltk")
@@ -210,6 +213,8 @@ class NIST(Metric):
             sum_fields=self.sum_fields,
             sums=sums,
             ref_counts=np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references)),
+            # nltk adds the segments' numerators one after the other: keep them in order
+            sequence_field=self.sum_fields if self.flavour == "nltk" else None,
         )
 
     def _segmentation(self) -> Segmentation | None:
@@ -243,6 +248,9 @@ class NIST(Metric):
             )
         counts = np.ascontiguousarray(stats.counts[:-2], dtype=np.uint64)
         sums = np.ascontiguousarray(stats.sums, dtype=np.float64)
+        seq = stats.sequence
+        if self.flavour == "nltk" and seq is not None and seq.ndim == 2 and seq.shape == (stats.n_segments, len(self.sum_fields)):
+            sums = np.ascontiguousarray(sequential_column_sums(seq))  # corpus_nist's sums, bit for bit
         if self.flavour == "mteval":
             d = _core.nist_score("mteval", counts, sums, stats.n_segments, False)
         else:

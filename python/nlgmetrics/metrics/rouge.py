@@ -9,8 +9,15 @@ Flavours (``ROUGE(flavour=...)``), each the exact semantics of one reference too
   references each type takes the reference with the largest F (``score_multi``).
   Tokenizer: lowercase, every character outside ``[a-z0-9]`` a separator, optional
   Porter stemming (NLTK_EXTENSIONS) of tokens longer than 3 characters. The corpus
-  score is the mean over pairs of P, R and F per type; :meth:`RougeScoreROUGE.bootstrap`
-  is rouge-score's ``BootstrapAggregator`` with an explicit seed. Scale 0–1.
+  score is the mean over pairs of P, R and F per type, bit-equal to ``np.mean`` of
+  rouge-score's per-pair values (one list per type and measure): the totals keep the
+  per-pair values in order (``Stats.sequence``, 24 bytes a pair and type; merging
+  concatenates) and reduce each column with numpy's pairwise sum
+  (:func:`~nlgmetrics.stats.ordered_column_means`). Totals rebuilt from sums alone
+  (bootstrap resamples, significance trials) take the exactly rounded mean, within
+  ``20 + ⌈log2(n / 128)⌉`` ulps of it for ``n`` pairs (``docs/metrics/rouge.md``).
+  :meth:`RougeScoreROUGE.bootstrap` is rouge-score's ``BootstrapAggregator`` with an
+  explicit seed. Scale 0–1.
 - ``rouge155``: the Perl ROUGE-1.5.5 (see :mod:`nlgmetrics.metrics.rouge155`).
 - ``coco``: pycocoevalcap's ROUGE-L for captions (see :mod:`nlgmetrics.metrics.rouge_coco`).
 
@@ -28,6 +35,7 @@ Text Summarization Branches Out (ACL workshop), 2004.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import namedtuple
 from typing import Any, Sequence
@@ -38,7 +46,7 @@ from .. import _core
 from ..errors import InvalidInputError, InvalidOptionError
 from ..script_check import Segmentation, TokenizationWarning, deleted_fraction  # noqa: F401 (deleted_fraction: re-exported)
 from ..signature import Signature
-from ..stats import SegmentStats, Stats
+from ..stats import SegmentStats, Stats, ordered_column_means
 from .base import Flavoured, Metric, Score
 
 PRF = namedtuple("PRF", ["precision", "recall", "fmeasure"])
@@ -134,7 +142,11 @@ class ROUGE(Flavoured, Metric, default_flavour="rouge-score"):
     def _score(self, stats: Stats) -> RougeScore:
         if stats.n_segments == 0:
             raise InvalidInputError("ROUGE of an empty corpus is undefined: give at least one prediction")
-        means = stats.sums / stats.n_segments
+        seq = stats.sequence
+        if seq is not None and seq.ndim == 2 and seq.shape == (stats.n_segments, len(self.sum_fields)):
+            means = ordered_column_means(seq)  # np.mean of each list of per-pair values, bit for bit
+        else:
+            means = stats.sums / stats.n_segments
         types = {t: PRF(*(float(x) for x in means[3 * k : 3 * k + 3])) for k, t in enumerate(self.rouge_types)}
         first = types[self.rouge_types[0]]
         return RougeScore(self.name, first.fmeasure, self.signature(stats), stats, types=types)
@@ -208,6 +220,9 @@ class RougeScoreROUGE(ROUGE):
             enc = encode([predictions, *references], self.use_stemmer)
             return _core.rouge_score_stats(enc[0], enc[1:], list(self.rouge_types), False, "rouge-score", self.n_threads)
         return _core.rouge_score_stats(predictions, references, list(self.rouge_types), self.use_stemmer, self.tokenizer, self.n_threads)
+
+    def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
+        return dataclasses.replace(super()._segment_stats(predictions, references), sequence_field=self.sum_fields)
 
     def _pairwise(self, cands: list[str], refs: list[str]) -> np.ndarray:
         if self.tokenizer == "jieba":

@@ -17,7 +17,10 @@ distance (±25 around the pseudo-diagonal, last row full); references tokenized 
 in long sentences, so the signature records them after sacrebleu's own keys
 (``shift``, ``dist``, ``beam``, ``cands``).
 
-Statistics per segment: ``edits`` (uint64) and ``ref_length`` (float64 sum).
+Statistics per segment: ``edits`` (uint64) and ``ref_length`` (float64 sum). The totals
+also keep the average reference lengths in segment order (``Stats.sequence``) and the
+corpus score adds them one after the other, as sacrebleu does, so it is sacrebleu's to the
+last bit with any number of references; totals without the order use the exact sum.
 
 Citation: Snover, Dorr, Schwartz, Micciulla, Makhoul. A Study of Translation Edit Rate
 with Targeted Human Annotation. AMTA 2006. Post. A Call for Clarity in Reporting BLEU
@@ -33,7 +36,7 @@ import numpy as np
 from .. import _core
 from .._inputs import as_texts, check_all_text
 from ..script_check import Segmentation
-from ..stats import SegmentStats, Stats
+from ..stats import SegmentStats, Stats, sequential_column_sums
 from .base import Flavoured, Metric, Score
 
 MAX_SHIFT_SIZE, MAX_SHIFT_DIST, BEAM_WIDTH, MAX_SHIFT_CANDIDATES = _core.TER_LIMITS
@@ -127,11 +130,16 @@ class SacreTER(TER):
             sum_fields=self.sum_fields,
             sums=lengths.reshape(-1, 1),
             ref_counts=np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references)),
+            # sacrebleu adds the average reference lengths one segment after the other
+            sequence_field="ref_length",
         )
 
     def _score(self, stats: Stats) -> TERScore:
         edits = int(stats.counts[0])
-        ref_length = float(stats.sums[0])
+        if stats.sequence is not None and stats.sequence.shape == (stats.n_segments,):
+            ref_length = float(sequential_column_sums(stats.sequence))  # sacrebleu's sum, bit for bit
+        else:
+            ref_length = float(stats.sums[0])
         value = float(_core.ter_scores(np.array([edits], dtype=np.uint64), np.array([ref_length]))[0])
         return TERScore("TER", value, self.signature(stats), stats, num_edits=edits, ref_length=ref_length)
 
