@@ -493,6 +493,7 @@ ANALYSIS = sorted(n for n in A.__all__ if inspect.isfunction(getattr(A, n)))
 ANALYSIS_ARGS = {
     "ngram_differences": lambda d: (d.draw(hostile_texts), d.draw(hostile_texts), d.draw(hostile_texts)),
     "sentence_buckets": lambda d: (d.draw(hostile_texts), d.draw(hostile_systems)),
+    "sentence_examples": lambda d: (d.draw(hostile_texts), d.draw(hostile_texts), d.draw(hostile_texts)),
     "word_accuracy": lambda d: (d.draw(hostile_texts), d.draw(hostile_systems)),
 }
 ANALYSIS_OPTIONS = {
@@ -500,6 +501,8 @@ ANALYSIS_OPTIONS = {
                           "alpha": [0.0, -1.0, float("nan"), float("inf"), 1.0], "top": [None, 0, -1, 10**12]},
     "sentence_buckets": {"by": ["length", "length_diff", "score", "x"], "statistic": ["count", "score", "x"],
                          "metric": ["bleu", "chrf", "nope", 3], "cutoffs": [None, [], [float("nan")], [3, 1], [10**300]]},
+    "sentence_examples": {"count": [1, 0, -1, 10**12, 2.5, True, "3"], "tokenize": ["none", "13a", "ptb", "x", None],
+                          "case_insensitive": [True, False, "yes"]},
     "word_accuracy": {"cutoffs": [(1, 2), (), (2, 1), (-1,), (float("nan"),)], "frequencies": [None, {"a": -1}, {"a": float("nan")}, ["a"], 3]},
 }
 

@@ -210,3 +210,32 @@ def test_memory_does_not_grow_with_the_input(tmp_path):
         peaks.append(peak)
     assert peaks[1] < BOUND_MIB, peaks
     assert peaks[1] - peaks[0] < GROWTH_MIB, peaks
+
+
+def test_ordered_values_are_dropped_past_the_limit_so_memory_stays_bounded(monkeypatch):
+    """Totals keep per-segment values in order (for np.mean's bits) only up to
+    SEQUENCE_LIMIT_BYTES; past it a stream keeps sums alone and scores the exactly rounded
+    mean, within numpy's pairwise bound of the ordered value."""
+    import math
+
+    import numpy as np
+
+    from nlgmetrics import stats as stats_module
+
+    hyps = [f"a cat number {i} sat on mat {i % 7}" for i in range(400)]
+    refs = [[f"the cat {i} sat on the mat {i % 5}"] for i in range(400)]
+    rouge = load("rouge", rouge_types=["rougeL"])
+    whole = rouge.corpus_score(hyps, refs)
+    limit = 3 * 8 * 100  # 100 segments of rougeL's P, R and F
+    monkeypatch.setattr(stats_module, "SEQUENCE_LIMIT_BYTES", limit)
+    total = None
+    for start in range(0, 400, 50):
+        piece = rouge.stats(hyps[start:start + 50], refs[start:start + 50]).total()
+        total = piece if total is None else total + piece
+        assert total.sequence is None or total.sequence.nbytes <= limit
+    assert total.sequence is None and total.n_segments == 400
+    streamed = rouge.score_stats(total)
+    f = rouge.sentence_scores(hyps, refs)
+    assert float(streamed.score) == math.fsum(f) / len(f)  # the exactly rounded mean
+    ulp = np.spacing(float(whole.score))
+    assert abs(float(streamed.score) - float(whole.score)) <= 20 * ulp

@@ -92,14 +92,23 @@ def sequential_column_sums(values: np.ndarray) -> np.ndarray:
     return np.cumsum(values, axis=0)[-1]  # accumulate adds strictly in order
 
 
+# The ordered per-segment values a merged total keeps at most. Past it the order is dropped
+# and the corpus value falls back to the exactly rounded mean or sum (within the bound each
+# metric's page states), so streaming memory stays bounded on any input size.
+SEQUENCE_LIMIT_BYTES = 64 << 20
+
+
 def _concat_sequences(a: "Stats", b: "Stats") -> np.ndarray | None:
     """Ordered concatenation; an empty side is the identity, and a non-empty side without
-    a sequence (statistics rebuilt from sums alone) makes the order unknown (``None``)."""
+    a sequence (statistics rebuilt from sums alone) makes the order unknown (``None``), as
+    does a concatenation past :data:`SEQUENCE_LIMIT_BYTES`."""
     if b.n_segments == 0 and b.sequence is None:
         return a.sequence
     if a.n_segments == 0 and a.sequence is None:
         return b.sequence
     if a.sequence is None or b.sequence is None:
+        return None
+    if a.sequence.nbytes + b.sequence.nbytes > SEQUENCE_LIMIT_BYTES:
         return None
     import numpy as np
 

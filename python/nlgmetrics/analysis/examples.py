@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..errors import InvalidOptionError, LengthMismatchError
+from .._inputs import as_texts
 from ._common import Tokenizer, token_lists
 
 # compare-mt's --scorer_scale: sentence BLEU on 0-100
@@ -57,6 +58,8 @@ def sentence_examples(
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         # compare-mt's report_length=0 would list every segment on B's side ([-0:] slices all)
         raise InvalidOptionError(f"count must be a positive integer, got {count!r}")
+    references = as_texts(references, "references")
+    system_a, system_b = as_texts(system_a, "system A"), as_texts(system_b, "system B")
     if not (len(references) == len(system_a) == len(system_b)):
         raise LengthMismatchError(f"{len(references)} references, {len(system_a)} and {len(system_b)} outputs")
     refs = token_lists(references, tokenize, "references")
