@@ -44,6 +44,16 @@ def token_lists(texts: Sequence[str], tokenize: Tokenizer, what: str) -> list[li
     return [line.split() for line in _tokenize(tokenize, lines)]
 
 
+def paired_token_lists(references: Sequence[str], system_a: Sequence[str], system_b: Sequence[str], tokenize: Tokenizer) -> tuple[list[list[str]], list[list[list[str]]]]:
+    """Tokens of the references and of two systems' outputs, checked as texts of one length."""
+    references = as_texts(references, "references")
+    system_a, system_b = as_texts(system_a, "system A"), as_texts(system_b, "system B")
+    if not (len(references) == len(system_a) == len(system_b)):
+        raise LengthMismatchError(f"{len(references)} references, {len(system_a)} and {len(system_b)} outputs")
+    refs = token_lists(references, tokenize, "references")
+    return refs, [token_lists(s, tokenize, what) for s, what in ((system_a, "system A"), (system_b, "system B"))]
+
+
 def systems_of(systems: Sequence[Sequence[str]] | dict[str, Sequence[str]]) -> tuple[list[str], list[Sequence[str]]]:
     """Names and outputs of the systems (a dict keeps its names; a list is named sys1, sys2, ...)."""
     if isinstance(systems, dict):

@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..errors import InvalidOptionError, LengthMismatchError
-from .._inputs import as_texts
-from ._common import Tokenizer, token_lists
+from ..errors import InvalidOptionError
+from ._common import Tokenizer, paired_token_lists
 
 # compare-mt's --scorer_scale: sentence BLEU on 0-100
 SCALE = 100.0
@@ -58,12 +57,7 @@ def sentence_examples(
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         # compare-mt's report_length=0 would list every segment on B's side ([-0:] slices all)
         raise InvalidOptionError(f"count must be a positive integer, got {count!r}")
-    references = as_texts(references, "references")
-    system_a, system_b = as_texts(system_a, "system A"), as_texts(system_b, "system B")
-    if not (len(references) == len(system_a) == len(system_b)):
-        raise LengthMismatchError(f"{len(references)} references, {len(system_a)} and {len(system_b)} outputs")
-    refs = token_lists(references, tokenize, "references")
-    outs = [token_lists(s, tokenize, what) for s, what in ((system_a, "system A"), (system_b, "system B"))]
+    refs, outs = paired_token_lists(references, system_a, system_b, tokenize)
     if case_insensitive:  # compare-mt lowercases for scoring only; the de-duplication sees the tokens as given
         scored_refs = [[w.lower() for w in s] for s in refs]
         scored = [[[w.lower() for w in s] for s in o] for o in outs]

@@ -6,9 +6,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..errors import InvalidOptionError, LengthMismatchError
-from .._inputs import as_texts
-from ._common import Tokenizer, token_lists
+from ..errors import InvalidOptionError
+from ._common import Tokenizer, paired_token_lists
 
 
 @dataclass(frozen=True)
@@ -73,12 +72,7 @@ def ngram_differences(
         raise InvalidOptionError(f"alpha must be > 0, got {alpha!r}")
     if top is not None and (not isinstance(top, int) or top < 0):
         raise InvalidOptionError(f"top must be a non-negative integer or None, got {top!r}")
-    references = as_texts(references, "references")
-    system_a, system_b = as_texts(system_a, "system A"), as_texts(system_b, "system B")
-    if not (len(references) == len(system_a) == len(system_b)):
-        raise LengthMismatchError(f"{len(references)} references, {len(system_a)} and {len(system_b)} outputs")
-    refs = token_lists(references, tokenize, "references")
-    outs = [token_lists(s, tokenize, what) for s, what in ((system_a, "system A"), (system_b, "system B"))]
+    refs, outs = paired_token_lists(references, system_a, system_b, tokenize)
     if case_insensitive:
         refs = [[w.lower() for w in s] for s in refs]
         outs = [[[w.lower() for w in s] for s in o] for o in outs]
