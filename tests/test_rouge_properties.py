@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import pickle
 import subprocess
@@ -44,7 +43,7 @@ def test_merge_sharding_and_identity(make):
     # counts and sums merge commutatively; the per-segment values a flavour keeps in order
     # for numpy's pairwise mean (Stats.sequence) come in merge order
     swapped = shards[2] + shards[0] + shards[1]
-    assert dataclasses.replace(swapped, sequence=None) == dataclasses.replace(total, sequence=None)
+    assert swapped.replace(sequence=None) == total.replace(sequence=None)
     if total.sequence is not None:
         assert np.array_equal(swapped.sequence, np.concatenate([shards[2].sequence, shards[0].sequence, shards[1].sequence]))
     assert (shards[0] + shards[1]) + shards[2] == shards[0] + (shards[1] + shards[2])

@@ -6,7 +6,6 @@ subsample segments deterministically; a wider run is described in the report.
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import itertools
 import json
@@ -258,7 +257,7 @@ def test_merge_and_sharding(sample):
     # counts and sums merge commutatively; the average lengths kept in order for
     # sacrebleu's in-order sum (Stats.sequence) come in merge order
     swapped = parts[1] + parts[2] + parts[0]
-    assert dataclasses.replace(swapped, sequence=None) == dataclasses.replace(full, sequence=None)
+    assert swapped.replace(sequence=None) == full.replace(sequence=None)
     assert np.array_equal(swapped.sequence, np.concatenate([parts[1].sequence, parts[2].sequence, parts[0].sequence]))
     assert sum(parts) == full and m.zero() + full == full
     stream = nm.TER()
@@ -346,6 +345,6 @@ def test_three_references_corpus_score_is_sacrebleus_in_order_sum():
     for a in range(0, len(hyps), 53):
         streamed.update(hyps[a : a + 53], refs[a : a + 53])
     assert streamed.compute().score == want
-    unordered = m.score_stats(dataclasses.replace(total, sequence=None)).score
+    unordered = m.score_stats(total.replace(sequence=None)).score
     assert unordered != want  # this corpus tells sacrebleu's order from the exact sum
     assert abs(unordered - want) <= sequential_sum_bound_ulps(len(hyps), extra=2) * math.ulp(want)

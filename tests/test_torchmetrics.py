@@ -3,7 +3,6 @@ whose synchronised scores equal the single-process scores exactly."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 import os
@@ -41,7 +40,7 @@ def order_free_score(name: str, options: dict, hyps, refs) -> float:
     exactly rounded mean or sum. It is the corpus score whenever the order does not matter,
     and within numpy's pairwise-sum bound of it otherwise (checked here)."""
     m = nm.load(name, **options)
-    value = m.score_stats(dataclasses.replace(m.stats(hyps, refs).total(), sequence=None)).score
+    value = m.score_stats(m.stats(hyps, refs).total().replace(sequence=None)).score
     ordered = m.corpus_score(hyps, refs).score
     assert abs(value - ordered) <= numpy_mean_bound_ulps(len(hyps)) * math.ulp(ordered), name
     return value
