@@ -128,15 +128,7 @@ def test_concurrent_updates_lose_no_batch(name):
     shared = _build(name)
     _run_threads([lambda k=k: _feed(name, shared, k) for k in range(N_BATCHES)])
     assert shared.state.n_segments == serial.state.n_segments == len(PREDS)
-    want = serial.compute().score
-    if serial.state.sequence is not None:
-        # A metric whose reference reduces per-segment values in order (np.mean, or a sum one
-        # segment after another) keeps them in order, and its last bits depend on that order:
-        # threads add batches in any order, so every segment's values must be there and the
-        # value within the bound of reordering (the bounds on the metrics' pages).
-        rows = lambda seq: sorted(map(repr, seq.tolist()))  # noqa: E731
-        assert rows(shared.state.sequence) == rows(serial.state.sequence)
-        want = pytest.approx(want, rel=(len(PREDS) + 20) * sys.float_info.epsilon)
+    want = _expected_score(shared, serial)
     assert shared.compute().score == want
     # the state survives pickling (locks are kept outside the object)
     clone = pickle.loads(pickle.dumps(shared))
@@ -164,7 +156,22 @@ def test_concurrent_merges_and_reads(name):
     serial = _build(name)
     for p in parts:
         serial.merge(p)
-    assert shared.compute().score == serial.compute().score
+    assert shared.compute().score == _expected_score(shared, serial)
+
+
+def _expected_score(shared: Any, serial: Any) -> Any:
+    """What ``shared`` (fed by threads in any order) must score, given ``serial`` (fed in order).
+
+    A metric whose reference reduces per-segment values in order (np.mean, or a sum one
+    segment after another) keeps them in order, and its last bits depend on that order:
+    every segment's values must be there and the score within the bound of reordering (the
+    bounds on the metrics' pages). Any other metric gives the same bits."""
+    want = serial.compute().score
+    if serial.state.sequence is None:
+        return want
+    rows = lambda seq: sorted(map(repr, seq.tolist()))  # noqa: E731
+    assert rows(shared.state.sequence) == rows(serial.state.sequence)
+    return pytest.approx(want, rel=(len(PREDS) + 20) * sys.float_info.epsilon)
 
 
 def _labels(seed: int, n: int = 600):
