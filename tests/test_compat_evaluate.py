@@ -242,18 +242,20 @@ def test_google_bleu_is_nltk_corpus_gleu_on_wmt22(wmt_pairs, pair):
     assert streamed.compute().score == corpus_gleu(tok_refs, [evaluate_13a(h) for h in hyps])
 
 
-# U+0130 (İ, the one character whose lowercase is two characters) is left out: numpy cuts
-# evaluate's lowercased text to its array's width, see test_exact_match_examples
-words = st.lists(st.sampled_from(list("aAbB1 .?!-é\x00ßẞ") + ["the ", "YELL"]), max_size=8).map("".join)
+# Adversarial Unicode for numpy's fixed-width strings: U+0130 (İ, whose lowercase is two
+# characters: cut to the array's width), final and medial sigma, titlecase and ligature
+# letters, combining marks, NULs (numpy drops trailing ones), ASCII punctuation and digits.
+words = st.lists(st.sampled_from(list("aAbB1 .?!-é\x00ßẞİiΣσςǅﬃ\u0307\u0301٣") + ["the ", "YELL", "ΑΣ", "\x00\x00"]),
+                 max_size=8).map("".join)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(data=st.data(), n=st.integers(1, 6))
 def test_exact_match_hypothesis(data, n):
     preds = data.draw(st.lists(words, min_size=n, max_size=n))
     refs = data.draw(st.lists(st.one_of(words, st.sampled_from(preds)), min_size=n, max_size=n))
     kw = {
-        "regexes_to_ignore": data.draw(st.one_of(st.none(), st.lists(st.sampled_from(["the ", "yell", "YELL", "[0-9]+", "\\s"]), min_size=1, max_size=3))),
+        "regexes_to_ignore": data.draw(st.one_of(st.none(), st.lists(st.sampled_from(["the ", "yell", "YELL", "[0-9]+", "\\s", "\\x00"]), max_size=3))),
         "ignore_case": data.draw(st.booleans()),
         "ignore_punctuation": data.draw(st.booleans()),
         "ignore_numbers": data.draw(st.booleans()),
@@ -261,6 +263,34 @@ def test_exact_match_hypothesis(data, n):
     got = evaluate.load("exact_match").compute(predictions=preds, references=refs, **kw)
     want = evaluate_exact_match(preds, refs, **kw)
     assert got == want and type(got["exact_match"]) is type(want["exact_match"])
+    flavoured = load_metric("exact_match", flavour="evaluate", **kw)
+    assert flavoured.corpus_score(preds, refs).score == want["exact_match"]
+    # one batch is one evaluate compute: a stream of one batch is the same
+    assert flavoured.update(preds, refs).compute().score == want["exact_match"]
+    # the plain flavour (each text normalised alone) is evaluate but for the two artefacts
+    artefact = (kw["ignore_case"] and any("İ" in t for t in preds + refs)) or (
+        kw["regexes_to_ignore"] == [] and not any(kw[k] for k in ("ignore_case", "ignore_punctuation", "ignore_numbers")))
+    if not artefact:
+        assert load_metric("exact_match", **kw).corpus_score(preds, refs).score == want["exact_match"]
+
+
+def test_exact_match_equals_evaluates_goldens():
+    """600 batches of adversarial Unicode through evaluate 0.4.6's own exact_match script
+    (numpy 2.4.6, ``tests/goldens/evaluate/exact_match.json.gz``), every option combination,
+    ``regexes_to_ignore`` None, [] or patterns: the same numbers."""
+    import gzip
+    import json
+    from pathlib import Path
+
+    golden = json.loads(gzip.decompress((Path(__file__).parent / "goldens" / "evaluate" / "exact_match.json.gz").read_bytes()))
+    assert len(golden["cases"]) == 600
+    artefacts = 0
+    for case in golden["cases"]:
+        got = evaluate.load("exact_match").compute(predictions=case["predictions"], references=case["references"], **case["options"])
+        assert got == {"exact_match": case["exact_match"]}, case
+        plain = load_metric("exact_match", **case["options"]).corpus_score(case["predictions"], [[r] for r in case["references"]]).score
+        artefacts += plain != case["exact_match"]
+    assert artefacts >= 10  # 11 of the goldens do exercise what only the evaluate flavour reproduces
 
 
 def test_exact_match_examples():
@@ -273,13 +303,25 @@ def test_exact_match_examples():
     with pytest.raises(InvalidOptionError):
         em.compute(references=refs, predictions=preds, regexes_to_ignore="the ")
     # evaluate with regexes_to_ignore=[] (and no ignore_* flag) compares the two Python lists
-    # as wholes (0.0 here); an empty list of patterns is the same as none here
+    # as wholes: 0.0 here, 1.0 for equal lists
     assert evaluate_exact_match(preds, refs, regexes_to_ignore=[]) == {"exact_match": 0.0}
-    assert em.compute(references=refs, predictions=preds, regexes_to_ignore=[]) == {"exact_match": 0.25}
-    # numpy truncates "İ".lower() (two characters) to the width of a one-character array:
-    # evaluate then compares "i" with "i̇"; here both sides are "i̇"
+    assert em.compute(references=refs, predictions=preds, regexes_to_ignore=[]) == {"exact_match": 0.0}
+    assert em.compute(references=["a", "b\x00"], predictions=["a", "b\x00"], regexes_to_ignore=[]) == {"exact_match": 1.0}
+    assert em.compute(references=["a", "b"], predictions=["a", "b\x00"], regexes_to_ignore=[]) == {"exact_match": 0.0}
+    assert em.compute(references=["a", "b"], predictions=["a", "b\x00"]) == {"exact_match": 1.0}
+    # numpy cuts "İ".lower() (two characters) to the width of a one-character array:
+    # evaluate then compares "i" with "i̇"
     assert evaluate_exact_match(["İ", "aa"], ["İ", "a"], ignore_case=True) == {"exact_match": 0.0}
-    assert em.compute(predictions=["İ", "aa"], references=["İ", "a"], ignore_case=True) == {"exact_match": 0.5}
+    assert em.compute(predictions=["İ", "aa"], references=["İ", "a"], ignore_case=True) == {"exact_match": 0.0}
+    assert em.compute(predictions=["İ", "a"], references=["İ", "a"], ignore_case=True) == {"exact_match": 1.0}
+    # the plain flavour (nlgmetrics' default) means what the options say
+    plain = load_metric("exact_match", ignore_case=True)
+    assert plain.corpus_score(["İ", "aa"], ["İ", "a"]).score == 0.5
+    assert load_metric("exact_match", regexes_to_ignore=[]).corpus_score(preds, refs).score == 0.25
+    with pytest.raises(InvalidInputError, match="one reference"):
+        load_metric("exact_match", flavour="evaluate").corpus_score(["a"], [["a", "b"]])
+    with pytest.raises(InvalidOptionError, match="flavour"):
+        load_metric("exact_match", flavour="evaluat")
 
 
 def test_one_registry():

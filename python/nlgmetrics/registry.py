@@ -121,6 +121,6 @@ for _entry in [
     ("bleurt", "nlgmetrics.neural.bleurt:BLEURT", "BLEURT from a local bleurt-pytorch checkpoint (extra [neural])", ("bleurt-pytorch",), "neural"),
     ("comet", "nlgmetrics.neural.comet:COMET", "COMET from a local unbabel-comet checkpoint, with sources (extra [neural])", ("unbabel-comet",), "neural"),
     ("google_bleu", _M + "gleu:GLEU", "Google BLEU (GLEU) as nltk's corpus_gleu / evaluate's google_bleu", ()),
-    ("exact_match", _M + "exact_match:ExactMatch", "exact match rate as evaluate's exact_match", ()),
+    ("exact_match", _M + "exact_match:ExactMatch", "exact match rate as evaluate's exact_match", None),
 ]:
     register(*_entry)

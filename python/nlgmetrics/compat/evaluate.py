@@ -7,7 +7,7 @@ from :mod:`nlgmetrics.classification`), ``rouge`` (rouge-score through
 numpy's global generator, as evaluate's does), ``sacrebleu``, ``chrf``, ``ter``, ``wer``,
 ``cer`` (:mod:`nlgmetrics.evaluate`'s adapters), ``bleu`` (evaluate's TensorFlow-NMT BLEU:
 ``BLEU(flavour="nmt")``), ``google_bleu`` (nltk's GLEU: the registered ``google_bleu``),
-``exact_match`` (the registered ``exact_match``), ``meteor`` (nltk's ``meteor_score`` over
+``exact_match`` (``ExactMatch(flavour="evaluate")``: evaluate's numpy steps), ``meteor`` (nltk's ``meteor_score`` over
 nltk's ``word_tokenize``: ``METEOR(flavour="nltk", tokenize="nltk")``, WordNet 3.0 and the
 English Punkt model installed, never downloaded) and ``bertscore`` (the registered
 ``bertscore``, extra ``[neural]``, models from local files). Every name resolves through
@@ -124,7 +124,7 @@ def _exact_match(predictions, references, regexes_to_ignore=None, ignore_case=Fa
     preds = list(predictions)
     if not preds:  # numpy's mean of no flags
         return {"exact_match": np.float64("nan")}
-    metric = _load_metric("exact_match", regexes_to_ignore=regexes_to_ignore, ignore_case=ignore_case,
+    metric = _load_metric("exact_match", flavour="evaluate", regexes_to_ignore=regexes_to_ignore, ignore_case=ignore_case,
                           ignore_punctuation=ignore_punctuation, ignore_numbers=ignore_numbers)
     return {"exact_match": np.float64(metric.corpus_score(preds, [[r] for r in references]).score)}
 
