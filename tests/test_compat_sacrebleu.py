@@ -109,6 +109,16 @@ CASES = [
     ("-i {en-zh.sys0}", None),
     ("{en-zh.ref0} -i {en-zh.sys0} -m meteor", None),
     ("{en-zh.ref0} -i {en-zh.sys0} --paired-bs --paired-ar", None),
+    # "-r" is not sacrebleu's (a usage error there, as here); short and rarely used flags,
+    # JSON with intervals, the paired test's -j
+    ("-r {zh-en.ref0} {zh-en.ref1} -i {zh-en.sys0}", None),
+    ("{zh-en.ref0} {zh-en.ref1} -i {zh-en.sys0} -q -sh -m bleu chrf -f text", None),
+    ("{zh-en.ref0} -i {zh-en.sys0} --force -tok none -nc", None),
+    ("{latin1_ref} -i {latin1_sys} -e latin-1 -m chrf -f text -b", None),
+    ("{zh-en.small_ref0} -i {zh-en.small_sys0} {zh-en.small_sys1} --paired-bs -pbsn 100 -j 2 -m bleu -f json", None),
+    ("{zh-en.small_ref0} -i {zh-en.small_sys0} -f json -m bleu chrf ter --confidence -cin 100", None),
+    ("{zh-en.ref0} -i {zh-en.sys0} --chrf-lowercase -m chrf -f json -w 4", None),
+    ("{zh-en.ref0} {zh-en.ref1} -i {zh-en.sys0} -d -m chrf -nc", None),
 ]
 
 
