@@ -108,8 +108,9 @@ _DIFFERENT = {
     "bleu": "evaluate's 'bleu' is the TensorFlow-NMT script (shortest reference length), which is "
     "nlgmetrics.load('bleu', flavour='nmt') and nlgmetrics.compat.evaluate.load('bleu'); here use "
     "load('bleu', flavour='nmt') for it, 'sacrebleu', or flavour='nltk'|'coco' for those conventions",
-    "meteor": "evaluate's 'meteor' is nltk's meteor_score over word_tokenize tokens; "
-    "use nlgmetrics.load('meteor', flavour='nltk') (whitespace tokens) or METEOR 1.5 (the default)",
+    "meteor": "evaluate's 'meteor' is nltk's meteor_score over word_tokenize tokens, which is "
+    "nlgmetrics.load('meteor', flavour='nltk', tokenize='nltk') and nlgmetrics.compat.evaluate.load('meteor'); "
+    "METEOR 1.5 (the default) is another metric",
 }
 
 
