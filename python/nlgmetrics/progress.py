@@ -16,9 +16,12 @@ extracted in one piece.
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO, TypeVar
 
-T = TypeVar("T")
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO, TypeVar
+
+    T = TypeVar("T")
 
 DEFAULT_CHUNK_SIZE = 2048
 

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, Any, Sequence
 
 from .jsonout import json_text
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
 if TYPE_CHECKING:
+    from typing import Any, Sequence
+
     from ..significance import ConfidenceInterval, PairedTestResult
 
 

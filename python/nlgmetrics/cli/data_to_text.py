@@ -9,8 +9,9 @@ string). Results have the same shape as every other metric's.
 from __future__ import annotations
 
 import argparse
-import json
-from typing import Any
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
+if TYPE_CHECKING:
+    from typing import Any
 
 from ..errors import InvalidOptionError, NlgMetricsError
 from ..io.text import read_lines
@@ -22,6 +23,8 @@ def needs_tables(metric: Any) -> bool:
 
 def read_tables(path: str) -> list[Any]:
     """The ``"table"`` of every non-blank line of a JSON-lines file."""
+    import json
+
     tables = []
     for lineno, line in enumerate(read_lines(path), 1):
         if not line.strip():

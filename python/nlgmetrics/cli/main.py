@@ -7,30 +7,53 @@ before any input is read (ranges, options that do not apply) live in :mod:`.chec
 from __future__ import annotations
 
 import argparse
-import errno
 import functools
+import os
 import sys
-from typing import Any, Sequence
 
 from .. import __version__
 from ..errors import NlgMetricsError
-from ..io.chunks import parse_jsonl_record
 from ..io.text import read_lines
 from ..registry import available, load
 from .options import OPTION_SETS
 from . import checks
-from . import compare, correlate  # significance & meta-evaluation subcommands
-from . import data_to_text  # tables for PARENT
-from . import stream as stream_cli  # streaming: --chunk-size, --scheduler
 from .guard import UsageError, guarded
-from .jsonout import json_text
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
+if TYPE_CHECKING:
+    from typing import Any, Sequence
+
+# Imported where used, so that a `score` run loads only what it needs (start-up is most
+# of a short run): compare, correlate (significance & meta-evaluation subcommands),
+# data_to_text (tables for PARENT), stream (streaming: --chunk-size, --scheduler).
 
 __all__ = ["UsageError", "build_parser", "main", "subparsers"]
+
+
+def _help_width() -> int:
+    """argparse's default help width, ``shutil.get_terminal_size().columns - 2``, computed
+    the way shutil does (``$COLUMNS``, else the terminal of stdout, else 80) without
+    importing shutil: argparse makes a formatter, so asks for the width, on every
+    ``add_argument`` of a parser."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+        columns = columns or 80
+    return columns - 2
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # argparse would print usage and exit 2 itself
         raise UsageError(message)
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        return self.formatter_class(prog=self.prog, width=_help_width())  # type: ignore[call-arg]
 
 
 # Every subcommand, in the order `nlgmetrics --help` lists them.
@@ -41,15 +64,26 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser; with ``only`` (a name in :data:`COMMANDS`), with that
     subcommand alone: a run needs only its own, and building the others imports their
     modules (numpy for ``classify``), which would dominate a short run's start-up."""
+    return _build(only)[0]
+
+
+def _build(only: str | None, named: frozenset[str] | None = None) -> tuple[argparse.ArgumentParser, _Declaring | None]:
+    """:func:`build_parser`; with ``named`` (``only="score"``), ``score`` declares for real
+    only the options in ``named`` (see :class:`_Declaring`), and its declaration is returned."""
     p = _Parser(prog="nlgmetrics", description="Exact, fast text-generation metrics.")
     p.add_argument("--version", "-V", action="version", version=f"nlgmetrics {__version__}")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
+    declaring = None
     if only in (None, "score"):
-        _add_score_parser(sub)
+        declaring = _add_score_parser(sub, named)
     # --- significance & meta-evaluation: compare, correlate (cli/compare.py, cli/correlate.py) ---
     if only in (None, "compare"):
+        from . import compare
+
         compare.add_parser(sub, _add_shared_metric_flags)
     if only in (None, "correlate"):
+        from . import correlate
+
         correlate.add_parser(sub, _add_shared_metric_flags)
     # ---
     if only in (None, "list"):
@@ -75,11 +109,117 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     # sacrebleu's own command line (cli/sacrebleu_cli.py parses the rest)
     if only in (None, "sacrebleu"):
         sub.add_parser("sacrebleu", help="sacrebleu 2.6's command line, byte-identical output", add_help=False)
-    return p
+    return p, declaring
 
 
-def _add_score_parser(sub: Any) -> None:
-    s = sub.add_parser("score", help="score system outputs against references")
+# What argparse stores for an option that is not given and has no ``default=``, by action.
+_IMPLICIT_DEFAULTS: dict[str | None, Any] = {
+    None: None, "store": None, "store_const": None, "store_true": False, "store_false": True,
+    "append": None, "append_const": None, "count": None, "extend": None,
+}
+
+
+class _Declaring:
+    """A parser (or one of its argument groups) as the functions declaring a subcommand's
+    options see it, for one command line.
+
+    An option that the command line names (``named``: its tokens that start with ``-``,
+    and their part before ``=``) is declared on the real parser, as are required options
+    and those whose string default argparse would convert. Any other option only gets
+    its default in the parser's defaults: that is everything argparse does with an
+    option the command line does not name, and it skips argparse's work per option,
+    which for ``score``'s hundred options is a large part of a short run's start-up.
+    Argument groups are created when their first option is declared for real, so the
+    parser's options and groups keep their declaration order.
+
+    The parse equals the full parser's when every option token of the command line is
+    one of the parser's option strings exactly (no abbreviation, no help), and no two
+    options share a destination (:attr:`exact`); :func:`_lean_parser` checks both and
+    otherwise uses the full parser.
+    """
+
+    def __init__(self, parser: argparse.ArgumentParser, named: frozenset[str], make: Any = None, state: dict[str, Any] | None = None):
+        self._parser = parser
+        self._named = named
+        self._make = make  # creates the real group on first use (None: the parser itself)
+        self._real: Any = parser if make is None else None
+        self._state = state if state is not None else {"dests": {a.dest for a in parser._actions}, "exact": True}
+
+    @property
+    def exact(self) -> bool:
+        return self._state["exact"]
+
+    def _claim(self, dest: str) -> None:
+        if dest in self._state["dests"]:
+            self._state["exact"] = False  # argparse's first-declared default would win
+        self._state["dests"].add(dest)
+
+    def add_argument(self, *names: str, **kwargs: Any) -> argparse.Action | None:
+        action, default = kwargs.get("action"), kwargs.get("default")
+        if (
+            not names
+            or not names[0].startswith("-")  # positionals are always parsed
+            or kwargs.get("required")
+            or not isinstance(action, (str, type(None)))
+            or action not in _IMPLICIT_DEFAULTS
+            or (isinstance(default, str) and kwargs.get("type") is not None)  # argparse converts it
+            or any(name in self._named for name in names)
+        ):
+            if self._real is None:
+                self._real = self._make()
+            declared = self._real.add_argument(*names, **kwargs)
+            self._claim(declared.dest)
+            return declared
+        dest = kwargs.get("dest") or _dest_of(names)
+        self._claim(dest)
+        self._parser._defaults[dest] = kwargs["default"] if "default" in kwargs else _IMPLICIT_DEFAULTS[action]
+        return None
+
+    def add_argument_group(self, *args: Any, **kwargs: Any) -> _Declaring:
+        return _Declaring(self._parser, self._named, lambda: self._parser.add_argument_group(*args, **kwargs), self._state)
+
+
+def _dest_of(names: tuple[str, ...]) -> str:
+    """argparse's destination of an option: its first long name (else its first name)
+    without the leading dashes, ``-`` as ``_``."""
+    longs = [n for n in names if len(n) > 1 and n[1] == "-"]
+    return (longs or list(names))[0].lstrip("-").replace("-", "_")
+
+
+def _option_tokens(argv: Sequence[str]) -> frozenset[str]:
+    """The tokens of ``argv`` that argparse reads as options, and their part before ``=``."""
+    tokens = set()
+    for token in argv:
+        if token.startswith("-") and token != "-":
+            tokens.add(token)
+            tokens.add(token.split("=", 1)[0])
+    return frozenset(tokens)
+
+
+def _lean_parser(argv: Sequence[str]) -> argparse.ArgumentParser | None:
+    """For ``score``: the parser with only the options ``argv`` names declared for real
+    (:class:`_Declaring`), or ``None`` when its parse could differ from the full parser's
+    (an abbreviated or unknown option, ``--``, help, shared destinations)."""
+    named = _option_tokens(argv[1:])
+    p, declaring = _build("score", named)
+    score = subparsers(p)["score"]
+    options = score._option_string_actions
+    for token in named:
+        action = options.get(token) or options.get(token.split("=", 1)[0])
+        if action is None:
+            return None
+        if isinstance(action, (argparse._HelpAction, argparse._VersionAction)):
+            return None
+    return p if declaring is not None and declaring.exact else None
+
+
+def _add_score_parser(sub: Any, named: frozenset[str] | None = None) -> _Declaring | None:
+    """Add ``score``; with ``named``, declare for real only the options named (:class:`_Declaring`)."""
+    from . import compare, stream as stream_cli
+
+    parser = sub.add_parser("score", help="score system outputs against references")
+    declaring = None if named is None else _Declaring(parser, named)
+    s: Any = parser if declaring is None else declaring
     s.add_argument("-r", "--references", action="append", default=[], metavar="REF", help="a reference file (repeat for several references)")
     s.add_argument("-i", "--input", nargs="+", default=None, metavar="HYP", help="system output file(s); stdin when absent")
     s.add_argument("--jsonl", default=None, metavar="FILE", help='JSON lines with "prediction" and "references" (instead of -r/-i)')
@@ -100,9 +240,12 @@ def _add_score_parser(sub: Any) -> None:
 
     _add_progress_flags(s, chunk_size=False)  # score's --chunk-size streams (cli/stream.py)
     stream_cli.add_flags(s)  # --- streaming: score --chunk-size / --scheduler ---
+    return declaring
 
 
 def _read_jsonl(path: str) -> tuple[list[str], list[list[str]]]:
+    from ..io.chunks import parse_jsonl_record
+
     preds: list[str] = []
     refs: list[list[str]] = []
     for lineno, line in enumerate(read_lines(path), 1):
@@ -159,6 +302,8 @@ def _corpus_only(metric: Any) -> bool:
 
 def _check_capabilities(command: str, args: argparse.Namespace, metrics: list[tuple[str, Any]]) -> None:
     """Modes a metric cannot run in are usage errors before any input is read."""
+    from . import data_to_text, stream as stream_cli
+
     streaming = command == "score" and stream_cli.wanted(args)
     for name, metric in metrics:
         if _corpus_only(metric):  # `report` shows such metrics without intervals
@@ -205,6 +350,7 @@ def _score(args: argparse.Namespace, out, built: dict[str, Any]) -> int:
     if args.confidence and args.sentence_level:  # significance
         raise UsageError("--confidence needs corpus-level scores; drop --sentence-level")
     metrics = [(name, built[name]) for name in args.metrics]
+    from . import compare, data_to_text, stream as stream_cli
     from ..progress import wrap as _with_progress  # chunked extraction behind a progress bar; same numbers
 
     if stream_cli.wanted(args):  # streaming: bounded memory, optionally on a Dask cluster
@@ -240,6 +386,8 @@ def _score(args: argparse.Namespace, out, built: dict[str, Any]) -> int:
 
 
 def _emit(args: argparse.Namespace, results: list[dict[str, Any]], out) -> None:
+    if args.format == "json":
+        from .jsonout import json_text
     if args.sentence_level:
         for r in results:
             if args.format == "json":
@@ -291,15 +439,33 @@ class _ClosedStream:
     """Stands for stdout when the process was started with it closed (``>&-``)."""
 
     def write(self, text: str) -> int:
+        import errno
+
         raise OSError(errno.EBADF, "stdout is closed")
 
     def flush(self) -> None:
         pass
 
 
-def _dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
+def _parse(argv: list[str]) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
+    """The parser of ``argv``'s subcommand and the parsed arguments. ``score`` first tries
+    its lean parser (:func:`_lean_parser`); should that refuse the command line, the full
+    parser parses it again, so a usage error reads as it always has."""
+    command = argv[0] if argv and argv[0] in COMMANDS else None
+    if command == "score":
+        lean = _lean_parser(argv)
+        if lean is not None:
+            try:
+                return lean, lean.parse_args(argv)
+            except UsageError:
+                pass
+    # a known subcommand: its parser alone (anything else, e.g. --help: all)
+    parser = _parser(command)
+    return parser, parser.parse_args(argv)
+
+
+def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     out = sys.stdout if sys.stdout is not None else _ClosedStream()
-    args = parser.parse_args(argv)
     if args.command is None:
         raise UsageError(f"give a subcommand: {', '.join(subparsers(parser))} (nlgmetrics --help)")
     sub = subparsers(parser)[args.command]
@@ -322,8 +488,12 @@ def _dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> in
         return built[name]
 
     if args.command == "compare":
+        from . import compare
+
         return compare.run(args, out, load_metric, read_lines, _references)
     if args.command == "correlate":
+        from . import correlate
+
         return correlate.run(args, out, load_metric, read_lines, _references)
     if args.command == "report":
         from .report import run as _run_report
@@ -351,8 +521,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _dispatch_with_hints(argv: list[str]) -> int:
     try:
-        # a known subcommand first: its parser alone (anything else, e.g. --help: all)
-        return _dispatch(_parser(argv[0] if argv and argv[0] in COMMANDS else None), argv)
+        return _dispatch(*_parse(argv))
     except UsageError as e:
         from .sacrebleu_cli import hint_for_native  # a sacrebleu habit: say what to write instead
 
