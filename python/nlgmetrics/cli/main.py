@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gc
 import os
 import sys
 
@@ -64,18 +65,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser; with ``only`` (a name in :data:`COMMANDS`), with that
     subcommand alone: a run needs only its own, and building the others imports their
     modules (numpy for ``classify``), which would dominate a short run's start-up."""
-    return _build(only)[0]
-
-
-def _build(only: str | None, named: frozenset[str] | None = None) -> tuple[argparse.ArgumentParser, _Declaring | None]:
-    """:func:`build_parser`; with ``named`` (``only="score"``), ``score`` declares for real
-    only the options in ``named`` (see :class:`_Declaring`), and its declaration is returned."""
     p = _Parser(prog="nlgmetrics", description="Exact, fast text-generation metrics.")
     p.add_argument("--version", "-V", action="version", version=f"nlgmetrics {__version__}")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
-    declaring = None
     if only in (None, "score"):
-        declaring = _add_score_parser(sub, named)
+        _declare_score_options(sub.add_parser("score", help=_SCORE_HELP))
     # --- significance & meta-evaluation: compare, correlate (cli/compare.py, cli/correlate.py) ---
     if only in (None, "compare"):
         from . import compare
@@ -109,10 +103,12 @@ def _build(only: str | None, named: frozenset[str] | None = None) -> tuple[argpa
     # sacrebleu's own command line (cli/sacrebleu_cli.py parses the rest)
     if only in (None, "sacrebleu"):
         sub.add_parser("sacrebleu", help="sacrebleu 2.6's command line, byte-identical output", add_help=False)
-    return p, declaring
+    return p
 
 
-# What argparse stores for an option that is not given and has no ``default=``, by action.
+# What argparse stores for an option that is not given and has no ``default=``, by action
+# (any other action is declared for real: _DECLARE).
+_DECLARE = object()
 _IMPLICIT_DEFAULTS: dict[str | None, Any] = {
     None: None, "store": None, "store_const": None, "store_true": False, "store_false": True,
     "append": None, "append_const": None, "count": None, "extend": None,
@@ -124,102 +120,123 @@ class _Declaring:
     options see it, for one command line.
 
     An option that the command line names (``named``: its tokens that start with ``-``,
-    and their part before ``=``) is declared on the real parser, as are required options
-    and those whose string default argparse would convert. Any other option only gets
-    its default in the parser's defaults: that is everything argparse does with an
-    option the command line does not name, and it skips argparse's work per option,
-    which for ``score``'s hundred options is a large part of a short run's start-up.
-    Argument groups are created when their first option is declared for real, so the
-    parser's options and groups keep their declaration order.
+    and their part before ``=``) is declared on the real parser, as are positionals,
+    required options and those whose string default argparse would convert. Any other
+    option only gets its default in the parser's defaults: that is everything argparse
+    does with an option the command line does not name, and it skips argparse's work per
+    option, which for ``score``'s hundred options is a large part of a short run's
+    start-up. Argument groups are created when their first option is declared for real,
+    so the parser's options and groups keep their declaration order.
 
     The parse equals the full parser's when every option token of the command line is
-    one of the parser's option strings exactly (no abbreviation, no help), and no two
-    options share a destination (:attr:`exact`); :func:`_lean_parser` checks both and
-    otherwise uses the full parser.
+    one of the parser's option strings exactly (no abbreviation, no help) and no two
+    options share a destination (:attr:`exact`); :func:`_lean_score` checks both and
+    otherwise leaves the command line to the full parser.
     """
 
-    def __init__(self, parser: argparse.ArgumentParser, named: frozenset[str], make: Any = None, state: dict[str, Any] | None = None):
+    def __init__(self, parser: argparse.ArgumentParser, named: frozenset[str], make: Any = None, shared: Any = None):
         self._parser = parser
         self._named = named
         self._make = make  # creates the real group on first use (None: the parser itself)
         self._real: Any = parser if make is None else None
-        self._state = state if state is not None else {"dests": {a.dest for a in parser._actions}, "exact": True}
+        # (every destination declared so far, the destinations declared twice)
+        self._dests, self._twice = shared if shared is not None else ({a.dest for a in parser._actions}, [])
 
     @property
     def exact(self) -> bool:
-        return self._state["exact"]
+        return not self._twice
 
     def _claim(self, dest: str) -> None:
-        if dest in self._state["dests"]:
-            self._state["exact"] = False  # argparse's first-declared default would win
-        self._state["dests"].add(dest)
+        if dest in self._dests:
+            self._twice.append(dest)  # argparse's first-declared default would win
+        self._dests.add(dest)
+
+    def _declare(self, names: tuple[str, ...], kwargs: dict[str, Any]) -> argparse.Action:
+        if self._real is None:
+            self._real = self._make()
+        declared = self._real.add_argument(*names, **kwargs)
+        self._claim(declared.dest)
+        return declared
 
     def add_argument(self, *names: str, **kwargs: Any) -> argparse.Action | None:
-        action, default = kwargs.get("action"), kwargs.get("default")
+        named = self._named
+        for name in names:
+            if name in named:
+                return self._declare(names, kwargs)
+        implicit = _IMPLICIT_DEFAULTS.get(kwargs.get("action"), _DECLARE)
+        default = kwargs.get("default", implicit)
         if (
-            not names
-            or not names[0].startswith("-")  # positionals are always parsed
+            implicit is _DECLARE
+            or not names
+            or names[0][:1] != "-"  # a positional
             or kwargs.get("required")
-            or not isinstance(action, (str, type(None)))
-            or action not in _IMPLICIT_DEFAULTS
             or (isinstance(default, str) and kwargs.get("type") is not None)  # argparse converts it
-            or any(name in self._named for name in names)
         ):
-            if self._real is None:
-                self._real = self._make()
-            declared = self._real.add_argument(*names, **kwargs)
-            self._claim(declared.dest)
-            return declared
+            return self._declare(names, kwargs)
         dest = kwargs.get("dest") or _dest_of(names)
         self._claim(dest)
-        self._parser._defaults[dest] = kwargs["default"] if "default" in kwargs else _IMPLICIT_DEFAULTS[action]
+        self._parser._defaults[dest] = default
         return None
 
     def add_argument_group(self, *args: Any, **kwargs: Any) -> _Declaring:
-        return _Declaring(self._parser, self._named, lambda: self._parser.add_argument_group(*args, **kwargs), self._state)
+        return _Declaring(self._parser, self._named, lambda: self._parser.add_argument_group(*args, **kwargs), (self._dests, self._twice))
 
 
 def _dest_of(names: tuple[str, ...]) -> str:
     """argparse's destination of an option: its first long name (else its first name)
     without the leading dashes, ``-`` as ``_``."""
-    longs = [n for n in names if len(n) > 1 and n[1] == "-"]
-    return (longs or list(names))[0].lstrip("-").replace("-", "_")
+    for name in names:
+        if name[1:2] == "-":
+            break
+    else:
+        name = names[0]
+    return name.lstrip("-").replace("-", "_")
 
 
 def _option_tokens(argv: Sequence[str]) -> frozenset[str]:
     """The tokens of ``argv`` that argparse reads as options, and their part before ``=``."""
     tokens = set()
     for token in argv:
-        if token.startswith("-") and token != "-":
+        if token[:1] == "-" and token != "-":
             tokens.add(token)
             tokens.add(token.split("=", 1)[0])
     return frozenset(tokens)
 
 
-def _lean_parser(argv: Sequence[str]) -> argparse.ArgumentParser | None:
-    """For ``score``: the parser with only the options ``argv`` names declared for real
-    (:class:`_Declaring`), or ``None`` when its parse could differ from the full parser's
-    (an abbreviated or unknown option, ``--``, help, shared destinations)."""
+def _lean_score(argv: Sequence[str]) -> tuple[argparse.ArgumentParser, argparse.Namespace] | None:
+    """``score``'s parser with only the options ``argv`` names declared for real
+    (:class:`_Declaring`) and the parsed arguments, or ``None`` where the full parser must
+    decide: an abbreviated or unknown option, ``--``, help, destinations declared twice,
+    or any usage error (the full parser words it).
+
+    Built on its own, as ``add_parser`` would build it, without the top-level parser: with
+    every option token exact, the top-level parser hands all of ``argv[1:]`` to ``score``
+    and adds ``command``."""
     named = _option_tokens(argv[1:])
-    p, declaring = _build("score", named)
-    score = subparsers(p)["score"]
+    score = _Parser(prog="nlgmetrics score")
+    declaring = _Declaring(score, named)
+    _declare_score_options(declaring)
+    if not declaring.exact:
+        return None
     options = score._option_string_actions
     for token in named:
         action = options.get(token) or options.get(token.split("=", 1)[0])
-        if action is None:
+        if action is None or isinstance(action, (argparse._HelpAction, argparse._VersionAction)):
             return None
-        if isinstance(action, (argparse._HelpAction, argparse._VersionAction)):
-            return None
-    return p if declaring is not None and declaring.exact else None
+    try:
+        parsed = score.parse_args(argv[1:])
+    except UsageError:
+        return None
+    return score, argparse.Namespace(command="score", **vars(parsed))
 
 
-def _add_score_parser(sub: Any, named: frozenset[str] | None = None) -> _Declaring | None:
-    """Add ``score``; with ``named``, declare for real only the options named (:class:`_Declaring`)."""
+_SCORE_HELP = "score system outputs against references"
+
+
+def _declare_score_options(s: Any) -> None:
+    """``score``'s options, on its parser (or a :class:`_Declaring` standing for it)."""
     from . import compare, stream as stream_cli
 
-    parser = sub.add_parser("score", help="score system outputs against references")
-    declaring = None if named is None else _Declaring(parser, named)
-    s: Any = parser if declaring is None else declaring
     s.add_argument("-r", "--references", action="append", default=[], metavar="REF", help="a reference file (repeat for several references)")
     s.add_argument("-i", "--input", nargs="+", default=None, metavar="HYP", help="system output file(s); stdin when absent")
     s.add_argument("--jsonl", default=None, metavar="FILE", help='JSON lines with "prediction" and "references" (instead of -r/-i)')
@@ -240,7 +257,6 @@ def _add_score_parser(sub: Any, named: frozenset[str] | None = None) -> _Declari
 
     _add_progress_flags(s, chunk_size=False)  # score's --chunk-size streams (cli/stream.py)
     stream_cli.add_flags(s)  # --- streaming: score --chunk-size / --scheduler ---
-    return declaring
 
 
 def _read_jsonl(path: str) -> tuple[list[str], list[list[str]]]:
@@ -449,27 +465,29 @@ class _ClosedStream:
 
 def _parse(argv: list[str]) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
     """The parser of ``argv``'s subcommand and the parsed arguments. ``score`` first tries
-    its lean parser (:func:`_lean_parser`); should that refuse the command line, the full
-    parser parses it again, so a usage error reads as it always has."""
+    its lean parser (:func:`_lean_score`); where that declines, the full parser parses the
+    command line, so a usage error reads as it always has."""
     command = argv[0] if argv and argv[0] in COMMANDS else None
     if command == "score":
-        lean = _lean_parser(argv)
+        lean = _lean_score(argv)
         if lean is not None:
-            try:
-                return lean, lean.parse_args(argv)
-            except UsageError:
-                pass
+            return lean
     # a known subcommand: its parser alone (anything else, e.g. --help: all)
     parser = _parser(command)
-    return parser, parser.parse_args(argv)
-
-
-def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    out = sys.stdout if sys.stdout is not None else _ClosedStream()
+    args = parser.parse_args(argv)
     if args.command is None:
         raise UsageError(f"give a subcommand: {', '.join(subparsers(parser))} (nlgmetrics --help)")
-    sub = subparsers(parser)[args.command]
+    return subparsers(parser)[args.command], args
+
+
+def _dispatch(sub: argparse.ArgumentParser, args: argparse.Namespace, started: Any = None) -> int:
+    out = sys.stdout if sys.stdout is not None else _ClosedStream()
     checks.check(args.command, sub, args)
+    # every subcommand with -m builds its metrics here, before reading any input
+    classification_report = args.command == "report" and args.labels is not None
+    built = build_metrics(args.command, sub, args) if getattr(args, "metrics", None) and not classification_report else {}
+    if started is not None:
+        started()
     if args.command == "list":
         return _list(out)
     if args.command == "coco":  # captioning family
@@ -480,9 +498,6 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         from .classify import run as _run_classify
 
         return _run_classify(args, out)
-    # every subcommand with -m builds its metrics here, before reading any input
-    classification_report = args.command == "report" and args.labels is not None
-    built = build_metrics(args.command, sub, args) if getattr(args, "metrics", None) and not classification_report else {}
 
     def load_metric(name: str, a: argparse.Namespace) -> Any:
         return built[name]
@@ -510,18 +525,38 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command line; the exit status follows :mod:`nlgmetrics.cli.guard`."""
+    """Run one command line; the exit status follows :mod:`nlgmetrics.cli.guard`.
+
+    Without ``argv`` this is the program's own run (the ``nlgmetrics`` command, ``python
+    -m nlgmetrics``): garbage collection waits until the command line is parsed and its
+    metrics are built, and what start-up made (modules, parser, metrics: objects that
+    live as long as the process) is then frozen out of later collections, exit's included
+    (``gc.freeze``). Collecting them would find nothing and is a tenth of a short run.
+    """
+    program = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["sacrebleu"]:  # sacrebleu's arguments, parsed by its own parser (its exit codes)
         from .sacrebleu_cli import main as _sacrebleu_main
 
         return _sacrebleu_main(argv[1:], prog="nlgmetrics sacrebleu")
-    return guarded(lambda: _dispatch_with_hints(argv))
-
-
-def _dispatch_with_hints(argv: list[str]) -> int:
+    if not (program and gc.isenabled()):
+        return guarded(lambda: _dispatch_with_hints(argv))
+    gc.disable()
     try:
-        return _dispatch(*_parse(argv))
+        return guarded(lambda: _dispatch_with_hints(argv, _started))
+    finally:
+        gc.enable()
+
+
+def _started() -> None:
+    """Start-up is over (see :func:`main`): freeze what it made, collect from here on."""
+    gc.freeze()
+    gc.enable()
+
+
+def _dispatch_with_hints(argv: list[str], started: Any = None) -> int:
+    try:
+        return _dispatch(*_parse(argv), started)
     except UsageError as e:
         from .sacrebleu_cli import hint_for_native  # a sacrebleu habit: say what to write instead
 
