@@ -16,7 +16,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh 
 if TYPE_CHECKING:
     from typing import Any
 
-from .compare import add_resampling_flags
+from .resampling_flags import add_resampling_flags
 from .jsonout import json_text
 
 

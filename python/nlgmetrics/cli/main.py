@@ -235,7 +235,8 @@ _SCORE_HELP = "score system outputs against references"
 
 def _declare_score_options(s: Any) -> None:
     """``score``'s options, on its parser (or a :class:`_Declaring` standing for it)."""
-    from . import compare, stream as stream_cli
+    from . import stream as stream_cli
+    from .resampling_flags import add_confidence_flags
 
     s.add_argument("-r", "--references", action="append", default=[], metavar="REF", help="a reference file (repeat for several references)")
     s.add_argument("-i", "--input", nargs="+", default=None, metavar="HYP", help="system output file(s); stdin when absent")
@@ -252,24 +253,27 @@ def _declare_score_options(s: Any) -> None:
     s.add_argument("--n-threads", type=int, default=0, help="worker threads (0 = all cores); results do not depend on it")
     for opts in OPTION_SETS.values():
         opts.add(s.add_argument_group(f"{opts.metric} options"))
-    compare.add_confidence_flags(s)  # --- significance: score --confidence ---
+    add_confidence_flags(s)  # --- significance: score --confidence ---
     from ..progress import add_flags as _add_progress_flags  # progress bars (--quiet)
 
     _add_progress_flags(s, chunk_size=False)  # score's --chunk-size streams (cli/stream.py)
     stream_cli.add_flags(s)  # --- streaming: score --chunk-size / --scheduler ---
 
 
-def _read_jsonl(path: str) -> tuple[list[str], list[list[str]]]:
+def _read_jsonl(path: str) -> tuple[list[str], list[list[str]], list[str]]:
+    """Predictions, references and the file's lines (a metric that also reads the
+    tables, PARENT, takes them from these lines: the file is read once)."""
     from ..io.chunks import parse_jsonl_record
 
     preds: list[str] = []
     refs: list[list[str]] = []
-    for lineno, line in enumerate(read_lines(path), 1):
+    lines = read_lines(path)
+    for lineno, line in enumerate(lines, 1):
         record = parse_jsonl_record(line, f"{path}:{lineno}")
         if record is not None:
             preds.append(record[0])
             refs.append(record[1])
-    return preds, refs
+    return preds, refs, lines
 
 
 def _add_shared_metric_flags(p: argparse.ArgumentParser) -> None:
@@ -348,36 +352,45 @@ def build_metrics(command: str, parser: argparse.ArgumentParser, args: argparse.
     return built
 
 
-def _inputs(args: argparse.Namespace) -> list[tuple[str, list[str], list[list[str]]]]:
+def _inputs(args: argparse.Namespace) -> tuple[list[tuple[str, list[str], list[list[str]]]], list[str] | None]:
+    """Every system's lines and the references, each file read, decoded and split once
+    and line counts checked once, for all the metrics of the run; and with ``--jsonl``, the
+    file's lines (for the metrics that also read the tables, PARENT), else ``None``."""
     if args.jsonl:
         if args.references or args.input:
             raise UsageError("--jsonl replaces -r/-i; give one or the other")
-        preds, refs = _read_jsonl(args.jsonl)
-        return [(args.jsonl, preds, refs)]
+        preds, refs, lines = _read_jsonl(args.jsonl)
+        return [(args.jsonl, preds, refs)], lines
     systems = _read_systems(args)
     refs = _references(args.references, len(systems[0][1]))
     for name, hyps in systems[1:]:
         if len(hyps) != len(refs):
             raise NlgMetricsError(f"{name} has {len(hyps)} lines but the references have {len(refs)}")
-    return [(name, hyps, refs) for name, hyps in systems]
+    return [(name, hyps, refs) for name, hyps in systems], None
 
 
 def _score(args: argparse.Namespace, out, built: dict[str, Any]) -> int:
     if args.confidence and args.sentence_level:  # significance
         raise UsageError("--confidence needs corpus-level scores; drop --sentence-level")
     metrics = [(name, built[name]) for name in args.metrics]
-    from . import compare, data_to_text, stream as stream_cli
+    from . import data_to_text, stream as stream_cli
+
+    if args.confidence:
+        from . import compare  # significance: score --confidence
     from ..progress import wrap as _with_progress  # chunked extraction behind a progress bar; same numbers
 
     if stream_cli.wanted(args):  # streaming: bounded memory, optionally on a Dask cluster
         _emit(args, stream_cli.run(args, metrics, UsageError), out)
         return 0
-    metrics = _with_progress(metrics, args)
+    from ..progress import display_names
+
+    inputs, jsonl_lines = _inputs(args)
+    shown = display_names([sys_name for sys_name, _, _ in inputs])  # the bars' labels, as the report's
     results: list[dict[str, Any]] = []
-    for sys_name, hyps, refs in _inputs(args):
-        for name, metric in metrics:
+    for sys_name, hyps, refs in inputs:
+        for name, metric in _with_progress(metrics, args, shown[sys_name]):
             if data_to_text.needs_tables(metric):  # data-to-text: PARENT reads tables too
-                results.extend(data_to_text.score(metric, sys_name, hyps, refs, args))
+                results.extend(data_to_text.score(metric, sys_name, hyps, refs, args, jsonl_lines))
                 continue
             if args.sentence_level:
                 # JSON rows carry every part of the segment's score as named fields (rouge1_recall, ...)
