@@ -9,6 +9,7 @@ string). Results have the same shape as every other metric's.
 from __future__ import annotations
 
 import argparse
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
 if TYPE_CHECKING:
     from typing import Any

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
 if TYPE_CHECKING:
     from typing import Callable

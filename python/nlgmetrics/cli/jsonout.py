@@ -9,6 +9,7 @@ lists.
 from __future__ import annotations
 
 import math
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
 if TYPE_CHECKING:
     from typing import Any

@@ -4,6 +4,7 @@ BLEU-only, chrF lowercases with ``--chrf-lowercase``)."""
 from __future__ import annotations
 
 import argparse
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
 if TYPE_CHECKING:
     from typing import Any

@@ -9,6 +9,7 @@ through) are bound to the metric here, so every subcommand that takes ``-r``/``-
 from __future__ import annotations
 
 import argparse
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
 if TYPE_CHECKING:
     from typing import Any

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
 if TYPE_CHECKING:
     from typing import Any

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
 if TYPE_CHECKING:
     from typing import Any, Callable
