@@ -289,7 +289,7 @@ def _run_on_terminal(args, cwd) -> tuple[str, str]:
 def test_bar_on_a_real_terminal(files, capsys, monkeypatch):
     args = ["score", "-r", "ref.txt", "-i", "hyp.txt", "-m", "ter", "-f", "json"]
     out, terminal = _run_on_terminal(args, files)
-    assert "TER:" in terminal and "/240 [" in terminal
+    assert "hyp.txt ter:" in terminal and "/240 [" in terminal  # the system and the metric
     piped, err = _score(files, ["-m", "ter"], capsys, monkeypatch)
     assert json.loads(out) == piped and err == ""
     out, terminal = _run_on_terminal([*args, "--quiet"], files)
@@ -339,3 +339,92 @@ def test_report_bars_on_a_real_terminal(files):
     assert "ter bootstrap" in terminal and "report: plots and analyses" in terminal
     out_quiet, terminal = _run_on_terminal([*args, "--quiet"], files)
     assert terminal == "" and out_quiet.startswith("<!DOCTYPE html>")
+
+
+def _cli_bars(d, args, monkeypatch, capsys):
+    """The bars a CLI run on a terminal makes: (label, total, updates, closed) each."""
+    import tqdm
+
+    monkeypatch.chdir(d)
+    monkeypatch.setattr(tqdm, "tqdm", _RecordingBar)
+    monkeypatch.setattr(sys, "stderr", _Terminal())
+    monkeypatch.setattr("nlgmetrics.progress.DEFAULT_CHUNK_SIZE", 100)
+    _RecordingBar.made.clear()
+    assert main(args) == 0
+    monkeypatch.undo()
+    capsys.readouterr()
+    return [(b.desc, b.total, b.updates, b.closed) for b in _RecordingBar.made]
+
+
+@pytest.fixture(scope="module")
+def two_systems(wmt, tmp_path_factory):
+    hyps, refs = wmt
+    d = tmp_path_factory.mktemp("two_systems")
+    (d / "out").mkdir()
+    (d / "ref.txt").write_text("\n".join(r[0] for r in refs) + "\n")
+    (d / "out" / "wmt22.zh-en.hyp.sysA.en").write_text("\n".join(hyps) + "\n")
+    (d / "out" / "wmt22.zh-en.hyp.sysB.en").write_text("\n".join(hyps[::-1]) + "\n")
+    return d
+
+
+def test_score_bars_name_the_system_and_metric(files, two_systems, monkeypatch, capsys):
+    sys_a, sys_b = "out/wmt22.zh-en.hyp.sysA.en", "out/wmt22.zh-en.hyp.sysB.en"
+    bars = _cli_bars(two_systems, ["score", "-r", "ref.txt", "-i", sys_a, sys_b, "-m", "bleu", "chrf", "-f", "json"], monkeypatch, capsys)
+    chunks = [100, 100, 40]
+    assert bars == [
+        ("sysA bleu", 240, chunks, True), ("sysA chrf", 240, chunks, True),  # systems, then metrics: score's order
+        ("sysB bleu", 240, chunks, True), ("sysB chrf", 240, chunks, True),
+    ]
+    # one system: its file name (as the report shows one system); the metric as given to -m
+    bars = _cli_bars(files, ["score", "-r", "ref.txt", "-i", "hyp.txt", "-m", "TER"], monkeypatch, capsys)
+    assert bars == [("hyp.txt ter", 240, chunks, True)]
+    # stdin is "-"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO((files / "hyp.txt").read_bytes())))
+    bars = _cli_bars(files, ["score", "-r", "ref.txt", "-m", "wer"], monkeypatch, capsys)
+    assert bars == [("- wer", 240, chunks, True)]
+    # a corpus-fitted metric is extracted in one piece: no bar to label
+    assert _cli_bars(files, ["score", "-r", "ref.txt", "-i", "hyp.txt", "-m", "cider"], monkeypatch, capsys) == []
+
+
+def test_compare_bars_name_the_system_and_metric(two_systems, monkeypatch, capsys):
+    sys_a, sys_b = "out/wmt22.zh-en.hyp.sysA.en", "out/wmt22.zh-en.hyp.sysB.en"
+    args = ["compare", "-r", "ref.txt", "-i", sys_a, sys_b, "-m", "bleu", "ter", "--paired-bs", "--paired-bs-n", "20", "-f", "json"]
+    bars = _cli_bars(two_systems, args, monkeypatch, capsys)
+    chunks = [100, 100, 40]
+    assert bars == [
+        ("sysA bleu", 240, chunks, True), ("sysB bleu", 240, chunks, True),  # metrics, then systems: compare's order
+        ("sysA ter", 240, chunks, True), ("sysB ter", 240, chunks, True),
+    ]
+    assert _cli_bars(two_systems, [*args, "--quiet"], monkeypatch, capsys) == []
+    # the bars change nothing: the same table as without a terminal
+    monkeypatch.chdir(two_systems)
+    assert main(args) == 0
+    piped = json.loads(capsys.readouterr().out)
+    import tqdm
+
+    monkeypatch.setattr(tqdm, "tqdm", _RecordingBar)
+    monkeypatch.setattr(sys, "stderr", _Terminal())
+    monkeypatch.setattr("nlgmetrics.progress.DEFAULT_CHUNK_SIZE", 7)
+    assert main(args) == 0
+    monkeypatch.undo()
+    assert json.loads(capsys.readouterr().out) == piped
+
+
+def test_cli_labels_without_the_report_modules(files):
+    """score and compare label their bars with the report's display names, which live in
+    nlgmetrics.progress: their runs load no report module."""
+    import subprocess
+
+    probe = (
+        "import sys\n"
+        "from nlgmetrics.cli import main\n"
+        "assert main(['score', '-r', 'ref.txt', '-i', 'hyp.txt', '-m', 'bleu', 'chrf']) == 0\n"
+        "assert main(['compare', '-r', 'ref.txt', '-i', 'hyp.txt', 'ref.txt', '--paired-bs', '--paired-bs-n', '10']) == 0\n"
+        "print(sorted(m for m in sys.modules if m.startswith('nlgmetrics.report')))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], cwd=files, capture_output=True, text=True, timeout=300, check=True).stdout
+    assert out.splitlines()[-1] == "[]"
+    from nlgmetrics.progress import display_names
+    from nlgmetrics.report.data import display_names as report_names
+
+    assert report_names is display_names  # one function: the report's labels and the CLI's agree

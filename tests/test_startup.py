@@ -77,17 +77,75 @@ def test_sentence_scores_still_return_arrays():
     assert "numpy" in loaded
 
 
-def test_cli_score_bleu_loads_no_numpy(tmp_path):
+# What `nlgmetrics score` on text files and text output must not load: numpy; the standard
+# modules dearest to a fresh interpreter (dataclasses brings inspect, ast, dis; typing;
+# shutil, which argparse imports for the terminal width); json and gzip (JSON output,
+# --jsonl and .gz input only); the readers, streaming, significance and report code of
+# other modes and subcommands.
+NOT_FOR_CLI_SCORE = [
+    "numpy", "dataclasses", "inspect", "ast", "typing", "shutil", "json", "gzip", "zlib",
+    "nlgmetrics.io.chunks", "nlgmetrics.streaming", "nlgmetrics.two_phase", "nlgmetrics.significance",
+    "nlgmetrics.cli.compare", "nlgmetrics.cli.correlate", "nlgmetrics.cli.classify", "nlgmetrics.cli.coco",
+    "nlgmetrics.cli.report", "nlgmetrics.cli.jsonout", "nlgmetrics.cli.sacrebleu_cli", "nlgmetrics.report",
+    "nlgmetrics._segment_stats",
+]
+
+
+@pytest.mark.parametrize("extra", [["-b"], ["-lc", "-tok", "intl", "-w", "3"], ["--smooth-method", "floor", "--smooth-value=0.5"]])
+def test_cli_score_loads_only_what_it_needs(tmp_path, extra):
     text = tmp_path / "one.txt"
     text.write_text("the cat sat on the mat\n")
     loaded = _modules_after(
         "import sys\n"
         "from nlgmetrics.cli import main\n"
-        "assert main(['score', '-m', 'bleu', '-r', sys.argv[1], '-i', sys.argv[1], '-b']) == 0",
+        f"assert main(['score', '-m', 'bleu', '-r', sys.argv[1], '-i', sys.argv[1], *{extra!r}]) == 0",
         str(text),
     )
-    assert "nlgmetrics.cli.classify" not in loaded  # other subcommands' parsers are not built
-    assert "numpy" not in loaded
+    assert "nlgmetrics.metrics.bleu" in loaded  # the probe did score
+    assert sorted(set(NOT_FOR_CLI_SCORE) & loaded) == []
+
+
+def test_cli_program_run_loads_only_what_it_needs(tmp_path):
+    """`python -m nlgmetrics score` (the program's own run: garbage collection deferred
+    through start-up, then frozen) prints the score and loads no more."""
+    text = tmp_path / "one.txt"
+    text.write_text("the cat sat on the mat\n")
+    loaded = _modules_after(
+        "import gc, io, runpy, sys\n"
+        "sys.argv = ['nlgmetrics', 'score', '-m', 'bleu', '-r', sys.argv[1], '-i', sys.argv[1], '-b']\n"
+        "out, sys.stdout = sys.stdout, io.StringIO()\n"
+        "try:\n"
+        "    runpy.run_module('nlgmetrics', run_name='__main__')\n"
+        "except SystemExit as e:\n"
+        "    assert e.code == 0, e.code\n"
+        "printed, sys.stdout = sys.stdout.getvalue(), out\n"
+        "assert printed == '100.00\\n', printed\n"
+        "assert gc.isenabled() and gc.get_freeze_count() > 0",
+        str(text),
+    )
+    assert sorted(set(NOT_FOR_CLI_SCORE) & loaded) == []
+
+
+def test_cli_json_output_and_gz_input_load_their_modules(tmp_path):
+    import gzip
+
+    text = tmp_path / "one.txt.gz"
+    with gzip.open(text, "wt") as f:
+        f.write("the cat sat on the mat\n")
+    loaded = _modules_after(
+        "import sys\n"
+        "from nlgmetrics.cli import main\n"
+        "assert main(['score', '-m', 'bleu', '-r', sys.argv[1], '-i', sys.argv[1], '-f', 'json']) == 0",
+        str(text),
+    )
+    assert {"json", "gzip"} <= loaded
+
+
+def test_stream_help_names_the_readers_chunk_size():
+    from nlgmetrics.cli import stream
+    from nlgmetrics.io import chunks
+
+    assert stream.DEFAULT_CHUNK_SIZE == chunks.DEFAULT_CHUNK_SIZE
 
 
 def test_full_parser_still_has_every_subcommand():

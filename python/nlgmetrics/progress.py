@@ -15,10 +15,14 @@ extracted in one piece.
 
 from __future__ import annotations
 
+import os
 import sys
-from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO, TypeVar
 
-T = TypeVar("T")
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO, TypeVar
+
+    T = TypeVar("T")
 
 DEFAULT_CHUNK_SIZE = 2048
 
@@ -41,6 +45,34 @@ SEGMENT_LOCAL = frozenset(
         _M + "meteor:Meteor15",
     }
 )
+
+
+# Where a file name may be cut to tell systems apart (:func:`display_names`).
+SEPARATORS = "._-"
+
+
+def display_names(names: list[str]) -> dict[str, str]:
+    """The part of each file name that tells the systems apart: no directories, and no
+    prefix or suffix that every name shares (cut at a '.', '_' or '-'), so
+    ``wmt22.zh-en.hyp.sys1.en`` and ``wmt22.zh-en.hyp.sys2.en`` show as ``sys1`` and ``sys2``."""
+    base = {n: os.path.basename(n) or n for n in names}
+    if len(set(base.values())) != len(names):
+        return {n: n for n in names}
+    if len(names) < 2:
+        return base
+    values = list(base.values())
+    prefix = os.path.commonprefix(values)
+    prefix = prefix[: max(prefix.rfind(c) for c in SEPARATORS) + 1]
+    suffix = os.path.commonprefix([v[::-1] for v in values])[::-1]
+    cuts = [suffix.find(c) for c in SEPARATORS if c in suffix]
+    suffix = suffix[min(cuts) :] if cuts else ""
+    short = {n: v[len(prefix) : len(v) - len(suffix)] for n, v in base.items()}
+    return short if all(short.values()) and len(set(short.values())) == len(names) else base
+
+
+def label(system: str | None, metric: str) -> str:
+    """A bar's label: the system's shown name (:func:`display_names`) and the metric."""
+    return f"{system} {metric}" if system else metric
 
 
 def enabled(stream: TextIO | None = None, quiet: bool = False) -> bool:
@@ -148,11 +180,12 @@ class ChunkedMetric:
     it loaded without changing how it uses them.
     """
 
-    def __init__(self, metric: Any, *, chunk_size: int = DEFAULT_CHUNK_SIZE, show: bool | None = None, stream: TextIO | None = None):
+    def __init__(self, metric: Any, *, chunk_size: int = DEFAULT_CHUNK_SIZE, show: bool | None = None, stream: TextIO | None = None, desc: str | None = None):
         self._metric = metric
         self._chunk_size = chunk_size
         self._show = show
         self._stream = stream
+        self._desc = desc  # the bar's label (default: the metric's name)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._metric, name)
@@ -164,7 +197,7 @@ class ChunkedMetric:
         return type(self._metric)
 
     def stats(self, predictions: Sequence[str], references: Sequence[Any]):
-        return chunked_stats(self._metric, predictions, references, chunk_size=self._chunk_size, show=self._show, stream=self._stream)
+        return chunked_stats(self._metric, predictions, references, chunk_size=self._chunk_size, desc=self._desc, show=self._show, stream=self._stream)
 
     def corpus_score(self, predictions: Sequence[str], references: Sequence[Any]):
         if not segment_local(self._metric):  # corpus-fitted metrics keep their own path
@@ -182,15 +215,17 @@ def add_flags(parser: Any, chunk_size: bool = True) -> None:
         parser.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK_SIZE, help=f"segments per core call behind the progress bar (default: {DEFAULT_CHUNK_SIZE}); results do not depend on it")
 
 
-def wrap(metrics: list[tuple[str, Any]], args: Any) -> list[tuple[str, Any]]:
-    """The CLI's ``(name, metric)`` list with chunked, progress-tracked extraction."""
+def wrap(metrics: list[tuple[str, Any]], args: Any, system: str | None = None) -> list[tuple[str, Any]]:
+    """The CLI's ``(name, metric)`` list with chunked, progress-tracked extraction; each
+    bar is labelled with ``system`` (a name from :func:`display_names`) and the metric's
+    name as given (``sysA bleu``), as the report's bars are."""
     quiet = getattr(args, "quiet", False)
     # `score --chunk-size` is optional (it switches on streaming); None means the default.
     chunk_size = getattr(args, "chunk_size", None) or DEFAULT_CHUNK_SIZE
     chunk_ranges(1, chunk_size)  # validate early: a usage error before any work
     if not enabled(sys.stderr, quiet):
         return metrics  # no bar to drive: one core call per batch, no chunking overhead
-    return [(name, ChunkedMetric(m, chunk_size=chunk_size, show=True)) for name, m in metrics]
+    return [(name, ChunkedMetric(m, chunk_size=chunk_size, show=True, desc=label(system, name))) for name, m in metrics]
 
 
-__all__ = ["ChunkedMetric", "add_flags", "chunk_ranges", "chunked_stats", "enabled", "segment_local", "track", "wrap"]
+__all__ = ["ChunkedMetric", "add_flags", "chunk_ranges", "chunked_stats", "display_names", "enabled", "label", "segment_local", "track", "wrap"]

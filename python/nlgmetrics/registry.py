@@ -7,25 +7,70 @@ loaded; a plugin may register a callable directly.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
-from typing import Any, Callable
 
 from .errors import InvalidOptionError
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
-@dataclass(frozen=True)
+_FIELDS = ("name", "target", "description", "declared_flavours", "kind")
+
+
 class Entry:
+    """One registered metric: an immutable record compared and hashed by its fields.
+
+    A plain class, not a dataclass: ``dataclasses`` brings ``inspect`` and ``ast``, the
+    largest part of a command line's start-up.
+    """
+
+    __slots__ = (*_FIELDS, "_resolved")
+
     name: str
     # A callable, or "module:attribute" resolved on first use.
     target: Callable[..., Any] | str
     description: str
     # None: read the factory's own ``flavours`` attribute when asked.
-    declared_flavours: tuple[str, ...] | None = ()
+    declared_flavours: tuple[str, ...] | None
     # "text": predictions and references; "data-to-text": also a table per segment
     # (`nlgmetrics score --jsonl` rows with a "table"); "neural": text metrics that need a
     # model and the [neural] extra.
-    kind: str = "text"
-    _resolved: list = field(default_factory=list, compare=False, repr=False)
+    kind: str
+
+    def __init__(
+        self,
+        name: str,
+        target: Callable[..., Any] | str,
+        description: str,
+        declared_flavours: tuple[str, ...] | None = (),
+        kind: str = "text",
+    ) -> None:
+        for field, value in zip(_FIELDS, (name, target, description, declared_flavours, kind)):
+            object.__setattr__(self, field, value)
+        object.__setattr__(self, "_resolved", [])
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: Entry is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: Entry is immutable")
+
+    def _key(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, f) for f in _FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() == other._key()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return "Entry(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in _FIELDS) + ")"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Entry, self._key())
 
     @property
     def factory(self) -> Callable[..., Any]:

@@ -10,22 +10,32 @@ collectors read (so a new flavour is covered by what its collector reads), mode 
 
 from __future__ import annotations
 
-import argparse
 import math
-from dataclasses import dataclass
-from typing import Any, Callable, Iterable
 
 from .guard import UsageError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any, Callable, Iterable
 
 INF = math.inf
 
 
-@dataclass(frozen=True)
 class Range:
-    lo: float
-    hi: float
-    lo_open: bool = False
-    hi_open: bool = False
+    """Allowed values of a numeric flag: ``lo`` to ``hi``, each end open or closed.
+
+    Plain classes here, not dataclasses: ``dataclasses`` brings ``inspect`` and ``ast``,
+    most of a command line's start-up.
+    """
+
+    __slots__ = ("lo", "hi", "lo_open", "hi_open")
+
+    def __init__(self, lo: float, hi: float, lo_open: bool = False, hi_open: bool = False) -> None:
+        self.lo, self.hi, self.lo_open, self.hi_open = lo, hi, lo_open, hi_open
+
+    def __repr__(self) -> str:
+        return f"Range(lo={self.lo!r}, hi={self.hi!r}, lo_open={self.lo_open!r}, hi_open={self.hi_open!r})"
 
     def holds(self, v: float) -> bool:
         if isinstance(v, float) and not math.isfinite(v):
@@ -186,11 +196,14 @@ def check_metric_flags(parser: argparse.ArgumentParser, args: argparse.Namespace
 
 
 # -- options that only apply in some modes of a subcommand ---------------------------------
-@dataclass(frozen=True)
 class ModeRule:
-    dests: tuple[str, ...]
-    applies: Callable[[argparse.Namespace], bool]
-    needs: str  # completes "... only applies with <needs>"
+    """Options (``dests``) that apply only when ``applies(args)`` holds; ``needs``
+    completes "... only applies with <needs>"."""
+
+    __slots__ = ("dests", "applies", "needs")
+
+    def __init__(self, dests: tuple[str, ...], applies: Callable[[argparse.Namespace], bool], needs: str) -> None:
+        self.dests, self.applies, self.needs = dests, applies, needs
 
 
 def _kendall_like(a: argparse.Namespace) -> bool:

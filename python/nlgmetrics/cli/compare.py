@@ -11,27 +11,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, Any, Sequence
 
 from .jsonout import json_text
+from .resampling_flags import add_confidence_flags, add_resampling_flags  # noqa: F401 - compare's flags, and score's
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
 if TYPE_CHECKING:
+    from typing import Any, Sequence
+
     from ..significance import ConfidenceInterval, PairedTestResult
-
-
-# -- flags ----------------------------------------------------------------------------
-def add_resampling_flags(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
-    p.add_argument("--seed", type=int, default=12345, help="random seed of the resampling (default: 12345, as sacrebleu)")
-    p.add_argument("--method", choices=["nlgmetrics", "sacrebleu"], default="nlgmetrics", help="nlgmetrics: exact sums, Philox draws; sacrebleu: sacrebleu 2.6's draws and float32 sums (default: nlgmetrics)")
-    p.add_argument("--resampling", choices=["multinomial", "poisson"], default="multinomial", help="bootstrap draws: multinomial, or Poisson(1) weights keyed by segment id (default: multinomial)")
-
-
-def add_confidence_flags(p: argparse.ArgumentParser) -> None:
-    """Flags of ``nlgmetrics score`` for bootstrap confidence intervals."""
-    g = p.add_argument_group("confidence intervals")
-    g.add_argument("--confidence", "-ci", action="store_true", help="report a 95%% bootstrap confidence interval")
-    g.add_argument("--confidence-n", "-cin", type=int, default=1000, help="bootstrap resamples (default: 1000)")
-    add_resampling_flags(g)
 
 
 def add_parser(sub: Any, common: Any) -> None:
@@ -49,6 +37,9 @@ def add_parser(sub: Any, common: Any) -> None:
     c.add_argument("--paired-bs-n", "-pbsn", type=int, default=1000, help="bootstrap resamples (default: 1000)")
     c.add_argument("--paired-ar-n", "-parn", type=int, default=10000, help="randomization trials (default: 10000)")
     add_resampling_flags(c)
+    from ..progress import add_flags as add_progress_flags  # progress bars (--quiet)
+
+    add_progress_flags(c, chunk_size=False)
     common(c)
 
 
@@ -77,6 +68,7 @@ def decorate(d: dict[str, Any], ci: "ConfidenceInterval", args: argparse.Namespa
 def run(args: argparse.Namespace, out, load_metric, read_lines, references) -> int:
     """``nlgmetrics compare``: helpers come from cli/main.py so both share file handling."""
     from ..errors import NlgMetricsError
+    from ..progress import display_names, wrap
     from ..significance import paired_test_stats
     from .guard import UsageError
 
@@ -88,6 +80,7 @@ def run(args: argparse.Namespace, out, load_metric, read_lines, references) -> i
     refs = references(args.references, len(systems[0][1]))
     test = "bs" if args.paired_bs else "ar"
     n = args.paired_bs_n if args.paired_bs else args.paired_ar_n
+    shown = display_names([path for path, _ in systems])  # the bars' labels, as the report's
     results = []
     for name in args.metrics:
         metric = load_metric(name, args)
@@ -95,7 +88,8 @@ def run(args: argparse.Namespace, out, load_metric, read_lines, references) -> i
         for path, hyps in systems:
             if len(hyps) != len(refs):
                 raise NlgMetricsError(f"{path} has {len(hyps)} lines but the references have {len(refs)}")
-            stats.append((path, metric.stats(hyps, refs)))
+            ((_, extracting),) = wrap([(name, metric)], args, shown[path])  # chunked behind a bar on a terminal
+            stats.append((path, extracting.stats(hyps, refs)))
         results.append(
             paired_test_stats(
                 metric, (f"Baseline: {stats[0][0]}", stats[0][1]), stats[1:], test=test, n_samples=n,

@@ -12,9 +12,12 @@ from __future__ import annotations
 import argparse
 import math
 import os
-from typing import Any
 
-from .compare import add_resampling_flags
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
+if TYPE_CHECKING:
+    from typing import Any
+
+from .resampling_flags import add_resampling_flags
 from .jsonout import json_text
 
 

@@ -9,8 +9,10 @@ string). Results have the same shape as every other metric's.
 from __future__ import annotations
 
 import argparse
-import json
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
+if TYPE_CHECKING:
+    from typing import Any
 
 from ..errors import InvalidOptionError, NlgMetricsError
 from ..io.text import read_lines
@@ -20,10 +22,13 @@ def needs_tables(metric: Any) -> bool:
     return bool(getattr(metric, "needs_tables", False))
 
 
-def read_tables(path: str) -> list[Any]:
-    """The ``"table"`` of every non-blank line of a JSON-lines file."""
+def read_tables(path: str, lines: list[str] | None = None) -> list[Any]:
+    """The ``"table"`` of every non-blank line of a JSON-lines file (of ``lines``, the
+    file's lines as already read, when given)."""
+    import json
+
     tables = []
-    for lineno, line in enumerate(read_lines(path), 1):
+    for lineno, line in enumerate(read_lines(path) if lines is None else lines, 1):
         if not line.strip():
             continue
         obj = json.loads(line)  # already validated by the prediction/reference reader
@@ -33,12 +38,14 @@ def read_tables(path: str) -> list[Any]:
     return tables
 
 
-def score(metric: Any, sys_name: str, hyps: list[str], refs: list[list[str]], args: argparse.Namespace) -> list[dict[str, Any]]:
+def score(metric: Any, sys_name: str, hyps: list[str], refs: list[list[str]], args: argparse.Namespace, lines: list[str] | None = None) -> list[dict[str, Any]]:
+    """``metric``'s results on the ``--jsonl`` input; ``lines``: that file's lines as
+    already read (else it is read again)."""
     if not args.jsonl:
         raise InvalidOptionError(f'{metric.name} needs the input tables: give --jsonl with "prediction", "references" and "table"')
     if getattr(args, "confidence", False):
         raise InvalidOptionError(f"--confidence is not available for {metric.name}")
-    tables = read_tables(args.jsonl)
+    tables = read_tables(args.jsonl, lines)
     if args.sentence_level:
         scores = metric.sentence_scores(hyps, refs, tables)
         sig = metric.signature(metric.stats(hyps[:1], refs[:1], tables[:1]).total()).format(short=args.short) if hyps else ""

@@ -16,8 +16,10 @@ from __future__ import annotations
 import os
 import sys
 import warnings
-import zlib
-from typing import Callable
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
+if TYPE_CHECKING:
+    from typing import Callable
 
 from ..errors import InvalidOptionError, MissingExtraError, NlgMetricsError
 
@@ -63,6 +65,17 @@ def _is_rust_panic(e: BaseException) -> bool:
     return type(e).__name__ == "PanicException"
 
 
+def _is_zlib_error(e: BaseException) -> bool:
+    # zlib.error without importing zlib: unless something loaded zlib, none was raised
+    zlib = sys.modules.get("zlib")
+    return zlib is not None and isinstance(e, zlib.error)
+
+
+def _corrupt(e: BaseException) -> int:
+    _say(f"error: corrupt compressed input: {e}")
+    return EXIT_DATA
+
+
 def _wordnet_missing(e: LookupError) -> bool:
     return "wordnet" in str(e).lower()
 
@@ -104,9 +117,8 @@ def _guarded(command: Callable[[], int]) -> int:
     except OSError as e:
         _say(f"error: {_os_message(e)}")
         return EXIT_DATA
-    except (EOFError, zlib.error) as e:  # corrupt compressed input reached a reader directly
-        _say(f"error: corrupt compressed input: {e}")
-        return EXIT_DATA
+    except EOFError as e:  # corrupt compressed input reached a reader directly
+        return _corrupt(e)
     except UnicodeError as e:
         _say(f"error: invalid text: {e}")
         return EXIT_DATA
@@ -134,6 +146,8 @@ def _guarded(command: Callable[[], int]) -> int:
         _say(f"error: {e.code}")
         return EXIT_DATA
     except BaseException as e:  # noqa: BLE001 - the promise is one line, whatever happened
+        if _is_zlib_error(e):
+            return _corrupt(e)
         if _is_rust_panic(e) and "KeyboardInterrupt" in str(e):
             _say("interrupted")
             return EXIT_INTERRUPTED

@@ -8,9 +8,11 @@ lists.
 
 from __future__ import annotations
 
-import json
 import math
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _clean(obj: Any) -> Any:
@@ -30,4 +32,6 @@ def _clean(obj: Any) -> Any:
 
 def json_text(obj: Any, **kwargs: Any) -> str:
     """``json.dumps(obj)`` with non-finite numbers as ``null`` (never NaN/Infinity tokens)."""
+    import json  # here, not at the top: text output need not load it
+
     return json.dumps(_clean(obj), ensure_ascii=False, allow_nan=False, **kwargs)

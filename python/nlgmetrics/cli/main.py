@@ -7,30 +7,54 @@ before any input is read (ranges, options that do not apply) live in :mod:`.chec
 from __future__ import annotations
 
 import argparse
-import errno
 import functools
+import gc
+import os
 import sys
-from typing import Any, Sequence
 
 from .. import __version__
 from ..errors import NlgMetricsError
-from ..io.chunks import parse_jsonl_record
 from ..io.text import read_lines
 from ..registry import available, load
 from .options import OPTION_SETS
 from . import checks
-from . import compare, correlate  # significance & meta-evaluation subcommands
-from . import data_to_text  # tables for PARENT
-from . import stream as stream_cli  # streaming: --chunk-size, --scheduler
 from .guard import UsageError, guarded
-from .jsonout import json_text
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
+if TYPE_CHECKING:
+    from typing import Any, Sequence
+
+# Imported where used, so that a `score` run loads only what it needs (start-up is most
+# of a short run): compare, correlate (significance & meta-evaluation subcommands),
+# data_to_text (tables for PARENT), stream (streaming: --chunk-size, --scheduler).
 
 __all__ = ["UsageError", "build_parser", "main", "subparsers"]
+
+
+def _help_width() -> int:
+    """argparse's default help width, ``shutil.get_terminal_size().columns - 2``, computed
+    the way shutil does (``$COLUMNS``, else the terminal of stdout, else 80) without
+    importing shutil: argparse makes a formatter, so asks for the width, on every
+    ``add_argument`` of a parser."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+        columns = columns or 80
+    return columns - 2
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # argparse would print usage and exit 2 itself
         raise UsageError(message)
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        return self.formatter_class(prog=self.prog, width=_help_width())  # type: ignore[call-arg]
 
 
 # Every subcommand, in the order `nlgmetrics --help` lists them.
@@ -45,11 +69,15 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--version", "-V", action="version", version=f"nlgmetrics {__version__}")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
     if only in (None, "score"):
-        _add_score_parser(sub)
+        _declare_score_options(sub.add_parser("score", help=_SCORE_HELP))
     # --- significance & meta-evaluation: compare, correlate (cli/compare.py, cli/correlate.py) ---
     if only in (None, "compare"):
+        from . import compare
+
         compare.add_parser(sub, _add_shared_metric_flags)
     if only in (None, "correlate"):
+        from . import correlate
+
         correlate.add_parser(sub, _add_shared_metric_flags)
     # ---
     if only in (None, "list"):
@@ -78,8 +106,138 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return p
 
 
-def _add_score_parser(sub: Any) -> None:
-    s = sub.add_parser("score", help="score system outputs against references")
+# What argparse stores for an option that is not given and has no ``default=``, by action
+# (any other action is declared for real: _DECLARE).
+_DECLARE = object()
+_IMPLICIT_DEFAULTS: dict[str | None, Any] = {
+    None: None, "store": None, "store_const": None, "store_true": False, "store_false": True,
+    "append": None, "append_const": None, "count": None, "extend": None,
+}
+
+
+class _Declaring:
+    """A parser (or one of its argument groups) as the functions declaring a subcommand's
+    options see it, for one command line.
+
+    An option that the command line names (``named``: its tokens that start with ``-``,
+    and their part before ``=``) is declared on the real parser, as are positionals,
+    required options and those whose string default argparse would convert. Any other
+    option only gets its default in the parser's defaults: that is everything argparse
+    does with an option the command line does not name, and it skips argparse's work per
+    option, which for ``score``'s hundred options is a large part of a short run's
+    start-up. Argument groups are created when their first option is declared for real,
+    so the parser's options and groups keep their declaration order.
+
+    The parse equals the full parser's when every option token of the command line is
+    one of the parser's option strings exactly (no abbreviation, no help) and no two
+    options share a destination (:attr:`exact`); :func:`_lean_score` checks both and
+    otherwise leaves the command line to the full parser.
+    """
+
+    def __init__(self, parser: argparse.ArgumentParser, named: frozenset[str], make: Any = None, shared: Any = None):
+        self._parser = parser
+        self._named = named
+        self._make = make  # creates the real group on first use (None: the parser itself)
+        self._real: Any = parser if make is None else None
+        # (every destination declared so far, the destinations declared twice)
+        self._dests, self._twice = shared if shared is not None else ({a.dest for a in parser._actions}, [])
+
+    @property
+    def exact(self) -> bool:
+        return not self._twice
+
+    def _claim(self, dest: str) -> None:
+        if dest in self._dests:
+            self._twice.append(dest)  # argparse's first-declared default would win
+        self._dests.add(dest)
+
+    def _declare(self, names: tuple[str, ...], kwargs: dict[str, Any]) -> argparse.Action:
+        if self._real is None:
+            self._real = self._make()
+        declared = self._real.add_argument(*names, **kwargs)
+        self._claim(declared.dest)
+        return declared
+
+    def add_argument(self, *names: str, **kwargs: Any) -> argparse.Action | None:
+        named = self._named
+        for name in names:
+            if name in named:
+                return self._declare(names, kwargs)
+        implicit = _IMPLICIT_DEFAULTS.get(kwargs.get("action"), _DECLARE)
+        default = kwargs.get("default", implicit)
+        if (
+            implicit is _DECLARE
+            or not names
+            or names[0][:1] != "-"  # a positional
+            or kwargs.get("required")
+            or (isinstance(default, str) and kwargs.get("type") is not None)  # argparse converts it
+        ):
+            return self._declare(names, kwargs)
+        dest = kwargs.get("dest") or _dest_of(names)
+        self._claim(dest)
+        self._parser._defaults[dest] = default
+        return None
+
+    def add_argument_group(self, *args: Any, **kwargs: Any) -> _Declaring:
+        return _Declaring(self._parser, self._named, lambda: self._parser.add_argument_group(*args, **kwargs), (self._dests, self._twice))
+
+
+def _dest_of(names: tuple[str, ...]) -> str:
+    """argparse's destination of an option: its first long name (else its first name)
+    without the leading dashes, ``-`` as ``_``."""
+    for name in names:
+        if name[1:2] == "-":
+            break
+    else:
+        name = names[0]
+    return name.lstrip("-").replace("-", "_")
+
+
+def _option_tokens(argv: Sequence[str]) -> frozenset[str]:
+    """The tokens of ``argv`` that argparse reads as options, and their part before ``=``."""
+    tokens = set()
+    for token in argv:
+        if token[:1] == "-" and token != "-":
+            tokens.add(token)
+            tokens.add(token.split("=", 1)[0])
+    return frozenset(tokens)
+
+
+def _lean_score(argv: Sequence[str]) -> tuple[argparse.ArgumentParser, argparse.Namespace] | None:
+    """``score``'s parser with only the options ``argv`` names declared for real
+    (:class:`_Declaring`) and the parsed arguments, or ``None`` where the full parser must
+    decide: an abbreviated or unknown option, ``--``, help, destinations declared twice,
+    or any usage error (the full parser words it).
+
+    Built on its own, as ``add_parser`` would build it, without the top-level parser: with
+    every option token exact, the top-level parser hands all of ``argv[1:]`` to ``score``
+    and adds ``command``."""
+    named = _option_tokens(argv[1:])
+    score = _Parser(prog="nlgmetrics score")
+    declaring = _Declaring(score, named)
+    _declare_score_options(declaring)
+    if not declaring.exact:
+        return None
+    options = score._option_string_actions
+    for token in named:
+        action = options.get(token) or options.get(token.split("=", 1)[0])
+        if action is None or isinstance(action, (argparse._HelpAction, argparse._VersionAction)):
+            return None
+    try:
+        parsed = score.parse_args(argv[1:])
+    except UsageError:
+        return None
+    return score, argparse.Namespace(command="score", **vars(parsed))
+
+
+_SCORE_HELP = "score system outputs against references"
+
+
+def _declare_score_options(s: Any) -> None:
+    """``score``'s options, on its parser (or a :class:`_Declaring` standing for it)."""
+    from . import stream as stream_cli
+    from .resampling_flags import add_confidence_flags
+
     s.add_argument("-r", "--references", action="append", default=[], metavar="REF", help="a reference file (repeat for several references)")
     s.add_argument("-i", "--input", nargs="+", default=None, metavar="HYP", help="system output file(s); stdin when absent")
     s.add_argument("--jsonl", default=None, metavar="FILE", help='JSON lines with "prediction" and "references" (instead of -r/-i)')
@@ -95,22 +253,27 @@ def _add_score_parser(sub: Any) -> None:
     s.add_argument("--n-threads", type=int, default=0, help="worker threads (0 = all cores); results do not depend on it")
     for opts in OPTION_SETS.values():
         opts.add(s.add_argument_group(f"{opts.metric} options"))
-    compare.add_confidence_flags(s)  # --- significance: score --confidence ---
+    add_confidence_flags(s)  # --- significance: score --confidence ---
     from ..progress import add_flags as _add_progress_flags  # progress bars (--quiet)
 
     _add_progress_flags(s, chunk_size=False)  # score's --chunk-size streams (cli/stream.py)
     stream_cli.add_flags(s)  # --- streaming: score --chunk-size / --scheduler ---
 
 
-def _read_jsonl(path: str) -> tuple[list[str], list[list[str]]]:
+def _read_jsonl(path: str) -> tuple[list[str], list[list[str]], list[str]]:
+    """Predictions, references and the file's lines (a metric that also reads the
+    tables, PARENT, takes them from these lines: the file is read once)."""
+    from ..io.chunks import parse_jsonl_record
+
     preds: list[str] = []
     refs: list[list[str]] = []
-    for lineno, line in enumerate(read_lines(path), 1):
+    lines = read_lines(path)
+    for lineno, line in enumerate(lines, 1):
         record = parse_jsonl_record(line, f"{path}:{lineno}")
         if record is not None:
             preds.append(record[0])
             refs.append(record[1])
-    return preds, refs
+    return preds, refs, lines
 
 
 def _add_shared_metric_flags(p: argparse.ArgumentParser) -> None:
@@ -159,6 +322,8 @@ def _corpus_only(metric: Any) -> bool:
 
 def _check_capabilities(command: str, args: argparse.Namespace, metrics: list[tuple[str, Any]]) -> None:
     """Modes a metric cannot run in are usage errors before any input is read."""
+    from . import data_to_text, stream as stream_cli
+
     streaming = command == "score" and stream_cli.wanted(args)
     for name, metric in metrics:
         if _corpus_only(metric):  # `report` shows such metrics without intervals
@@ -187,35 +352,45 @@ def build_metrics(command: str, parser: argparse.ArgumentParser, args: argparse.
     return built
 
 
-def _inputs(args: argparse.Namespace) -> list[tuple[str, list[str], list[list[str]]]]:
+def _inputs(args: argparse.Namespace) -> tuple[list[tuple[str, list[str], list[list[str]]]], list[str] | None]:
+    """Every system's lines and the references, each file read, decoded and split once
+    and line counts checked once, for all the metrics of the run; and with ``--jsonl``, the
+    file's lines (for the metrics that also read the tables, PARENT), else ``None``."""
     if args.jsonl:
         if args.references or args.input:
             raise UsageError("--jsonl replaces -r/-i; give one or the other")
-        preds, refs = _read_jsonl(args.jsonl)
-        return [(args.jsonl, preds, refs)]
+        preds, refs, lines = _read_jsonl(args.jsonl)
+        return [(args.jsonl, preds, refs)], lines
     systems = _read_systems(args)
     refs = _references(args.references, len(systems[0][1]))
     for name, hyps in systems[1:]:
         if len(hyps) != len(refs):
             raise NlgMetricsError(f"{name} has {len(hyps)} lines but the references have {len(refs)}")
-    return [(name, hyps, refs) for name, hyps in systems]
+    return [(name, hyps, refs) for name, hyps in systems], None
 
 
 def _score(args: argparse.Namespace, out, built: dict[str, Any]) -> int:
     if args.confidence and args.sentence_level:  # significance
         raise UsageError("--confidence needs corpus-level scores; drop --sentence-level")
     metrics = [(name, built[name]) for name in args.metrics]
+    from . import data_to_text, stream as stream_cli
+
+    if args.confidence:
+        from . import compare  # significance: score --confidence
     from ..progress import wrap as _with_progress  # chunked extraction behind a progress bar; same numbers
 
     if stream_cli.wanted(args):  # streaming: bounded memory, optionally on a Dask cluster
         _emit(args, stream_cli.run(args, metrics, UsageError), out)
         return 0
-    metrics = _with_progress(metrics, args)
+    from ..progress import display_names
+
+    inputs, jsonl_lines = _inputs(args)
+    shown = display_names([sys_name for sys_name, _, _ in inputs])  # the bars' labels, as the report's
     results: list[dict[str, Any]] = []
-    for sys_name, hyps, refs in _inputs(args):
-        for name, metric in metrics:
+    for sys_name, hyps, refs in inputs:
+        for name, metric in _with_progress(metrics, args, shown[sys_name]):
             if data_to_text.needs_tables(metric):  # data-to-text: PARENT reads tables too
-                results.extend(data_to_text.score(metric, sys_name, hyps, refs, args))
+                results.extend(data_to_text.score(metric, sys_name, hyps, refs, args, jsonl_lines))
                 continue
             if args.sentence_level:
                 # JSON rows carry every part of the segment's score as named fields (rouge1_recall, ...)
@@ -240,6 +415,8 @@ def _score(args: argparse.Namespace, out, built: dict[str, Any]) -> int:
 
 
 def _emit(args: argparse.Namespace, results: list[dict[str, Any]], out) -> None:
+    if args.format == "json":
+        from .jsonout import json_text
     if args.sentence_level:
         for r in results:
             if args.format == "json":
@@ -291,19 +468,39 @@ class _ClosedStream:
     """Stands for stdout when the process was started with it closed (``>&-``)."""
 
     def write(self, text: str) -> int:
+        import errno
+
         raise OSError(errno.EBADF, "stdout is closed")
 
     def flush(self) -> None:
         pass
 
 
-def _dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
-    out = sys.stdout if sys.stdout is not None else _ClosedStream()
+def _parse(argv: list[str]) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
+    """The parser of ``argv``'s subcommand and the parsed arguments. ``score`` first tries
+    its lean parser (:func:`_lean_score`); where that declines, the full parser parses the
+    command line, so a usage error reads as it always has."""
+    command = argv[0] if argv and argv[0] in COMMANDS else None
+    if command == "score":
+        lean = _lean_score(argv)
+        if lean is not None:
+            return lean
+    # a known subcommand: its parser alone (anything else, e.g. --help: all)
+    parser = _parser(command)
     args = parser.parse_args(argv)
     if args.command is None:
         raise UsageError(f"give a subcommand: {', '.join(subparsers(parser))} (nlgmetrics --help)")
-    sub = subparsers(parser)[args.command]
+    return subparsers(parser)[args.command], args
+
+
+def _dispatch(sub: argparse.ArgumentParser, args: argparse.Namespace, started: Any = None) -> int:
+    out = sys.stdout if sys.stdout is not None else _ClosedStream()
     checks.check(args.command, sub, args)
+    # every subcommand with -m builds its metrics here, before reading any input
+    classification_report = args.command == "report" and args.labels is not None
+    built = build_metrics(args.command, sub, args) if getattr(args, "metrics", None) and not classification_report else {}
+    if started is not None:
+        started()
     if args.command == "list":
         return _list(out)
     if args.command == "coco":  # captioning family
@@ -314,16 +511,17 @@ def _dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> in
         from .classify import run as _run_classify
 
         return _run_classify(args, out)
-    # every subcommand with -m builds its metrics here, before reading any input
-    classification_report = args.command == "report" and args.labels is not None
-    built = build_metrics(args.command, sub, args) if getattr(args, "metrics", None) and not classification_report else {}
 
     def load_metric(name: str, a: argparse.Namespace) -> Any:
         return built[name]
 
     if args.command == "compare":
+        from . import compare
+
         return compare.run(args, out, load_metric, read_lines, _references)
     if args.command == "correlate":
+        from . import correlate
+
         return correlate.run(args, out, load_metric, read_lines, _references)
     if args.command == "report":
         from .report import run as _run_report
@@ -340,19 +538,38 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command line; the exit status follows :mod:`nlgmetrics.cli.guard`."""
+    """Run one command line; the exit status follows :mod:`nlgmetrics.cli.guard`.
+
+    Without ``argv`` this is the program's own run (the ``nlgmetrics`` command, ``python
+    -m nlgmetrics``): garbage collection waits until the command line is parsed and its
+    metrics are built, and what start-up made (modules, parser, metrics: objects that
+    live as long as the process) is then frozen out of later collections, exit's included
+    (``gc.freeze``). Collecting them would find nothing and is a tenth of a short run.
+    """
+    program = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["sacrebleu"]:  # sacrebleu's arguments, parsed by its own parser (its exit codes)
         from .sacrebleu_cli import main as _sacrebleu_main
 
         return _sacrebleu_main(argv[1:], prog="nlgmetrics sacrebleu")
-    return guarded(lambda: _dispatch_with_hints(argv))
-
-
-def _dispatch_with_hints(argv: list[str]) -> int:
+    if not (program and gc.isenabled()):
+        return guarded(lambda: _dispatch_with_hints(argv))
+    gc.disable()
     try:
-        # a known subcommand first: its parser alone (anything else, e.g. --help: all)
-        return _dispatch(_parser(argv[0] if argv and argv[0] in COMMANDS else None), argv)
+        return guarded(lambda: _dispatch_with_hints(argv, _started))
+    finally:
+        gc.enable()
+
+
+def _started() -> None:
+    """Start-up is over (see :func:`main`): freeze what it made, collect from here on."""
+    gc.freeze()
+    gc.enable()
+
+
+def _dispatch_with_hints(argv: list[str], started: Any = None) -> int:
+    try:
+        return _dispatch(*_parse(argv), started)
     except UsageError as e:
         from .sacrebleu_cli import hint_for_native  # a sacrebleu habit: say what to write instead
 

@@ -7,16 +7,21 @@ are passed to every metric that accepts them.
 
 from __future__ import annotations
 
-import argparse
-from dataclasses import dataclass
-from typing import Any, Callable
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any, Callable
 
 
-@dataclass(frozen=True)
 class OptionSet:
-    metric: str
-    add: Callable[[argparse._ArgumentGroup], None]
-    collect: Callable[[argparse.Namespace], dict[str, Any]]
+    """A metric family's flags: ``add`` puts them on an argument group, ``collect`` turns
+    the parsed flags into constructor options. (A plain class: ``dataclasses`` would cost
+    the command line most of its start-up.)"""
+
+    __slots__ = ("metric", "add", "collect")
+
+    def __init__(self, metric: str, add: Callable[[argparse._ArgumentGroup], None], collect: Callable[[argparse.Namespace], dict[str, Any]]) -> None:
+        self.metric, self.add, self.collect = metric, add, collect
 
 
 OPTION_SETS: dict[str, OptionSet] = {}

@@ -4,7 +4,10 @@ BLEU-only, chrF lowercases with ``--chrf-lowercase``)."""
 from __future__ import annotations
 
 import argparse
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
+if TYPE_CHECKING:
+    from typing import Any
 
 from .options import register_options
 

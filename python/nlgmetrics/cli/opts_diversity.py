@@ -6,7 +6,10 @@ The nltk flags extend the ``bleu`` option set (they apply with ``--bleu-flavour 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
+if TYPE_CHECKING:
+    from typing import Any
 
 from .options import OPTION_SETS, register_options
 

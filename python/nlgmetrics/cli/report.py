@@ -17,7 +17,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any, Callable
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 from ..progress import add_flags as add_progress_flags
 from .guard import UsageError

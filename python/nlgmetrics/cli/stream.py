@@ -9,11 +9,14 @@ the numbers are those of the local run, bit for bit.
 from __future__ import annotations
 
 import argparse
-from typing import Any, Callable
 
-from ..io.chunks import DEFAULT_CHUNK_SIZE, iter_jsonl_chunks, iter_pair_chunks
-from ..streaming import score_chunks
-from .. import two_phase
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
+if TYPE_CHECKING:
+    from typing import Any, Callable
+
+# io.chunks.DEFAULT_CHUNK_SIZE, for the help text without importing the readers at
+# start-up (tests/test_startup.py keeps the two equal)
+DEFAULT_CHUNK_SIZE = 20_000
 
 
 def add_flags(p: argparse.ArgumentParser) -> None:
@@ -30,6 +33,10 @@ def wanted(args: argparse.Namespace) -> bool:
 
 def run(args: argparse.Namespace, metrics: list[tuple[str, Any]], usage_error: Callable[[str], Exception]) -> list[dict[str, Any]]:
     """Corpus results of every system and metric, in ``_score``'s result-dict shape."""
+    from .. import two_phase
+    from ..io.chunks import iter_jsonl_chunks, iter_pair_chunks
+    from ..streaming import score_chunks
+
     chunk_size = args.chunk_size if args.chunk_size is not None else DEFAULT_CHUNK_SIZE
     if chunk_size < 1:
         raise usage_error(f"--chunk-size must be a positive integer, got {chunk_size}")

@@ -8,17 +8,25 @@ corrupt ``.gz`` file is an :class:`~nlgmetrics.errors.InvalidInputError` naming 
 
 from __future__ import annotations
 
-import gzip
 import sys
-import zlib
 from contextlib import contextmanager
-from typing import BinaryIO, Iterator
 
 from ..errors import InvalidInputError, InvalidTextError
 
-# What gzip raises on a damaged file: BadGzipFile (an OSError), a truncated stream
-# (EOFError), a bad deflate block or checksum (zlib.error).
-_GZIP_ERRORS = (gzip.BadGzipFile, EOFError, zlib.error)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
+if TYPE_CHECKING:
+    from typing import BinaryIO, Iterator
+
+# gzip and zlib are imported only for a .gz file (a fresh interpreter's import time).
+
+
+def _gzip_error_types() -> tuple[type[BaseException], ...]:
+    """What gzip raises on a damaged file: BadGzipFile (an OSError), a truncated stream
+    (EOFError), a bad deflate block or checksum (zlib.error)."""
+    import gzip
+    import zlib
+
+    return (gzip.BadGzipFile, EOFError, zlib.error)
 
 
 def stdin_buffer(stdin: BinaryIO | None = None) -> BinaryIO:
@@ -35,8 +43,10 @@ def gzip_errors(name: str) -> Iterator[None]:
     """Turn a damaged ``.gz`` file's error into one naming the file."""
     try:
         yield
-    except _GZIP_ERRORS as e:
-        raise InvalidInputError(f"{name}: corrupt or truncated gzip file ({e})") from None
+    except Exception as e:
+        if isinstance(e, _gzip_error_types()):
+            raise InvalidInputError(f"{name}: corrupt or truncated gzip file ({e})") from None
+        raise
 
 
 def _decode(data: bytes, name: str) -> str:
@@ -61,6 +71,8 @@ def read_lines(path: str, stdin: BinaryIO | None = None) -> list[str]:
         data = stdin_buffer(stdin).read()
         name = "<stdin>"
     elif path.endswith(".gz"):
+        import gzip
+
         with gzip_errors(path), gzip.open(path, "rb") as fh:
             data = fh.read()
         name = path

@@ -202,6 +202,8 @@ _INIT_SIGNATURES: dict[type, inspect.Signature] = {}
 def check_options(cls: type, args: tuple, options: dict[str, Any]) -> None:
     """Refuse an unknown, missing or repeated constructor option with an InvalidOptionError
     naming it (Python's own TypeError would not say which options exist)."""
+    if not args and _binds_by_keyword(cls.__init__, options):
+        return  # the usual case, decided without inspect
     import inspect  # here, not at the top: it costs a fresh interpreter ~10 ms
 
     sig = _INIT_SIGNATURES.get(cls)
@@ -213,6 +215,29 @@ def check_options(cls: type, args: tuple, options: dict[str, Any]) -> None:
         named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
         known = [p.name for p in list(sig.parameters.values())[1:] if p.kind in named]
         raise UnknownOptionError(f"{cls.__name__}: {e}; its options are: {', '.join(known)}") from None
+
+
+def _binds_by_keyword(init: Any, options: dict[str, Any]) -> bool:
+    """Whether ``inspect.signature(init).bind(None, **options)`` surely succeeds, read from
+    the code object of ``init`` (after its ``__wrapped__`` chain): each option is a
+    parameter taken by name (or goes to ``**kwargs``) and every parameter without a default
+    is given. ``False`` means "ask inspect", which also words the error."""
+    while hasattr(init, "__wrapped__"):
+        init = init.__wrapped__
+    code = getattr(init, "__code__", None)
+    if code is None or hasattr(init, "__signature__") or code.co_argcount < 1 or code.co_posonlyargcount > 1:
+        return False
+    n_pos, n_kw = code.co_argcount, code.co_kwonlyargcount
+    names = code.co_varnames
+    by_name = set(names[1 : n_pos + n_kw])  # the first parameter takes the instance
+    takes_any = bool(code.co_flags & 0x08)  # CO_VARKEYWORDS: **kwargs
+    for key in options:
+        if key not in by_name and not (takes_any and key not in names[: n_pos + n_kw]):
+            return False
+    required = list(names[1 : n_pos - len(init.__defaults__ or ())])
+    kw_defaults = init.__kwdefaults__ or {}
+    required += [k for k in names[n_pos : n_pos + n_kw] if k not in kw_defaults]
+    return all(k in options for k in required)
 
 
 def _typed_option_errors(init: Any) -> Any:

@@ -11,36 +11,13 @@ shows the numbers those commands print.
 from __future__ import annotations
 
 import inspect
-import os
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 import numpy as np
 
 from ..errors import InvalidInputError, LengthMismatchError, NlgMetricsError
-from ..progress import DEFAULT_CHUNK_SIZE, chunked_stats, enabled, segment_local, track
-
-SEPARATORS = "._-"
-
-
-def display_names(names: list[str]) -> dict[str, str]:
-    """The part of each file name that tells the systems apart: no directories, and no
-    prefix or suffix that every name shares (cut at a '.', '_' or '-'), so
-    ``wmt22.zh-en.hyp.sys1.en`` and ``wmt22.zh-en.hyp.sys2.en`` show as ``sys1`` and ``sys2``."""
-    base = {n: os.path.basename(n) or n for n in names}
-    if len(set(base.values())) != len(names):
-        return {n: n for n in names}
-    if len(names) < 2:
-        return base
-    values = list(base.values())
-    prefix = os.path.commonprefix(values)
-    prefix = prefix[: max(prefix.rfind(c) for c in SEPARATORS) + 1]
-    suffix = os.path.commonprefix([v[::-1] for v in values])[::-1]
-    cuts = [suffix.find(c) for c in SEPARATORS if c in suffix]
-    suffix = suffix[min(cuts) :] if cuts else ""
-    short = {n: v[len(prefix) : len(v) - len(suffix)] for n, v in base.items()}
-    return short if all(short.values()) and len(set(short.values())) == len(names) else base
-
+from ..progress import DEFAULT_CHUNK_SIZE, SEPARATORS, chunked_stats, display_names, enabled, segment_local, track  # noqa: F401 - display_names' home was here
 
 @dataclass
 class SystemRow:
