@@ -224,6 +224,23 @@ class RougeScoreROUGE(ROUGE):
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
         return dataclasses.replace(super()._segment_stats(predictions, references), sequence_field=self.sum_fields)
 
+    def _segment_stats_lists(self, predictions: list, references: list) -> SegmentStats | None:
+        if self.tokenizer == "jieba":
+            return None
+        got = _core.rouge_score_stats_lists(predictions, references, list(self.rouge_types), self.use_stemmer, self.tokenizer, self.n_threads)
+        if got is None:
+            return None
+        sums, ref_counts = got
+        return SegmentStats(
+            key=self.key,
+            count_fields=(),
+            counts=np.zeros((len(ref_counts), 0), dtype=np.uint64),
+            sum_fields=self.sum_fields,
+            sums=sums,
+            ref_counts=ref_counts,
+            sequence_field=self.sum_fields,
+        )
+
     def _pairwise(self, cands: list[str], refs: list[str]) -> np.ndarray:
         if self.tokenizer == "jieba":
             from .rouge_zh import encode
