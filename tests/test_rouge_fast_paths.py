@@ -20,6 +20,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer
+from test_rouge_score import reference_matrix
 
 from nlgmetrics import ROUGE, RougeTokenizerWarning
 
@@ -47,12 +48,7 @@ batch = st.lists(pair, min_size=1, max_size=6).filter(lambda ps: len(ps) < 2 or 
 
 
 def reference_rows(preds, refs, stem):
-    sc = rouge_scorer.RougeScorer(TYPES, use_stemmer=stem)
-    rows = []
-    for p, rs in zip(preds, refs):
-        d = sc.score(rs[0], p) if len(rs) == 1 else sc.score_multi(rs, p)
-        rows.append([getattr(d[t], f) for t in TYPES for f in ("precision", "recall", "fmeasure")])
-    return np.array(rows, dtype=np.float64).reshape(len(preds), 3 * len(TYPES))
+    return reference_matrix(TYPES, preds, refs, stem)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -731,26 +731,29 @@ mod tests {
         out
     }
 
-    fn read(text: &str, lines: bool, stem: bool, bytes_path: bool) -> Doc {
+    /// `f` with a fresh reader (its own numbering), stemming when `stem`.
+    fn with_reader(stem: bool, f: impl FnOnce(&mut Reader, &mut Doc)) -> Doc {
         let (mut local, mut word, mut fallback, mut masks, mut stems) =
             (Local::default(), Vec::new(), Tokens::default(), (Vec::new(), Vec::new()), StemCache::default());
         let mut r = Reader { stems: stem.then_some(&mut stems), local: &mut local, word: &mut word, fallback: &mut fallback, masks: &mut masks };
         let mut doc = Doc::default();
-        if bytes_path {
-            r.rouge_score_doc_bytes(text.as_bytes(), lines, &mut doc);
-        } else {
-            r.rouge_score_doc(text.as_bytes(), lines, &mut doc);
-        }
+        f(&mut r, &mut doc);
         doc
     }
 
-    /// The reference tokenizer's tokens, numbered in order of first appearance.
+    fn read(text: &str, lines: bool, stem: bool, bytes_path: bool) -> Doc {
+        with_reader(stem, |r, doc| {
+            if bytes_path {
+                r.rouge_score_doc_bytes(text.as_bytes(), lines, doc)
+            } else {
+                r.rouge_score_doc(text.as_bytes(), lines, doc)
+            }
+        })
+    }
+
+    /// The reference tokenizer's tokens (stemmed by it), numbered in order of first appearance.
     fn reference(text: &str, lines: bool, stem: bool) -> Doc {
-        let (mut local, mut word, mut fallback, mut masks) = (Local::default(), Vec::new(), Tokens::default(), (Vec::new(), Vec::new()));
-        let mut r = Reader { stems: None, local: &mut local, word: &mut word, fallback: &mut fallback, masks: &mut masks };
-        let mut doc = Doc::default();
-        r.doc_with(text, lines, &mut doc, |part, out| rouge_score_tokens_into(part, stem, out));
-        doc
+        with_reader(false, |r, doc| r.doc_with(text, lines, doc, |part, out| rouge_score_tokens_into(part, stem, out)))
     }
 
     #[test]
