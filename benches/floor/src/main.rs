@@ -759,6 +759,33 @@ mod tests {
     }
 
     #[test]
+    fn rouge_task_counts_like_rouge_score() {
+        let mut s = Scratch::default();
+        // unigrams the x2, cat, on, mat; bigrams the-cat, on-the, the-mat; LCS 5
+        assert_eq!(rouge_pair("The cat, sat on THE mat.", &["the cat is on the mat"], &mut s), 5 + 3 + 5);
+        // past one LCS word and a 64-byte mask, keys of 8/9/16/17 bytes
+        let words = ["a", "bb", "abcdefgh", "abcdefghi", "abcdefghijklmnop", "abcdefghijklmnopq"];
+        let mut state = 5u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % 6) as usize
+        };
+        let h: Vec<&str> = (0..150).map(|_| words[next()]).collect();
+        let r: Vec<&str> = (0..90).map(|_| words[next()]).collect();
+        let ids = |t: &[&str]| t.iter().map(|w| words.iter().position(|x| x == w).unwrap() as u64).collect::<Vec<_>>();
+        let (hi, ri) = (ids(&h), ids(&r));
+        let clipped = |a: Vec<Vec<u64>>, b: Vec<Vec<u64>>| {
+            let mut left = b;
+            a.iter().filter(|g| left.iter().position(|x| x == *g).map(|i| left.remove(i)).is_some()).count() as u64
+        };
+        let grams = |t: &[u64], n: usize| t.windows(n).map(|w| w.to_vec()).collect::<Vec<_>>();
+        let want = clipped(grams(&hi, 1), grams(&ri, 1)) + clipped(grams(&hi, 2), grams(&ri, 2)) + naive_lcs(&ri, &hi);
+        assert_eq!(rouge_pair(&h.join(" "), &[&r.join(" - ")], &mut s), want);
+    }
+
+    #[test]
     fn bit_parallel_passes_equal_the_tables() {
         let mut state = 99u64;
         let mut next = || {
