@@ -50,6 +50,10 @@ def rouge_score_stats(
     hyps: Sequence[str], refs: Sequence[Sequence[str]], types: Sequence[str], use_stemmer: bool, tokenizer: str, n_threads: int = 0
 ) -> npt.NDArray[np.float64]:
     """rouge-score statistics: per type ``[P, R, F]`` (best reference by F), shape (n, 3T)."""
+def rouge_score_stats_lists(
+    hyps: object, refs: object, types: Sequence[str], use_stemmer: bool, tokenizer: str, n_threads: int = 0
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]] | None:
+    """As rouge_score_stats, reading list items in place, plus references per segment; None if not plain lists of str."""
 
 def rouge_score_pairwise(
     cands: Sequence[str], refs: Sequence[str], types: Sequence[str], use_stemmer: bool, tokenizer: str, n_threads: int = 0

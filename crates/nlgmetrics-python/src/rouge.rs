@@ -1,11 +1,11 @@
-use crate::convert::{borrow_str_lists, borrow_strs, detached, matrix};
+use crate::convert::{borrow_str_lists, borrow_strs, detached, matrix, ref_count_array, with_str_lists};
 use nlgmetrics_core::stem::{porter_nltk, porter_rouge155};
 use nlgmetrics_core::text::rouge::{self, RougeConfig, RougeTokenizer, RougeType};
 use nlgmetrics_core::text::rouge155::{self, Limit, R155Config, R155Type};
 use nlgmetrics_core::text::rouge_coco;
 use nlgmetrics_core::tokenize::rouge::{rouge_score_tokens, unicode_tokens};
 use nlgmetrics_core::Error;
-use numpy::{PyArray2, PyReadonlyArray2};
+use numpy::{PyArray1, PyArray2, PyReadonlyArray2};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
@@ -38,6 +38,31 @@ fn rouge_score_stats<'py>(
         Ok((rouge::batch_stats(&cfg, &hyps, &refs, n_threads)?, cfg.width()))
     })?;
     matrix(py, data, n, width)
+}
+
+/// [`rouge_score_stats`] reading plain lists in place (references: a str or a non-empty
+/// list or tuple of str per prediction), with the number of references per prediction;
+/// `None` when the inputs have another shape, so the caller validates them.
+#[pyfunction]
+#[pyo3(signature = (hyps, refs, types, use_stemmer, tokenizer, n_threads=0))]
+#[allow(clippy::type_complexity)]
+fn rouge_score_stats_lists<'py>(
+    py: Python<'py>,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+    types: Vec<String>,
+    use_stemmer: bool,
+    tokenizer: &str,
+    n_threads: usize,
+) -> PyResult<Option<(Bound<'py, PyArray2<f64>>, Bound<'py, PyArray1<i64>>)>> {
+    let cfg = rouge_config(&types, use_stemmer, tokenizer).map_err(|e| crate::convert::to_py_err(py, e))?;
+    let Some((data, ref_counts)) =
+        with_str_lists(hyps, refs, |h, r, starts| detached(py, || rouge::batch_stats_flat(&cfg, h, r, starts, n_threads)))?
+    else {
+        return Ok(None);
+    };
+    let n = ref_counts.len();
+    Ok(Some((matrix(py, data, n, cfg.width())?, ref_count_array(py, ref_counts))))
 }
 
 /// F of the first type, every candidate against every reference: shape (n, m).
@@ -229,6 +254,7 @@ fn rouge_coco_stats<'py>(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rouge_score_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(rouge_score_stats_lists, m)?)?;
     m.add_function(wrap_pyfunction!(rouge_score_pairwise, m)?)?;
     m.add_function(wrap_pyfunction!(rouge_tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(porter_stem, m)?)?;

@@ -130,13 +130,17 @@ class ROUGE(Flavoured, Metric, default_flavour="rouge-score"):
 
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
         sums = self._segment_matrix(predictions, references)
+        return self._stats_of(sums, np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references)))
+
+    def _stats_of(self, sums: np.ndarray, ref_counts: np.ndarray) -> SegmentStats:
+        """Per-segment statistics from the ``n × 3T`` matrix and the references per segment."""
         return SegmentStats(
             key=self.key,
             count_fields=(),
-            counts=np.zeros((len(predictions), 0), dtype=np.uint64),
+            counts=np.zeros((len(ref_counts), 0), dtype=np.uint64),
             sum_fields=self.sum_fields,
             sums=sums,
-            ref_counts=np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references)),
+            ref_counts=ref_counts,
         )
 
     def _score(self, stats: Stats) -> RougeScore:
@@ -223,6 +227,14 @@ class RougeScoreROUGE(ROUGE):
 
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
         return dataclasses.replace(super()._segment_stats(predictions, references), sequence_field=self.sum_fields)
+
+    def _segment_stats_lists(self, predictions: list, references: list) -> SegmentStats | None:
+        if self.tokenizer == "jieba":
+            return None
+        got = _core.rouge_score_stats_lists(predictions, references, list(self.rouge_types), self.use_stemmer, self.tokenizer, self.n_threads)
+        if got is None:
+            return None
+        return dataclasses.replace(self._stats_of(*got), sequence_field=self.sum_fields)
 
     def _pairwise(self, cands: list[str], refs: list[str]) -> np.ndarray:
         if self.tokenizer == "jieba":

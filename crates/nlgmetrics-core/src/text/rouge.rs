@@ -17,7 +17,7 @@
 
 use crate::error::{Error, Result};
 use crate::parallel::map_rows;
-use crate::text::rouge_doc::{with_stems, Doc, Local, Reader, StemCache};
+use crate::text::rouge_doc::{with_stems, Doc, Local, Reader, StampMap, StemCache};
 use crate::text::rouge_lcs::BitLcs;
 use crate::tokenize::rouge::{rouge_score_tokens_into, unicode_tokens_into, Tokens};
 use rustc_hash::FxHashMap;
@@ -130,69 +130,82 @@ pub struct Scratch {
     local: Local,
     word: Vec<u8>,
     fallback: Tokens,
+    masks: (Vec<u64>, Vec<u64>),
     docs: Vec<Doc>,
     bits: BitLcs,
     mask: Vec<bool>,
-    /// per token id: (reference budget, candidate budget) of `rougeLsum`, or counts
+    /// per token id: (reference budget, candidate budget) of `rougeLsum`
     budget: Vec<(u32, u32)>,
-    keys_t: Vec<u64>,
-    keys_p: Vec<u64>,
+    /// per token id: the target's unigram counts (zero between calls)
+    counts: Vec<u32>,
+    grams: StampMap<u64>,
 }
 
-/// Tokenize `text` into `doc` with this pair's numbering.
-fn read_doc(cfg: &RougeConfig, text: &str, stems: &mut StemCache, s: &mut Scratch, doc: &mut Doc) {
+/// Tokenize `text` into `doc` with this pair's numbering (`stems` given when stemming).
+fn read_doc(cfg: &RougeConfig, text: &str, stems: Option<&mut StemCache>, s: &mut Scratch, doc: &mut Doc) {
     let lines = cfg.needs_sentences();
     let (stem, tok) = (cfg.stemmer, cfg.tokenizer);
-    let stems = if stem { Some(stems) } else { None };
-    let mut r = Reader { stems, local: &mut s.local, word: &mut s.word, fallback: &mut s.fallback };
-    if tok == RougeTokenizer::RougeScore && text.is_ascii() {
-        r.ascii_doc(text.as_bytes(), lines, doc);
-    } else {
-        r.doc_with(text, lines, doc, |part, out| tok.tokens_into(part, stem, out));
+    let mut r = Reader { stems, local: &mut s.local, word: &mut s.word, fallback: &mut s.fallback, masks: &mut s.masks };
+    match tok {
+        RougeTokenizer::RougeScore => r.rouge_score_doc(text.as_bytes(), lines, doc),
+        RougeTokenizer::Unicode => r.doc_with(text, lines, doc, |part, out| tok.tokens_into(part, stem, out)),
     }
 }
 
-/// Clipped n-gram overlap by sorting packed keys (ids < 2^bits, n * bits <= 64).
-fn packed_overlap(target: &[u32], pred: &[u32], n: usize, bits: u32, s: &mut Scratch) -> u64 {
-    let pack = |w: &[u32]| w.iter().fold(0u64, |k, &t| (k << bits) | t as u64);
-    s.keys_t.clear();
-    s.keys_t.extend(target.windows(n).map(pack));
-    s.keys_p.clear();
-    s.keys_p.extend(pred.windows(n).map(pack));
-    s.keys_t.sort_unstable();
-    s.keys_p.sort_unstable();
-    let (a, b) = (&s.keys_t, &s.keys_p);
-    let (mut i, mut j, mut overlap) = (0, 0, 0u64);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                overlap += 1;
-                i += 1;
-                j += 1;
-            }
+/// Read the prediction into `docs[0]` and the targets after it, in one numbering.
+fn read_pair<S: AsRef<str>>(cfg: &RougeConfig, pred: &str, targets: &[S], s: &mut Scratch, docs: &mut [Doc]) {
+    let mut read = |stems: Option<&mut StemCache>, s: &mut Scratch| {
+        let mut stems = stems;
+        read_doc(cfg, pred, stems.as_deref_mut(), s, &mut docs[0]);
+        for (k, t) in targets.iter().enumerate() {
+            read_doc(cfg, t.as_ref(), stems.as_deref_mut(), s, &mut docs[k + 1]);
         }
+    };
+    if cfg.stemmer {
+        with_stems(|it| read(Some(it), s));
+    } else {
+        read(None, s);
     }
-    overlap
 }
 
-/// Clipped unigram overlap with dense counts.
+/// Clipped overlap of packed n-gram keys: the target's counted, the prediction's consumed.
+fn keyed_overlap(target: impl Iterator<Item = u64>, pred: impl Iterator<Item = u64>, t_total: usize, counts: &mut StampMap<u64>) -> u64 {
+    counts.clear_for(t_total);
+    for k in target {
+        counts.add_one(k);
+    }
+    pred.map(|k| counts.take_one(k) as u64).sum()
+}
+
+/// Clipped n-gram overlap by packing each n-gram into one key (ids < 2^bits, n * bits <= 64).
+fn packed_overlap(target: &[u32], pred: &[u32], n: usize, bits: u32, s: &mut Scratch) -> u64 {
+    let t_total = target.len() + 1 - n;
+    if n == 2 {
+        let pair = |w: &[u32]| ((w[0] as u64) << 32) | w[1] as u64;
+        return keyed_overlap(target.windows(2).map(pair), pred.windows(2).map(pair), t_total, &mut s.grams);
+    }
+    let pack = |w: &[u32]| w.iter().fold(0u64, |k, &t| (k << bits) | t as u64);
+    keyed_overlap(target.windows(n).map(pack), pred.windows(n).map(pack), t_total, &mut s.grams)
+}
+
+/// Clipped unigram overlap with dense counts (no branch per token).
 fn unigram_overlap(target: &[u32], pred: &[u32], n_ids: usize, s: &mut Scratch) -> u64 {
-    grow_budget(&mut s.budget, n_ids);
+    if s.counts.len() < n_ids {
+        s.counts.resize(n_ids, 0);
+    }
+    let counts = &mut s.counts[..n_ids];
     for &t in target {
-        s.budget[t as usize].0 += 1;
+        counts[t as usize] += 1;
     }
     let mut overlap = 0u64;
     for &t in pred {
-        let e = &mut s.budget[t as usize];
-        if e.0 > 0 {
-            e.0 -= 1;
-            overlap += 1;
-        }
+        let c = &mut counts[t as usize];
+        let hit = (*c > 0) as u32;
+        *c -= hit;
+        overlap += hit as u64;
     }
     for &t in target {
-        s.budget[t as usize] = (0, 0);
+        counts[t as usize] = 0;
     }
     overlap
 }
@@ -317,14 +330,11 @@ pub fn segment_stats<S: AsRef<str>>(cfg: &RougeConfig, pred: &str, targets: &[S]
         return Err(Error::MissingReference { index: 0 });
     }
     let mut docs = std::mem::take(&mut s.docs);
-    docs.resize_with(targets.len() + 1, Doc::default);
+    if docs.len() < targets.len() + 1 {
+        docs.resize_with(targets.len() + 1, Doc::default);
+    }
     s.local.reset();
-    with_stems(|it| {
-        read_doc(cfg, pred, it, s, &mut docs[0]);
-        for (k, t) in targets.iter().enumerate() {
-            read_doc(cfg, t.as_ref(), it, s, &mut docs[k + 1]);
-        }
-    });
+    read_pair(cfg, pred, targets, s, &mut docs);
     let n_ids = s.local.len();
     for (ti, &t) in cfg.types.iter().enumerate() {
         let mut best: Option<Prf> = None;
@@ -341,18 +351,31 @@ pub fn segment_stats<S: AsRef<str>>(cfg: &RougeConfig, pred: &str, targets: &[S]
     Ok(())
 }
 
-/// Statistics of a batch, row-major `n × 3T`.
-pub fn batch_stats<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(cfg: &RougeConfig, preds: &[H], refs: &[Vec<R>], n_threads: usize) -> Result<Vec<f64>> {
+/// Statistics of `n` pairs, row-major `n × 3T`; `targets(i)` the references of pair `i`.
+fn stats_rows<'a, H: AsRef<str> + Sync, R: AsRef<str> + Sync + 'a>(cfg: &RougeConfig, preds: &[H], targets: impl Fn(usize) -> &'a [R] + Sync + Send, n_threads: usize) -> Result<Vec<f64>> {
     cfg.validate()?;
-    if preds.len() != refs.len() {
-        return Err(Error::LengthMismatch { what: "predictions and references".into(), left: preds.len(), right: refs.len() });
-    }
     map_rows(preds.len(), cfg.width(), n_threads, Scratch::default, |s, i, row| {
-        segment_stats(cfg, preds[i].as_ref(), &refs[i], s, row).map_err(|e| match e {
+        segment_stats(cfg, preds[i].as_ref(), targets(i), s, row).map_err(|e| match e {
             Error::MissingReference { .. } => Error::MissingReference { index: i },
             e => e,
         })
     })
+}
+
+/// Statistics of a batch, row-major `n × 3T`.
+pub fn batch_stats<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(cfg: &RougeConfig, preds: &[H], refs: &[Vec<R>], n_threads: usize) -> Result<Vec<f64>> {
+    if preds.len() != refs.len() {
+        return Err(Error::LengthMismatch { what: "predictions and references".into(), left: preds.len(), right: refs.len() });
+    }
+    stats_rows(cfg, preds, |i| refs[i].as_slice(), n_threads)
+}
+
+/// [`batch_stats`] with the references flat: pair `i`'s are `refs[starts[i]..starts[i + 1]]`.
+pub fn batch_stats_flat<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(cfg: &RougeConfig, preds: &[H], refs: &[R], starts: &[usize], n_threads: usize) -> Result<Vec<f64>> {
+    if starts.len() != preds.len() + 1 || starts.last() != Some(&refs.len()) || starts.windows(2).any(|w| w[0] > w[1]) {
+        return Err(Error::InvalidInput("reference offsets do not match the predictions".into()));
+    }
+    stats_rows(cfg, preds, |i| &refs[starts[i]..starts[i + 1]], n_threads)
 }
 
 /// F of `cfg.types[0]` for every candidate against every reference: `out[i*m + j]`.
@@ -362,15 +385,20 @@ pub fn pairwise<S: AsRef<str> + Sync>(cfg: &RougeConfig, cands: &[S], refs: &[S]
     let mut s = Scratch::default();
     s.local.reset();
     let read_all = |xs: &[S], s: &mut Scratch| -> Vec<Doc> {
-        with_stems(|it| {
+        let mut read = |mut stems: Option<&mut StemCache>| {
             xs.iter()
                 .map(|x| {
                     let mut d = Doc::default();
-                    read_doc(cfg, x.as_ref(), it, s, &mut d);
+                    read_doc(cfg, x.as_ref(), stems.as_deref_mut(), s, &mut d);
                     d
                 })
                 .collect()
-        })
+        };
+        if cfg.stemmer {
+            with_stems(|it| read(Some(it)))
+        } else {
+            read(None)
+        }
     };
     let cd = read_all(cands, &mut s);
     let rd = read_all(refs, &mut s);

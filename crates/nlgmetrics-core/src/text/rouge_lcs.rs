@@ -209,6 +209,19 @@ impl BitLcs {
         }
         let words = m.div_ceil(64);
         self.load(short, n_ids, words);
+        if words == 1 {
+            // One machine word per row: the common sentence-length case.
+            let mut v = u64::MAX;
+            for (i, &y) in long.iter().enumerate() {
+                if i & 0xFFFF == 0xFFFF {
+                    crate::interrupt::check();
+                }
+                let u = v & self.pm[y as usize];
+                v = v.wrapping_add(u) | (v - u);
+            }
+            self.unload(short, 1);
+            return (!v & low_bits(m)).count_ones() as usize;
+        }
         self.rows.clear();
         self.rows.resize(2 * words, u64::MAX);
         let (cur, nxt) = self.rows.split_at_mut(words);
@@ -283,6 +296,16 @@ impl BitLcs {
             (!rows[i] & below).count_ones()
         };
         trace_back(model, peer, mask, |i, j| l(i, j) as usize);
+    }
+}
+
+/// The low `k` bits set (`k <= 64`).
+#[inline]
+fn low_bits(k: usize) -> u64 {
+    if k >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << k) - 1
     }
 }
 
