@@ -108,6 +108,93 @@ pub fn binary_roc_auc(c: &Thresholded, max_fpr: Option<f64>) -> Result<f64> {
     Ok(0.5 * (1.0 + (partial - min_area) / (max_area - min_area)))
 }
 
+/// The binary ROC AUC of unweighted samples with both classes present, equal to
+/// `binary_roc_auc(&binary_clf_curve(y, scores, None, _), None)` bit for bit.
+///
+/// Unweighted, a threshold's `tps` and `fps` are the numbers of positive and negative
+/// samples scoring at least it, and the area needs neither thresholds nor sample order:
+/// the positives' and the negatives' score keys are sorted apart (8-byte keys, no index
+/// payload), then one merge walk over both yields every distinct threshold's cumulative
+/// counts. `drop_intermediate` keeps the same points (its second differences are exact
+/// on integer counts), and the trapezoid terms are summed in numpy's pairwise order
+/// without being stored.
+pub fn binary_roc_auc_unweighted(y: &[bool], scores: &[f64], n_threads: usize) -> Result<f64> {
+    use super::sort::{descending_key, sort_keys};
+    super::curves::nonzero_weight_samples(y, scores, None)?;
+    let n_pos = y.iter().filter(|&&v| v).count();
+    let mut pos = Vec::with_capacity(n_pos);
+    let mut neg = Vec::with_capacity(y.len() - n_pos);
+    for (i, (&v, &s)) in y.iter().zip(scores).enumerate() {
+        crate::interrupt::check_every(i);
+        if v {
+            pos.push(descending_key(s));
+        } else {
+            neg.push(descending_key(s));
+        }
+    }
+    let (pos, neg) = if crate::parallel::effective_threads(n_threads) > 1 {
+        let watch = crate::interrupt::Watch::current();
+        crate::parallel::run(n_threads, || {
+            rayon::join(|| watch.scope(|| sort_keys(pos, 1)), || watch.scope(|| sort_keys(neg, n_threads)))
+        })
+    } else {
+        (sort_keys(pos, 1), sort_keys(neg, 1))
+    };
+    // cumulative (fps, tps) at each distinct threshold, highest first, thinned as
+    // `roc_curve(drop_intermediate=True)` thins them, with (0, 0) in front
+    let mut kept: Vec<(f64, f64)> = Vec::new();
+    let mut window: [(f64, f64); 3] = [(0.0, 0.0); 3]; // the last three groups
+    let mut groups = 0usize;
+    let (mut i, mut j) = (0usize, 0usize);
+    kept.push((0.0, 0.0));
+    let mut budget = crate::interrupt::Budget::default();
+    loop {
+        let k = match (pos.get(i), neg.get(j)) {
+            (None, None) => break,
+            (Some(&a), None) => a,
+            (None, Some(&b)) => b,
+            (Some(&a), Some(&b)) => a.min(b),
+        };
+        let (i0, j0) = (i, j);
+        while i < pos.len() && pos[i] == k {
+            i += 1;
+        }
+        while j < neg.len() && neg[j] == k {
+            j += 1;
+        }
+        budget.spend(i - i0 + j - j0);
+        let g = (j as f64, i as f64);
+        window = [window[1], window[2], g];
+        groups += 1;
+        if groups == 1 {
+            kept.push(g);
+        } else if groups >= 3 {
+            // the middle of the window is an inner point: keep it where either curve bends
+            let bends = |a: f64, b: f64, c: f64| (c - b) - (b - a) != 0.0;
+            let [p, q, r] = window;
+            if bends(p.0, q.0, r.0) || bends(p.1, q.1, r.1) {
+                kept.push(q);
+            }
+        }
+    }
+    if groups >= 2 {
+        kept.push(window[2]);
+    }
+    let (fl, tl) = (neg.len() as f64, pos.len() as f64);
+    if !(fl > 0.0 && tl > 0.0) {
+        return Ok(f64::NAN);
+    }
+    for p in kept.iter_mut() {
+        *p = (p.0 / fl, p.1 / tl);
+    }
+    // auc(fpr, tpr): fpr never decreases here, so the direction is 1
+    let term = |t: usize| {
+        let (a, b) = (kept[t], kept[t + 1]);
+        (b.0 - a.0) * (b.1 + a.1) / 2.0
+    };
+    Ok(npsum::sum_by(kept.len() - 1, &term))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::curves::binary_clf_curve;
@@ -122,6 +209,37 @@ mod tests {
         assert!((a - 0.5).abs() < 1e-15, "{a}");
         let p = binary_roc_auc(&c, Some(0.5)).unwrap();
         assert!((p - 0.5555555555555556).abs() < 1e-12, "{p}");
+    }
+
+    #[test]
+    fn unweighted_fast_path_equals_the_curve() {
+        let mut state = 4242u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for n in [2usize, 3, 10, 257, 5000, 70_000] {
+            for kind in 0..4 {
+                let y: Vec<bool> = (0..n).map(|i| i % 3 == 0 || next() % 4 == 0).collect();
+                let s: Vec<f64> = (0..n)
+                    .map(|_| match kind {
+                        0 => (next() % 5) as f64 - 2.0,
+                        1 => [0.0, -0.0, 1.0, -1.0][(next() % 4) as usize],
+                        2 => f64::from_bits(next() >> 2) * if next() % 2 == 0 { 1.0 } else { -1.0 },
+                        _ => (next() >> 11) as f64 / (1u64 << 53) as f64,
+                    })
+                    .collect();
+                let want = binary_roc_auc(&binary_clf_curve(&y, &s, None, 1).unwrap(), None).unwrap();
+                for threads in [1, 2] {
+                    let got = binary_roc_auc_unweighted(&y, &s, threads).unwrap();
+                    assert_eq!(got.to_bits(), want.to_bits(), "n={n} kind={kind}");
+                }
+            }
+        }
+        assert!(binary_roc_auc_unweighted(&[true], &[0.0, 1.0], 1).is_err());
+        assert!(binary_roc_auc_unweighted(&[true, false], &[f64::NAN, 1.0], 1).is_err());
     }
 
     #[test]

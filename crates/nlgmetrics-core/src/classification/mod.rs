@@ -62,6 +62,9 @@ pub fn binary_metric(metric: BinaryMetric, y: &[bool], scores: &[f64], weights: 
                 check_finite(scores, "y_score")?;
                 return Ok(f64::NAN);
             }
+            if weights.is_none() && max_fpr.is_none_or(|m| m == 1.0) {
+                return auc::binary_roc_auc_unweighted(y, scores, n_threads);
+            }
             auc::binary_roc_auc(&curves::binary_clf_curve(y, scores, weights, n_threads)?, max_fpr)
         }
         BinaryMetric::AveragePrecision => {

@@ -39,6 +39,44 @@ pub fn sum(a: &[f64]) -> f64 {
     }
 }
 
+/// [`sum`] of the values `f(0), ..., f(n - 1)` without storing them: the same blocks,
+/// accumulators and split points, so the same bits as `sum` of the collected values.
+pub fn sum_by(n: usize, f: &impl Fn(usize) -> f64) -> f64 {
+    sum_range(0, n, f)
+}
+
+fn sum_range(lo: usize, n: usize, f: &impl Fn(usize) -> f64) -> f64 {
+    if n < 8 {
+        let mut res = -0.0;
+        for i in 0..n {
+            res += f(lo + i);
+        }
+        res
+    } else if n <= BLOCK {
+        let mut r = [0.0f64; 8];
+        for (j, v) in r.iter_mut().enumerate() {
+            *v = f(lo + j);
+        }
+        let mut i = 8;
+        while i < n - (n % 8) {
+            for (j, v) in r.iter_mut().enumerate() {
+                *v += f(lo + i + j);
+            }
+            i += 8;
+        }
+        let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        while i < n {
+            res += f(lo + i);
+            i += 1;
+        }
+        res
+    } else {
+        let mut n2 = n / 2;
+        n2 -= n2 % 8;
+        sum_range(lo, n2, f) + sum_range(lo + n2, n - n2, f)
+    }
+}
+
 /// `np.mean(a)`: the pairwise sum divided by the length (NaN when empty).
 pub fn mean(a: &[f64]) -> f64 {
     sum(a) / a.len() as f64
@@ -73,6 +111,14 @@ mod tests {
         let seq: f64 = a.iter().sum();
         assert_eq!(seq, 1e16);
         assert_eq!(sum(&a), 1e16 + 16.0 - 2.0); // r0 = 1e16+1 -> 1e16 (even); others keep 2.0 each
+    }
+
+    #[test]
+    fn sum_by_equals_sum_of_the_values() {
+        for n in [0usize, 3, 8, 13, 128, 129, 1000, 4099] {
+            let a: Vec<f64> = (0..n).map(|i| ((i * 7919) % 1013) as f64 * 1e-3 + if i % 5 == 0 { 1e15 } else { 0.0 }).collect();
+            assert_eq!(sum_by(n, &|i| a[i]).to_bits(), sum(&a).to_bits());
+        }
     }
 
     #[test]

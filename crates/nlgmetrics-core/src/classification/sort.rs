@@ -88,6 +88,102 @@ fn sort_pairs(pairs: Vec<(u64, u32)>) -> (Vec<u64>, Vec<u32>) {
     out.into_iter().unzip()
 }
 
+/// Keys at or below this many are sorted by comparison (a radix pass's fixed cost is
+/// larger than the sort).
+const SMALL: usize = 256;
+
+/// `keys` sorted ascending (no payloads: equal keys are interchangeable, so the order of
+/// ties does not exist). One counting pass scatters the keys into 65,536 buckets by their
+/// top 16 bits; each bucket (in cache for real score distributions) is then sorted by an
+/// LSD radix sort on its remaining 48 bits, one byte per pass, skipping the bytes that
+/// all its keys share. Buckets are sorted in parallel on `n_threads` (the result is the
+/// same for any number of threads: a sorted multiset is unique).
+pub fn sort_keys(keys: Vec<u64>, n_threads: usize) -> Vec<u64> {
+    use rayon::prelude::*;
+    let n = keys.len();
+    if n <= 1 << 12 {
+        let mut keys = keys;
+        keys.sort_unstable();
+        return keys;
+    }
+    let bucket = |k: u64| (k >> (64 - TOP_BITS)) as usize;
+    let mut start = vec![0usize; BUCKETS + 1];
+    for (i, &k) in keys.iter().enumerate() {
+        crate::interrupt::check_every(i);
+        start[bucket(k) + 1] += 1;
+    }
+    for b in 0..BUCKETS {
+        start[b + 1] += start[b];
+    }
+    let mut out = vec![0u64; n];
+    let mut next = start.clone();
+    for (i, &k) in keys.iter().enumerate() {
+        crate::interrupt::check_every(i);
+        let b = bucket(k);
+        out[next[b]] = k;
+        next[b] += 1;
+    }
+    drop(keys);
+    // the non-trivial buckets as disjoint slices, in order
+    let mut slices: Vec<&mut [u64]> = Vec::new();
+    let mut rest: &mut [u64] = &mut out;
+    for b in 0..BUCKETS {
+        let len = start[b + 1] - start[b];
+        let (head, tail) = std::mem::take(&mut rest).split_at_mut(len);
+        rest = tail;
+        if len > 1 {
+            slices.push(head);
+        }
+    }
+    let watch = crate::interrupt::Watch::current();
+    crate::parallel::run(n_threads, || {
+        slices.par_iter_mut().for_each_init(Vec::new, |scratch, s| watch.scope(|| {
+            watch.check();
+            radix_low48(s, scratch)
+        }))
+    });
+    out
+}
+
+/// Sorts keys that share their top 16 bits: LSD radix by bytes 0..6.
+fn radix_low48(keys: &mut [u64], scratch: &mut Vec<u64>) {
+    let n = keys.len();
+    if n <= SMALL {
+        keys.sort_unstable();
+        return;
+    }
+    let mut counts = [[0usize; 256]; 6];
+    for &k in keys.iter() {
+        for (d, c) in counts.iter_mut().enumerate() {
+            c[((k >> (8 * d)) & 0xff) as usize] += 1;
+        }
+    }
+    scratch.clear();
+    scratch.resize(n, 0);
+    let mut in_keys = true; // the data is in `keys` (else in `scratch`)
+    for (d, c) in counts.iter_mut().enumerate() {
+        if c.iter().any(|&x| x == n) {
+            continue; // every key has the same byte here
+        }
+        let mut sum = 0;
+        for x in c.iter_mut() {
+            let v = *x;
+            *x = sum;
+            sum += v;
+        }
+        let (src, dst): (&[u64], &mut [u64]) = if in_keys { (keys, scratch) } else { (scratch, keys) };
+        for &k in src {
+            let b = ((k >> (8 * d)) & 0xff) as usize;
+            dst[c[b]] = k;
+            c[b] += 1;
+        }
+        in_keys = !in_keys;
+    }
+    if !in_keys {
+        keys.copy_from_slice(scratch);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,6 +210,32 @@ mod tests {
             let mut expect: Vec<usize> = (0..n).collect();
             expect.sort_by(|&a, &b| s[b].partial_cmp(&s[a]).unwrap()); // stable, descending
             assert_eq!(idx.iter().map(|&i| i as usize).collect::<Vec<_>>(), expect);
+        }
+    }
+
+    #[test]
+    fn key_sort_equals_a_comparison_sort() {
+        let mut state = 99u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for n in [0usize, 1, 7, 5000, 100_000] {
+            for spread in [3u64, 1 << 20, u64::MAX] {
+                let keys: Vec<u64> = (0..n)
+                    .map(|_| match next() % 3 {
+                        0 => next() % spread,
+                        1 => descending_key((next() % 1000) as f64 / 1000.0),
+                        _ => (next() >> 3) | (1 << 62),
+                    })
+                    .collect();
+                let mut expect = keys.clone();
+                expect.sort_unstable();
+                assert_eq!(sort_keys(keys.clone(), 1), expect);
+                assert_eq!(sort_keys(keys, 2), expect);
+            }
         }
     }
 }
