@@ -93,7 +93,8 @@ def unique(y: np.ndarray) -> np.ndarray:
     if y.dtype.kind in "iu":
         lo, hi = int(y.min()), int(y.max())
         if hi - lo < 1 << 20:
-            return (np.flatnonzero(np.bincount((y - lo).astype(np.intp, copy=False))) + lo).astype(y.dtype)
+            shifted = y if lo == 0 else y - lo  # 0/1 labels need no shifted copy
+            return (np.flatnonzero(np.bincount(shifted.astype(np.intp, copy=False))) + lo).astype(y.dtype)
     try:
         return np.unique(y)
     except TypeError:

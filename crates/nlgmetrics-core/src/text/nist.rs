@@ -201,6 +201,19 @@ impl Trie {
         }
     }
 
+    /// [`Trie::add`], also appending the node of every n-gram to `nodes` in (start,
+    /// order) order: the walk of `seq`, done while building (see [`fill_walk`]).
+    fn add_recording(&mut self, seq: &[u32], n_max: usize, by: u64, nodes: &mut Vec<u32>) {
+        for s in 0..seq.len() {
+            let mut p = ROOT;
+            for &t in &seq[s..seq.len().min(s + n_max)] {
+                p = self.insert(p, t);
+                self.count[p as usize] += by;
+                nodes.push(p);
+            }
+        }
+    }
+
     fn add_path(&mut self, gram: &[u32], c: u64) {
         let mut p = ROOT;
         for &t in gram {
@@ -228,6 +241,23 @@ impl Trie {
                     None => break,
                 }
             }
+        }
+    }
+}
+
+/// [`Trie::walk`]'s output for a sequence of `len` tokens from the nodes that
+/// [`Trie::add_recording`] recorded for it (every n-gram is in the trie).
+fn fill_walk(nodes: &[u32], len: usize, n_max: usize, out: &mut Vec<Vec<Option<u32>>>) {
+    out.resize_with(n_max, Vec::new);
+    for (k, v) in out.iter_mut().enumerate() {
+        v.clear();
+        v.resize(len.saturating_sub(k), None);
+    }
+    let mut at = 0;
+    for s in 0..len {
+        for v in out.iter_mut().take(n_max.min(len - s)) {
+            v[s] = Some(nodes[at]);
+            at += 1;
         }
     }
 }
@@ -373,10 +403,10 @@ pub enum Weighting<'t> {
 }
 
 /// Per-segment statistics: `(counts, sums)`, row-major.
-pub fn batch_stats<H: AsRef<str> + Sync>(
+pub fn batch_stats<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
     cfg: &NistConfig,
     hyps: &[H],
-    refs: &[Vec<String>],
+    refs: &[Vec<R>],
     weighting: Weighting<'_>,
     n_threads: usize,
 ) -> Result<(Vec<u64>, Vec<f64>)> {
@@ -394,7 +424,7 @@ pub fn batch_stats<H: AsRef<str> + Sync>(
     let (hyp_tok, ref_tok): (Vec<String>, Vec<Vec<String>>) = crate::parallel::run(n_threads, || {
         use rayon::prelude::*;
         let h = hyps.par_iter().map(watch.each(|x: &H| cfg.preprocess(x.as_ref()))).collect();
-        let r = refs.par_iter().map(watch.each(|rs: &Vec<String>| rs.iter().map(|x| cfg.preprocess(x)).collect())).collect();
+        let r = refs.par_iter().map(watch.each(|rs: &Vec<R>| rs.iter().map(|x| cfg.preprocess(x.as_ref())).collect())).collect();
         (h, r)
     });
     // one vocabulary for the batch (and the fixed table), so n-grams compare as trie nodes
@@ -402,6 +432,23 @@ pub fn batch_stats<H: AsRef<str> + Sync>(
     let zero_tok = it.id("0");
     let hyp_ids: Vec<Vec<u32>> = hyp_tok.iter().map(|s| it.ids_of(s)).collect();
     let ref_ids: Vec<Vec<Vec<u32>>> = ref_tok.iter().map(|rs| rs.iter().map(|s| it.ids_of(s)).collect()).collect();
+    // with a shared trie, every reference's n-gram nodes are recorded while it is built
+    // (`ref_nodes`, one list per reference): rows read them instead of walking again
+    let mut ref_nodes: Vec<Vec<Vec<u32>>> = Vec::new();
+    let mut record = |trie: &mut Trie, by: u64| {
+        ref_nodes = ref_ids
+            .iter()
+            .map(|rs| {
+                rs.iter()
+                    .map(|r| {
+                        let mut nodes = Vec::with_capacity(r.len() * n_max);
+                        trie.add_recording(r, n_max, by, &mut nodes);
+                        nodes
+                    })
+                    .collect()
+            })
+            .collect();
+    };
     let shared: Option<(Trie, u64)> = match weighting {
         Weighting::Table(t) => {
             let mut trie = Trie::default();
@@ -410,20 +457,15 @@ pub fn batch_stats<H: AsRef<str> + Sync>(
                 trie.add_path(&ids, c);
             }
             // the batch's reference n-grams get nodes (count 0: weight 0) so they match
-            for r in ref_ids.iter().flatten() {
-                trie.add(r, n_max, 0);
-            }
+            record(&mut trie, 0);
             Some((trie, t.total_words))
         }
         Weighting::Batch => {
             let mut trie = Trie::default();
             let positions: usize = ref_ids.iter().flatten().map(Vec::len).sum();
             trie.node.reserve(positions * n_max / 2);
-            let mut total = 0u64;
-            for r in ref_ids.iter().flatten() {
-                total += r.len() as u64;
-                trie.add(r, n_max, 1);
-            }
+            let total = ref_ids.iter().flatten().map(|r| r.len() as u64).sum();
+            record(&mut trie, 1);
             Some((trie, total))
         }
         Weighting::OwnReferences => None,
@@ -452,7 +494,10 @@ pub fn batch_stats<H: AsRef<str> + Sync>(
         sc.refs.resize_with(sc.refs.len().max(nr), Vec::new);
         let mut lens = Vec::with_capacity(nr);
         for (k, r) in ref_ids[i].iter().enumerate() {
-            trie.walk(r, n_max, &mut sc.refs[k]);
+            match ref_nodes.get(i) {
+                Some(nodes) => fill_walk(&nodes[k], r.len(), n_max, &mut sc.refs[k]),
+                None => trie.walk(r, n_max, &mut sc.refs[k]),
+            }
             lens.push(r.len());
         }
         let hyp_len = hyp_ids[i].len();
@@ -600,6 +645,28 @@ mod tests {
         match flavour {
             Flavour::Mteval => score_mteval(&ss, &cs, hyps.len() as u64).unwrap().score,
             Flavour::Nltk => score_nltk(&ss, &cs, false).unwrap().score,
+        }
+    }
+
+    #[test]
+    fn recorded_nodes_equal_the_walk() {
+        let seqs: Vec<Vec<u32>> = vec![vec![], vec![1], vec![1, 2, 1, 2, 1, 3], vec![4, 4, 4, 4, 4, 4, 4], vec![2, 1]];
+        for n_max in [1, 2, 5, 9] {
+            let mut trie = Trie::default();
+            let recs: Vec<Vec<u32>> = seqs
+                .iter()
+                .map(|s| {
+                    let mut nodes = Vec::new();
+                    trie.add_recording(s, n_max, 1, &mut nodes);
+                    nodes
+                })
+                .collect();
+            for (s, rec) in seqs.iter().zip(&recs) {
+                let (mut walked, mut filled) = (Vec::new(), Vec::new());
+                trie.walk(s, n_max, &mut walked);
+                fill_walk(rec, s.len(), n_max, &mut filled);
+                assert_eq!(walked, filled);
+            }
         }
     }
 
