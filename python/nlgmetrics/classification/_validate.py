@@ -103,6 +103,12 @@ def unique(y: np.ndarray) -> np.ndarray:
 
 def type_of_target(y: np.ndarray, what: str) -> str:
     """'binary', 'multiclass' or 'multilabel-indicator' (scikit-learn's names)."""
+    return target_kind(y, what)[0]
+
+
+def target_kind(y: np.ndarray, what: str) -> tuple[str, np.ndarray | None]:
+    """:func:`type_of_target` and, for 1-D labels, their sorted unique values (computed
+    on the way, so a caller that needs the classes does not scan the labels again)."""
     if y.ndim == 2 and y.shape[1] == 1:
         y = y.ravel()
     if y.ndim > 2 or y.ndim == 0:
@@ -120,7 +126,7 @@ def type_of_target(y: np.ndarray, what: str) -> str:
         if y.dtype.kind in "biuf":
             u = unique(y.ravel())
             if u.size <= 2 and np.isin(u, [0, 1]).all():
-                return "multilabel-indicator"
+                return "multilabel-indicator", None
         raise InvalidInputError(f"{what} has shape {y.shape}: a 2-D target must be a 0/1 indicator matrix (multilabel)")
     if y.dtype.kind == "O":
         kinds = {type(v) for v in y.tolist()}
@@ -128,7 +134,8 @@ def type_of_target(y: np.ndarray, what: str) -> str:
             raise InputTypeError(f"{what} must hold labels (strings or integers), got {sorted(k.__name__ for k in kinds)}")
         if str in kinds and len(kinds) > 1:
             raise InputTypeError(f"{what} mixes string and number labels")
-    return "binary" if unique(y).size <= 2 else "multiclass"
+    classes = unique(y)
+    return ("binary" if classes.size <= 2 else "multiclass"), classes
 
 
 def labels_1d(y: np.ndarray) -> np.ndarray:

@@ -108,91 +108,114 @@ pub fn binary_roc_auc(c: &Thresholded, max_fpr: Option<f64>) -> Result<f64> {
     Ok(0.5 * (1.0 + (partial - min_area) / (max_area - min_area)))
 }
 
-/// The binary ROC AUC of unweighted samples with both classes present, equal to
+/// The binary ROC AUC of unweighted samples, equal to
 /// `binary_roc_auc(&binary_clf_curve(y, scores, None, _), None)` bit for bit.
 ///
 /// Unweighted, a threshold's `tps` and `fps` are the numbers of positive and negative
 /// samples scoring at least it, and the area needs neither thresholds nor sample order:
 /// the positives' and the negatives' score keys are sorted apart (8-byte keys, no index
-/// payload), then one merge walk over both yields every distinct threshold's cumulative
-/// counts. `drop_intermediate` keeps the same points (its second differences are exact
-/// on integer counts), and the trapezoid terms are summed in numpy's pairwise order
-/// without being stored.
+/// payload, [`class_keys_sorted`](super::sort::class_keys_sorted)), then a merge walk
+/// over both yields every distinct threshold's cumulative counts. `drop_intermediate`
+/// keeps the same points (its second differences are exact on integer counts). One walk
+/// counts the kept points, a second one feeds the trapezoid terms to numpy's pairwise
+/// summation as a stream: no curve is stored.
 pub fn binary_roc_auc_unweighted(y: &[bool], scores: &[f64], n_threads: usize) -> Result<f64> {
-    use super::sort::{descending_key, sort_keys};
     super::curves::nonzero_weight_samples(y, scores, None)?;
-    let n_pos = y.iter().filter(|&&v| v).count();
-    let mut pos = Vec::with_capacity(n_pos);
-    let mut neg = Vec::with_capacity(y.len() - n_pos);
-    for (i, (&v, &s)) in y.iter().zip(scores).enumerate() {
-        crate::interrupt::check_every(i);
-        if v {
-            pos.push(descending_key(s));
-        } else {
-            neg.push(descending_key(s));
-        }
+    let [neg, pos] = super::sort::class_keys_sorted(y, scores, n_threads);
+    let (fl, tl) = (neg.len() as f64, pos.len() as f64);
+    if !(fl > 0.0 && tl > 0.0) {
+        return Ok(f64::NAN); // fpr or tpr is 0/0 everywhere
     }
-    let (pos, neg) = if crate::parallel::effective_threads(n_threads) > 1 {
-        let watch = crate::interrupt::Watch::current();
-        crate::parallel::run(n_threads, || {
-            rayon::join(|| watch.scope(|| sort_keys(pos, 1)), || watch.scope(|| sort_keys(neg, n_threads)))
-        })
-    } else {
-        (sort_keys(pos, 1), sort_keys(neg, 1))
+    let kept = RocPoints::new(&pos, &neg).count();
+    // auc(fpr, tpr): fpr never decreases here, so the direction is 1
+    let mut points = RocPoints::new(&pos, &neg).map(|(f, t)| (f / fl, t / tl));
+    let mut a = points.next().expect("(0, 0) starts the curve");
+    let mut term = || {
+        let b = points.next().expect("as many points as counted");
+        let t = (b.0 - a.0) * (b.1 + a.1) / 2.0;
+        a = b;
+        t
     };
-    // cumulative (fps, tps) at each distinct threshold, highest first, thinned as
-    // `roc_curve(drop_intermediate=True)` thins them, with (0, 0) in front
-    let mut kept: Vec<(f64, f64)> = Vec::new();
-    let mut window: [(f64, f64); 3] = [(0.0, 0.0); 3]; // the last three groups
-    let mut groups = 0usize;
-    let (mut i, mut j) = (0usize, 0usize);
-    kept.push((0.0, 0.0));
-    let mut budget = crate::interrupt::Budget::default();
-    loop {
-        let k = match (pos.get(i), neg.get(j)) {
-            (None, None) => break,
+    Ok(npsum::sum_stream(kept - 1, &mut term))
+}
+
+/// The points `(fps, tps)` of `roc_curve(drop_intermediate=True)` before the division
+/// by the totals: (0, 0), then the thresholds' cumulative counts (highest threshold
+/// first) where either curve bends, the first and the last always.
+struct RocPoints<'a> {
+    pos: &'a [u64],
+    neg: &'a [u64],
+    i: usize,
+    j: usize,
+    /// the last three groups' counts; `groups` how many were read
+    window: [(f64, f64); 3],
+    groups: usize,
+    started: bool,
+    done: bool,
+    budget: crate::interrupt::Budget,
+}
+
+impl<'a> RocPoints<'a> {
+    fn new(pos: &'a [u64], neg: &'a [u64]) -> Self {
+        RocPoints { pos, neg, i: 0, j: 0, window: [(0.0, 0.0); 3], groups: 0, started: false, done: false, budget: Default::default() }
+    }
+
+    /// The next distinct threshold's cumulative (negatives, positives), or None.
+    fn group(&mut self) -> Option<(f64, f64)> {
+        let k = match (self.pos.get(self.i), self.neg.get(self.j)) {
+            (None, None) => return None,
             (Some(&a), None) => a,
             (None, Some(&b)) => b,
             (Some(&a), Some(&b)) => a.min(b),
         };
-        let (i0, j0) = (i, j);
-        while i < pos.len() && pos[i] == k {
-            i += 1;
+        let (i0, j0) = (self.i, self.j);
+        while self.i < self.pos.len() && self.pos[self.i] == k {
+            self.i += 1;
         }
-        while j < neg.len() && neg[j] == k {
-            j += 1;
+        while self.j < self.neg.len() && self.neg[self.j] == k {
+            self.j += 1;
         }
-        budget.spend(i - i0 + j - j0);
-        let g = (j as f64, i as f64);
-        window = [window[1], window[2], g];
-        groups += 1;
-        if groups == 1 {
-            kept.push(g);
-        } else if groups >= 3 {
-            // the middle of the window is an inner point: keep it where either curve bends
-            let bends = |a: f64, b: f64, c: f64| (c - b) - (b - a) != 0.0;
-            let [p, q, r] = window;
-            if bends(p.0, q.0, r.0) || bends(p.1, q.1, r.1) {
-                kept.push(q);
+        self.budget.spend(self.i - i0 + self.j - j0);
+        Some((self.j as f64, self.i as f64))
+    }
+}
+
+impl Iterator for RocPoints<'_> {
+    type Item = (f64, f64);
+
+    fn next(&mut self) -> Option<(f64, f64)> {
+        if !self.started {
+            self.started = true;
+            return Some((0.0, 0.0));
+        }
+        if self.done {
+            return None;
+        }
+        let bends = |a: f64, b: f64, c: f64| (c - b) - (b - a) != 0.0;
+        loop {
+            match self.group() {
+                Some(g) => {
+                    self.window = [self.window[1], self.window[2], g];
+                    self.groups += 1;
+                    if self.groups == 1 {
+                        return Some(g);
+                    }
+                    if self.groups >= 3 {
+                        // the middle of the window is an inner point: kept where a curve bends
+                        let [p, q, r] = self.window;
+                        if bends(p.0, q.0, r.0) || bends(p.1, q.1, r.1) {
+                            return Some(q);
+                        }
+                    }
+                }
+                None => {
+                    self.done = true;
+                    // the last group (the first one is already out)
+                    return if self.groups >= 2 { Some(self.window[2]) } else { None };
+                }
             }
         }
     }
-    if groups >= 2 {
-        kept.push(window[2]);
-    }
-    let (fl, tl) = (neg.len() as f64, pos.len() as f64);
-    if !(fl > 0.0 && tl > 0.0) {
-        return Ok(f64::NAN);
-    }
-    for p in kept.iter_mut() {
-        *p = (p.0 / fl, p.1 / tl);
-    }
-    // auc(fpr, tpr): fpr never decreases here, so the direction is 1
-    let term = |t: usize| {
-        let (a, b) = (kept[t], kept[t + 1]);
-        (b.0 - a.0) * (b.1 + a.1) / 2.0
-    };
-    Ok(npsum::sum_by(kept.len() - 1, &term))
 }
 
 #[cfg(test)]

@@ -39,41 +39,39 @@ pub fn sum(a: &[f64]) -> f64 {
     }
 }
 
-/// [`sum`] of the values `f(0), ..., f(n - 1)` without storing them: the same blocks,
-/// accumulators and split points, so the same bits as `sum` of the collected values.
-pub fn sum_by(n: usize, f: &impl Fn(usize) -> f64) -> f64 {
-    sum_range(0, n, f)
-}
-
-fn sum_range(lo: usize, n: usize, f: &impl Fn(usize) -> f64) -> f64 {
+/// [`sum`] of `n` values produced one after the other by `next` (never stored): the same
+/// blocks, accumulators and split points, so the same bits as `sum` of the collected
+/// values. The pairwise recursion reads its values strictly in order, so a stream works.
+pub fn sum_stream(n: usize, next: &mut impl FnMut() -> f64) -> f64 {
     if n < 8 {
         let mut res = -0.0;
-        for i in 0..n {
-            res += f(lo + i);
+        for _ in 0..n {
+            res += next();
         }
         res
     } else if n <= BLOCK {
         let mut r = [0.0f64; 8];
-        for (j, v) in r.iter_mut().enumerate() {
-            *v = f(lo + j);
+        for v in r.iter_mut() {
+            *v = next();
         }
         let mut i = 8;
         while i < n - (n % 8) {
-            for (j, v) in r.iter_mut().enumerate() {
-                *v += f(lo + i + j);
+            for v in r.iter_mut() {
+                *v += next();
             }
             i += 8;
         }
         let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
         while i < n {
-            res += f(lo + i);
+            res += next();
             i += 1;
         }
         res
     } else {
         let mut n2 = n / 2;
         n2 -= n2 % 8;
-        sum_range(lo, n2, f) + sum_range(lo + n2, n - n2, f)
+        let left = sum_stream(n2, next);
+        left + sum_stream(n - n2, next)
     }
 }
 
@@ -114,10 +112,12 @@ mod tests {
     }
 
     #[test]
-    fn sum_by_equals_sum_of_the_values() {
+    fn sum_stream_equals_sum_of_the_values() {
         for n in [0usize, 3, 8, 13, 128, 129, 1000, 4099] {
             let a: Vec<f64> = (0..n).map(|i| ((i * 7919) % 1013) as f64 * 1e-3 + if i % 5 == 0 { 1e15 } else { 0.0 }).collect();
-            assert_eq!(sum_by(n, &|i| a[i]).to_bits(), sum(&a).to_bits());
+            let mut it = a.iter().copied();
+            assert_eq!(sum_stream(n, &mut || it.next().unwrap()).to_bits(), sum(&a).to_bits());
+            assert_eq!(it.next(), None);
         }
     }
 

@@ -93,54 +93,81 @@ fn sort_pairs(pairs: Vec<(u64, u32)>) -> (Vec<u64>, Vec<u32>) {
 const SMALL: usize = 256;
 
 /// `keys` sorted ascending (no payloads: equal keys are interchangeable, so the order of
-/// ties does not exist). One counting pass scatters the keys into 65,536 buckets by their
-/// top 16 bits; each bucket (in cache for real score distributions) is then sorted by an
-/// LSD radix sort on its remaining 48 bits, one byte per pass, skipping the bytes that
-/// all its keys share. Buckets are sorted in parallel on `n_threads` (the result is the
-/// same for any number of threads: a sorted multiset is unique).
+/// ties does not exist). See [`class_keys_sorted`], of which this is the one-class case.
 pub fn sort_keys(keys: Vec<u64>, n_threads: usize) -> Vec<u64> {
+    let flags = vec![false; keys.len()];
+    let [sorted, _] = bucket_radix(keys.len(), |i| (keys[i], flags[i]), n_threads);
+    sorted
+}
+
+/// The score keys ([`descending_key`]) of the negative and of the positive samples, each
+/// sorted ascending (no payloads: equal keys are interchangeable).
+///
+/// One counting pass builds, per class, a histogram of the keys' top 16 bits (sign,
+/// exponent and 4 mantissa bits); a second pass scatters every key straight into its
+/// class's bucket (the keys are computed from the scores in both passes: nothing is
+/// stored in between). Each bucket, small enough to sit in cache for real score
+/// distributions, is then sorted by an LSD radix sort of its remaining 48 bits, one byte
+/// a pass, skipping bytes that all its keys share; buckets are sorted in parallel on
+/// `n_threads` (a sorted multiset is unique, so threads never change the result).
+pub fn class_keys_sorted(y: &[bool], scores: &[f64], n_threads: usize) -> [Vec<u64>; 2] {
+    bucket_radix(y.len().min(scores.len()), |i| (descending_key(scores[i]), y[i]), n_threads)
+}
+
+fn bucket_radix(n: usize, item: impl Fn(usize) -> (u64, bool), n_threads: usize) -> [Vec<u64>; 2] {
     use rayon::prelude::*;
-    let n = keys.len();
-    if n <= 1 << 12 {
-        let mut keys = keys;
-        keys.sort_unstable();
-        return keys;
-    }
     let bucket = |k: u64| (k >> (64 - TOP_BITS)) as usize;
-    let mut start = vec![0usize; BUCKETS + 1];
-    for (i, &k) in keys.iter().enumerate() {
+    if n <= 1 << 12 {
+        let mut out = [Vec::new(), Vec::new()];
+        for i in 0..n {
+            let (k, c) = item(i);
+            out[c as usize].push(k);
+        }
+        out[0].sort_unstable();
+        out[1].sort_unstable();
+        return out;
+    }
+    // start[c][b]: where class c's bucket b begins in that class's output
+    let mut start = vec![vec![0usize; BUCKETS + 1]; 2];
+    for i in 0..n {
         crate::interrupt::check_every(i);
-        start[bucket(k) + 1] += 1;
+        let (k, c) = item(i);
+        start[c as usize][bucket(k) + 1] += 1;
     }
-    for b in 0..BUCKETS {
-        start[b + 1] += start[b];
+    for s in start.iter_mut() {
+        for b in 0..BUCKETS {
+            s[b + 1] += s[b];
+        }
     }
-    let mut out = vec![0u64; n];
+    let mut out = [vec![0u64; start[0][BUCKETS]], vec![0u64; start[1][BUCKETS]]];
     let mut next = start.clone();
-    for (i, &k) in keys.iter().enumerate() {
+    for i in 0..n {
         crate::interrupt::check_every(i);
-        let b = bucket(k);
-        out[next[b]] = k;
-        next[b] += 1;
+        let (k, c) = item(i);
+        let (b, c) = (bucket(k), c as usize);
+        out[c][next[c][b]] = k;
+        next[c][b] += 1;
     }
-    drop(keys);
-    // the non-trivial buckets as disjoint slices, in order
+    // the buckets with more than one key as disjoint slices
     let mut slices: Vec<&mut [u64]> = Vec::new();
-    let mut rest: &mut [u64] = &mut out;
-    for b in 0..BUCKETS {
-        let len = start[b + 1] - start[b];
-        let (head, tail) = std::mem::take(&mut rest).split_at_mut(len);
-        rest = tail;
-        if len > 1 {
-            slices.push(head);
+    for (o, s) in out.iter_mut().zip(&start) {
+        let mut rest: &mut [u64] = o;
+        for b in 0..BUCKETS {
+            let (head, tail) = std::mem::take(&mut rest).split_at_mut(s[b + 1] - s[b]);
+            rest = tail;
+            if head.len() > 1 {
+                slices.push(head);
+            }
         }
     }
     let watch = crate::interrupt::Watch::current();
     crate::parallel::run(n_threads, || {
-        slices.par_iter_mut().for_each_init(Vec::new, |scratch, s| watch.scope(|| {
-            watch.check();
-            radix_low48(s, scratch)
-        }))
+        slices.par_iter_mut().for_each_init(Vec::new, |scratch, s| {
+            watch.scope(|| {
+                watch.check();
+                radix_low48(s, scratch)
+            })
+        })
     });
     out
 }
@@ -236,6 +263,18 @@ mod tests {
                 assert_eq!(sort_keys(keys.clone(), 1), expect);
                 assert_eq!(sort_keys(keys, 2), expect);
             }
+        }
+        for n in [0usize, 9, 5000, 60_000] {
+            let s: Vec<f64> = (0..n).map(|_| ((next() % 2000) as f64 - 1000.0) / 7.0).collect();
+            let y: Vec<bool> = (0..n).map(|_| next() % 3 == 0).collect();
+            let mut want = [Vec::new(), Vec::new()];
+            for (&v, &x) in y.iter().zip(&s) {
+                want[v as usize].push(descending_key(x));
+            }
+            want[0].sort_unstable();
+            want[1].sort_unstable();
+            assert_eq!(class_keys_sorted(&y, &s, 1), want);
+            assert_eq!(class_keys_sorted(&y, &s, 2), want);
         }
     }
 }
