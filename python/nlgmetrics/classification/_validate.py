@@ -92,6 +92,8 @@ def unique(y: np.ndarray) -> np.ndarray:
         return np.unique(y) if y.size < 64 else np.array([v for v in (False, True) if (y == v).any()], dtype=bool)
     if y.dtype.kind in "iu":
         lo, hi = int(y.min()), int(y.max())
+        if hi - lo <= 1:  # every value is lo or hi (binary labels): no counting pass
+            return np.array([lo] if lo == hi else [lo, hi], dtype=y.dtype)
         if hi - lo < 1 << 20:
             shifted = y if lo == 0 else y - lo  # 0/1 labels need no shifted copy
             return (np.flatnonzero(np.bincount(shifted.astype(np.intp, copy=False))) + lo).astype(y.dtype)

@@ -114,108 +114,83 @@ pub fn binary_roc_auc(c: &Thresholded, max_fpr: Option<f64>) -> Result<f64> {
 /// Unweighted, a threshold's `tps` and `fps` are the numbers of positive and negative
 /// samples scoring at least it, and the area needs neither thresholds nor sample order:
 /// the positives' and the negatives' score keys are sorted apart (8-byte keys, no index
-/// payload, [`class_keys_sorted`](super::sort::class_keys_sorted)), then a merge walk
-/// over both yields every distinct threshold's cumulative counts. `drop_intermediate`
-/// keeps the same points (its second differences are exact on integer counts). One walk
-/// counts the kept points, a second one feeds the trapezoid terms to numpy's pairwise
-/// summation as a stream: no curve is stored.
+/// payload, [`class_keys_sorted`](super::sort::class_keys_sorted)), then one merge walk
+/// over both yields every distinct threshold's cumulative counts and keeps the points
+/// `drop_intermediate` keeps (its second differences, exact on integer counts, are
+/// taken on the integers), as two u32 counts each. The trapezoid terms are then fed to
+/// numpy's pairwise summation as a stream.
 pub fn binary_roc_auc_unweighted(y: &[bool], scores: &[f64], n_threads: usize) -> Result<f64> {
     super::curves::nonzero_weight_samples(y, scores, None)?;
-    let [neg, pos] = super::sort::class_keys_sorted(y, scores, n_threads);
+    if y.len() >= u32::MAX as usize {
+        return binary_roc_auc(&super::curves::binary_clf_curve(y, scores, None, n_threads)?, None);
+    }
+    let [mut neg, mut pos] = super::sort::class_keys_sorted(y, scores, n_threads);
     let (fl, tl) = (neg.len() as f64, pos.len() as f64);
     if !(fl > 0.0 && tl > 0.0) {
         return Ok(f64::NAN); // fpr or tpr is 0/0 everywhere
     }
-    let kept = RocPoints::new(&pos, &neg).count();
+    // a finite score's key is never u64::MAX (that is a NaN's): it ends both runs
+    neg.push(u64::MAX);
+    pos.push(u64::MAX);
+    let kept = roc_points(&pos, &neg);
     // auc(fpr, tpr): fpr never decreases here, so the direction is 1
-    let mut points = RocPoints::new(&pos, &neg).map(|(f, t)| (f / fl, t / tl));
-    let mut a = points.next().expect("(0, 0) starts the curve");
+    let point = |p: (u32, u32)| (f64::from(p.0) / fl, f64::from(p.1) / tl);
+    let mut a = point(kept[0]);
+    let mut t = 0;
     let mut term = || {
-        let b = points.next().expect("as many points as counted");
-        let t = (b.0 - a.0) * (b.1 + a.1) / 2.0;
+        t += 1;
+        let b = point(kept[t]);
+        let v = (b.0 - a.0) * (b.1 + a.1) / 2.0;
         a = b;
-        t
+        v
     };
-    Ok(npsum::sum_stream(kept - 1, &mut term))
+    Ok(npsum::sum_stream(kept.len() - 1, &mut term))
 }
 
 /// The points `(fps, tps)` of `roc_curve(drop_intermediate=True)` before the division
 /// by the totals: (0, 0), then the thresholds' cumulative counts (highest threshold
-/// first) where either curve bends, the first and the last always.
-struct RocPoints<'a> {
-    pos: &'a [u64],
-    neg: &'a [u64],
-    i: usize,
-    j: usize,
-    /// the last three groups' counts; `groups` how many were read
-    window: [(f64, f64); 3],
-    groups: usize,
-    started: bool,
-    done: bool,
-    budget: crate::interrupt::Budget,
-}
-
-impl<'a> RocPoints<'a> {
-    fn new(pos: &'a [u64], neg: &'a [u64]) -> Self {
-        RocPoints { pos, neg, i: 0, j: 0, window: [(0.0, 0.0); 3], groups: 0, started: false, done: false, budget: Default::default() }
-    }
-
-    /// The next distinct threshold's cumulative (negatives, positives), or None.
-    fn group(&mut self) -> Option<(f64, f64)> {
-        let k = match (self.pos.get(self.i), self.neg.get(self.j)) {
-            (None, None) => return None,
-            (Some(&a), None) => a,
-            (None, Some(&b)) => b,
-            (Some(&a), Some(&b)) => a.min(b),
-        };
-        let (i0, j0) = (self.i, self.j);
-        while self.i < self.pos.len() && self.pos[self.i] == k {
-            self.i += 1;
+/// first) where either curve bends, the first and the last always. `pos` and `neg` are
+/// sorted and end with the sentinel `u64::MAX`.
+fn roc_points(pos: &[u64], neg: &[u64]) -> Vec<(u32, u32)> {
+    let mut kept: Vec<(u32, u32)> = Vec::with_capacity(pos.len() + neg.len());
+    kept.push((0, 0));
+    let (mut i, mut j) = (0usize, 0usize);
+    // the last three groups' counts (fps, tps)
+    let mut window = [(0i64, 0i64); 3];
+    let mut groups = 0usize;
+    let bends = |a: i64, b: i64, c: i64| (c - b) - (b - a) != 0;
+    loop {
+        crate::interrupt::check_every(groups);
+        let k = pos[i].min(neg[j]);
+        if k == u64::MAX {
+            break;
         }
-        while self.j < self.neg.len() && self.neg[self.j] == k {
-            self.j += 1;
+        // one step without branches (a tie of two samples is rare in real scores)
+        i += usize::from(pos[i] == k);
+        j += usize::from(neg[j] == k);
+        while pos[i] == k {
+            i += 1;
         }
-        self.budget.spend(self.i - i0 + self.j - j0);
-        Some((self.j as f64, self.i as f64))
-    }
-}
-
-impl Iterator for RocPoints<'_> {
-    type Item = (f64, f64);
-
-    fn next(&mut self) -> Option<(f64, f64)> {
-        if !self.started {
-            self.started = true;
-            return Some((0.0, 0.0));
+        while neg[j] == k {
+            j += 1;
         }
-        if self.done {
-            return None;
-        }
-        let bends = |a: f64, b: f64, c: f64| (c - b) - (b - a) != 0.0;
-        loop {
-            match self.group() {
-                Some(g) => {
-                    self.window = [self.window[1], self.window[2], g];
-                    self.groups += 1;
-                    if self.groups == 1 {
-                        return Some(g);
-                    }
-                    if self.groups >= 3 {
-                        // the middle of the window is an inner point: kept where a curve bends
-                        let [p, q, r] = self.window;
-                        if bends(p.0, q.0, r.0) || bends(p.1, q.1, r.1) {
-                            return Some(q);
-                        }
-                    }
-                }
-                None => {
-                    self.done = true;
-                    // the last group (the first one is already out)
-                    return if self.groups >= 2 { Some(self.window[2]) } else { None };
-                }
+        let g = (j as i64, i as i64);
+        window = [window[1], window[2], g];
+        groups += 1;
+        if groups == 1 {
+            kept.push((g.0 as u32, g.1 as u32));
+        } else if groups >= 3 {
+            // the middle of the window is an inner point: kept where a curve bends
+            let [p, q, r] = window;
+            if bends(p.0, q.0, r.0) || bends(p.1, q.1, r.1) {
+                kept.push((q.0 as u32, q.1 as u32));
             }
         }
     }
+    if groups >= 2 {
+        kept.push((window[2].0 as u32, window[2].1 as u32));
+    }
+    kept
 }
 
 #[cfg(test)]

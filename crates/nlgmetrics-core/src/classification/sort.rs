@@ -172,17 +172,30 @@ fn bucket_radix(n: usize, item: impl Fn(usize) -> (u64, bool), n_threads: usize)
     out
 }
 
-/// Sorts keys that share their top 16 bits: LSD radix by bytes 0..6.
+/// Sorts keys that share their top 16 bits: LSD radix on the low 48 bits, by bytes
+/// (6 passes) or, for buckets large enough to pay for 4096-entry counts, by 12-bit
+/// digits (4 passes); a digit that all keys share is skipped.
 fn radix_low48(keys: &mut [u64], scratch: &mut Vec<u64>) {
     let n = keys.len();
     if n <= SMALL {
         keys.sort_unstable();
         return;
     }
-    let mut counts = [[0usize; 256]; 6];
+    if n >= 1 << 14 {
+        lsd::<12, 4096, 4>(keys, scratch);
+    } else {
+        lsd::<8, 256, 6>(keys, scratch);
+    }
+}
+
+/// LSD radix sort of the low `BITS * PASSES` bits with `WIDTH = 2^BITS` counts a digit.
+fn lsd<const BITS: u32, const WIDTH: usize, const PASSES: usize>(keys: &mut [u64], scratch: &mut Vec<u64>) {
+    let n = keys.len();
+    let mask = (WIDTH - 1) as u64;
+    let mut counts = vec![[0usize; WIDTH]; PASSES];
     for &k in keys.iter() {
         for (d, c) in counts.iter_mut().enumerate() {
-            c[((k >> (8 * d)) & 0xff) as usize] += 1;
+            c[((k >> (BITS as usize * d)) & mask) as usize] += 1;
         }
     }
     scratch.clear();
@@ -190,7 +203,7 @@ fn radix_low48(keys: &mut [u64], scratch: &mut Vec<u64>) {
     let mut in_keys = true; // the data is in `keys` (else in `scratch`)
     for (d, c) in counts.iter_mut().enumerate() {
         if c.iter().any(|&x| x == n) {
-            continue; // every key has the same byte here
+            continue; // every key has the same digit here
         }
         let mut sum = 0;
         for x in c.iter_mut() {
@@ -199,8 +212,9 @@ fn radix_low48(keys: &mut [u64], scratch: &mut Vec<u64>) {
             sum += v;
         }
         let (src, dst): (&[u64], &mut [u64]) = if in_keys { (keys, scratch) } else { (scratch, keys) };
+        let shift = BITS as usize * d;
         for &k in src {
-            let b = ((k >> (8 * d)) & 0xff) as usize;
+            let b = ((k >> shift) & mask) as usize;
             dst[c[b]] = k;
             c[b] += 1;
         }
