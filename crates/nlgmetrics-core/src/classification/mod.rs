@@ -9,7 +9,8 @@
 //! - [`auc`]: trapezoid areas, binary ROC AUC with `max_fpr` (McClish correction).
 //! - [`streaming`]: an exact mergeable score table and a constant-memory histogram.
 //! - [`npsum`]: numpy's pairwise summation, to reproduce numpy's bits.
-//! - [`sort`]: the stable descending score sort (LSD radix on order-preserving keys).
+//! - [`sort`]: the stable descending score sort (radix on order-preserving keys), and the
+//!   payload-free per-class key sort behind the unweighted ROC AUC's fast path.
 //!
 //! Every float operation follows scikit-learn's order (running sums where numpy uses
 //! `cumsum`, pairwise sums where it uses `np.sum`), so results are bit-identical.
