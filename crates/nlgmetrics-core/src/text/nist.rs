@@ -223,32 +223,9 @@ impl Trie {
         }
         self.count[p as usize] += c;
     }
-
-    #[cfg(test)]
-    /// The nodes of `seq`'s n-grams by order: `out[k][s]` is the (k+1)-gram at `s`, or
-    /// `None` when the trie lacks it (then no reference of the batch holds it).
-    fn walk(&self, seq: &[u32], n_max: usize, out: &mut Vec<Vec<Option<u32>>>) {
-        out.resize_with(n_max, Vec::new);
-        for (k, v) in out.iter_mut().enumerate() {
-            v.clear();
-            v.resize(seq.len().saturating_sub(k), None);
-        }
-        for s in 0..seq.len() {
-            let mut p = ROOT;
-            for (k, &t) in seq[s..seq.len().min(s + n_max)].iter().enumerate() {
-                match self.node.get(&Self::key(p, t)) {
-                    Some(&id) => {
-                        out[k][s] = Some(id);
-                        p = id;
-                    }
-                    None => break,
-                }
-            }
-        }
-    }
 }
 
-/// [`Trie::walk`]'s output for a sequence of `len` tokens from the nodes that
+/// [`Forest::walk`]'s output for a sequence of `len` tokens from the nodes that
 /// [`Trie::add_recording`] recorded for it (every n-gram is in the trie).
 fn fill_walk(nodes: &[u32], len: usize, n_max: usize, out: &mut Vec<Vec<Option<u32>>>) {
     out.resize_with(n_max, Vec::new);
@@ -367,7 +344,8 @@ impl Forest {
             .collect()
     }
 
-    /// [`Trie::walk`] over the shards.
+    /// The nodes of `seq`'s n-grams by order: `out[k][s]` is the (k+1)-gram at `s`, or
+    /// `None` when the trie lacks it (then no reference of the batch holds it).
     fn walk(&self, seq: &[u32], n_max: usize, out: &mut Vec<Vec<Option<u32>>>) {
         out.resize_with(n_max, Vec::new);
         for (k, v) in out.iter_mut().enumerate() {
@@ -774,7 +752,8 @@ mod tests {
     fn recorded_nodes_equal_the_walk() {
         let seqs: Vec<Vec<u32>> = vec![vec![], vec![1], vec![1, 2, 1, 2, 1, 3], vec![4, 4, 4, 4, 4, 4, 4], vec![2, 1]];
         for n_max in [1, 2, 5, 9] {
-            let mut trie = Trie::default();
+            let mut forest = Forest::new(1);
+            let trie = &mut forest.shards[0];
             let recs: Vec<Vec<u32>> = seqs
                 .iter()
                 .map(|s| {
@@ -785,7 +764,7 @@ mod tests {
                 .collect();
             for (s, rec) in seqs.iter().zip(&recs) {
                 let (mut walked, mut filled) = (Vec::new(), Vec::new());
-                trie.walk(s, n_max, &mut walked);
+                forest.walk(s, n_max, &mut walked);
                 fill_walk(rec, s.len(), n_max, &mut filled);
                 assert_eq!(walked, filled);
             }
