@@ -213,7 +213,7 @@ def auc(args, tmp: Path) -> None:
     ref = timed_case(lambda: sk.roc_auc_score(y, s), args.repeat)
     p = tmp / "scores.f64"
     s.astype("<f8").tofile(p)
-    row(f"ROC AUC, {args.auc_n:,} scores", "scikit-learn roc_auc_score", ours1, ours, ref, floor("sort", str(p), 1, args.repeat), None, "floor: LSD radix sort of (key, index) pairs")
+    row(f"ROC AUC, {args.auc_n:,} scores", "scikit-learn roc_auc_score", ours1, ours, ref, floor("sort", str(p), 1, args.repeat), None, "floor: radix sort of the 64-bit order-preserving score keys without payloads (top-16-bit buckets, then bytes)")
 
 
 def meteor(args, tmp: Path) -> None:

@@ -279,3 +279,45 @@ def test_numpy_pairwise_sum_bits():
     for n in list(range(0, 40)) + [127, 128, 129, 255, 256, 1000, 4097, 100_003]:
         a = rng.standard_normal(n) * 10.0 ** rng.integers(-8, 8, n)
         assert _core.np_sum(a) == np.sum(a) or (n == 0 and np.sum(a) == 0)
+
+
+@st.composite
+def large_scores(draw):
+    """Thousands of scores (the bucketed radix sort's range, not the small-input sort):
+    few distinct values, -0.0 beside 0.0, subnormals, extremes and a dense cluster."""
+    n = draw(st.integers(4097, 30_000))
+    seed = draw(st.integers(0, 2**32 - 1))
+    kind = draw(st.sampled_from(["ties", "zeros", "extremes", "cluster", "normal"]))
+    rng = np.random.default_rng(seed)
+    if kind == "ties":
+        s = rng.integers(0, draw(st.integers(1, 50)), n).astype(np.float64) / 7
+    elif kind == "zeros":
+        s = rng.choice(np.array([0.0, -0.0, 1.0, -1.0, 5e-324, -5e-324]), n)
+    elif kind == "extremes":
+        s = rng.choice(np.array([1.7976931348623157e308, -1.7976931348623157e308, 2.2250738585072014e-308, 0.0, 1.0]), n)
+        half = rng.random(n) < 0.5
+        s[half] = rng.normal(0.0, 1e300, int(half.sum()))
+    elif kind == "cluster":
+        s = 0.5 + rng.integers(-3, 4, n) * np.finfo(np.float64).eps
+    else:
+        s = rng.normal(0.0, 1.0, n)
+    y = (rng.random(n) < draw(st.sampled_from([0.01, 0.3, 0.5, 0.99]))).astype(np.int64)
+    y[0], y[1] = 0, 1  # both classes
+    return y, s
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(large_scores(), st.sampled_from([None, 1.0]), st.sampled_from([0, 1, 2]))
+def test_roc_auc_large_unweighted(data, max_fpr, n_threads):
+    y, s = data
+    both(lambda: sk.roc_auc_score(y, s, max_fpr=max_fpr), lambda: C.roc_auc_score(y, s, max_fpr=max_fpr, n_threads=n_threads))
+
+
+def test_roc_auc_rejects_non_finite_scores_at_any_size():
+    for n in (10, 10_000):
+        y = np.arange(n) % 2
+        for bad in (np.nan, np.inf, -np.inf):
+            s = np.linspace(0.0, 1.0, n)
+            s[n // 3] = bad
+            with pytest.raises(ValueError):
+                C.roc_auc_score(y, s)

@@ -391,6 +391,18 @@ def nist_stats(
     n_threads: int = 0,
     batch_table: bool = False,
 ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.float64]]: ...
+def nist_stats_lists(
+    hyps: object,
+    refs: object,
+    flavour: str,
+    tokenizer: str,
+    lowercase: bool,
+    n: int,
+    table: tuple[list[str], list[int], int] | None = None,
+    n_threads: int = 0,
+    batch_table: bool = False,
+) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.float64], npt.NDArray[np.int64]] | None:
+    """As nist_stats, reading list items in place, plus references per segment; None if not plain lists of str."""
 def nist_score(flavour: str, counts: npt.NDArray[np.uint64], sums: npt.NDArray[np.float64], n_segments: int, lenient: bool) -> dict[str, object]: ...
 def nist_scores(flavour: str, counts: npt.NDArray[np.uint64], sums: npt.NDArray[np.float64], lenient: bool) -> npt.NDArray[np.float64]: ...
 

@@ -23,8 +23,11 @@
 //!   core of chrF; chrF++ adds `ngram:2`).
 //! - `distinct` (FILE: one text a line): split, hash, insert every bigram's 64-bit hash
 //!   into one hash set sized up front; the count is the answer (hash-exact only).
-//! - `sort` (FILE: little-endian f64 scores): the stable descending order of the scores by
-//!   an LSD radix sort of 64-bit order-preserving keys with their indices (ROC AUC's sort).
+//! - `sort` (FILE: little-endian f64 scores): the descending order of the scores as 64-bit
+//!   order-preserving keys without payloads (an unweighted ROC AUC needs only each
+//!   distinct score's class counts, so the positives' and negatives' keys sort apart):
+//!   one scatter by the top 16 bits, then an LSD byte radix sort of each bucket; the
+//!   answer is the number of distinct scores.
 //! - `read` (FILE: any): read the file into memory (a compiled table cache's load floor).
 //!
 //! Reading the strings out of Python is not included (the data comes from a file read
@@ -630,32 +633,63 @@ fn descending_key(x: f64) -> u64 {
     !(if bits >> 63 == 1 { !bits } else { bits | (1 << 63) })
 }
 
-/// LSD radix sort of (key, index) by key, 16-bit digits, skipping digits all keys share.
-fn radix_order(scores: &[f64]) -> Vec<u32> {
-    let mut a: Vec<(u64, u32)> = scores.iter().enumerate().map(|(i, &s)| (descending_key(s), i as u32)).collect();
-    let mut b = vec![(0u64, 0u32); a.len()];
-    for shift in (0..64).step_by(16) {
-        let mut count = vec![0usize; 1 << 16];
-        for &(k, _) in &a {
-            count[((k >> shift) & 0xffff) as usize] += 1;
-        }
-        if count.iter().any(|&c| c == a.len()) {
+/// The keys sorted: a scatter by the top 16 bits, then each bucket by an LSD radix
+/// sort on its low 48 bits (one byte a pass, skipping bytes all its keys share).
+fn radix_order(scores: &[f64]) -> Vec<u64> {
+    let keys: Vec<u64> = scores.iter().map(|&s| descending_key(s)).collect();
+    let mut start = vec![0usize; (1 << 16) + 1];
+    for &k in &keys {
+        start[(k >> 48) as usize + 1] += 1;
+    }
+    for b in 0..1 << 16 {
+        start[b + 1] += start[b];
+    }
+    let mut out = vec![0u64; keys.len()];
+    let mut next = start.clone();
+    for &k in &keys {
+        let b = (k >> 48) as usize;
+        out[next[b]] = k;
+        next[b] += 1;
+    }
+    let mut scratch = Vec::new();
+    for b in 0..1 << 16 {
+        let s = &mut out[start[b]..start[b + 1]];
+        if s.len() <= 256 {
+            s.sort_unstable();
             continue;
         }
-        let mut sum = 0;
-        for c in count.iter_mut() {
-            let x = *c;
-            *c = sum;
-            sum += x;
+        let mut counts = [[0usize; 256]; 6];
+        for &k in s.iter() {
+            for (d, c) in counts.iter_mut().enumerate() {
+                c[((k >> (8 * d)) & 0xff) as usize] += 1;
+            }
         }
-        for &p in &a {
-            let d = ((p.0 >> shift) & 0xffff) as usize;
-            b[count[d]] = p;
-            count[d] += 1;
+        scratch.clear();
+        scratch.resize(s.len(), 0);
+        let mut in_s = true;
+        for (d, c) in counts.iter_mut().enumerate() {
+            if c.iter().any(|&x| x == s.len()) {
+                continue;
+            }
+            let mut sum = 0;
+            for x in c.iter_mut() {
+                let v = *x;
+                *x = sum;
+                sum += v;
+            }
+            let (src, dst): (&[u64], &mut [u64]) = if in_s { (&*s, &mut scratch[..]) } else { (&scratch[..], &mut *s) };
+            for &k in src {
+                let i = ((k >> (8 * d)) & 0xff) as usize;
+                dst[c[i]] = k;
+                c[i] += 1;
+            }
+            in_s = !in_s;
         }
-        std::mem::swap(&mut a, &mut b);
+        if !in_s {
+            s.copy_from_slice(&scratch);
+        }
     }
-    a.into_iter().map(|p| p.1).collect()
+    out
 }
 
 /// CPU time of the calling thread (Linux `/proc/thread-self/schedstat`), 0 elsewhere.
@@ -707,7 +741,10 @@ fn main() {
             "edit-chars" => per_pair(&lines, threads, edit_chars_pair),
             "distinct" => distinct(&lines),
             "nist" => nist(&lines),
-            "sort" => u64::from(radix_order(&scores).first().copied().unwrap_or(0)),
+            "sort" => {
+                let keys = radix_order(&scores);
+                keys.len().min(1) as u64 + keys.windows(2).filter(|w| w[0] != w[1]).count() as u64
+            }
             "read" => std::fs::read(path).expect("FILE").len() as u64,
             _ => {
                 eprintln!("unknown task {task}");

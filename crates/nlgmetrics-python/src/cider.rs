@@ -1,6 +1,6 @@
 //! CIDEr / CIDEr-D: document-frequency tables and per-image scores.
 
-use crate::convert::{detached, matrix, str_items, str_runs, utf8_views};
+use crate::convert::{detached, matrix, ref_count_array, str_runs, utf8_views, with_str_lists};
 use nlgmetrics_core::text::cider::{self, CiderConfig, DocFreq, Flavour, IdText};
 use nlgmetrics_core::tokenize::ptb::{tokenize_batch, CaptionTokenizer};
 use nlgmetrics_core::Error;
@@ -195,28 +195,28 @@ impl Options<'_> {
     }
 }
 
-/// Scores of plain lists whose strings the core borrows (no copies), or `None`.
+/// Scores of plain lists whose strings the core borrows (no copies), or `None` (also
+/// for a length mismatch, which the validating path reports).
 fn scores_in_place<'py>(
     py: Python<'py>,
     hyps: &Bound<'py, PyAny>,
     refs: &Bound<'py, PyAny>,
     opts: &Options<'_>,
 ) -> PyResult<Option<ScoresAndRefCounts<'py>>> {
-    let (Some(hyp_objs), Some((ref_objs, starts))) = (str_items(hyps), str_runs(refs)) else {
-        return Ok(None);
-    };
-    let (Some(hyp_texts), Some(ref_texts)) = (utf8_views(&hyp_objs), utf8_views(&ref_objs)) else {
-        return Ok(None);
-    };
-    if hyp_texts.len() != starts.len() - 1 {
-        return Ok(None);
-    }
-    let out = detached(py, || {
-        let refs: Vec<Vec<&str>> = starts.windows(2).map(|w| ref_texts[w[0]..w[1]].to_vec()).collect();
-        opts.run(&hyp_texts, &refs)
+    let got = with_str_lists(hyps, refs, |hyp_texts, ref_texts, starts| {
+        if hyp_texts.len() != starts.len() - 1 {
+            return Ok(None);
+        }
+        let out = detached(py, || {
+            let refs: Vec<Vec<&str>> = starts.windows(2).map(|w| ref_texts[w[0]..w[1]].to_vec()).collect();
+            opts.run(hyp_texts, &refs)
+        })?;
+        Ok(Some(out))
     })?;
-    let ref_counts: Vec<i64> = starts.windows(2).map(|w| (w[1] - w[0]) as i64).collect();
-    Ok(Some((PyArray1::from_vec(py, out), PyArray1::from_vec(py, ref_counts))))
+    let Some((Some(out), ref_counts)) = got else {
+        return Ok(None);
+    };
+    Ok(Some((PyArray1::from_vec(py, out), ref_count_array(py, ref_counts))))
 }
 
 /// Per-sample CIDEr(-D) of token-id sequences against a fixed table (training rewards).

@@ -1,4 +1,4 @@
-use crate::convert::{detached, matrix};
+use crate::convert::{detached, matrix, ref_count_array, with_str_lists};
 use nlgmetrics_core::text::nist::{self, Flavour, InfoTable, NistConfig, Weighting};
 use nlgmetrics_core::tokenize::Tokenizer;
 use numpy::{PyArray1, PyArray2, PyReadonlyArray1};
@@ -39,19 +39,64 @@ fn nist_stats<'py>(
     batch_table: bool,
 ) -> PyResult<(Bound<'py, PyArray2<u64>>, Bound<'py, PyArray2<f64>>)> {
     let rows = hyps.len();
-    let (c, s, wc, ws) = detached(py, || {
-        let cfg = config(flavour, tokenizer, lowercase, n)?;
-        let table = table.map(|(k, v, total)| InfoTable { counts: k.into_iter().zip(v).collect(), total_words: total });
-        let weighting = match &table {
-            Some(t) => Weighting::Table(t),
-            None if batch_table => Weighting::Batch,
-            None => Weighting::OwnReferences,
-        };
-        let (c, s) = nist::batch_stats(&cfg, &hyps, &refs, weighting, n_threads)?;
-        let (wc, ws) = cfg.width();
-        Ok((c, s, wc, ws))
-    })?;
+    let (c, s, wc, ws) = detached(py, || stats_with(flavour, tokenizer, lowercase, n, table, n_threads, batch_table, &hyps, &refs))?;
     Ok((matrix(py, c, rows, wc)?, matrix(py, s, rows, ws)?))
+}
+
+/// [`nist_stats`] for plain lists read in place (predictions: a list of str; references:
+/// a list of str or non-empty lists/tuples of str): `(counts, sums, refs per segment)`,
+/// or `None` when the inputs have another shape (the caller then validates them).
+#[pyfunction]
+#[pyo3(signature = (hyps, refs, flavour, tokenizer, lowercase, n, table=None, n_threads=0, batch_table=false))]
+#[allow(clippy::too_many_arguments)]
+fn nist_stats_lists<'py>(
+    py: Python<'py>,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+    flavour: &str,
+    tokenizer: &str,
+    lowercase: bool,
+    n: usize,
+    table: Option<(Vec<String>, Vec<u64>, u64)>,
+    n_threads: usize,
+    batch_table: bool,
+) -> PyResult<Option<NistStats<'py>>> {
+    let got = with_str_lists(hyps, refs, |h, r, starts| {
+        let per_segment: Vec<Vec<&str>> = starts.windows(2).map(|w| r[w[0]..w[1]].to_vec()).collect();
+        detached(py, || stats_with(flavour, tokenizer, lowercase, n, table, n_threads, batch_table, h, &per_segment))
+    })?;
+    let Some(((c, s, wc, ws), ref_counts)) = got else {
+        return Ok(None);
+    };
+    let rows = ref_counts.len();
+    Ok(Some((matrix(py, c, rows, wc)?, matrix(py, s, rows, ws)?, ref_count_array(py, ref_counts))))
+}
+
+type NistStats<'py> = (Bound<'py, PyArray2<u64>>, Bound<'py, PyArray2<f64>>, Bound<'py, PyArray1<i64>>);
+
+/// The statistics of `nist_stats` / `nist_stats_lists` and their widths.
+#[allow(clippy::too_many_arguments)]
+fn stats_with<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
+    flavour: &str,
+    tokenizer: &str,
+    lowercase: bool,
+    n: usize,
+    table: Option<(Vec<String>, Vec<u64>, u64)>,
+    n_threads: usize,
+    batch_table: bool,
+    hyps: &[H],
+    refs: &[Vec<R>],
+) -> Result<(Vec<u64>, Vec<f64>, usize, usize), nlgmetrics_core::Error> {
+    let cfg = config(flavour, tokenizer, lowercase, n)?;
+    let table = table.map(|(k, v, total)| InfoTable { counts: k.into_iter().zip(v).collect(), total_words: total });
+    let weighting = match &table {
+        Some(t) => Weighting::Table(t),
+        None if batch_table => Weighting::Batch,
+        None => Weighting::OwnReferences,
+    };
+    let (c, s) = nist::batch_stats(&cfg, hyps, refs, weighting, n_threads)?;
+    let (wc, ws) = cfg.width();
+    Ok((c, s, wc, ws))
 }
 
 fn to_dict<'py>(py: Python<'py>, s: nist::NistScore) -> PyResult<Bound<'py, PyDict>> {
@@ -113,6 +158,7 @@ fn nist_scores<'py>(py: Python<'py>, flavour: &str, counts: numpy::PyReadonlyArr
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(nist_table, m)?)?;
     m.add_function(wrap_pyfunction!(nist_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(nist_stats_lists, m)?)?;
     m.add_function(wrap_pyfunction!(nist_score, m)?)?;
     m.add_function(wrap_pyfunction!(nist_scores, m)?)?;
     Ok(())

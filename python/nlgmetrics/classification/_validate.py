@@ -92,8 +92,11 @@ def unique(y: np.ndarray) -> np.ndarray:
         return np.unique(y) if y.size < 64 else np.array([v for v in (False, True) if (y == v).any()], dtype=bool)
     if y.dtype.kind in "iu":
         lo, hi = int(y.min()), int(y.max())
+        if hi - lo <= 1:  # every value is lo or hi (binary labels): no counting pass
+            return np.array([lo] if lo == hi else [lo, hi], dtype=y.dtype)
         if hi - lo < 1 << 20:
-            return (np.flatnonzero(np.bincount((y - lo).astype(np.intp, copy=False))) + lo).astype(y.dtype)
+            shifted = y if lo == 0 else y - lo  # 0/1 labels need no shifted copy
+            return (np.flatnonzero(np.bincount(shifted.astype(np.intp, copy=False))) + lo).astype(y.dtype)
     try:
         return np.unique(y)
     except TypeError:
@@ -102,6 +105,12 @@ def unique(y: np.ndarray) -> np.ndarray:
 
 def type_of_target(y: np.ndarray, what: str) -> str:
     """'binary', 'multiclass' or 'multilabel-indicator' (scikit-learn's names)."""
+    return target_kind(y, what)[0]
+
+
+def target_kind(y: np.ndarray, what: str) -> tuple[str, np.ndarray | None]:
+    """:func:`type_of_target` and, for 1-D labels, their sorted unique values (computed
+    on the way, so a caller that needs the classes does not scan the labels again)."""
     if y.ndim == 2 and y.shape[1] == 1:
         y = y.ravel()
     if y.ndim > 2 or y.ndim == 0:
@@ -119,7 +128,7 @@ def type_of_target(y: np.ndarray, what: str) -> str:
         if y.dtype.kind in "biuf":
             u = unique(y.ravel())
             if u.size <= 2 and np.isin(u, [0, 1]).all():
-                return "multilabel-indicator"
+                return "multilabel-indicator", None
         raise InvalidInputError(f"{what} has shape {y.shape}: a 2-D target must be a 0/1 indicator matrix (multilabel)")
     if y.dtype.kind == "O":
         kinds = {type(v) for v in y.tolist()}
@@ -127,7 +136,8 @@ def type_of_target(y: np.ndarray, what: str) -> str:
             raise InputTypeError(f"{what} must hold labels (strings or integers), got {sorted(k.__name__ for k in kinds)}")
         if str in kinds and len(kinds) > 1:
             raise InputTypeError(f"{what} mixes string and number labels")
-    return "binary" if unique(y).size <= 2 else "multiclass"
+    classes = unique(y)
+    return ("binary" if classes.size <= 2 else "multiclass"), classes
 
 
 def labels_1d(y: np.ndarray) -> np.ndarray:

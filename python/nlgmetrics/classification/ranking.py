@@ -29,6 +29,7 @@ from ._validate import (
     labels_1d,
     n_threads_value,
     scores_array,
+    target_kind,
     type_of_target,
     unique,
     warn,
@@ -133,7 +134,7 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: str | None = "macro", s
     if multi_class not in ("raise", "ovr", "ovo"):
         raise InvalidOptionError(f"multi_class must be 'raise', 'ovr' or 'ovo'; got {multi_class!r}")
     yt = as_array(y_true, "y_true")
-    kind = type_of_target(yt, "y_true")
+    kind, labels_seen = target_kind(yt, "y_true")
     s = scores_array(y_score, ndim=(1, 2))
     check_length(yt.shape[0], s.shape[0], "y_true", "y_score")
     w = weights_array(sample_weight, yt.shape[0], allow_all_zero=True)
@@ -150,7 +151,7 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: str | None = "macro", s
         if s.ndim != 1:
             raise InvalidInputError(f"binary y_true needs 1-D scores (the positive class's), got shape {s.shape}")
         check_average(average, (None, "micro", "macro", "weighted", "samples"))
-        classes = unique(yt)
+        classes = labels_seen if labels_seen is not None else unique(yt)
         y = np.ascontiguousarray(yt == classes[-1]) if classes.size == 2 else np.zeros(yt.shape[0], dtype=bool)
         if classes.size != 2:
             warn(_ONE_CLASS)

@@ -245,7 +245,10 @@ class Distinct(Metric):
         return {self._table: {int(i) * 64 + int(regs[i]): 1 for i in nz}}
 
     def stats(self, predictions: Sequence[str], references: Any = None) -> DistinctSegmentStats:
-        preds = as_texts(predictions, "predictions")
+        # a plain list goes to the core as it is (the core reads the strings in place and
+        # refuses any other item; the validating path then names it)
+        plain = type(predictions) is list and self._core_tokenize == self.tokenize
+        preds = predictions if plain else as_texts(predictions, "predictions")
         script_check.check(_tok.unsegmented_check(self.tokenize, "Distinct"), preds)
         if self._core_tokenize != self.tokenize:
             check_all_text(preds, "predictions")
@@ -259,6 +262,10 @@ class Distinct(Metric):
                 rows = _core.distinct_stats(preds, self._core_tokenize, self.lowercase, self.n, self.n_threads)
         except UnicodeEncodeError:
             check_all_text(preds, "predictions")
+            raise
+        except TypeError:
+            if plain:
+                as_texts(predictions, "predictions")  # raises InputTypeError naming the item
             raise
         tokens = rows[:, 0].astype(np.float64)
         ratio = np.divide(rows[:, 2].astype(np.float64), tokens, out=np.zeros(len(preds)), where=tokens > 0)

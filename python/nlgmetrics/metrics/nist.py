@@ -75,10 +75,12 @@ def _fingerprint(text: str) -> int:
     return h % ((1 << 20) - 3) + 1
 
 
-def _refs_fingerprint(references: list[list[str]]) -> int:
+def _refs_fingerprint(references: list[list[str]] | list[str | list[str] | tuple[str, ...]]) -> int:
+    """A segment's references are a list, a tuple or (one reference) a str."""
     total = 0
     for refs in references:
-        total += int.from_bytes(hashlib.blake2b("\x1f".join(refs).encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
+        joined = refs if isinstance(refs, str) else "\x1f".join(refs)
+        total += int.from_bytes(hashlib.blake2b(joined.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
     return total % ((1 << 20) - 3) + 1
 
 
@@ -200,6 +202,19 @@ class NIST(Metric):
     # -- phase two -------------------------------------------------------------------
     def _stats_with(self, predictions: list[str], references: list[list[str]], table, batch_table: bool = False) -> SegmentStats:
         counts, sums = _core.nist_stats(predictions, references, self.flavour, self.tokenize, self.lowercase, self.n, table, self.n_threads, batch_table)
+        ref_counts = np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references))
+        return self._segment_stats_of(counts, sums, ref_counts, references, table, batch_table)
+
+    def _segment_stats_lists(self, predictions: list, references: list) -> SegmentStats | None:
+        # plain lists read in place by the core (no per-string copy, no Python-level validation)
+        table = self._table_arg()
+        got = _core.nist_stats_lists(predictions, references, self.flavour, self.tokenize, self.lowercase, self.n, table, self.n_threads, True)
+        if got is None:
+            return None
+        counts, sums, ref_counts = got
+        return self._segment_stats_of(counts, sums, ref_counts, references, table, True)
+
+    def _segment_stats_of(self, counts, sums, ref_counts, references, table, batch_table: bool) -> SegmentStats:
         fp = _fingerprint(self._signature_items()["weights"]) if table is not None else _refs_fingerprint(references)
         if not batch_table and table is None:
             fp = 0  # sentence scores: each segment's own weights, never summed into a corpus score
@@ -212,7 +227,7 @@ class NIST(Metric):
             counts=counts,
             sum_fields=self.sum_fields,
             sums=sums,
-            ref_counts=np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references)),
+            ref_counts=ref_counts,
             # nltk adds the segments' numerators one after the other: keep them in order
             sequence_field=self.sum_fields if self.flavour == "nltk" else None,
         )

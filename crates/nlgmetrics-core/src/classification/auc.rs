@@ -108,6 +108,91 @@ pub fn binary_roc_auc(c: &Thresholded, max_fpr: Option<f64>) -> Result<f64> {
     Ok(0.5 * (1.0 + (partial - min_area) / (max_area - min_area)))
 }
 
+/// The binary ROC AUC of unweighted samples, equal to
+/// `binary_roc_auc(&binary_clf_curve(y, scores, None, _), None)` bit for bit.
+///
+/// Unweighted, a threshold's `tps` and `fps` are the numbers of positive and negative
+/// samples scoring at least it, and the area needs neither thresholds nor sample order:
+/// the positives' and the negatives' score keys are sorted apart (8-byte keys, no index
+/// payload, [`class_keys_sorted`](super::sort::class_keys_sorted)), then one merge walk
+/// over both yields every distinct threshold's cumulative counts and keeps the points
+/// `drop_intermediate` keeps (its second differences, exact on integer counts, are
+/// taken on the integers), as two u32 counts each. The trapezoid terms are then fed to
+/// numpy's pairwise summation as a stream.
+pub fn binary_roc_auc_unweighted(y: &[bool], scores: &[f64], n_threads: usize) -> Result<f64> {
+    super::curves::nonzero_weight_samples(y, scores, None)?;
+    if y.len() >= u32::MAX as usize {
+        return binary_roc_auc(&super::curves::binary_clf_curve(y, scores, None, n_threads)?, None);
+    }
+    let [mut neg, mut pos] = super::sort::class_keys_sorted(y, scores, n_threads);
+    let (fl, tl) = (neg.len() as f64, pos.len() as f64);
+    if !(fl > 0.0 && tl > 0.0) {
+        return Ok(f64::NAN); // fpr or tpr is 0/0 everywhere
+    }
+    // a finite score's key is never u64::MAX (that is a NaN's): it ends both runs
+    neg.push(u64::MAX);
+    pos.push(u64::MAX);
+    let kept = roc_points(&pos, &neg);
+    // auc(fpr, tpr): fpr never decreases here, so the direction is 1
+    let point = |p: (u32, u32)| (f64::from(p.0) / fl, f64::from(p.1) / tl);
+    let mut a = point(kept[0]);
+    let mut t = 0;
+    let mut term = || {
+        t += 1;
+        let b = point(kept[t]);
+        let v = (b.0 - a.0) * (b.1 + a.1) / 2.0;
+        a = b;
+        v
+    };
+    Ok(npsum::sum_stream(kept.len() - 1, &mut term))
+}
+
+/// The points `(fps, tps)` of `roc_curve(drop_intermediate=True)` before the division
+/// by the totals: (0, 0), then the thresholds' cumulative counts (highest threshold
+/// first) where either curve bends, the first and the last always. `pos` and `neg` are
+/// sorted and end with the sentinel `u64::MAX`.
+fn roc_points(pos: &[u64], neg: &[u64]) -> Vec<(u32, u32)> {
+    let mut kept: Vec<(u32, u32)> = Vec::with_capacity(pos.len() + neg.len());
+    kept.push((0, 0));
+    let (mut i, mut j) = (0usize, 0usize);
+    // the last three groups' counts (fps, tps)
+    let mut window = [(0i64, 0i64); 3];
+    let mut groups = 0usize;
+    let bends = |a: i64, b: i64, c: i64| (c - b) - (b - a) != 0;
+    loop {
+        crate::interrupt::check_every(groups);
+        let k = pos[i].min(neg[j]);
+        if k == u64::MAX {
+            break;
+        }
+        // one step without branches (a tie of two samples is rare in real scores)
+        i += usize::from(pos[i] == k);
+        j += usize::from(neg[j] == k);
+        while pos[i] == k {
+            i += 1;
+        }
+        while neg[j] == k {
+            j += 1;
+        }
+        let g = (j as i64, i as i64);
+        window = [window[1], window[2], g];
+        groups += 1;
+        if groups == 1 {
+            kept.push((g.0 as u32, g.1 as u32));
+        } else if groups >= 3 {
+            // the middle of the window is an inner point: kept where a curve bends
+            let [p, q, r] = window;
+            if bends(p.0, q.0, r.0) || bends(p.1, q.1, r.1) {
+                kept.push((q.0 as u32, q.1 as u32));
+            }
+        }
+    }
+    if groups >= 2 {
+        kept.push((window[2].0 as u32, window[2].1 as u32));
+    }
+    kept
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::curves::binary_clf_curve;
@@ -122,6 +207,37 @@ mod tests {
         assert!((a - 0.5).abs() < 1e-15, "{a}");
         let p = binary_roc_auc(&c, Some(0.5)).unwrap();
         assert!((p - 0.5555555555555556).abs() < 1e-12, "{p}");
+    }
+
+    #[test]
+    fn unweighted_fast_path_equals_the_curve() {
+        let mut state = 4242u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for n in [2usize, 3, 10, 257, 5000, 70_000] {
+            for kind in 0..4 {
+                let y: Vec<bool> = (0..n).map(|i| i % 3 == 0 || next() % 4 == 0).collect();
+                let s: Vec<f64> = (0..n)
+                    .map(|_| match kind {
+                        0 => (next() % 5) as f64 - 2.0,
+                        1 => [0.0, -0.0, 1.0, -1.0][(next() % 4) as usize],
+                        2 => f64::from_bits(next() >> 2) * if next() % 2 == 0 { 1.0 } else { -1.0 },
+                        _ => (next() >> 11) as f64 / (1u64 << 53) as f64,
+                    })
+                    .collect();
+                let want = binary_roc_auc(&binary_clf_curve(&y, &s, None, 1).unwrap(), None).unwrap();
+                for threads in [1, 2] {
+                    let got = binary_roc_auc_unweighted(&y, &s, threads).unwrap();
+                    assert_eq!(got.to_bits(), want.to_bits(), "n={n} kind={kind}");
+                }
+            }
+        }
+        assert!(binary_roc_auc_unweighted(&[true], &[0.0, 1.0], 1).is_err());
+        assert!(binary_roc_auc_unweighted(&[true, false], &[f64::NAN, 1.0], 1).is_err());
     }
 
     #[test]

@@ -9,7 +9,8 @@
 //! - [`auc`]: trapezoid areas, binary ROC AUC with `max_fpr` (McClish correction).
 //! - [`streaming`]: an exact mergeable score table and a constant-memory histogram.
 //! - [`npsum`]: numpy's pairwise summation, to reproduce numpy's bits.
-//! - [`sort`]: the stable descending score sort (LSD radix on order-preserving keys).
+//! - [`sort`]: the stable descending score sort (radix on order-preserving keys), and the
+//!   payload-free per-class key sort behind the unweighted ROC AUC's fast path.
 //!
 //! Every float operation follows scikit-learn's order (running sums where numpy uses
 //! `cumsum`, pairwise sums where it uses `np.sum`), so results are bit-identical.
@@ -61,6 +62,9 @@ pub fn binary_metric(metric: BinaryMetric, y: &[bool], scores: &[f64], weights: 
                 }
                 check_finite(scores, "y_score")?;
                 return Ok(f64::NAN);
+            }
+            if weights.is_none() && max_fpr.is_none_or(|m| m == 1.0) {
+                return auc::binary_roc_auc_unweighted(y, scores, n_threads);
             }
             auc::binary_roc_auc(&curves::binary_clf_curve(y, scores, weights, n_threads)?, max_fpr)
         }

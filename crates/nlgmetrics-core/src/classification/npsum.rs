@@ -39,6 +39,42 @@ pub fn sum(a: &[f64]) -> f64 {
     }
 }
 
+/// [`sum`] of `n` values produced one after the other by `next` (never stored): the same
+/// blocks, accumulators and split points, so the same bits as `sum` of the collected
+/// values. The pairwise recursion reads its values strictly in order, so a stream works.
+pub fn sum_stream(n: usize, next: &mut impl FnMut() -> f64) -> f64 {
+    if n < 8 {
+        let mut res = -0.0;
+        for _ in 0..n {
+            res += next();
+        }
+        res
+    } else if n <= BLOCK {
+        let mut r = [0.0f64; 8];
+        for v in r.iter_mut() {
+            *v = next();
+        }
+        let mut i = 8;
+        while i < n - (n % 8) {
+            for v in r.iter_mut() {
+                *v += next();
+            }
+            i += 8;
+        }
+        let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        while i < n {
+            res += next();
+            i += 1;
+        }
+        res
+    } else {
+        let mut n2 = n / 2;
+        n2 -= n2 % 8;
+        let left = sum_stream(n2, next);
+        left + sum_stream(n - n2, next)
+    }
+}
+
 /// `np.mean(a)`: the pairwise sum divided by the length (NaN when empty).
 pub fn mean(a: &[f64]) -> f64 {
     sum(a) / a.len() as f64
@@ -73,6 +109,16 @@ mod tests {
         let seq: f64 = a.iter().sum();
         assert_eq!(seq, 1e16);
         assert_eq!(sum(&a), 1e16 + 16.0 - 2.0); // r0 = 1e16+1 -> 1e16 (even); others keep 2.0 each
+    }
+
+    #[test]
+    fn sum_stream_equals_sum_of_the_values() {
+        for n in [0usize, 3, 8, 13, 128, 129, 1000, 4099] {
+            let a: Vec<f64> = (0..n).map(|i| ((i * 7919) % 1013) as f64 * 1e-3 + if i % 5 == 0 { 1e15 } else { 0.0 }).collect();
+            let mut it = a.iter().copied();
+            assert_eq!(sum_stream(n, &mut || it.next().unwrap()).to_bits(), sum(&a).to_bits());
+            assert_eq!(it.next(), None);
+        }
     }
 
     #[test]

@@ -88,6 +88,143 @@ fn sort_pairs(pairs: Vec<(u64, u32)>) -> (Vec<u64>, Vec<u32>) {
     out.into_iter().unzip()
 }
 
+/// Keys at or below this many are sorted by comparison (a radix pass's fixed cost is
+/// larger than the sort).
+const SMALL: usize = 256;
+
+/// `keys` sorted ascending (no payloads: equal keys are interchangeable, so the order of
+/// ties does not exist). See [`class_keys_sorted`], of which this is the one-class case.
+pub fn sort_keys(keys: Vec<u64>, n_threads: usize) -> Vec<u64> {
+    let flags = vec![false; keys.len()];
+    let [sorted, _] = bucket_radix(keys.len(), |i| (keys[i], flags[i]), n_threads);
+    sorted
+}
+
+/// The score keys ([`descending_key`]) of the negative and of the positive samples, each
+/// sorted ascending (no payloads: equal keys are interchangeable).
+///
+/// One counting pass builds, per class, a histogram of the keys' top 16 bits (sign,
+/// exponent and 4 mantissa bits); a second pass scatters every key straight into its
+/// class's bucket (the keys are computed from the scores in both passes: nothing is
+/// stored in between). Each bucket, small enough to sit in cache for real score
+/// distributions, is then sorted by an LSD radix sort of its remaining 48 bits, one byte
+/// a pass, skipping bytes that all its keys share; buckets are sorted in parallel on
+/// `n_threads` (a sorted multiset is unique, so threads never change the result).
+pub fn class_keys_sorted(y: &[bool], scores: &[f64], n_threads: usize) -> [Vec<u64>; 2] {
+    bucket_radix(y.len().min(scores.len()), |i| (descending_key(scores[i]), y[i]), n_threads)
+}
+
+fn bucket_radix(n: usize, item: impl Fn(usize) -> (u64, bool), n_threads: usize) -> [Vec<u64>; 2] {
+    use rayon::prelude::*;
+    let bucket = |k: u64| (k >> (64 - TOP_BITS)) as usize;
+    if n <= 1 << 12 {
+        let mut out = [Vec::new(), Vec::new()];
+        for i in 0..n {
+            let (k, c) = item(i);
+            out[c as usize].push(k);
+        }
+        out[0].sort_unstable();
+        out[1].sort_unstable();
+        return out;
+    }
+    // start[c][b]: where class c's bucket b begins in that class's output
+    let mut start = vec![vec![0usize; BUCKETS + 1]; 2];
+    for i in 0..n {
+        crate::interrupt::check_every(i);
+        let (k, c) = item(i);
+        start[c as usize][bucket(k) + 1] += 1;
+    }
+    for s in start.iter_mut() {
+        for b in 0..BUCKETS {
+            s[b + 1] += s[b];
+        }
+    }
+    let mut out = [vec![0u64; start[0][BUCKETS]], vec![0u64; start[1][BUCKETS]]];
+    let mut next = start.clone();
+    for i in 0..n {
+        crate::interrupt::check_every(i);
+        let (k, c) = item(i);
+        let (b, c) = (bucket(k), c as usize);
+        out[c][next[c][b]] = k;
+        next[c][b] += 1;
+    }
+    // the buckets with more than one key as disjoint slices
+    let mut slices: Vec<&mut [u64]> = Vec::new();
+    for (o, s) in out.iter_mut().zip(&start) {
+        let mut rest: &mut [u64] = o;
+        for b in 0..BUCKETS {
+            let (head, tail) = std::mem::take(&mut rest).split_at_mut(s[b + 1] - s[b]);
+            rest = tail;
+            if head.len() > 1 {
+                slices.push(head);
+            }
+        }
+    }
+    let watch = crate::interrupt::Watch::current();
+    crate::parallel::run(n_threads, || {
+        slices.par_iter_mut().for_each_init(Vec::new, |scratch, s| {
+            watch.scope(|| {
+                watch.check();
+                radix_low48(s, scratch)
+            })
+        })
+    });
+    out
+}
+
+/// Sorts keys that share their top 16 bits: LSD radix on the low 48 bits, by bytes
+/// (6 passes) or, for buckets large enough to pay for 4096-entry counts, by 12-bit
+/// digits (4 passes); a digit that all keys share is skipped.
+fn radix_low48(keys: &mut [u64], scratch: &mut Vec<u64>) {
+    let n = keys.len();
+    if n <= SMALL {
+        keys.sort_unstable();
+        return;
+    }
+    if n >= 1 << 14 {
+        lsd::<12, 4096, 4>(keys, scratch);
+    } else {
+        lsd::<8, 256, 6>(keys, scratch);
+    }
+}
+
+/// LSD radix sort of the low `BITS * PASSES` bits with `WIDTH = 2^BITS` counts a digit.
+fn lsd<const BITS: u32, const WIDTH: usize, const PASSES: usize>(keys: &mut [u64], scratch: &mut Vec<u64>) {
+    let n = keys.len();
+    let mask = (WIDTH - 1) as u64;
+    let mut counts = vec![[0usize; WIDTH]; PASSES];
+    for &k in keys.iter() {
+        for (d, c) in counts.iter_mut().enumerate() {
+            c[((k >> (BITS as usize * d)) & mask) as usize] += 1;
+        }
+    }
+    scratch.clear();
+    scratch.resize(n, 0);
+    let mut in_keys = true; // the data is in `keys` (else in `scratch`)
+    for (d, c) in counts.iter_mut().enumerate() {
+        if c.iter().any(|&x| x == n) {
+            continue; // every key has the same digit here
+        }
+        let mut sum = 0;
+        for x in c.iter_mut() {
+            let v = *x;
+            *x = sum;
+            sum += v;
+        }
+        let (src, dst): (&[u64], &mut [u64]) = if in_keys { (keys, scratch) } else { (scratch, keys) };
+        let shift = BITS as usize * d;
+        for &k in src {
+            let b = ((k >> shift) & mask) as usize;
+            dst[c[b]] = k;
+            c[b] += 1;
+        }
+        in_keys = !in_keys;
+    }
+    if !in_keys {
+        keys.copy_from_slice(scratch);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,6 +251,44 @@ mod tests {
             let mut expect: Vec<usize> = (0..n).collect();
             expect.sort_by(|&a, &b| s[b].partial_cmp(&s[a]).unwrap()); // stable, descending
             assert_eq!(idx.iter().map(|&i| i as usize).collect::<Vec<_>>(), expect);
+        }
+    }
+
+    #[test]
+    fn key_sort_equals_a_comparison_sort() {
+        let mut state = 99u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for n in [0usize, 1, 7, 5000, 100_000] {
+            for spread in [3u64, 1 << 20, u64::MAX] {
+                let keys: Vec<u64> = (0..n)
+                    .map(|_| match next() % 3 {
+                        0 => next() % spread,
+                        1 => descending_key((next() % 1000) as f64 / 1000.0),
+                        _ => (next() >> 3) | (1 << 62),
+                    })
+                    .collect();
+                let mut expect = keys.clone();
+                expect.sort_unstable();
+                assert_eq!(sort_keys(keys.clone(), 1), expect);
+                assert_eq!(sort_keys(keys, 2), expect);
+            }
+        }
+        for n in [0usize, 9, 5000, 60_000] {
+            let s: Vec<f64> = (0..n).map(|_| ((next() % 2000) as f64 - 1000.0) / 7.0).collect();
+            let y: Vec<bool> = (0..n).map(|_| next() % 3 == 0).collect();
+            let mut want = [Vec::new(), Vec::new()];
+            for (&v, &x) in y.iter().zip(&s) {
+                want[v as usize].push(descending_key(x));
+            }
+            want[0].sort_unstable();
+            want[1].sort_unstable();
+            assert_eq!(class_keys_sorted(&y, &s, 1), want);
+            assert_eq!(class_keys_sorted(&y, &s, 2), want);
         }
     }
 }

@@ -94,6 +94,9 @@ pub fn corpus_unique<S: AsRef<str> + Sync>(texts: &[S], cfg: &DistinctConfig, n_
 pub fn stats_and_unique<S: AsRef<str> + Sync>(texts: &[S], cfg: &DistinctConfig, n_threads: usize) -> Result<(Vec<u64>, u64)> {
     cfg.validate()?;
     let n = cfg.n;
+    if n <= 2 && cfg.tokenizer == Tokenizer::None && !cfg.lowercase {
+        return Ok(plain_stats_and_unique(texts, n, n_threads));
+    }
     let toks = tokenize_all(texts, cfg, n_threads);
     let mut vocab: FxHashMap<&str, u32> = FxHashMap::default();
     let mut ids: Vec<u32> = Vec::new();
@@ -152,6 +155,119 @@ pub fn stats_and_unique<S: AsRef<str> + Sync>(texts: &[S], cfg: &DistinctConfig,
         start = end;
     }
     Ok((rows, seen.len() as u64))
+}
+
+/// Texts per piece of [`plain_stats_and_unique`] (a fixed size: results never depend on
+/// the number of threads).
+const PIECE: usize = 8192;
+
+/// One piece of texts read in place: its own vocabulary and token ids.
+struct Piece<'a> {
+    words: Vec<&'a str>,
+    ids: Vec<u32>,
+    ends: Vec<usize>,
+}
+
+/// [`stats_and_unique`] for unigrams and bigrams of `str.split()` tokens, in parallel:
+/// pieces of texts are split in place (no tokenized copy) and interned into their own
+/// vocabularies; the vocabularies merge into one (each piece's distinct words, in piece
+/// order); each n-gram becomes one u64 (the global ids packed), each response's distinct
+/// count comes from sorting its few keys, and the corpus union is counted in hash
+/// shards, one set per thread (each set sees only its shard's keys, so the sizes add).
+fn plain_stats_and_unique<S: AsRef<str> + Sync>(texts: &[S], n: usize, n_threads: usize) -> (Vec<u64>, u64) {
+    let watch = crate::interrupt::Watch::current();
+    let pieces: Vec<Piece<'_>> = run(n_threads, || {
+        texts
+            .par_chunks(PIECE)
+            .map(watch.each(|chunk: &[S]| {
+                let mut vocab: FxHashMap<&str, u32> = FxHashMap::default();
+                let mut p = Piece { words: Vec::new(), ids: Vec::new(), ends: Vec::with_capacity(chunk.len()) };
+                for t in chunk {
+                    for w in crate::pystr::py_tokens(t.as_ref()) {
+                        let next = p.words.len() as u32;
+                        let id = *vocab.entry(w).or_insert(next);
+                        if id == next {
+                            p.words.push(w);
+                        }
+                        p.ids.push(id);
+                    }
+                    p.ends.push(p.ids.len());
+                }
+                p
+            }))
+            .collect()
+    });
+    let mut vocab: FxHashMap<&str, u32> = FxHashMap::default();
+    let remaps: Vec<Vec<u32>> = pieces
+        .iter()
+        .map(|p| {
+            p.words
+                .iter()
+                .map(|&w| {
+                    let next = vocab.len() as u32;
+                    *vocab.entry(w).or_insert(next)
+                })
+                .collect()
+        })
+        .collect();
+    drop(vocab);
+    // per piece: rows and the n-gram keys
+    let done: Vec<(Vec<u64>, Vec<u64>)> = run(n_threads, || {
+        pieces
+            .par_iter()
+            .zip(remaps.par_iter())
+            .map(watch.each(|(p, remap): (&Piece<'_>, &Vec<u32>)| {
+                let mut rows = Vec::with_capacity(3 * p.ends.len());
+                let mut keys: Vec<u64> = Vec::with_capacity(p.ids.len());
+                let mut own: Vec<u64> = Vec::new();
+                let mut start = 0;
+                for &end in &p.ends {
+                    let s = &p.ids[start..end];
+                    own.clear();
+                    own.extend(s.windows(n).map(|w| {
+                        let a = u64::from(remap[w[0] as usize]);
+                        if n == 1 {
+                            a
+                        } else {
+                            (a << 32) | u64::from(remap[w[1] as usize])
+                        }
+                    }));
+                    keys.extend_from_slice(&own);
+                    own.sort_unstable();
+                    own.dedup();
+                    rows.extend_from_slice(&[s.len() as u64, s.len().saturating_sub(n - 1) as u64, own.len() as u64]);
+                    start = end;
+                }
+                (rows, keys)
+            }))
+            .collect()
+    });
+    let shards = crate::parallel::effective_threads(n_threads).max(1) as u64;
+    let total: usize = done.iter().map(|d| d.1.len()).sum();
+    // a fixed mix of the key (its top bits pick the shard)
+    let shard_of = |k: u64| ((k.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) % shards) as usize;
+    let unique: u64 = run(n_threads, || {
+        (0..shards as usize)
+            .into_par_iter()
+            .map(watch.each(|sh: usize| {
+                let mut seen: FxHashSet<u64> = FxHashSet::default();
+                seen.reserve(total / shards as usize / 2);
+                for (_, keys) in &done {
+                    for &k in keys {
+                        if shards == 1 || shard_of(k) == sh {
+                            seen.insert(k);
+                        }
+                    }
+                }
+                seen.len() as u64
+            }))
+            .sum()
+    });
+    let mut rows = Vec::with_capacity(3 * texts.len());
+    for (r, _) in done {
+        rows.extend(r);
+    }
+    (rows, unique)
 }
 
 /// An injective key for an n-gram: tokens joined by U+001F, with U+001E escaping any
@@ -398,6 +514,20 @@ mod tests {
             assert_eq!(unique, key_list(&texts, &cfg(n), 1).unwrap().1);
         }
         assert_eq!(stats_and_unique(&["", "a"], &cfg(2), 1).unwrap(), (vec![0, 0, 0, 1, 0, 0], 0));
+        // the in-place path (n <= 2, whitespace tokens) across pieces and threads, with
+        // Python's whitespace (\x1c, U+3000) and tokens repeated across pieces
+        let texts: Vec<String> = (0..20_000)
+            .map(|i| {
+                let sep = ["  ", "\x1c", "\u{3000}", "\t"][i % 4];
+                (0..next() % 14).map(|_| format!("w{}", next() % 300)).collect::<Vec<_>>().join(sep)
+            })
+            .collect();
+        for n in [1, 2] {
+            let want = (segment_stats(&texts, &cfg(n), 1).unwrap(), corpus_unique(&texts, &cfg(n), 1).unwrap());
+            for threads in [1, 2, 3] {
+                assert_eq!(stats_and_unique(&texts, &cfg(n), threads).unwrap(), want);
+            }
+        }
     }
 
     #[test]

@@ -201,12 +201,147 @@ impl Trie {
         }
     }
 
+    /// [`Trie::add`], also appending the node of every n-gram to `nodes` in (start,
+    /// order) order: the walk of `seq`, done while building (see [`fill_walk`]).
+    /// With `first_only`, only the n-grams starting at `seq[0]`.
+    fn add_recording(&mut self, seq: &[u32], n_max: usize, by: u64, nodes: &mut Vec<u32>, first_only: bool) {
+        let starts = if first_only { seq.len().min(1) } else { seq.len() };
+        for s in 0..starts {
+            let mut p = ROOT;
+            for &t in &seq[s..seq.len().min(s + n_max)] {
+                p = self.insert(p, t);
+                self.count[p as usize] += by;
+                nodes.push(p);
+            }
+        }
+    }
+
     fn add_path(&mut self, gram: &[u32], c: u64) {
         let mut p = ROOT;
         for &t in gram {
             p = self.insert(p, t);
         }
         self.count[p as usize] += c;
+    }
+}
+
+/// [`Forest::walk`]'s output for a sequence of `len` tokens from the nodes that
+/// [`Trie::add_recording`] recorded for it (every n-gram is in the trie).
+fn fill_walk(nodes: &[u32], len: usize, n_max: usize, out: &mut Vec<Vec<Option<u32>>>) {
+    out.resize_with(n_max, Vec::new);
+    for (k, v) in out.iter_mut().enumerate() {
+        v.clear();
+        v.resize(len.saturating_sub(k), None);
+    }
+    let mut at = 0;
+    for s in 0..len {
+        for v in out.iter_mut().take(n_max.min(len - s)) {
+            v[s] = Some(nodes[at]);
+            at += 1;
+        }
+    }
+}
+
+/// The trie split into shards by an n-gram's first token, so that shards are built on
+/// separate threads (an n-gram and all its prefixes start with the same token, so each
+/// path lies in one shard). Node `id` is `local * shards + shard`: ids are identities
+/// only (statistics never depend on their values), so results never depend on the
+/// number of shards.
+struct Forest {
+    shards: Vec<Trie>,
+}
+
+#[inline]
+fn shard_of(tok: u32, shards: usize) -> usize {
+    if shards == 1 {
+        0
+    } else {
+        ((u64::from(tok).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) % shards as u64) as usize
+    }
+}
+
+impl Forest {
+    fn new(shards: usize) -> Self {
+        Forest { shards: (0..shards.max(1)).map(|_| Trie::default()).collect() }
+    }
+
+    #[inline]
+    fn global(&self, sh: usize, local: u32) -> u32 {
+        local * self.shards.len() as u32 + sh as u32
+    }
+
+    #[inline]
+    fn local(&self, id: u32) -> (&Trie, usize) {
+        let n = self.shards.len() as u32;
+        (&self.shards[(id % n) as usize], (id / n) as usize)
+    }
+
+    fn count(&self, id: u32) -> u64 {
+        let (t, l) = self.local(id);
+        t.count[l]
+    }
+
+    /// The node's parent (`ROOT` for a unigram).
+    fn parent(&self, id: u32) -> u32 {
+        let n = self.shards.len() as u32;
+        let (t, l) = self.local(id);
+        match t.parent[l] {
+            ROOT => ROOT,
+            p => p * n + id % n,
+        }
+    }
+
+    fn unigram(&self, tok: u32) -> Option<u32> {
+        let sh = shard_of(tok, self.shards.len());
+        self.shards[sh].node.get(&Trie::key(ROOT, tok)).map(|&l| self.global(sh, l))
+    }
+
+    fn add_path(&mut self, gram: &[u32], c: u64) {
+        if let Some(&first) = gram.first() {
+            let sh = shard_of(first, self.shards.len());
+            self.shards[sh].add_path(gram, c);
+        }
+    }
+
+    /// Add every n-gram (orders 1..=n_max) of every sequence, counted by `by`, each shard
+    /// on its own thread; the node of every n-gram of each sequence in (start, order)
+    /// order, as [`fill_walk`] reads them.
+    fn add_all(&mut self, seqs: &[&Vec<u32>], n_max: usize, by: u64, n_threads: usize) -> Vec<Vec<u32>> {
+        use rayon::prelude::*;
+        let shards = self.shards.len();
+        let watch = crate::interrupt::Watch::current();
+        // each shard's local nodes, in the order its n-grams occur in the sequences
+        let streams: Vec<Vec<u32>> = crate::parallel::run(n_threads, || {
+            self.shards
+                .par_iter_mut()
+                .enumerate()
+                .map(watch.each(|(sh, trie): (usize, &mut Trie)| {
+                    let mut stream = Vec::new();
+                    for (i, seq) in seqs.iter().enumerate() {
+                        crate::interrupt::check_every(i);
+                        for s in 0..seq.len() {
+                            if shard_of(seq[s], shards) == sh {
+                                trie.add_recording(&seq[s..seq.len().min(s + n_max)], n_max, by, &mut stream, true);
+                            }
+                        }
+                    }
+                    stream
+                }))
+                .collect()
+        });
+        let mut at = vec![0usize; shards];
+        seqs.iter()
+            .map(|seq| {
+                let mut nodes = Vec::with_capacity(seq.len() * n_max);
+                for s in 0..seq.len() {
+                    let sh = shard_of(seq[s], shards);
+                    let m = n_max.min(seq.len() - s);
+                    nodes.extend(streams[sh][at[sh]..at[sh] + m].iter().map(|&l| self.global(sh, l)));
+                    at[sh] += m;
+                }
+                nodes
+            })
+            .collect()
     }
 
     /// The nodes of `seq`'s n-grams by order: `out[k][s]` is the (k+1)-gram at `s`, or
@@ -218,11 +353,13 @@ impl Trie {
             v.resize(seq.len().saturating_sub(k), None);
         }
         for s in 0..seq.len() {
+            let sh = shard_of(seq[s], self.shards.len());
+            let trie = &self.shards[sh];
             let mut p = ROOT;
             for (k, &t) in seq[s..seq.len().min(s + n_max)].iter().enumerate() {
-                match self.node.get(&Self::key(p, t)) {
+                match trie.node.get(&Trie::key(p, t)) {
                     Some(&id) => {
-                        out[k][s] = Some(id);
+                        out[k][s] = Some(self.global(sh, id));
                         p = id;
                     }
                     None => break,
@@ -238,7 +375,7 @@ impl Trie {
 /// number of reference words). The mteval flavour copies that quirk.
 struct Weights<'t> {
     flavour: Flavour,
-    trie: &'t Trie,
+    trie: &'t Forest,
     total_words: u64,
     zero: Option<u32>,
 }
@@ -247,15 +384,15 @@ impl Weights<'_> {
     /// The weight of node `id`, or `None` when the table does not hold that n-gram.
     #[inline]
     fn get(&self, id: u32) -> Option<f64> {
-        let c = self.trie.count[id as usize];
+        let c = self.trie.count(id);
         if c == 0 {
             return None;
         }
-        let p = self.trie.parent[id as usize];
+        let p = self.trie.parent(id);
         let prefix = if p == ROOT || (self.flavour == Flavour::Mteval && Some(p) == self.zero) {
             self.total_words
         } else {
-            match self.trie.count[p as usize] {
+            match self.trie.count(p) {
                 0 => self.total_words,
                 pc => pc,
             }
@@ -373,10 +510,10 @@ pub enum Weighting<'t> {
 }
 
 /// Per-segment statistics: `(counts, sums)`, row-major.
-pub fn batch_stats<H: AsRef<str> + Sync>(
+pub fn batch_stats<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
     cfg: &NistConfig,
     hyps: &[H],
-    refs: &[Vec<String>],
+    refs: &[Vec<R>],
     weighting: Weighting<'_>,
     n_threads: usize,
 ) -> Result<(Vec<u64>, Vec<f64>)> {
@@ -394,7 +531,7 @@ pub fn batch_stats<H: AsRef<str> + Sync>(
     let (hyp_tok, ref_tok): (Vec<String>, Vec<Vec<String>>) = crate::parallel::run(n_threads, || {
         use rayon::prelude::*;
         let h = hyps.par_iter().map(watch.each(|x: &H| cfg.preprocess(x.as_ref()))).collect();
-        let r = refs.par_iter().map(watch.each(|rs: &Vec<String>| rs.iter().map(|x| cfg.preprocess(x)).collect())).collect();
+        let r = refs.par_iter().map(watch.each(|rs: &Vec<R>| rs.iter().map(|x| cfg.preprocess(x.as_ref())).collect())).collect();
         (h, r)
     });
     // one vocabulary for the batch (and the fixed table), so n-grams compare as trie nodes
@@ -402,31 +539,36 @@ pub fn batch_stats<H: AsRef<str> + Sync>(
     let zero_tok = it.id("0");
     let hyp_ids: Vec<Vec<u32>> = hyp_tok.iter().map(|s| it.ids_of(s)).collect();
     let ref_ids: Vec<Vec<Vec<u32>>> = ref_tok.iter().map(|rs| rs.iter().map(|s| it.ids_of(s)).collect()).collect();
-    let shared: Option<(Trie, u64)> = match weighting {
+    // with a shared trie, every reference's n-gram nodes are recorded while it is built
+    // (`ref_nodes`, one list per reference): rows read them instead of walking again
+    let flat_refs: Vec<&Vec<u32>> = ref_ids.iter().flatten().collect();
+    let shards = crate::parallel::effective_threads(n_threads);
+    let record = |forest: &mut Forest, by: u64| -> Vec<Vec<Vec<u32>>> {
+        let mut nodes = forest.add_all(&flat_refs, n_max, by, n_threads).into_iter();
+        ref_ids.iter().map(|rs| nodes.by_ref().take(rs.len()).collect()).collect()
+    };
+    let (shared, ref_nodes): (Option<(Forest, u64)>, Vec<Vec<Vec<u32>>>) = match weighting {
         Weighting::Table(t) => {
-            let mut trie = Trie::default();
+            let mut forest = Forest::new(shards);
             for (k, &c) in &t.counts {
                 let ids: Vec<u32> = k.split(' ').filter(|x| !x.is_empty()).map(|x| it.id(x)).collect();
-                trie.add_path(&ids, c);
+                forest.add_path(&ids, c);
             }
             // the batch's reference n-grams get nodes (count 0: weight 0) so they match
-            for r in ref_ids.iter().flatten() {
-                trie.add(r, n_max, 0);
-            }
-            Some((trie, t.total_words))
+            let nodes = record(&mut forest, 0);
+            (Some((forest, t.total_words)), nodes)
         }
         Weighting::Batch => {
-            let mut trie = Trie::default();
-            let positions: usize = ref_ids.iter().flatten().map(Vec::len).sum();
-            trie.node.reserve(positions * n_max / 2);
-            let mut total = 0u64;
-            for r in ref_ids.iter().flatten() {
-                total += r.len() as u64;
-                trie.add(r, n_max, 1);
+            let mut forest = Forest::new(shards);
+            let positions: usize = flat_refs.iter().map(|r| r.len()).sum();
+            for t in forest.shards.iter_mut() {
+                t.node.reserve(positions * n_max / 2 / shards.max(1));
             }
-            Some((trie, total))
+            let total = flat_refs.iter().map(|r| r.len() as u64).sum();
+            let nodes = record(&mut forest, 1);
+            (Some((forest, total)), nodes)
         }
-        Weighting::OwnReferences => None,
+        Weighting::OwnReferences => (None, Vec::new()),
     };
     let (wc, ws) = cfg.width();
     let rows = map_rows(hyps.len(), 1, n_threads, RowScratch::default, |sc, i, row: &mut [Option<(Vec<u64>, Vec<f64>)>]| {
@@ -435,24 +577,27 @@ pub fn batch_stats<H: AsRef<str> + Sync>(
         let (trie, total) = match &shared {
             Some((t, total)) => (t, *total),
             None => {
-                let mut t = Trie::default();
+                let mut t = Forest::new(1);
                 let mut total = 0u64;
                 for r in &ref_ids[i] {
                     total += r.len() as u64;
-                    t.add(r, n_max, 1);
+                    t.shards[0].add(r, n_max, 1);
                 }
                 own = t;
                 (&own, total)
             }
         };
-        let zero = trie.node.get(&Trie::key(ROOT, zero_tok)).copied();
+        let zero = trie.unigram(zero_tok);
         let w = Weights { flavour: cfg.flavour, trie, total_words: total, zero };
         trie.walk(&hyp_ids[i], n_max, &mut sc.hyp);
         let nr = ref_ids[i].len();
         sc.refs.resize_with(sc.refs.len().max(nr), Vec::new);
         let mut lens = Vec::with_capacity(nr);
         for (k, r) in ref_ids[i].iter().enumerate() {
-            trie.walk(r, n_max, &mut sc.refs[k]);
+            match ref_nodes.get(i) {
+                Some(nodes) => fill_walk(&nodes[k], r.len(), n_max, &mut sc.refs[k]),
+                None => trie.walk(r, n_max, &mut sc.refs[k]),
+            }
             lens.push(r.len());
         }
         let hyp_len = hyp_ids[i].len();
@@ -600,6 +745,61 @@ mod tests {
         match flavour {
             Flavour::Mteval => score_mteval(&ss, &cs, hyps.len() as u64).unwrap().score,
             Flavour::Nltk => score_nltk(&ss, &cs, false).unwrap().score,
+        }
+    }
+
+    #[test]
+    fn recorded_nodes_equal_the_walk() {
+        let seqs: Vec<Vec<u32>> = vec![vec![], vec![1], vec![1, 2, 1, 2, 1, 3], vec![4, 4, 4, 4, 4, 4, 4], vec![2, 1]];
+        for n_max in [1, 2, 5, 9] {
+            let mut forest = Forest::new(1);
+            let trie = &mut forest.shards[0];
+            let recs: Vec<Vec<u32>> = seqs
+                .iter()
+                .map(|s| {
+                    let mut nodes = Vec::new();
+                    trie.add_recording(s, n_max, 1, &mut nodes, false);
+                    nodes
+                })
+                .collect();
+            for (s, rec) in seqs.iter().zip(&recs) {
+                let (mut walked, mut filled) = (Vec::new(), Vec::new());
+                forest.walk(s, n_max, &mut walked);
+                fill_walk(rec, s.len(), n_max, &mut filled);
+                assert_eq!(walked, filled);
+            }
+        }
+    }
+
+    #[test]
+    fn statistics_do_not_depend_on_threads_or_shards() {
+        let mut state = 17u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut sentence = |len: u64| (0..len).map(|_| format!("w{}", next() % 30)).collect::<Vec<_>>().join(" ");
+        let hyps: Vec<String> = (0..300).map(|i| if i % 50 == 0 { "0 w1 w2".to_string() } else { sentence(i % 13) }).collect();
+        let refs: Vec<Vec<String>> = (0..300).map(|i| vec![sentence(1 + i % 11), format!("0 {}", sentence(i % 7))]).collect();
+        for flavour in [Flavour::Nltk, Flavour::Mteval] {
+            let cfg = NistConfig { flavour, tokenizer: Tokenizer::None, lowercase: false, max_order: 5 };
+            let table = InfoTable::build(&cfg, &refs[..150]);
+            for weighting in 0..3 {
+                let run = |threads: usize| {
+                    let w = match weighting {
+                        0 => Weighting::Batch,
+                        1 => Weighting::Table(&table),
+                        _ => Weighting::OwnReferences,
+                    };
+                    let (c, s) = batch_stats(&cfg, &hyps, &refs, w, threads).unwrap();
+                    (c, s.iter().map(|x| x.to_bits()).collect::<Vec<_>>())
+                };
+                let one = run(1);
+                assert_eq!(run(2), one, "{flavour:?} weighting {weighting}");
+                assert_eq!(run(3), one, "{flavour:?} weighting {weighting}");
+            }
         }
     }
 
