@@ -77,14 +77,16 @@ pub struct Aligner {
     hi: Vec<usize>,
     /// where row `i`'s band starts in `cost` / `ops` / `back` (`n + 2` entries)
     start: Vec<usize>,
-    /// the banded matrix of `words`, row after row, when `banded_ready`; a cell outside
-    /// its row's band reads as INF / OP_UNDEF
+    /// the banded matrix of `words`, row after row, valid for the rows before
+    /// `banded_from` (a row depends on the words before it only); a cell outside its
+    /// row's band reads as INF / OP_UNDEF
     cost: Vec<u32>,
     ops: Vec<u8>,
-    banded_ready: bool,
-    /// banded distance from every cell to the last one, for `words`, when `back_ready`
+    banded_from: usize,
+    /// banded distance from every cell to the last one, for `words`, valid for the rows
+    /// from `back_to` on (a row depends on the words from it on only)
     back: Vec<u32>,
-    back_ready: bool,
+    back_to: usize,
     /// rows computed this round after the changed words of candidates (`back` saves them)
     tail_rows: usize,
     rows: [Vec<u32>; 2],
@@ -237,8 +239,8 @@ impl Aligner {
             }
         }
         self.safe_below = safe as u32;
-        self.banded_ready = false;
-        self.back_ready = false;
+        self.banded_from = 0;
+        self.back_to = n + 1;
         for r in 0..2 {
             self.rows[r].clear();
             self.dirty[r] = (0, 0);
@@ -281,9 +283,10 @@ impl Aligner {
         }
     }
 
-    /// The banded matrix (costs and operations) of `self.words` against `reference`.
+    /// The banded matrix (costs and operations) of `self.words` against `reference`
+    /// (rows before `banded_from` are kept).
     fn ensure_banded(&mut self, reference: &[u32]) {
-        if self.banded_ready {
+        if self.banded_from > self.n {
             return;
         }
         let (n, m) = (self.n, self.m);
@@ -301,11 +304,14 @@ impl Aligner {
                 self.dirty[r] = (0, 0);
             }
         }
-        for j in 0..=m {
-            self.cost[j] = j as u32;
-            self.ops[j] = OP_INS;
+        if self.banded_from == 0 {
+            for j in 0..=m {
+                self.cost[j] = j as u32;
+                self.ops[j] = OP_INS;
+            }
+            self.banded_from = 1;
         }
-        for i in 1..=n {
+        for i in self.banded_from..=n {
             let (plo, phi, clo, chi) = (self.lo[i - 1], self.hi[i - 1], self.lo[i], self.hi[i]);
             self.budget.spend(chi - clo);
             let (before, after) = self.cost.split_at_mut(self.start[i]);
@@ -335,22 +341,25 @@ impl Aligner {
                 ops[k] = op;
             }
         }
-        self.banded_ready = true;
+        self.banded_from = n + 1;
     }
 
     /// Banded distances from every cell to the last one, for `self.words`: the same
-    /// moves as the forward matrix, walked backwards.
+    /// moves as the forward matrix, walked backwards (rows from `back_to` on are kept).
     fn compute_back(&mut self, reference: &[u32]) {
         let (n, m) = (self.n, self.m);
         let cells = self.start[n + 1];
         if self.back.len() < cells {
             self.back.resize(cells, INF);
         }
-        let (lo_n, base) = (self.lo[n], self.start[n]);
-        for j in lo_n..=m {
-            self.back[base + j - lo_n] = (m - j) as u32;
+        if self.back_to > n {
+            let (lo_n, base) = (self.lo[n], self.start[n]);
+            for j in lo_n..=m {
+                self.back[base + j - lo_n] = (m - j) as u32;
+            }
+            self.back_to = n;
         }
-        for i in (0..n).rev() {
+        for i in (0..self.back_to).rev() {
             let (lo, hi, nlo, nhi) = (self.lo[i], self.hi[i], self.lo[i + 1], self.hi[i + 1]);
             self.budget.spend(hi - lo);
             let (before, after) = self.back.split_at_mut(self.start[i + 1]);
@@ -367,7 +376,7 @@ impl Aligner {
                 cur[j - lo] = b.min(INF);
             }
         }
-        self.back_ready = true;
+        self.back_to = 0;
     }
 
     /// Unrestricted rows of `self.words` (bit-parallel); returns the distance.
@@ -547,13 +556,13 @@ impl Aligner {
         }
         let mut stop = n;
         if end < n {
-            if !self.back_ready {
+            if self.back_to > 0 {
                 self.tail_rows += n - end;
-                if self.tail_rows >= n {
+                if self.tail_rows >= self.back_to {
                     self.compute_back(reference);
                 }
             }
-            if self.back_ready {
+            if self.back_to == 0 {
                 stop = end;
             }
         }
@@ -731,8 +740,11 @@ impl Aligner {
                 Some(c) if c.gain > 0 => {
                     perform_shift(&self.words, c.start, c.len, c.target, &mut self.shifted);
                     std::mem::swap(&mut self.words, &mut self.shifted);
-                    self.banded_ready = false;
-                    self.back_ready = false;
+                    // rows before the first moved word and after the last keep their
+                    // forward and backward distances
+                    let (first, end, _) = shift_span(n, c.start, c.len, c.target);
+                    self.banded_from = self.banded_from.min(first + 1);
+                    self.back_to = self.back_to.max(end);
                     shifts += 1;
                 }
                 _ => break,
