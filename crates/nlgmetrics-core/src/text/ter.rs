@@ -24,21 +24,45 @@
 //! fixes the alignment used by the shift filters.
 //!
 //! Memory: only the band is stored (a cell outside it reads as sacrebleu's infinity),
-//! so an `n`-word hypothesis against an `m`-word reference takes
-//! `5 · (2·(m+1) + min(2·beam, m+1)·n)` bytes for the table (`beam` = 25, or `m/(2n) + 25` for a
-//! reference over 50 times longer), plus `24·n + 8·m` bytes of bookkeeping: linear in
-//! the pair's length, about 40 MB for a 100,000-word pair. (sacrebleu keeps every row
-//! whole, `8·(m+1)` bytes each, so its memory is quadratic.)
+//! so an `n`-word hypothesis against an `m`-word reference takes at most
+//! `9 · (2·(m+1) + min(2·beam, m+1)·n)` bytes for the forward table and the backward
+//! distances (`beam` = 25, or `m/(2n) + 25` for a reference over 50 times longer), plus
+//! about `48·(n + m)` bytes of bookkeeping: linear in the pair's length, about 60 MB for a
+//! 100,000-word pair. (sacrebleu keeps every row whole, `8·(m+1)` bytes each, so its
+//! memory is quadratic.)
 //!
-//! Speed without changing a number: words are integer ids; every shift candidate
-//! re-uses the rows of the current hypothesis' matrix up to its first changed word and
-//! computes only the costs (no trace) of the remaining rows, in two reused buffers,
-//! and stops as soon as a row's minimum shows that the candidate cannot outrank the
-//! best one found so far (it still counts towards the 1000-candidate cap).
-//! (sacrebleu's prefix-trie row cache is an optimisation with no effect on the value:
-//! rows depend only on the hypothesis prefix, since every shift preserves its length.)
+//! Speed without changing a number (`tests::the_aligner_matches_a_literal_port_of_sacrebleu`):
+//! - words are integer ids; candidates are enumerated from the positions of each
+//!   hypothesis word in the reference (a bit mask, or a sorted index), in sacrebleu's order;
+//! - a reference of 1 to 64 words gets one-word bit-parallel rows of the *unrestricted*
+//!   distance (Myers 1999, Hyyrö 2001), kept per row of the current hypothesis, so a
+//!   candidate only recomputes the rows from its first moved word. Any path through a
+//!   cell (i, j) outside the band costs at least `|i - j| + |(n - i) - (m - j)|`; when the
+//!   unrestricted distance is below that for every outside cell (`safe_below`), every
+//!   optimal path lies in the band, so the banded distance is the same, and so is the
+//!   trace (each cell's first optimal predecessor in sacrebleu's order, read off the
+//!   bit rows). Otherwise, or for longer references, the banded rows are used;
+//! - banded candidates re-use the rows of the current matrix up to the first moved word,
+//!   compute costs only (no trace) up to the last moved word, and meet the backward
+//!   distances of the current hypothesis there (computed once the rows they save add
+//!   up to their own cost); they stop as soon as a row's minimum shows that the
+//!   candidate cannot outrank the best one (it still counts towards the 1000 cap);
+//! - after a shift, forward rows before the first moved word and backward rows after
+//!   the last are kept (sacrebleu's prefix-trie row cache does the former; it never
+//!   changes a value: rows depend only on the words before them, and every shift keeps
+//!   the hypothesis' length, hence the band).
+//!
+//! Cost bound: a round costs `O((n + m) · beam)` (its trace needs the whole matrix), a
+//! candidate `O(moved span · beam)` (the span is at most the phrase, the shift distance
+//! and the band's width for comparable lengths), and at most 1000 candidates are
+//! evaluated per pair, each round evaluating at least one. A 100,000-word pair of
+//! unrelated text takes about 0.1 s; a pair needing `R` rounds about `R` times a
+//! banded distance over the pair (`R` ≤ 1000; about 0.1 s per round per 100,000 words).
+//! sacrebleu's cache holds 10,000 rows, so on such pairs it re-runs the whole banded
+//! distance per candidate (hours). Ctrl-C is checked about every 65,536 cells.
 
 use crate::error::{Error, Result};
+use crate::interrupt::Budget;
 use crate::parallel::map_rows;
 use crate::tokenize::ter::{tokenize_into, TercomOptions};
 use rustc_hash::FxHashMap;
@@ -74,21 +98,49 @@ pub struct Aligner {
     /// band `[lo, hi)` of every row `0..=n`
     lo: Vec<usize>,
     hi: Vec<usize>,
-    /// where row `i`'s band starts in `cost` / `ops` (`n + 2` entries)
+    /// where row `i`'s band starts in `cost` / `ops` / `back` (`n + 2` entries)
     start: Vec<usize>,
-    /// the banded matrix of the current hypothesis, row after row; a cell outside
-    /// its row's band reads as INF / OP_UNDEF
+    /// the banded matrix of `words`, row after row, valid for the rows before
+    /// `banded_from` (a row depends on the words before it only); a cell outside its
+    /// row's band reads as INF / OP_UNDEF
     cost: Vec<u32>,
     ops: Vec<u8>,
+    banded_from: usize,
+    /// banded distance from every cell to the last one, for `words`, valid for the rows
+    /// from `back_to` on (a row depends on the words from it on only)
+    back: Vec<u32>,
+    back_to: usize,
+    /// rows computed this round after the changed words of candidates (`back` saves them)
+    tail_rows: usize,
     rows: [Vec<u32>; 2],
     /// dirty range of each rolling row
     dirty: [(usize, usize); 2],
     words: Vec<u32>,
+    /// `words` with the shift under evaluation applied (equal to `words` between candidates)
     shifted: Vec<u32>,
+    /// banded distance of `words`
+    dist: u32,
+    /// an unrestricted distance below this is the banded one (see `set_shape`)
+    safe_below: u32,
+    /// the reference has 1 to 64 words: unrestricted rows are one machine word each
+    bit_parallel: bool,
+    /// bit `j` of `peq[w]`: reference word `j` is `w`
+    peq: Vec<u64>,
+    peq_set: Vec<u32>,
+    /// unrestricted row `i` of `words`: bit `j - 1` set in `vp[i]` (`vn[i]`) when
+    /// `D[i][j] - D[i][j-1]` is +1 (-1); `D[i][0] = i`
+    vp: Vec<u64>,
+    vn: Vec<u64>,
+    /// the reference's `(word, position)` pairs, sorted (references of over 64 words)
+    ref_index: Vec<(u32, u32)>,
+    /// operations from the last cell back to the first
+    trace: Vec<u8>,
     align: Vec<i64>,
     hyp_err: Vec<u32>,
     ref_err: Vec<u32>,
+    budget: Budget,
 }
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Candidate {
     gain: i64,
@@ -105,28 +157,57 @@ impl Candidate {
     }
 }
 
-/// `_perform_shift`, with Python's slice clamping.
-fn perform_shift(words: &[u32], start: usize, len: usize, target: usize, out: &mut Vec<u32>) {
-    out.clear();
-    let n = words.len();
+/// The words `_perform_shift` changes, as `(first, end, k)`: the shifted words are the
+/// words with `[first, end)` rotated left by `k` (Python's slice clamping included).
+fn shift_span(n: usize, start: usize, len: usize, target: usize) -> (usize, usize, usize) {
     if target < start {
-        out.extend_from_slice(&words[..target]);
-        out.extend_from_slice(&words[start..start + len]);
-        out.extend_from_slice(&words[target..start]);
-        out.extend_from_slice(&words[start + len..]);
+        (target, start + len, start - target)
     } else if target > start + len {
-        out.extend_from_slice(&words[..start]);
-        out.extend_from_slice(&words[start + len..target]);
-        out.extend_from_slice(&words[start..start + len]);
-        out.extend_from_slice(&words[target..]);
+        (start, target, len)
     } else {
         // "shift within": sacrebleu moves the phrase `target - start` words right
-        let e = (len + target).min(n);
-        out.extend_from_slice(&words[..start]);
-        out.extend_from_slice(&words[start + len..e]);
-        out.extend_from_slice(&words[start..start + len]);
-        out.extend_from_slice(&words[e..]);
+        (start, (len + target).min(n), len)
     }
+}
+
+/// `_perform_shift`.
+fn perform_shift(words: &[u32], start: usize, len: usize, target: usize, out: &mut Vec<u32>) {
+    let (first, end, k) = shift_span(words.len(), start, len, target);
+    out.clear();
+    out.extend_from_slice(&words[..first]);
+    out.extend_from_slice(&words[first + k..end]);
+    out.extend_from_slice(&words[first..first + k]);
+    out.extend_from_slice(&words[end..]);
+}
+
+/// The low `j` bits.
+#[inline]
+fn low_bits(j: usize) -> u64 {
+    if j >= 64 {
+        !0
+    } else {
+        (1u64 << j) - 1
+    }
+}
+
+/// One row of the unrestricted edit distance, bit-parallel (Myers 1999, Hyyrö 2001):
+/// the row after `(vp, vn)` for a hypothesis word matching the reference at `eq`.
+/// Bits above the reference's length hold garbage that never reaches the lower ones.
+#[inline(always)]
+fn myers_step(vp: u64, vn: u64, eq: u64) -> (u64, u64) {
+    let d0 = (((eq & vp).wrapping_add(vp)) ^ vp) | eq | vn;
+    let hp = vn | !(d0 | vp);
+    let hn = d0 & vp;
+    let hp = (hp << 1) | 1; // D[i][0] - D[i-1][0] = 1
+    let hn = hn << 1;
+    (hn | !(d0 | hp), hp & d0)
+}
+
+/// `D[i][j]` from row `i`'s deltas.
+#[inline]
+fn bit_value(i: usize, vp: u64, vn: u64, j: usize) -> i64 {
+    let mask = low_bits(j);
+    i as i64 + (vp & mask).count_ones() as i64 - (vn & mask).count_ones() as i64
 }
 
 impl Aligner {
@@ -156,22 +237,40 @@ impl Aligner {
         self.start.push(cells);
         // Only the band is stored (row 0 and the last row are wider): at most
         // `2·(m+1) + n·min(2·beam, m+1)` cells of 5 bytes, linear in the pair's length.
-        if let Err(oom) = crate::memory::check(cells, std::mem::size_of::<u32>() + 1, &format!("TER's edit table of a {n} x {m}-word pair")) {
+        if let Err(mut oom) = crate::memory::check(cells, std::mem::size_of::<u32>() + 1, "") {
+            oom.what = format!("TER's edit table of a {n} x {m}-word pair");
             std::panic::resume_unwind(Box::new(oom));
         }
-        self.cost.clear();
-        self.cost.resize(cells, INF);
-        self.ops.clear();
-        self.ops.resize(cells, OP_UNDEF);
-        crate::memory::ensure::<u32>((m + 1).saturating_mul(2), "TER's edit rows");
+        // The banded distance is the least cost of a path inside the band, the
+        // unrestricted one of any path. A path through cell (i, j) costs at least
+        // |i - j| + |(n - i) - (m - j)|; if the unrestricted distance is below that bound
+        // for every cell outside the band, every optimal path lies inside the band, and
+        // so do the cells any optimal path passes through: both distances, and the
+        // traces (each cell's choice among its optimal predecessors), are the same.
+        let (ni, mi) = (n as i64, m as i64);
+        let mut safe = INF as i64;
+        for i in 1..n {
+            let ii = i as i64;
+            let (a, b) = (ii.min(ii + mi - ni), ii.max(ii + mi - ni));
+            let bound = |j: i64| (j - ii).abs() + (j - ii - mi + ni).abs();
+            let (lo, hi) = (self.lo[i] as i64, self.hi[i] as i64);
+            if lo > 0 {
+                safe = safe.min(bound(a.min(lo - 1).max(0)));
+            }
+            if hi <= mi {
+                safe = safe.min(bound(b.max(hi).min(mi)));
+            }
+        }
+        self.safe_below = safe as u32;
+        self.banded_from = 0;
+        self.back_to = n + 1;
         for r in 0..2 {
             self.rows[r].clear();
-            self.rows[r].resize(m + 1, INF);
             self.dirty[r] = (0, 0);
         }
     }
 
-    /// Index of cell `(i, j)` in `cost` / `ops`, if it lies in row `i`'s band.
+    /// Index of cell `(i, j)` in `cost` / `ops` / `back`, if it lies in row `i`'s band.
     #[inline]
     fn cell(&self, i: usize, j: usize) -> Option<usize> {
         (j >= self.lo[i] && j < self.hi[i]).then(|| self.start[i] + j - self.lo[i])
@@ -182,18 +281,62 @@ impl Aligner {
         self.cell(i, j).map_or(INF, |k| self.cost[k])
     }
 
-    /// The banded matrix (costs and operations) of `self.words` against `reference`.
-    fn full_matrix(&mut self, reference: &[u32]) {
-        let n = self.n;
-        for j in 0..=self.m {
-            self.cost[j] = j as u32;
-            self.ops[j] = OP_INS;
+    /// The reference's word masks (1 to 64 words) or sorted index (longer references).
+    fn index_reference(&mut self, hyp: &[u32], reference: &[u32]) {
+        for &w in &self.peq_set {
+            self.peq[w as usize] = 0;
         }
-        for i in 1..=n {
-            if i % 64 == 0 {
-                crate::interrupt::check();
+        self.peq_set.clear();
+        self.ref_index.clear();
+        self.bit_parallel = !hyp.is_empty() && reference.len() <= 64;
+        if self.bit_parallel {
+            let top = hyp.iter().chain(reference).copied().max().unwrap_or(0) as usize;
+            if self.peq.len() <= top {
+                self.peq.resize(top + 1, 0);
             }
+            for (j, &w) in reference.iter().enumerate() {
+                if self.peq[w as usize] == 0 {
+                    self.peq_set.push(w);
+                }
+                self.peq[w as usize] |= 1 << j;
+            }
+        } else {
+            self.ref_index.extend(reference.iter().enumerate().map(|(j, &w)| (w, j as u32)));
+            self.ref_index.sort_unstable();
+        }
+    }
+
+    /// The banded matrix (costs and operations) of `self.words` against `reference`
+    /// (rows before `banded_from` are kept).
+    fn ensure_banded(&mut self, reference: &[u32]) {
+        if self.banded_from > self.n {
+            return;
+        }
+        let (n, m) = (self.n, self.m);
+        let cells = self.start[n + 1];
+        if self.cost.len() < cells {
+            // every cell of the band is written below
+            self.cost.resize(cells, INF);
+            self.ops.resize(cells, OP_UNDEF);
+        }
+        if self.rows[0].len() != m + 1 {
+            crate::memory::ensure::<u32>((m + 1).saturating_mul(2), "TER's edit rows");
+            for r in 0..2 {
+                self.rows[r].clear();
+                self.rows[r].resize(m + 1, INF);
+                self.dirty[r] = (0, 0);
+            }
+        }
+        if self.banded_from == 0 {
+            for j in 0..=m {
+                self.cost[j] = j as u32;
+                self.ops[j] = OP_INS;
+            }
+            self.banded_from = 1;
+        }
+        for i in self.banded_from..=n {
             let (plo, phi, clo, chi) = (self.lo[i - 1], self.hi[i - 1], self.lo[i], self.hi[i]);
+            self.budget.spend(chi - clo);
             let (before, after) = self.cost.split_at_mut(self.start[i]);
             let prev = &before[self.start[i - 1]..];
             let cur = &mut after[..chi - clo];
@@ -221,65 +364,230 @@ impl Aligner {
                 ops[k] = op;
             }
         }
+        self.banded_from = n + 1;
     }
 
-    /// Walk the trace back from (n, m): the alignment of reference positions to
-    /// hypothesis positions and the error flags, as `trace_to_alignment` derives them
-    /// from the flipped trace.
-    fn alignment(&mut self) -> Result<()> {
+    /// Banded distances from every cell to the last one, for `self.words`: the same
+    /// moves as the forward matrix, walked backwards (rows from `back_to` on are kept).
+    fn compute_back(&mut self, reference: &[u32]) {
+        let (n, m) = (self.n, self.m);
+        let cells = self.start[n + 1];
+        if self.back.len() < cells {
+            self.back.resize(cells, INF);
+        }
+        if self.back_to > n {
+            let (lo_n, base) = (self.lo[n], self.start[n]);
+            for j in lo_n..=m {
+                self.back[base + j - lo_n] = (m - j) as u32;
+            }
+            self.back_to = n;
+        }
+        for i in (0..self.back_to).rev() {
+            let (lo, hi, nlo, nhi) = (self.lo[i], self.hi[i], self.lo[i + 1], self.hi[i + 1]);
+            self.budget.spend(hi - lo);
+            let (before, after) = self.back.split_at_mut(self.start[i + 1]);
+            let cur = &mut before[self.start[i]..];
+            let next = &after[..nhi - nlo];
+            let next_at = |j: usize| if j >= nlo && j < nhi { next[j - nlo] } else { INF };
+            let word = self.words[i];
+            for j in (lo..hi).rev() {
+                let right = if j + 1 < hi { cur[j + 1 - lo] } else { INF };
+                let mut b = (right + 1).min(next_at(j) + 1);
+                if j < m {
+                    b = b.min(next_at(j + 1) + (word != reference[j]) as u32);
+                }
+                cur[j - lo] = b.min(INF);
+            }
+        }
+        self.back_to = 0;
+    }
+
+    /// Unrestricted rows of `self.words` (bit-parallel); returns the distance.
+    fn bit_rows(&mut self) -> u32 {
+        let m = self.m;
+        self.budget.spend(self.n);
+        self.vp.clear();
+        self.vn.clear();
+        let (mut vp, mut vn) = (low_bits(m), 0u64);
+        self.vp.push(vp);
+        self.vn.push(vn);
+        for &w in &self.words {
+            (vp, vn) = myers_step(vp, vn, self.peq[w as usize]);
+            self.vp.push(vp);
+            self.vn.push(vn);
+        }
+        bit_value(self.n, vp, vn, m) as u32
+    }
+
+    /// The trace of the unrestricted matrix with sacrebleu's preferences (diagonal,
+    /// then hypothesis side, then reference side), read off the bit-parallel rows.
+    fn bit_trace(&mut self, reference: &[u32]) {
+        self.trace.clear();
+        let (mut i, mut j) = (self.n, self.m);
+        let (vp, vn) = (&self.vp, &self.vn);
+        let mut d = bit_value(i, vp[i], vn[i], j);
+        while i > 0 || j > 0 {
+            let op = if i == 0 {
+                OP_INS
+            } else if j == 0 {
+                OP_DEL
+            } else {
+                let bit = 1u64 << (j - 1);
+                let delta = |k: usize| ((vp[k] & bit != 0) as i64) - ((vn[k] & bit != 0) as i64);
+                let up = bit_value(i - 1, vp[i - 1], vn[i - 1], j);
+                let diag = up - delta(i - 1);
+                let same = self.words[i - 1] == reference[j - 1];
+                if diag + (!same) as i64 == d {
+                    d = diag;
+                    if same {
+                        OP_NOP
+                    } else {
+                        OP_SUB
+                    }
+                } else if up + 1 == d {
+                    d = up;
+                    OP_DEL
+                } else {
+                    d -= delta(i);
+                    OP_INS
+                }
+            };
+            self.trace.push(op);
+            match op {
+                OP_NOP | OP_SUB => {
+                    i -= 1;
+                    j -= 1;
+                }
+                OP_DEL => i -= 1,
+                _ => j -= 1,
+            }
+        }
+    }
+
+    /// The trace of the banded matrix.
+    fn banded_trace(&mut self) -> Result<()> {
+        self.trace.clear();
+        let (mut i, mut j) = (self.n, self.m);
+        while i > 0 || j > 0 {
+            let op = self.cell(i, j).map_or(OP_UNDEF, |k| self.ops[k]);
+            match op {
+                OP_NOP | OP_SUB => {
+                    i -= 1;
+                    j -= 1;
+                }
+                OP_DEL => i -= 1,
+                OP_INS => j -= 1,
+                _ => return Err(Error::InvalidInput(format!("TER: broken edit trace at ({i}, {j})"))),
+            }
+            self.trace.push(op);
+        }
+        Ok(())
+    }
+
+    /// The alignment of reference positions to hypothesis positions and the error
+    /// flags (as prefix sums, so that "any error in a span" is one subtraction), as
+    /// `trace_to_alignment` derives them from the flipped trace.
+    fn alignment(&mut self) {
         let (n, m) = (self.n, self.m);
         self.align.clear();
         self.align.resize(m, -1);
-        let mut hyp_err = vec![0u32; n];
-        let mut ref_err = vec![0u32; m];
+        self.hyp_err.clear();
+        self.hyp_err.resize(n + 1, 0);
+        self.ref_err.clear();
+        self.ref_err.resize(m + 1, 0);
         let (mut i, mut j) = (n, m);
-        while i > 0 || j > 0 {
-            match self.cell(i, j).map_or(OP_UNDEF, |k| self.ops[k]) {
-                op @ (OP_NOP | OP_SUB) => {
+        for &op in &self.trace {
+            match op {
+                OP_NOP | OP_SUB => {
                     let e = (op == OP_SUB) as u32;
-                    hyp_err[i - 1] = e;
-                    ref_err[j - 1] = e;
+                    self.hyp_err[i] = e;
+                    self.ref_err[j] = e;
                     self.align[j - 1] = i as i64 - 1;
                     i -= 1;
                     j -= 1;
                 }
                 OP_DEL => {
-                    hyp_err[i - 1] = 1;
+                    self.hyp_err[i] = 1;
                     i -= 1;
                 }
-                OP_INS => {
-                    ref_err[j - 1] = 1;
+                _ => {
+                    self.ref_err[j] = 1;
                     self.align[j - 1] = i as i64 - 1;
                     j -= 1;
                 }
-                _ => return Err(Error::InvalidInput(format!("TER: broken edit trace at ({i}, {j})"))),
             }
         }
-        // prefix sums, so that "any error in a span" is one subtraction
-        self.hyp_err.clear();
-        self.hyp_err.push(0);
-        for e in hyp_err {
-            let last = *self.hyp_err.last().unwrap_or(&0);
-            self.hyp_err.push(last + e);
+        for k in 1..=n {
+            self.hyp_err[k] += self.hyp_err[k - 1];
         }
-        self.ref_err.clear();
-        self.ref_err.push(0);
-        for e in ref_err {
-            let last = *self.ref_err.last().unwrap_or(&0);
-            self.ref_err.push(last + e);
+        for k in 1..=m {
+            self.ref_err[k] += self.ref_err[k - 1];
         }
+    }
+
+    /// The distance and trace of `self.words`, and `self.shifted` reset to it.
+    fn start_round(&mut self, reference: &[u32]) -> Result<()> {
+        self.tail_rows = 0;
+        self.shifted.clear();
+        self.shifted.extend_from_slice(&self.words);
+        if self.bit_parallel {
+            let d = self.bit_rows();
+            if d < self.safe_below {
+                self.dist = d;
+                self.bit_trace(reference);
+                self.alignment();
+                return Ok(());
+            }
+        }
+        self.ensure_banded(reference);
+        self.dist = self.cost_at(self.n, self.m);
+        self.banded_trace()?;
+        self.alignment();
         Ok(())
     }
 
-    /// Edit distance (cost only) of `self.shifted`, whose first `p` words equal those of
-    /// `self.words`: rows `0..=p` come from the current matrix. Returns None as soon as
-    /// the distance is known to exceed `limit`: every path to the last cell crosses each
-    /// row and costs never decrease along a path, so a row's minimum is a lower bound.
-    fn shifted_cost(&mut self, reference: &[u32], p: usize, limit: u32) -> Option<u32> {
-        let n = self.n;
+    /// Banded distance of `self.shifted`, if it is at most `limit`. `shifted` equals
+    /// `words` before `first` and from `end` on.
+    fn candidate_cost(&mut self, reference: &[u32], first: usize, end: usize, limit: u32) -> Option<u32> {
+        if self.bit_parallel {
+            let (mut vp, mut vn) = (self.vp[first], self.vn[first]);
+            self.budget.spend(self.n - first);
+            for &w in &self.shifted[first..] {
+                (vp, vn) = myers_step(vp, vn, self.peq[w as usize]);
+            }
+            let d = bit_value(self.n, vp, vn, self.m) as u32;
+            // the banded distance is never below the unrestricted one
+            if d < self.safe_below || d > limit {
+                return (d <= limit).then_some(d);
+            }
+        }
+        self.ensure_banded(reference);
+        self.banded_cost(reference, first, end, limit)
+    }
+
+    /// Banded distance (cost only) of `self.shifted`, whose rows `0..=p` are those of
+    /// `self.words`, if it is at most `limit`. Rows go up to the last changed word,
+    /// then meet the backward distances of `self.words` (computed once the rows they
+    /// save add up to their own cost), or else go to the end. Stops as
+    /// soon as a row's minimum exceeds `limit`: every path crosses each row and costs
+    /// never decrease along a path, so a row's minimum is a lower bound.
+    fn banded_cost(&mut self, reference: &[u32], p: usize, end: usize, limit: u32) -> Option<u32> {
+        let (n, m) = (self.n, self.m);
         if p >= n {
-            let c = self.cost_at(n, self.m);
+            let c = self.cost_at(n, m);
             return (c <= limit).then_some(c);
+        }
+        let mut stop = n;
+        if end < n {
+            if self.back_to > 0 {
+                self.tail_rows += n - end;
+                if self.tail_rows >= self.back_to {
+                    self.compute_back(reference);
+                }
+            }
+            if self.back_to == 0 {
+                stop = end;
+            }
         }
         // row p of the current matrix, unchanged by the shift, starts the rolling rows
         let (plo, phi) = (self.lo[p], self.hi[p]);
@@ -288,10 +596,7 @@ impl Aligner {
         self.rows[0][plo..phi].copy_from_slice(&self.cost[self.start[p]..self.start[p + 1]]);
         self.dirty[0] = (plo, phi);
         let mut prev_idx = 0usize;
-        for i in p + 1..=n {
-            if (i - p) % 64 == 0 {
-                crate::interrupt::check();
-            }
+        for i in p + 1..=stop {
             let cur_idx = 1 - prev_idx;
             // restore INF where this buffer held an older row
             let (dl, dh) = self.dirty[cur_idx];
@@ -299,6 +604,7 @@ impl Aligner {
             let (cur, prev) = if cur_idx == 0 { (r0, &*r1) } else { (r1, &*r0) };
             cur[dl..dh].fill(INF);
             let (lo, hi) = (self.lo[i], self.hi[i]);
+            self.budget.spend(hi - lo);
             let word = self.shifted[i - 1];
             let mut row_min = INF;
             for j in lo..hi {
@@ -319,35 +625,72 @@ impl Aligner {
                 return None;
             }
         }
-        let c = self.rows[prev_idx][self.m];
+        let row = &self.rows[prev_idx];
+        let c = if stop == n {
+            row[m]
+        } else {
+            let (lo, hi, base) = (self.lo[stop], self.hi[stop], self.start[stop]);
+            let back = &self.back[base..base + hi - lo];
+            row[lo..hi].iter().zip(back).map(|(&f, &b)| (f as u64 + b as u64).min(INF as u64)).min().unwrap_or(INF as u64) as u32
+        };
         (c <= limit).then_some(c)
     }
 
     /// One round of `_shift`: the best candidate, or None; `checked` is updated.
-    fn best_shift(&mut self, reference: &[u32], checked: &mut usize) -> Result<Option<Candidate>> {
+    fn best_shift(&mut self, reference: &[u32], checked: &mut usize) -> Option<Candidate> {
         let (n, m) = (self.n, self.m);
-        let pre_score = self.cost_at(n, m) as i64;
-        self.alignment()?;
+        let pre_score = self.dist as i64;
         let mut best: Option<Candidate> = None;
         for start_h in 0..n {
-            crate::interrupt::check();
+            // phrases start at equal words at most MAX_SHIFT_DIST apart, in order of start_r
             let r_lo = start_h.saturating_sub(MAX_SHIFT_DIST);
+            if r_lo >= m {
+                break;
+            }
             let r_hi = (start_h + MAX_SHIFT_DIST + 1).min(m);
-            for start_r in r_lo..r_hi {
-                let mut len = 0;
-                while len < MAX_SHIFT_SIZE && self.words[start_h + len] == reference[start_r + len] {
-                    len += 1;
-                    self.try_phrase(reference, start_h, start_r, len, pre_score, checked, &mut best);
-                    if *checked >= MAX_SHIFT_CANDIDATES {
-                        return Ok(best);
+            self.budget.spend(1);
+            let w = self.words[start_h];
+            if self.bit_parallel {
+                let mut at = self.peq[w as usize] & low_bits(r_hi) & !low_bits(r_lo);
+                while at != 0 {
+                    let start_r = at.trailing_zeros() as usize;
+                    at &= at - 1;
+                    if self.phrases_at(reference, start_h, start_r, pre_score, checked, &mut best) {
+                        return best;
                     }
-                    if start_h + len == n || start_r + len == m {
+                }
+            } else {
+                let mut k = self.ref_index.partition_point(|&e| e < (w, r_lo as u32));
+                while let Some(&(word, start_r)) = self.ref_index.get(k) {
+                    if word != w || start_r as usize >= r_hi {
                         break;
+                    }
+                    k += 1;
+                    if self.phrases_at(reference, start_h, start_r as usize, pre_score, checked, &mut best) {
+                        return best;
                     }
                 }
             }
         }
-        Ok(best)
+        best
+    }
+
+    /// Every phrase starting at `(start_h, start_r)`, longest last; true once the
+    /// candidate cap is reached.
+    fn phrases_at(&mut self, reference: &[u32], start_h: usize, start_r: usize, pre_score: i64, checked: &mut usize, best: &mut Option<Candidate>) -> bool {
+        let (n, m) = (self.n, self.m);
+        let mut len = 0;
+        while len < MAX_SHIFT_SIZE && self.words[start_h + len] == reference[start_r + len] {
+            len += 1;
+            self.try_phrase(reference, start_h, start_r, len, pre_score, checked, best);
+            if *checked >= MAX_SHIFT_CANDIDATES {
+                return true;
+            }
+            if start_h + len == n || start_r + len == m {
+                break;
+            }
+        }
+        false
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -383,11 +726,13 @@ impl Aligner {
             if limit < 0 {
                 continue;
             }
-            let words = std::mem::take(&mut self.words);
-            perform_shift(&words, start_h, len, target, &mut self.shifted);
-            self.words = words;
-            let first_changed = start_h.min(target);
-            if let Some(ed) = self.shifted_cost(reference, first_changed, limit as u32) {
+            let (first, end, k) = shift_span(self.n, start_h, len, target);
+            let region = &mut self.shifted[first..end];
+            region.copy_from_slice(&self.words[first..end]);
+            region.rotate_left(k);
+            let cost = self.candidate_cost(reference, first, end, limit as u32);
+            self.shifted[first..end].copy_from_slice(&self.words[first..end]);
+            if let Some(ed) = cost {
                 let cand = Candidate { gain: pre_score - ed as i64, len, start: start_h, target };
                 if best.as_ref().is_none_or(|b| cand.beats(b)) {
                     *best = Some(cand);
@@ -403,29 +748,33 @@ impl Aligner {
             return Ok(n as u64);
         }
         self.set_shape(n, m);
+        self.index_reference(hyp, reference);
         self.words.clear();
         self.words.extend_from_slice(hyp);
         let mut shifts = 0u64;
         let mut checked = 0usize;
         loop {
-            self.full_matrix(reference);
-            let best = self.best_shift(reference, &mut checked)?;
+            self.start_round(reference)?;
+            let best = self.best_shift(reference, &mut checked);
             if checked >= MAX_SHIFT_CANDIDATES {
                 break;
             }
             match best {
                 Some(c) if c.gain > 0 => {
-                    let words = std::mem::take(&mut self.words);
-                    perform_shift(&words, c.start, c.len, c.target, &mut self.shifted);
-                    self.words = words;
+                    perform_shift(&self.words, c.start, c.len, c.target, &mut self.shifted);
                     std::mem::swap(&mut self.words, &mut self.shifted);
+                    // rows before the first moved word and after the last keep their
+                    // forward and backward distances
+                    let (first, end, _) = shift_span(n, c.start, c.len, c.target);
+                    self.banded_from = self.banded_from.min(first + 1);
+                    self.back_to = self.back_to.max(end);
                     shifts += 1;
                 }
                 _ => break,
             }
         }
-        // the matrix of the final hypothesis is the one computed last
-        Ok(shifts + self.cost_at(n, m) as u64)
+        // the distance of the final hypothesis is the one computed last
+        Ok(shifts + self.dist as u64)
     }
 }
 
@@ -444,6 +793,13 @@ pub struct Scratch {
 /// Hypotheses are tokenized once.
 pub fn tokenize_reference_into(opts: TercomOptions, text: &str, out: &mut String, tmp: &mut String) {
     tokenize_into(opts, text, tmp);
+    if !opts.normalized && tmp.is_ascii() {
+        // the second pass changes nothing: the text is already lowercased (or kept
+        // as is), stripped of the removed punctuation and joined by single spaces
+        out.clear();
+        out.push_str(tmp);
+        return;
+    }
     tokenize_into(opts, tmp, out);
 }
 
@@ -469,7 +825,8 @@ pub fn segment_stats<S: AsRef<str>>(cfg: &TerConfig, hyp: &str, refs: &[S], s: &
     for (r, buf) in refs.iter().zip(s.refs.iter_mut()) {
         tokenize_reference_into(cfg.tokenizer, r.as_ref(), buf, &mut s.text2);
     }
-    let mut ids = FxHashMap::default();
+    let words = s.text.len() / 4 + s.refs[..refs.len()].iter().map(|r| r.len() / 4).sum::<usize>() + 8;
+    let mut ids = FxHashMap::with_capacity_and_hasher(words, Default::default());
     let hyp_ids = intern(&mut ids, &s.text);
     let mut best = u64::MAX;
     let mut ref_lengths = 0u64;
@@ -602,10 +959,241 @@ mod tests {
         let mut al = Aligner::default();
         let e = al.edits(&hyp, &reference).unwrap();
         assert_eq!(e, 2); // one shift of the swapped pair, one substitution
-        assert!(al.cost.len() <= 2 * (n as usize + 1) + 2 * BEAM_WIDTH * n as usize, "{} cells", al.cost.len());
+        let cells = |al: &Aligner| al.start[al.n + 1];
+        assert!(cells(&al) <= 2 * (n as usize + 1) + 2 * BEAM_WIDTH * n as usize, "{} cells", cells(&al));
+        assert!(al.cost.len() <= cells(&al) && al.back.len() <= cells(&al));
         // very unequal lengths widen the band, and the table stays linear
         al.edits(&hyp[..100], &reference).unwrap();
-        assert!(al.cost.len() <= 3 * (n as usize + 1) + 2 * BEAM_WIDTH * 100);
+        assert!(cells(&al) <= 3 * (n as usize + 1) + 2 * BEAM_WIDTH * 100);
+    }
+
+    /// sacrebleu's `lib_ter.py`, line by line (without its row cache, which never
+    /// changes a value): the oracle the optimised aligner is compared with.
+    mod literal {
+        const INF: i64 = 10_000_000_000_000_000;
+
+        fn beam_edit_distance(h: &[u32], r: &[u32]) -> (i64, Vec<u8>) {
+            let (n, m) = (h.len(), r.len());
+            let mut dist = vec![vec![(INF, b'x'); m + 1]; n + 1];
+            for (j, cell) in dist[0].iter_mut().enumerate() {
+                *cell = (j as i64, b'i');
+            }
+            let ratio = if n > 0 { m as f64 / n as f64 } else { 1.0 };
+            let beam = if 25.0 < ratio / 2.0 { (ratio / 2.0 + 25.0).ceil() as i64 } else { 25 };
+            for i in 1..=n {
+                let diag = (i as f64 * ratio).floor() as i64;
+                let min_j = (diag - beam).max(0) as usize;
+                let mut max_j = ((m + 1) as i64).min(diag + beam).max(0) as usize;
+                if i == n {
+                    max_j = m + 1;
+                }
+                for j in min_j..max_j {
+                    if j == 0 {
+                        dist[i][j] = (dist[i - 1][j].0 + 1, b'd');
+                    } else {
+                        let (cs, os) = if h[i - 1] == r[j - 1] { (0, b' ') } else { (1, b's') };
+                        for (c, o) in [(dist[i - 1][j - 1].0 + cs, os), (dist[i - 1][j].0 + 1, b'd'), (dist[i][j - 1].0 + 1, b'i')] {
+                            if dist[i][j].0 > c {
+                                dist[i][j] = (c, o);
+                            }
+                        }
+                    }
+                }
+            }
+            let mut trace = vec![];
+            let (mut i, mut j) = (n, m);
+            while i > 0 || j > 0 {
+                let op = dist[i][j].1;
+                trace.push(op);
+                match op {
+                    b's' | b' ' => {
+                        i -= 1;
+                        j -= 1;
+                    }
+                    b'i' => j -= 1,
+                    b'd' => i -= 1,
+                    _ => panic!("unknown operation"),
+                }
+            }
+            trace.reverse();
+            (dist[n][m].0, trace)
+        }
+
+        fn perform_shift(w: &[u32], start: usize, len: usize, target: usize) -> Vec<u32> {
+            let n = w.len();
+            let sl = |a: usize, b: usize| w[a.min(n)..b.min(n).max(a.min(n))].to_vec();
+            if target < start {
+                [sl(0, target), sl(start, start + len), sl(target, start), sl(start + len, n)].concat()
+            } else if target > start + len {
+                [sl(0, start), sl(start + len, target), sl(start, start + len), sl(target, n)].concat()
+            } else {
+                [sl(0, start), sl(start + len, len + target), sl(start, start + len), sl(len + target, n)].concat()
+            }
+        }
+
+        fn shift(h: &[u32], r: &[u32], checked: &mut usize) -> (i64, Vec<u32>) {
+            let (pre, inv) = beam_edit_distance(h, r);
+            // flip the trace, then trace_to_alignment
+            let (mut ph, mut pr) = (-1i64, -1i64);
+            let (mut hyp_err, mut ref_err) = (vec![], vec![]);
+            let mut align = std::collections::HashMap::new();
+            for op in inv {
+                match op {
+                    b' ' | b's' => {
+                        ph += 1;
+                        pr += 1;
+                        align.insert(pr, ph);
+                        hyp_err.push((op == b's') as i64);
+                        ref_err.push((op == b's') as i64);
+                    }
+                    b'd' => {
+                        // flipped to an insertion
+                        ph += 1;
+                        hyp_err.push(1);
+                    }
+                    _ => {
+                        pr += 1;
+                        align.insert(pr, ph);
+                        ref_err.push(1);
+                    }
+                }
+            }
+            let mut best: Option<(i64, usize, i64, i64, Vec<u32>)> = None;
+            let sum = |v: &[i64], a: usize, b: usize| v[a..b.min(v.len())].iter().sum::<i64>();
+            'outer: for start_h in 0..h.len() {
+                for start_r in 0..r.len() {
+                    if (start_r as i64 - start_h as i64).abs() > 50 {
+                        continue;
+                    }
+                    let mut len = 0;
+                    while h[start_h + len] == r[start_r + len] && len < 10 {
+                        len += 1;
+                        let mut skip = sum(&hyp_err, start_h, start_h + len) == 0 || sum(&ref_err, start_r, start_r + len) == 0;
+                        let a = align[&(start_r as i64)];
+                        skip |= start_h as i64 <= a && a < (start_h + len) as i64;
+                        if !skip {
+                            let mut prev = -1i64;
+                            for offset in -1..len as i64 {
+                                let idx = if start_r as i64 + offset == -1 {
+                                    0
+                                } else if let Some(&a) = align.get(&(start_r as i64 + offset)) {
+                                    a + 1
+                                } else {
+                                    break;
+                                };
+                                if idx == prev {
+                                    continue;
+                                }
+                                prev = idx;
+                                let shifted = perform_shift(h, start_h, len, idx as usize);
+                                let cand = (pre - beam_edit_distance(&shifted, r).0, len, -(start_h as i64), -idx, shifted);
+                                *checked += 1;
+                                if best.as_ref().is_none_or(|b| cand > *b) {
+                                    best = Some(cand);
+                                }
+                            }
+                            if *checked >= 1000 {
+                                break 'outer;
+                            }
+                        }
+                        if h.len() == start_h + len || r.len() == start_r + len {
+                            break;
+                        }
+                    }
+                }
+            }
+            match best {
+                None => (0, h.to_vec()),
+                Some((gain, _, _, _, w)) => (gain, w),
+            }
+        }
+
+        pub fn translation_edit_rate(h: &[u32], r: &[u32]) -> u64 {
+            if r.is_empty() {
+                return h.len() as u64;
+            }
+            let (mut words, mut shifts, mut checked) = (h.to_vec(), 0, 0);
+            loop {
+                let (delta, new_words) = shift(&words, r, &mut checked);
+                if checked >= 1000 || delta <= 0 {
+                    break;
+                }
+                shifts += 1;
+                words = new_words;
+            }
+            (shifts + beam_edit_distance(&words, r).0) as u64
+        }
+    }
+
+    /// xorshift64*: reproducible pseudo-random pairs without a dependency.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, k: u64) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % k
+        }
+    }
+
+    /// A reference from a small vocabulary (many repeated words) and a hypothesis made
+    /// from it by moving blocks, dropping, adding and replacing words: shift-heavy pairs.
+    fn shuffled_pair(rng: &mut Rng, max_len: u64, vocab: u64) -> (Vec<u32>, Vec<u32>) {
+        let m = rng.below(max_len + 1) as usize;
+        let reference: Vec<u32> = (0..m).map(|_| rng.below(vocab) as u32).collect();
+        let mut hyp = reference.clone();
+        for _ in 0..rng.below(8) {
+            let n = hyp.len();
+            match rng.below(4) {
+                0 if n > 1 => {
+                    let a = rng.below(n as u64) as usize;
+                    let len = 1 + rng.below(6.min(n - a) as u64) as usize;
+                    let block: Vec<u32> = hyp.drain(a..a + len).collect();
+                    let at = rng.below(hyp.len() as u64 + 1) as usize;
+                    hyp.splice(at..at, block);
+                }
+                1 if n > 0 => {
+                    hyp.remove(rng.below(n as u64) as usize);
+                }
+                2 => hyp.insert(rng.below(n as u64 + 1) as usize, rng.below(vocab) as u32),
+                _ if n > 0 => hyp[rng.below(n as u64) as usize] = rng.below(vocab) as u32,
+                _ => {}
+            }
+        }
+        if rng.below(8) == 0 {
+            // unrelated lengths: the band is narrow or widened
+            let k = rng.below(3 * max_len + 1);
+            hyp = (0..k).map(|_| rng.below(vocab) as u32).collect();
+        }
+        (hyp, reference)
+    }
+
+    #[test]
+    fn the_aligner_matches_a_literal_port_of_sacrebleu() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut al = Aligner::default();
+        // short pairs (one-word bit-parallel rows), long ones (the band binds, the
+        // backward distances are used), tiny vocabularies (repeated words everywhere)
+        for (cases, max_len, vocab) in [(1500, 30, 4), (1500, 40, 12), (200, 64, 6), (200, 70, 5), (100, 140, 8), (15, 400, 30)] {
+            for _ in 0..cases {
+                let (hyp, reference) = shuffled_pair(&mut rng, max_len, vocab);
+                let want = literal::translation_edit_rate(&hyp, &reference);
+                assert_eq!(al.edits(&hyp, &reference).unwrap(), want, "{hyp:?} vs {reference:?}");
+            }
+        }
+        // rotations by more than the band's half-width: the unrestricted distance and
+        // trace differ from the banded ones
+        for _ in 0..200 {
+            let m = 30 + rng.below(35) as usize;
+            let vocab = [3, 20, 1000][rng.below(3) as usize];
+            let reference: Vec<u32> = (0..m).map(|_| rng.below(vocab) as u32).collect();
+            let mut hyp = reference.clone();
+            hyp.rotate_left(20 + rng.below(m as u64 - 20) as usize);
+            hyp.truncate(m - rng.below(4) as usize);
+            let want = literal::translation_edit_rate(&hyp, &reference);
+            assert_eq!(al.edits(&hyp, &reference).unwrap(), want, "{hyp:?} vs {reference:?}");
+        }
     }
 
     #[test]

@@ -115,6 +115,23 @@ pub fn tokenize_into(opts: TercomOptions, sent: &str, out: &mut String) {
     if sent.is_empty() {
         return;
     }
+    if !opts.normalized && !opts.no_punct && sent.is_ascii() {
+        // the common case in one pass: Python's lower() of ASCII is ASCII's
+        let mut bytes = std::mem::take(out).into_bytes();
+        let is_space = |b: &u8| matches!(b, b'\t'..=b'\r' | b'\x1c'..=b'\x1f' | b' ');
+        for tok in sent.as_bytes().split(is_space).filter(|t| !t.is_empty()) {
+            if !bytes.is_empty() {
+                bytes.push(b' ');
+            }
+            let at = bytes.len();
+            bytes.extend_from_slice(tok);
+            if !opts.case_sensitive {
+                bytes[at..].make_ascii_lowercase();
+            }
+        }
+        *out = String::from_utf8(bytes).expect("ASCII input gives ASCII output");
+        return;
+    }
     let lowered;
     let sent = if opts.case_sensitive {
         sent
