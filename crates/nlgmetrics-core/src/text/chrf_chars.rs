@@ -104,53 +104,50 @@ impl Segment<'_> {
         let mut i = (key.wrapping_mul(GOLDEN) >> self.shift) as usize;
         loop {
             let s = &mut self.slots[i];
-            if s.stamp != self.stamp {
-                *s = Slot { key, stamp: self.stamp, count: 1 };
-                return true;
-            }
-            if s.key == key {
-                s.count += 1;
-                return false;
+            let live = s.stamp == self.stamp;
+            // one branch, taken unless the slot holds another key (rare at load ≤ 1/4);
+            // new or not is a select, not a branch
+            if !live || s.key == key {
+                let count = if live { s.count } else { 0 };
+                *s = Slot { key, stamp: self.stamp, count: count + 1 };
+                return !live;
             }
             i = (i + 1) & mask;
         }
     }
 
-    /// Take one occurrence of a key below 2¹² if any is left (1 if taken); `remember`:
+    /// Take one occurrence of a key below 2¹² if any is left (1 if taken); `REMEMBER`:
     /// note it for [`GramTable::give_back`].
     #[inline(always)]
-    fn take_direct(&mut self, key: u64, remember: bool) -> u64 {
+    fn take_direct<const REMEMBER: bool>(&mut self, key: u64) -> u64 {
         let i = key as usize & (DIRECT_LEN - 1);
         let e = &mut self.direct[i];
         let count = if e.stamp == self.stamp { e.count } else { 0 };
         let took = count > 0;
         e.count = count - took as u32;
-        if remember && took {
+        if REMEMBER && took {
             self.taken.push(i as u32 | DIRECT_TAG);
         }
         took as u64
     }
 
-    /// Take one occurrence of `key` if any is left (1 if taken); `remember` as
+    /// Take one occurrence of `key` if any is left (1 if taken); `REMEMBER` as
     /// [`Segment::take_direct`].
     #[inline(always)]
-    fn take(&mut self, key: u64, remember: bool) -> u64 {
+    fn take<const REMEMBER: bool>(&mut self, key: u64) -> u64 {
         let mask = self.slots.len() - 1;
         let mut i = (key.wrapping_mul(GOLDEN) >> self.shift) as usize;
         loop {
             let s = &mut self.slots[i];
-            if s.stamp != self.stamp {
-                return 0;
-            }
-            if s.key == key {
-                if s.count == 0 {
-                    return 0;
-                }
-                s.count -= 1;
-                if remember {
+            let live = s.stamp == self.stamp;
+            if !live || s.key == key {
+                // found, or absent (a free slot: writing its count changes nothing)
+                let took = live && s.count > 0;
+                s.count -= took as u32;
+                if REMEMBER && took {
                     self.taken.push(i as u32);
                 }
-                return 1;
+                return took as u64;
             }
             i = (i + 1) & mask;
         }
@@ -160,7 +157,7 @@ impl Segment<'_> {
 impl GramTable {
     /// Start a segment expecting up to `keys` distinct hashed keys: every entry becomes free.
     pub fn begin(&mut self, keys: usize) {
-        let want = (keys.max(16) * 4).next_power_of_two();
+        let want = (keys.max(16) * 8).next_power_of_two();
         if want > self.slots.len() {
             self.slots = vec![Slot::default(); want];
             self.shift = 64 - want.trailing_zeros();
@@ -407,16 +404,19 @@ impl CharGrams {
         } else {
             walk::<N>(hyp, bits, masks, |n, key| if n < direct { table.segment().add_direct(key) } else { table.add_growing(key) });
         }
-        let several = n_refs > 1;
         let mut matched = [0u64; 64];
         for j in 0..n_refs {
             let (start, end) = (self.ends[j], self.ends[j + 1]);
             matched[..order].fill(0);
             let mut seg = table.segment();
-            walk::<N>(&self.codes[start..end], bits, masks, |n, key| {
-                matched[n] += if n < direct { seg.take_direct(key, several) } else { seg.take(key, several) };
-            });
-            table.give_back();
+            let ids = &self.codes[start..end];
+            if n_refs == 1 {
+                walk::<N>(ids, bits, masks, |n, key| matched[n] += if n < direct { seg.take_direct::<false>(key) } else { seg.take::<false>(key) });
+            } else {
+                // several references: what one takes is given back for the next
+                walk::<N>(ids, bits, masks, |n, key| matched[n] += if n < direct { seg.take_direct::<true>(key) } else { seg.take::<true>(key) });
+                table.give_back();
+            }
             let ref_len = end - start;
             for (n, &m) in matched[..order].iter().enumerate() {
                 let ref_grams = ref_len.saturating_sub(n) as u64;
@@ -445,8 +445,16 @@ fn walk<const N: usize>(ids: &[u32], bits: u32, masks: &[u64], mut f: impl FnMut
     for (p, &c) in ids[head..].iter().enumerate() {
         crate::interrupt::check_every(p);
         w = (w << bits) | c as u64;
-        for (n, &m) in masks.iter().enumerate() {
-            f(n, w & m);
+        if N > 0 && N <= 8 {
+            // unrolled: the masks stay in registers and each order has its own branches
+            macro_rules! orders {
+                ($($n:literal)*) => { $( if $n < N { f($n, w & masks[$n]); } )* };
+            }
+            orders!(0 1 2 3 4 5 6 7);
+        } else {
+            for (n, &m) in masks.iter().enumerate() {
+                f(n, w & m);
+            }
         }
     }
 }
@@ -540,27 +548,27 @@ mod tests {
         }
         assert!(t.slots.len() >= 20_000 && t.live == 10_000);
         for k in 1..=10_000u64 {
-            assert_eq!(t.segment().take(k * 7, true), 1);
-            assert_eq!(t.segment().take(k * 7, false), 1);
-            assert_eq!(t.segment().take(k * 7, false), 0);
+            assert_eq!(t.segment().take::<true>(k * 7), 1);
+            assert_eq!(t.segment().take::<false>(k * 7), 1);
+            assert_eq!(t.segment().take::<false>(k * 7), 0);
         }
         t.segment().add_direct(5);
-        assert_eq!(t.segment().take_direct(5, true), 1);
-        assert_eq!(t.segment().take_direct(5, true), 0);
+        assert_eq!(t.segment().take_direct::<true>(5), 1);
+        assert_eq!(t.segment().take_direct::<true>(5), 0);
         t.give_back();
-        assert_eq!((t.segment().take(7, false), t.segment().take(7, false)), (1, 0));
-        assert_eq!((t.segment().take_direct(5, false), t.segment().take_direct(5, false)), (1, 0));
+        assert_eq!((t.segment().take::<false>(7), t.segment().take::<false>(7)), (1, 0));
+        assert_eq!((t.segment().take_direct::<false>(5), t.segment().take_direct::<false>(5)), (1, 0));
         t.begin(4);
-        assert_eq!(t.segment().take(14, false), 0);
-        assert_eq!(t.segment().take_direct(5, false), 0);
+        assert_eq!(t.segment().take::<false>(14), 0);
+        assert_eq!(t.segment().take_direct::<false>(5), 0);
         // the stamp wraps: every entry is forgotten once
         t.stamp = u32::MAX;
         t.segment().add(3);
         t.segment().add_direct(3);
         t.begin(4);
         assert_eq!(t.stamp, 1);
-        assert_eq!(t.segment().take(3, false), 0);
-        assert_eq!(t.segment().take_direct(3, false), 0);
+        assert_eq!(t.segment().take::<false>(3), 0);
+        assert_eq!(t.segment().take_direct::<false>(3), 0);
     }
 
     #[test]
