@@ -23,7 +23,7 @@
 //! 4,096 counts directly; the others go to an open-addressing table (linear probing,
 //! Fibonacci hashing). Neither is ever cleared: an entry belongs to the current segment
 //! iff its generation stamp is the segment's. The table is sized for the segment up front
-//! (two slots per hypothesis n-gram position, so it cannot fill), grows only for a
+//! (eight slots per hashed hypothesis n-gram, so it cannot fill), grows only for a
 //! larger segment than any before, and past 2¹⁶ positions doubles within a segment
 //! whenever the distinct n-grams exceed half of it.
 
@@ -53,7 +53,7 @@ const DIRECT_BITS: u32 = 12;
 const DIRECT_LEN: usize = 1 << DIRECT_BITS;
 
 /// Hashed hypothesis n-grams up to which the table is sized to hold them all up front
-/// (at a load of at most 1/4); beyond, it starts at this size and grows as needed.
+/// (at a load of at most 1/8); beyond, it starts at this size and grows as needed.
 const PRESIZED: usize = 1 << 15;
 
 /// A slot index in `taken` that refers to the direct array.
@@ -97,23 +97,32 @@ impl Segment<'_> {
         *e = Count { stamp: self.stamp, count: count + 1 };
     }
 
-    /// Count one occurrence of `key`; whether it is new to the segment.
+    /// The slot of `key`: the one holding it, or the free one where it would go, and
+    /// whether it is live (holds `key`). One branch a probe, taken unless the slot holds
+    /// another key (rare at a load of at most 1/8).
     #[inline(always)]
-    fn add(&mut self, key: u64) -> bool {
+    fn find(&self, key: u64) -> (usize, bool) {
         let mask = self.slots.len() - 1;
         let mut i = (key.wrapping_mul(GOLDEN) >> self.shift) as usize;
         loop {
-            let s = &mut self.slots[i];
+            let s = &self.slots[i];
             let live = s.stamp == self.stamp;
-            // one branch, taken unless the slot holds another key (rare at load ≤ 1/4);
-            // new or not is a select, not a branch
             if !live || s.key == key {
-                let count = if live { s.count } else { 0 };
-                *s = Slot { key, stamp: self.stamp, count: count + 1 };
-                return !live;
+                return (i, live);
             }
             i = (i + 1) & mask;
         }
+    }
+
+    /// Count one occurrence of `key`; whether it is new to the segment.
+    #[inline(always)]
+    fn add(&mut self, key: u64) -> bool {
+        let (i, live) = self.find(key);
+        let s = &mut self.slots[i];
+        // new or not is a select, not a branch
+        let count = if live { s.count } else { 0 };
+        *s = Slot { key, stamp: self.stamp, count: count + 1 };
+        !live
     }
 
     /// Take one occurrence of a key below 2¹² if any is left (1 if taken); `REMEMBER`:
@@ -135,22 +144,15 @@ impl Segment<'_> {
     /// [`Segment::take_direct`].
     #[inline(always)]
     fn take<const REMEMBER: bool>(&mut self, key: u64) -> u64 {
-        let mask = self.slots.len() - 1;
-        let mut i = (key.wrapping_mul(GOLDEN) >> self.shift) as usize;
-        loop {
-            let s = &mut self.slots[i];
-            let live = s.stamp == self.stamp;
-            if !live || s.key == key {
-                // found, or absent (a free slot: writing its count changes nothing)
-                let took = live && s.count > 0;
-                s.count -= took as u32;
-                if REMEMBER && took {
-                    self.taken.push(i as u32);
-                }
-                return took as u64;
-            }
-            i = (i + 1) & mask;
+        let (i, live) = self.find(key);
+        let s = &mut self.slots[i];
+        // found, or absent (a free slot: writing its count changes nothing)
+        let took = live && s.count > 0;
+        s.count -= took as u32;
+        if REMEMBER && took {
+            self.taken.push(i as u32);
         }
+        took as u64
     }
 }
 
