@@ -339,7 +339,7 @@ def corpus_chrf(args, tmp: Path) -> None:
     ref = timed_case(lambda: sacrebleu.CHRF().corpus_score(hyps[:k], [refs[:k]]).score, 1)
     f1, fa = floors("chars:6", pairs_file(hyps, refs, tmp), args.repeat)
     row(f"corpus chrF, {len(hyps):,} synthetic MT pairs", f"sacrebleu CHRF (on {k:,} pairs, per pair)", ours1, ours, ref, f1, fa,
-        "floor: strip whitespace, hash, count and clip character n-grams of orders 1-6 per pair", peer_scale=len(hyps) / k)
+        "floor: strip whitespace, pack character n-grams of orders 1-6 into u64 keys, count and clip them in a stamped table per pair", peer_scale=len(hyps) / k)
 
 
 def sentence_chrf(args, tmp: Path) -> None:

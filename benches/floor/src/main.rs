@@ -18,9 +18,10 @@
 //!   one bit-parallel LCS over the dense ids per (hypothesis, reference) pair.
 //! - `edit`: one bit-parallel Levenshtein distance (Myers 1999 / Hyyrö 2001) per pair over
 //!   the tokens (WER) — `edit-chars` over the bytes (CER, ASCII data).
-//! - `chars[:N]`: remove whitespace, hash every character n-gram of orders 1..=N (6) of
-//!   the hypothesis and of each reference (bytes: ASCII data), count and clip them (the
-//!   core of chrF; chrF++ adds `ngram:2`).
+//! - `chars[:N]`: remove whitespace, pack every character n-gram of orders 1..=N (6, at
+//!   most 8) of the hypothesis and of each reference into a u64 (bytes: ASCII data), count
+//!   the hypothesis's in a stamped open-addressing table and clip each reference's against
+//!   it in the same pass (the core of chrF; chrF++ adds `ngram:2`).
 //! - `distinct` (FILE: one text a line): split, hash, insert every bigram's 64-bit hash
 //!   into one hash set sized up front; the count is the answer (hash-exact only).
 //! - `sort` (FILE: little-endian f64 scores): the descending order of the scores as 64-bit
@@ -556,40 +557,82 @@ fn edit_chars_pair(hyp: &str, refs: &[&str], s: &mut Scratch) -> u64 {
     levenshtein(&t, &h, s)
 }
 
-/// Character n-gram hashes of `chars` (whitespace removed), orders 1..=n.
-fn char_gram_hashes(chars: &[u8], n: usize, out: &mut Vec<u64>) {
-    out.clear();
-    for w in chars.windows(n) {
-        let mut h = Fx(n as u64);
-        h.write(w);
-        out.push(h.0);
+/// chrF's least work: the non-whitespace bytes (ASCII data, never 0) packed 8 bits each
+/// into one rolling `u64` (the n-gram of order n ending at a byte is its low 8n bits:
+/// exact, all orders in one pass), the hypothesis's n-grams counted in an open-addressing
+/// table stamped per pair (never cleared), and each reference's n-grams taking from those
+/// counts (`Σ min(hyp, ref)` without a reference table).
+#[derive(Default)]
+struct StampedTable {
+    slots: Vec<(u64, u32, u32)>,
+    stamp: u32,
+    shift: u32,
+}
+
+impl StampedTable {
+    fn begin(&mut self, keys: usize) {
+        let want = (keys.max(16) * 8).next_power_of_two();
+        if want > self.slots.len() {
+            self.slots = vec![(0, 0, 0); want];
+            self.shift = 64 - want.trailing_zeros();
+        }
+        self.stamp += 1;
     }
+
+    fn slot(&self, key: u64) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
+        while self.slots[i].1 == self.stamp && self.slots[i].0 != key {
+            i = (i + 1) & mask;
+        }
+        i
+    }
+}
+
+fn packed_grams(chars: &[u8], order: usize, mut f: impl FnMut(u64)) {
+    let mut w = 0u64;
+    for (p, &c) in chars.iter().enumerate() {
+        w = (w << 8) | u64::from(c);
+        for n in 1..=order.min(p + 1) {
+            f(if n >= 8 { w } else { w & ((1u64 << (8 * n)) - 1) });
+        }
+    }
+}
+
+thread_local! {
+    static CHAR_TABLE: std::cell::RefCell<StampedTable> = std::cell::RefCell::new(StampedTable::default());
 }
 
 fn chars_pair(hyp: &str, refs: &[&str], s: &mut Scratch) -> u64 {
     let squeeze = |t: &str| -> Vec<u8> { t.bytes().filter(|b| !b.is_ascii_whitespace()).collect() };
     let h = squeeze(hyp);
-    let mut matched = 0u64;
-    for r in refs {
-        let r = squeeze(r);
-        for n in 1..=s.orders {
-            s.counts.clear();
-            char_gram_hashes(&r, n, &mut s.grams);
-            for &g in &s.grams {
-                *s.counts.entry(g).or_insert(0) += 1;
-            }
-            char_gram_hashes(&h, n, &mut s.grams);
-            for &g in &s.grams {
-                if let Some(c) = s.counts.get_mut(&g) {
-                    if *c > 0 {
-                        *c -= 1;
-                        matched += 1;
-                    }
+    let order = s.orders.min(8);
+    CHAR_TABLE.with(|t| {
+        let t = &mut *t.borrow_mut();
+        t.begin(h.len() * order);
+        packed_grams(&h, order, |key| {
+            let i = t.slot(key);
+            let stamp = t.stamp;
+            let e = &mut t.slots[i];
+            *e = (key, stamp, if e.1 == stamp { e.2 + 1 } else { 1 });
+        });
+        let mut matched = 0u64;
+        for r in refs {
+            let mut taken = Vec::new();
+            packed_grams(&squeeze(r), order, |key| {
+                let i = t.slot(key);
+                if t.slots[i].1 == t.stamp && t.slots[i].2 > 0 {
+                    t.slots[i].2 -= 1;
+                    taken.push(i);
+                    matched += 1;
                 }
+            });
+            for i in taken {
+                t.slots[i].2 += 1;
             }
         }
-    }
-    matched
+        matched
+    })
 }
 
 fn distinct(lines: &[String]) -> u64 {

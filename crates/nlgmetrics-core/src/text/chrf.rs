@@ -16,6 +16,7 @@
 
 use crate::error::{Error, Result};
 use crate::parallel::map_rows;
+use super::chrf_chars::CharGrams;
 use crate::pystr::{is_py_space, py_lower, py_split};
 use rustc_hash::FxHashMap;
 
@@ -249,6 +250,10 @@ pub struct Scratch {
     hyp_count: Vec<u32>,
     ref_seen: Vec<u32>,
     stats: Vec<u64>,
+    grams: CharGrams,
+    /// per reference: the character orders' triples (packed path), the other orders'
+    char_rows: Vec<u64>,
+    rest_rows: Vec<u64>,
 }
 
 /// Extract the n-gram ids of one text (lowercasing and whitespace removal included).
@@ -333,11 +338,9 @@ fn match_stats(hyp: &Side, reference: &Side, hyp_count: &[u32], ref_seen: &mut [
     }
 }
 
-/// Statistics of one segment against its best reference (first maximum of F).
-pub fn segment_stats<S: AsRef<str>>(cfg: &ChrfConfig, hyp: &str, refs: &[S], s: &mut Scratch, out: &mut [u64]) -> Result<()> {
-    if refs.is_empty() {
-        return Err(Error::MissingReference { index: 0 });
-    }
+/// The triples of every order of `cfg` (interned n-gram ids) of `hyp` against each
+/// reference, one row of `cfg.width()` values per reference in `s.rest_rows`.
+fn interned_rows<S: AsRef<str>>(cfg: &ChrfConfig, hyp: &str, refs: &[S], s: &mut Scratch) {
     s.ids.clear();
     let mut word_ids: FxHashMap<String, u32> = FxHashMap::default();
     extract(cfg, hyp, &mut s.lowered, &mut s.chars, &mut s.words, &mut word_ids, &mut s.ids, &mut s.hyp);
@@ -356,10 +359,35 @@ pub fn segment_stats<S: AsRef<str>>(cfg: &ChrfConfig, hyp: &str, refs: &[S], s: 
     for &g in &s.hyp.ids {
         s.hyp_count[g as usize] += 1;
     }
+    let width = cfg.width();
+    s.rest_rows.clear();
+    s.rest_rows.resize(width * refs.len(), 0);
+    for (side, row) in s.refs[..refs.len()].iter().zip(s.rest_rows.chunks_exact_mut(width)) {
+        match_stats(&s.hyp, side, &s.hyp_count, &mut s.ref_seen, row);
+    }
+}
+
+/// Statistics of one segment against its best reference (first maximum of F).
+///
+/// The character orders take the packed-key path ([`CharGrams`]) when the segment's
+/// n-grams pack into 64 bits; the word orders, and the character orders of a segment
+/// that does not pack, take the interning path.
+pub fn segment_stats<S: AsRef<str>>(cfg: &ChrfConfig, hyp: &str, refs: &[S], s: &mut Scratch, out: &mut [u64]) -> Result<()> {
+    if refs.is_empty() {
+        return Err(Error::MissingReference { index: 0 });
+    }
+    s.char_rows.clear();
+    let packed = s.grams.rows(cfg.char_order, cfg.lowercase, cfg.whitespace, hyp, refs, &mut s.char_rows);
+    let (char_width, rest) = if packed { (3 * cfg.char_order, ChrfConfig { char_order: 0, ..*cfg }) } else { (0, *cfg) };
+    let rest_width = rest.width();
+    if rest_width > 0 {
+        interned_rows(&rest, hyp, refs, s);
+    }
     s.stats.resize(out.len(), 0);
     let mut best = -1.0f64;
-    for side in &s.refs[..refs.len()] {
-        match_stats(&s.hyp, side, &s.hyp_count, &mut s.ref_seen, &mut s.stats);
+    for j in 0..refs.len() {
+        s.stats[..char_width].copy_from_slice(&s.char_rows[j * char_width..(j + 1) * char_width]);
+        s.stats[char_width..].copy_from_slice(&s.rest_rows[j * rest_width..(j + 1) * rest_width]);
         let f = f_score(&s.stats, cfg.beta, cfg.eps_smoothing);
         if f > best {
             best = f;

@@ -11,6 +11,7 @@ pub mod cider;
 pub mod bleu_nltk;
 pub mod distinct;
 pub mod chrf;
+pub mod chrf_chars;
 pub mod ter;
 pub mod meteor;
 pub mod edit;
