@@ -557,17 +557,28 @@ fn edit_chars_pair(hyp: &str, refs: &[&str], s: &mut Scratch) -> u64 {
     levenshtein(&t, &h, s)
 }
 
-/// chrF's least work: the non-whitespace bytes (ASCII data, never 0) packed 8 bits each
-/// into one rolling `u64` (the n-gram of order n ending at a byte is its low 8n bits:
-/// exact, all orders in one pass), the hypothesis's n-grams counted in an open-addressing
-/// table stamped per pair (never cleared), and each reference's n-grams taking from those
-/// counts (`Σ min(hyp, ref)` without a reference table).
+/// chrF's least work: the non-whitespace bytes (ASCII data) of the pair numbered densely
+/// (1..=D, shared by the hypothesis and its references), each n-gram packed at
+/// `bit_length(D)` bits a character into one rolling `u64` (exact: ids are nonzero and
+/// `bits × order ≤ 64` on this data; all orders in one pass), keys below 2^12 counted in a
+/// direct array and the rest in an open-addressing table, both stamped per pair (never
+/// cleared), and each reference's n-grams taking from the hypothesis's counts
+/// (`Σ min(hyp, ref)` without a reference table). No allocation per pair.
 #[derive(Default)]
 struct StampedTable {
     slots: Vec<(u64, u32, u32)>,
+    direct: Vec<(u32, u32)>,
     stamp: u32,
     shift: u32,
+    ids: Vec<(u32, u8)>,
+    next_id: u8,
+    hyp: Vec<u8>,
+    refs: Vec<u8>,
+    ref_ends: Vec<usize>,
+    taken: Vec<u32>,
 }
+
+const DIRECT_KEYS: u64 = 1 << 12;
 
 impl StampedTable {
     fn begin(&mut self, keys: usize) {
@@ -576,7 +587,30 @@ impl StampedTable {
             self.slots = vec![(0, 0, 0); want];
             self.shift = 64 - want.trailing_zeros();
         }
+        if self.direct.is_empty() {
+            self.direct = vec![(0, 0); DIRECT_KEYS as usize];
+            self.ids = vec![(0, 0); 256];
+        }
         self.stamp += 1;
+        self.next_id = 0;
+    }
+
+    fn id(&mut self, byte: u8) -> u8 {
+        let e = &mut self.ids[byte as usize];
+        if e.0 != self.stamp {
+            self.next_id += 1;
+            *e = (self.stamp, self.next_id);
+        }
+        e.1
+    }
+
+    fn squeeze_into(&mut self, text: &str, hyp: bool) {
+        for b in text.bytes() {
+            if !b.is_ascii_whitespace() {
+                let id = self.id(b);
+                if hyp { self.hyp.push(id) } else { self.refs.push(id) }
+            }
+        }
     }
 
     fn slot(&self, key: u64) -> usize {
@@ -589,12 +623,13 @@ impl StampedTable {
     }
 }
 
-fn packed_grams(chars: &[u8], order: usize, mut f: impl FnMut(u64)) {
+fn packed_grams(chars: &[u8], order: usize, bits: u32, mut f: impl FnMut(u64)) {
     let mut w = 0u64;
     for (p, &c) in chars.iter().enumerate() {
-        w = (w << 8) | u64::from(c);
+        w = (w << bits) | u64::from(c);
         for n in 1..=order.min(p + 1) {
-            f(if n >= 8 { w } else { w & ((1u64 << (8 * n)) - 1) });
+            let width = bits as usize * n;
+            f(if width >= 64 { w } else { w & ((1u64 << width) - 1) });
         }
     }
 }
@@ -604,33 +639,69 @@ thread_local! {
 }
 
 fn chars_pair(hyp: &str, refs: &[&str], s: &mut Scratch) -> u64 {
-    let squeeze = |t: &str| -> Vec<u8> { t.bytes().filter(|b| !b.is_ascii_whitespace()).collect() };
-    let h = squeeze(hyp);
     let order = s.orders.min(8);
     CHAR_TABLE.with(|t| {
         let t = &mut *t.borrow_mut();
-        t.begin(h.len() * order);
-        packed_grams(&h, order, |key| {
-            let i = t.slot(key);
-            let stamp = t.stamp;
-            let e = &mut t.slots[i];
-            *e = (key, stamp, if e.1 == stamp { e.2 + 1 } else { 1 });
+        let (mut h, mut rs, mut ends, mut taken) = (
+            std::mem::take(&mut t.hyp),
+            std::mem::take(&mut t.refs),
+            std::mem::take(&mut t.ref_ends),
+            std::mem::take(&mut t.taken),
+        );
+        h.clear();
+        rs.clear();
+        ends.clear();
+        t.begin(hyp.len() * order);
+        (t.hyp, t.refs) = (h, rs);
+        t.squeeze_into(hyp, true);
+        for r in refs {
+            t.squeeze_into(r, false);
+            ends.push(t.refs.len());
+        }
+        (h, rs) = (std::mem::take(&mut t.hyp), std::mem::take(&mut t.refs));
+        let bits = 32 - u32::from(t.next_id).leading_zeros();
+        let stamp = t.stamp;
+        packed_grams(&h, order, bits, |key| {
+            if key < DIRECT_KEYS {
+                let e = &mut t.direct[key as usize];
+                *e = (stamp, if e.0 == stamp { e.1 + 1 } else { 1 });
+            } else {
+                let i = t.slot(key);
+                let e = &mut t.slots[i];
+                *e = (key, stamp, if e.1 == stamp { e.2 + 1 } else { 1 });
+            }
         });
         let mut matched = 0u64;
-        for r in refs {
-            let mut taken = Vec::new();
-            packed_grams(&squeeze(r), order, |key| {
-                let i = t.slot(key);
-                if t.slots[i].1 == t.stamp && t.slots[i].2 > 0 {
-                    t.slots[i].2 -= 1;
-                    taken.push(i);
-                    matched += 1;
+        let mut start = 0;
+        for &end in &ends {
+            taken.clear();
+            packed_grams(&rs[start..end], order, bits, |key| {
+                if key < DIRECT_KEYS {
+                    let e = &mut t.direct[key as usize];
+                    if e.0 == stamp && e.1 > 0 {
+                        e.1 -= 1;
+                        taken.push(key as u32 | 1 << 31);
+                        matched += 1;
+                    }
+                } else {
+                    let i = t.slot(key);
+                    if t.slots[i].1 == stamp && t.slots[i].2 > 0 {
+                        t.slots[i].2 -= 1;
+                        taken.push(i as u32);
+                        matched += 1;
+                    }
                 }
             });
-            for i in taken {
-                t.slots[i].2 += 1;
+            for &i in &taken {
+                if i >> 31 == 1 {
+                    t.direct[(i & !(1 << 31)) as usize].1 += 1;
+                } else {
+                    t.slots[i as usize].2 += 1;
+                }
             }
+            start = end;
         }
+        (t.hyp, t.refs, t.ref_ends, t.taken) = (h, rs, ends, taken);
         matched
     })
 }
