@@ -169,3 +169,22 @@ def test_n_threads_sets_torch_for_the_call_and_restores_it(tiny):
     one = _fresh(BERTScore(tiny, layer=3, device="cpu", n_threads=1)).prf(hyps, refs)
     assert torch.get_num_threads() == before
     _close(one, _fresh(BERTScore(tiny, layer=3, device="cpu")).prf(hyps, refs))
+
+
+def test_padded_batches_give_the_vectors_of_equal_length_batches(tiny):
+    """The batching of several threads and GPUs (padded, masked) against equal lengths."""
+    hyps, refs = _adversarial()
+    metric = BERTScore(tiny, layer=3, device="cpu")
+    enc = metric.encoder
+    ids = [enc.encode(t) for t in hyps + [r for g in refs for r in g]]
+    enc.clear_cache()
+    equal = enc.embed(ids, 64, equal_lengths=True)
+    enc.clear_cache()
+    padded = enc.embed(ids, 5, equal_lengths=False)
+    assert [tuple(e.shape) for e in equal] == [tuple(p.shape) for p in padded] == [(len(i), 32) for i in ids]
+    assert max(float((a - b).abs().max()) for a, b in zip(equal, padded)) < TOL
+    # the default with two threads takes the padded batches; the scores stay bert_score's
+    enc.clear_cache()
+    with torch_threads(2):
+        two = metric.prf(hyps, refs)
+    _close(two, _fresh(BERTScore(tiny, layer=3, device="cpu")).prf(hyps, refs))
