@@ -14,7 +14,9 @@ model was looked for. torch and transformers are imported here, on first use onl
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -124,3 +126,33 @@ def longest_first_batches(id_lists: list[list[int]], batch_size: int) -> list[li
     per batch; the caller writes each result back at its index)."""
     order = sorted(range(len(id_lists)), key=lambda i: -len(id_lists[i]))
     return [order[start : start + batch_size] for start in range(0, len(order), batch_size)]
+
+
+def equal_length_batches(lengths: list[int], batch_size: int) -> list[list[int]]:
+    """Indices grouped by equal ``lengths`` (longest first), at most ``batch_size`` a
+    batch: no padding is computed and no attention mask is needed."""
+    groups: dict[int, list[int]] = {}
+    for i, n in enumerate(lengths):
+        groups.setdefault(n, []).append(i)
+    return [group[start : start + batch_size] for n in sorted(groups, reverse=True) for group in (groups[n],) for start in range(0, len(group), batch_size)]
+
+
+_THREADS_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def torch_threads(n_threads: int):
+    """torch's intra-op threads set to ``n_threads`` for the block (0: torch's own setting,
+    by default one per core this process may run on), restored after. The setting is
+    process-wide; blocks asking for a count run one at a time."""
+    if n_threads <= 0:
+        yield
+        return
+    torch, _ = require_torch()
+    with _THREADS_LOCK:
+        before = torch.get_num_threads()
+        torch.set_num_threads(n_threads)
+        try:
+            yield
+        finally:
+            torch.set_num_threads(before)
