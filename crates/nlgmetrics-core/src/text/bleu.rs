@@ -7,12 +7,12 @@
 use crate::error::{Error, Result};
 use crate::ngram::{clipped_matches, count_ngrams, sorted_ngrams, Interner, NgramCounts};
 use crate::parallel::map_rows;
-use crate::pystr::{py_lower, py_lower_into, py_rstrip, py_tokens};
-use crate::tokenize::Tokenizer;
+use crate::pystr::{py_lower, py_lower_into, py_rstrip};
+use crate::tokenize::{token_spans_13a, Tokenizer};
 use rayon::prelude::*;
 
 mod clip;
-use clip::{Clipper, Vocab};
+use clip::{py_token_spans, Clipper, Span};
 
 #[derive(Debug, Clone, Copy)]
 pub struct BleuConfig {
@@ -46,26 +46,39 @@ impl BleuConfig {
         }
     }
 
-    /// The text whose [`py_tokens`] are the segment's tokens, as [`Self::preprocess`]
-    /// gives them but without copies where none are needed: `tokenize="none"` splits
-    /// the input itself (Python's `split()` ignores the right strip and the rejoin).
-    pub fn prepare<'a>(&self, sent: &'a str, lowered: &mut String, out: &'a mut String) -> &'a str {
-        match (self.tokenizer, self.lowercase) {
-            (Tokenizer::None, false) => sent,
-            (Tokenizer::None, true) => {
-                py_lower_into(sent, out);
-                out
-            }
-            (tok, false) => {
-                tok.tokenize_into(py_rstrip(sent), out);
-                out
-            }
-            (tok, true) => {
-                py_lower_into(sent, lowered);
-                tok.tokenize_into(py_rstrip(lowered), out);
-                out
-            }
+    /// The tokens of [`Self::preprocess`] as byte ranges of the returned text, without
+    /// building the token string where the tokenizer allows (`none`, `13a`). `None` when
+    /// the text is too long for 32-bit offsets (the caller takes the general path).
+    fn token_spans<'a>(&self, sent: &'a str, side: &'a mut Side) -> Option<(&'a str, &'a [Span])> {
+        let Side { lowered, buf, spans } = side;
+        spans.clear();
+        let text: &'a str = if self.lowercase {
+            py_lower_into(sent, lowered);
+            lowered
+        } else {
+            sent
+        };
+        if text.len() > u32::MAX as usize {
+            // Offsets are 32-bit (`none` and `13a` never lengthen a text; the others are
+            // checked below).
+            return None;
         }
+        let text: &'a str = match self.tokenizer {
+            Tokenizer::None => {
+                py_token_spans(text, spans);
+                text
+            }
+            Tokenizer::Mteval13a => token_spans_13a(py_rstrip(text), buf, spans),
+            tok => {
+                tok.tokenize_into(py_rstrip(text), buf);
+                if buf.len() > u32::MAX as usize {
+                    return None;
+                }
+                py_token_spans(buf, spans);
+                buf
+            }
+        };
+        Some((text, spans))
     }
 }
 
@@ -116,10 +129,17 @@ pub fn closest_ref_len(hyp_len: usize, ref_lens: &[usize]) -> Option<usize> {
 /// Reusable buffers for one worker.
 #[derive(Default)]
 pub struct Scratch {
-    hyp: String,
-    reference: String,
-    lowered: String,
+    hyp: Side,
+    reference: Side,
     clip: Clipper,
+}
+
+/// Buffers of one text: lowercased, tokenized (or replaced), and its token spans.
+#[derive(Default)]
+struct Side {
+    lowered: String,
+    buf: String,
+    spans: Vec<Span>,
 }
 
 pub fn segment_stats<S: AsRef<str>>(
@@ -134,17 +154,20 @@ pub fn segment_stats<S: AsRef<str>>(
     }
     let n_max = cfg.max_order;
     out.fill(0);
-    let Scratch { hyp: hyp_buf, reference, lowered, clip } = scratch;
-    let hyp_text = cfg.prepare(hyp, lowered, hyp_buf);
-    let mut vocab = Vocab::with_capacity_and_hasher(64, Default::default());
-    let Some(hyp_len) = clip.set_hypothesis(&mut vocab, py_tokens(hyp_text), n_max) else {
+    let Scratch { hyp: hyp_side, reference, clip } = scratch;
+    let Some((hyp_text, hyp_spans)) = cfg.token_spans(hyp, hyp_side) else {
+        return segment_stats_general(cfg, hyp, refs, out);
+    };
+    let Some(hyp_len) = clip.set_hypothesis(hyp_text.as_bytes(), hyp_spans, n_max) else {
         return segment_stats_general(cfg, hyp, refs, out);
     };
     // The closest reference length; on a tie the shorter reference wins.
     let mut closest = (usize::MAX, usize::MAX);
     for r in refs {
-        let ref_text = cfg.prepare(r.as_ref(), lowered, reference);
-        let len = clip.add_reference(&vocab, py_tokens(ref_text));
+        let Some((ref_text, ref_spans)) = cfg.token_spans(r.as_ref(), reference) else {
+            return segment_stats_general(cfg, hyp, refs, out);
+        };
+        let len = clip.add_reference(hyp_text.as_bytes(), ref_text.as_bytes(), ref_spans);
         closest = closest.min((hyp_len.abs_diff(len), len));
     }
     out[0] = hyp_len as u64;
