@@ -204,7 +204,7 @@ fn bleu_scores<'py>(
         check_width(width, max_order)?;
         Ok(flat
             .chunks(width.max(1))
-            .map(|row| bleu::score_stats(row, max_order, smooth, effective_order).score)
+            .map(|row| bleu::score_only(row, max_order, smooth, effective_order))
             .collect::<Vec<f64>>())
     })?;
     Ok(PyArray1::from_vec(py, out))

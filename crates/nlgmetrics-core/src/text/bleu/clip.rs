@@ -96,26 +96,34 @@ impl Default for TokenEntry {
     }
 }
 
-/// The hypothesis's tokens: exact byte-string keys (compared, not only hashed) to their
-/// first positions.
+/// The entries of an open-addressing table (a power of two of them) and the current
+/// generation: an entry of another generation is empty.
 #[derive(Default)]
-struct TokenTable {
-    entries: Vec<TokenEntry>,
+struct Stamped<E> {
+    entries: Vec<E>,
     generation: u32,
+    /// 64 - log2(entries): a hash's top bits pick the home entry.
     shift: u32,
 }
 
-impl TokenTable {
-    /// Empty the table, sized for `n` tokens at most half full.
+impl<E: Clone + Default> Stamped<E> {
+    /// Empty the table, sized for `n` keys at most half full.
     fn reset(&mut self, n: usize) {
-        let want = (2 * n).next_power_of_two().max(32);
+        let want = (2 * n).next_power_of_two().max(16);
         if want > self.entries.len() || self.generation == u32::MAX {
-            self.entries = vec![TokenEntry::default(); want.max(self.entries.len())];
+            self.entries = vec![E::default(); want.max(self.entries.len())];
             self.generation = 0;
             self.shift = 64 - self.entries.len().trailing_zeros();
         }
         self.generation += 1;
     }
+}
+
+/// The hypothesis's tokens: exact byte-string keys (compared, not only hashed) to their
+/// first positions.
+type TokenTable = Stamped<TokenEntry>;
+
+impl TokenTable {
 
     /// The entry of token `text[start..end]`: `Ok(index)` when present, `Err(index)` of
     /// the empty entry where it would go. `hyp` holds the tokens already in the table.
@@ -164,27 +172,10 @@ impl TokenTable {
     }
 }
 
-/// Open addressing from n-gram keys to first positions (generation-stamped as above).
-#[derive(Default)]
-struct KeyTable {
-    /// (key, slot, generation)
-    entries: Vec<(u64, u32, u32)>,
-    generation: u32,
-    shift: u32,
-}
+/// Open addressing from n-gram keys to first positions: (key, value, generation).
+type KeyTable = Stamped<(u64, u32, u32)>;
 
 impl KeyTable {
-    /// Empty the table, sized for `n` keys at most half full.
-    fn reset(&mut self, n: usize) {
-        let want = (2 * n).next_power_of_two().max(16);
-        if want > self.entries.len() || self.generation == u32::MAX {
-            self.entries = vec![(0, 0, 0); want.max(self.entries.len())];
-            self.generation = 0;
-            self.shift = 64 - self.entries.len().trailing_zeros();
-        }
-        self.generation += 1;
-    }
-
     #[inline]
     fn home(&self, key: u64) -> usize {
         (key.wrapping_mul(MUL) >> self.shift) as usize
@@ -269,10 +260,12 @@ impl Clipper {
         self.max_order = max_order;
         self.len = len;
         self.references = 0;
-        for v in [&mut self.hyp, &mut self.best, &mut self.cur] {
+        for v in [&mut self.hyp, &mut self.best] {
             v.clear();
             v.resize(max_order * len, 0);
         }
+        // Sized at a second reference: most segments have one.
+        self.cur.clear();
         let Self { vocab, firsts, starts, next_starts, hyp, index, .. } = self;
         vocab.reset(len);
         firsts.clear();
@@ -284,7 +277,9 @@ impl Clipper {
         }
         starts.clear();
         starts.extend_from_slice(firsts);
-        index.reset(len * max_order.saturating_sub(1));
+        // Only an n-gram whose first token repeats can have a repeated prefix.
+        let repeated = firsts.iter().filter(|&&f| hyp[f as usize] > 1).count();
+        index.reset(repeated * max_order.saturating_sub(1));
         for k in 1..max_order.min(len) {
             next_starts.clear();
             let (shorter, counts) = hyp.split_at_mut(k * len);
@@ -319,6 +314,9 @@ impl Clipper {
             let best = &mut self.best;
             scan(&g, &self.ref_firsts, |at| best[at] += 1);
         } else {
+            if self.references == 2 {
+                self.cur.resize(self.best.len(), 0);
+            }
             let (cur, touched) = (&mut self.cur, &mut self.touched);
             scan(&g, &self.ref_firsts, |at| {
                 if cur[at] == 0 {
