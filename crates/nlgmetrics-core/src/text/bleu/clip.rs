@@ -104,6 +104,8 @@ struct Stamped<E> {
     generation: u32,
     /// 64 - log2(entries): a hash's top bits pick the home entry.
     shift: u32,
+    /// Entries of the current generation (counted where the table grows on demand).
+    len: usize,
 }
 
 impl<E: Clone + Default> Stamped<E> {
@@ -116,6 +118,7 @@ impl<E: Clone + Default> Stamped<E> {
             self.shift = 64 - self.entries.len().trailing_zeros();
         }
         self.generation += 1;
+        self.len = 0;
     }
 }
 
@@ -148,16 +151,41 @@ impl TokenTable {
     }
 
     /// The first position of hypothesis token `hyp[start..end]`, which is `position`
-    /// if the token is new.
+    /// if the token is new. The table doubles when half full: it is sized for the
+    /// distinct tokens, which a long text with a small vocabulary has few of.
     #[inline(always)]
     fn intern(&mut self, hyp: &[u8], start: usize, end: usize, position: u32) -> u32 {
         let (key, hash) = token_key(hyp, start, end);
         match self.find(hyp, hyp, key, hash, start) {
             Ok(i) => self.entries[i].first,
-            Err(i) => {
+            Err(mut i) => {
+                if 2 * (self.len + 1) > self.entries.len() {
+                    self.grow(hyp);
+                    i = self.find(hyp, hyp, key, hash, start).expect_err("a new token");
+                }
                 self.entries[i] = TokenEntry { key, start: start as u32, first: position, generation: self.generation };
+                self.len += 1;
                 position
             }
+        }
+    }
+
+    /// Twice the entries, the current generation's moved over.
+    #[cold]
+    fn grow(&mut self, hyp: &[u8]) {
+        let size = 2 * self.entries.len();
+        let old = std::mem::replace(&mut self.entries, vec![TokenEntry::default(); size]);
+        // New entries are of generation 0, never current (it starts at 1).
+        self.shift -= 1;
+        let mask = self.entries.len() - 1;
+        for e in old.into_iter().filter(|e| e.generation == self.generation) {
+            let start = e.start as usize;
+            let (_, hash) = token_key(hyp, start, start + e.key.len as usize);
+            let mut i = (hash >> self.shift) as usize;
+            while self.entries[i].generation == self.generation {
+                i = (i + 1) & mask;
+            }
+            self.entries[i] = e;
         }
     }
 
@@ -181,21 +209,43 @@ impl KeyTable {
         (key.wrapping_mul(MUL) >> self.shift) as usize
     }
 
-    /// The value of `key`, inserting `next` for a new key.
+    /// The value of `key`, inserting `next` for a new key (doubling the table when half
+    /// full: sized for the keys there are, not for the most there could be).
     #[inline]
     fn get_or_insert(&mut self, key: u64, next: u32) -> u32 {
+        if 2 * (self.len + 1) > self.entries.len() {
+            self.grow();
+        }
         let mask = self.entries.len() - 1;
         let mut i = self.home(key);
         loop {
             let e = &mut self.entries[i];
             if e.2 != self.generation {
                 *e = (key, next, self.generation);
+                self.len += 1;
                 return next;
             }
             if e.0 == key {
                 return e.1;
             }
             i = (i + 1) & mask;
+        }
+    }
+
+    /// Twice the entries, the current generation's moved over (new ones are of
+    /// generation 0, never current).
+    #[cold]
+    fn grow(&mut self) {
+        let size = 2 * self.entries.len();
+        let old = std::mem::replace(&mut self.entries, vec![(0, 0, 0); size]);
+        self.shift -= 1;
+        let mask = size - 1;
+        for e in old.into_iter().filter(|e| e.2 == self.generation) {
+            let mut i = self.home(e.0);
+            while self.entries[i].2 == self.generation {
+                i = (i + 1) & mask;
+            }
+            self.entries[i] = e;
         }
     }
 
@@ -267,7 +317,8 @@ impl Clipper {
         // Sized at a second reference: most segments have one.
         self.cur.clear();
         let Self { vocab, firsts, starts, next_starts, hyp, index, .. } = self;
-        vocab.reset(len);
+        // Grown on demand: a long hypothesis may have few distinct tokens.
+        vocab.reset(len.min(64));
         firsts.clear();
         for (i, &(s, e)) in spans.iter().enumerate() {
             crate::interrupt::check_every(i);
@@ -277,9 +328,8 @@ impl Clipper {
         }
         starts.clear();
         starts.extend_from_slice(firsts);
-        // Only an n-gram whose first token repeats can have a repeated prefix.
-        let repeated = firsts.iter().filter(|&&f| hyp[f as usize] > 1).count();
-        index.reset(repeated * max_order.saturating_sub(1));
+        // Grown on demand too: only n-grams with a repeated prefix go in.
+        index.reset(16);
         for k in 1..max_order.min(len) {
             next_starts.clear();
             let (shorter, counts) = hyp.split_at_mut(k * len);
@@ -479,7 +529,8 @@ mod tests {
         let mut t = KeyTable::default();
         for round in 0..50u64 {
             let n = 1 + (round as usize * 37) % 300;
-            t.reset(n);
+            // Half the rounds from the smallest size: inserting grows the table.
+            t.reset(if round % 2 == 0 { 1 } else { n });
             for k in 0..n as u64 {
                 assert_eq!(t.get_or_insert(k * 65537 + round, k as u32), k as u32);
             }
@@ -493,7 +544,8 @@ mod tests {
         for round in 0..40usize {
             let text: String = (0..1 + round * 13).map(|k| format!("w{}r{round} ", k * 7919)).collect();
             let sp = spans(&text);
-            v.reset(sp.len());
+            // From the smallest size: interning grows the table.
+            v.reset(1);
             for (k, &(s, e)) in sp.iter().enumerate() {
                 assert_eq!(v.intern(text.as_bytes(), s as usize, e as usize, k as u32), k as u32);
                 assert_eq!(v.intern(text.as_bytes(), s as usize, e as usize, 9999), k as u32);
