@@ -212,7 +212,11 @@ fn scan_tokens<const PERL_SPACE: bool, const STOP_AT_REPLACED: bool>(
     let (mut prev_pass2, mut prev_pass3) = (false, false);
     let mut token = NONE; // start of the token being read
     let mut p = 0;
+    let mut steps = 0usize;
     while p < n {
+        // One huge line stays interruptible.
+        steps += 1;
+        crate::interrupt::check_every(steps);
         // A run of bytes no pass touches.
         let q = next_unusual(src, p);
         if q > p {

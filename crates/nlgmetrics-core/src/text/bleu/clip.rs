@@ -312,7 +312,11 @@ impl Clipper {
         self.references = 0;
         for v in [&mut self.hyp, &mut self.best] {
             v.clear();
-            v.resize(max_order * len, 0);
+            // Zeroed a block at a time: one huge hypothesis stays interruptible.
+            for at in (0..max_order * len).step_by(1 << 20) {
+                crate::interrupt::check();
+                v.resize((at + (1 << 20)).min(max_order * len), 0);
+            }
         }
         // Sized at a second reference: most segments have one.
         self.cur.clear();
