@@ -12,7 +12,57 @@ fn config(tokenizer: &str, lowercase: bool, max_order: usize) -> Result<BleuConf
     Ok(cfg)
 }
 
+/// The options every statistics entry point takes.
+#[derive(Clone, Copy)]
+struct Options<'a> {
+    tokenizer: &'a str,
+    lowercase: bool,
+    max_order: usize,
+    n_threads: usize,
+}
+
+impl Options<'_> {
+    /// `batch(config, n_threads)` with the GIL released: the statistics table and its width.
+    fn run(
+        &self,
+        py: Python<'_>,
+        batch: impl FnOnce(&BleuConfig, usize) -> Result<Vec<u64>, Error> + Send,
+    ) -> PyResult<(Vec<u64>, usize)> {
+        self.run_then(py, batch, |data, width| (data, width))
+    }
+
+    /// [`Self::run`], then `finish(table, width)`, still without the GIL.
+    fn run_then<T: Send>(
+        &self,
+        py: Python<'_>,
+        batch: impl FnOnce(&BleuConfig, usize) -> Result<Vec<u64>, Error> + Send,
+        finish: impl FnOnce(Vec<u64>, usize) -> T + Send,
+    ) -> PyResult<T> {
+        detached(py, || {
+            let cfg = config(self.tokenizer, self.lowercase, self.max_order)?;
+            Ok(finish(batch(&cfg, self.n_threads)?, cfg.width()))
+        })
+    }
+
+    /// The statistics of plain lists read in place (see `with_str_lists`) through
+    /// `finish(table, width)`, with the number of segments and the references per
+    /// segment; `None` when the inputs have another shape (the caller then validates them).
+    fn run_lists<T: Send>(
+        &self,
+        py: Python<'_>,
+        hyps: &Bound<'_, PyAny>,
+        refs: &Bound<'_, PyAny>,
+        finish: impl FnOnce(Vec<u64>, usize) -> T + Send,
+    ) -> PyResult<Option<((T, usize), Vec<usize>)>> {
+        with_str_lists(hyps, refs, |h, r, starts| {
+            let out = self.run_then(py, |cfg, n_threads| bleu::batch_stats_flat(cfg, h, r, starts, n_threads), finish)?;
+            Ok((out, h.len()))
+        })
+    }
+}
+
 /// Per-segment statistics `[hyp_len, ref_len, correct_1..N, total_1..N]`, shape (n, 2+2N).
+/// Plain lists are read in place; anything else is validated by extraction.
 #[pyfunction]
 #[pyo3(signature = (hyps, refs, tokenizer, lowercase, max_order, n_threads=0))]
 fn bleu_stats<'py>(
@@ -24,17 +74,14 @@ fn bleu_stats<'py>(
     max_order: usize,
     n_threads: usize,
 ) -> PyResult<Bound<'py, PyArray2<u64>>> {
-    if let Some((counts, _)) = bleu_stats_lists(py, hyps, refs, tokenizer, lowercase, max_order, n_threads)? {
-        return Ok(counts);
+    let opts = Options { tokenizer, lowercase, max_order, n_threads };
+    if let Some((((data, width), n), _)) = opts.run_lists(py, hyps, refs, |data, width| (data, width))? {
+        return matrix(py, data, n, width);
     }
     let hyps: Vec<String> = hyps.extract()?;
     let refs: Vec<Vec<String>> = refs.extract()?;
-    let n = hyps.len();
-    let (data, width) = detached(py, || {
-        let cfg = config(tokenizer, lowercase, max_order)?;
-        Ok((bleu::batch_stats(&cfg, &hyps, &refs, n_threads)?, cfg.width()))
-    })?;
-    matrix(py, data, n, width)
+    let (data, width) = opts.run(py, |cfg, n_threads| bleu::batch_stats(cfg, &hyps, &refs, n_threads))?;
+    matrix(py, data, hyps.len(), width)
 }
 
 type StatsAndRefCounts<'py> = (Bound<'py, PyArray2<u64>>, Bound<'py, PyArray1<i64>>);
@@ -53,13 +100,8 @@ fn bleu_stats_lists<'py>(
     max_order: usize,
     n_threads: usize,
 ) -> PyResult<Option<StatsAndRefCounts<'py>>> {
-    let Some(((data, width, n), ref_counts)) = with_str_lists(hyps, refs, |h, r, starts| {
-        detached(py, || {
-            let cfg = config(tokenizer, lowercase, max_order)?;
-            Ok((bleu::batch_stats_flat(&cfg, h, r, starts, n_threads)?, cfg.width(), h.len()))
-        })
-    })?
-    else {
+    let opts = Options { tokenizer, lowercase, max_order, n_threads };
+    let Some((((data, width), n), ref_counts)) = opts.run_lists(py, hyps, refs, |data, width| (data, width))? else {
         return Ok(None);
     };
     Ok(Some((matrix(py, data, n, width)?, ref_count_array(py, ref_counts))))
@@ -80,14 +122,8 @@ fn bleu_totals_lists<'py>(
     max_order: usize,
     n_threads: usize,
 ) -> PyResult<Option<(Vec<u64>, Vec<usize>, usize)>> {
-    let Some(((totals, n), mut ref_counts)) = with_str_lists(hyps, refs, |h, r, starts| {
-        detached(py, || {
-            let cfg = config(tokenizer, lowercase, max_order)?;
-            let data = bleu::batch_stats_flat(&cfg, h, r, starts, n_threads)?;
-            Ok((column_sums(&data, cfg.width()), h.len()))
-        })
-    })?
-    else {
+    let opts = Options { tokenizer, lowercase, max_order, n_threads };
+    let Some(((totals, n), mut ref_counts)) = opts.run_lists(py, hyps, refs, |data, width| column_sums(&data, width))? else {
         return Ok(None);
     };
     ref_counts.sort_unstable();
@@ -168,7 +204,7 @@ fn bleu_scores<'py>(
         check_width(width, max_order)?;
         Ok(flat
             .chunks(width.max(1))
-            .map(|row| bleu::score_stats(row, max_order, smooth, effective_order).score)
+            .map(|row| bleu::score_only(row, max_order, smooth, effective_order))
             .collect::<Vec<f64>>())
     })?;
     Ok(PyArray1::from_vec(py, out))

@@ -7,12 +7,12 @@
 use crate::error::{Error, Result};
 use crate::ngram::{clipped_matches, count_ngrams, sorted_ngrams, Interner, NgramCounts};
 use crate::parallel::map_rows;
-use crate::pystr::{py_lower, py_lower_into, py_rstrip, py_tokens};
-use crate::tokenize::Tokenizer;
+use crate::pystr::{py_lower, py_lower_into, py_rstrip};
+use crate::tokenize::{token_spans_13a, Tokenizer};
 use rayon::prelude::*;
 
 mod clip;
-use clip::{Clipper, Vocab};
+use clip::{py_token_spans, Clipper, Span};
 
 #[derive(Debug, Clone, Copy)]
 pub struct BleuConfig {
@@ -46,26 +46,39 @@ impl BleuConfig {
         }
     }
 
-    /// The text whose [`py_tokens`] are the segment's tokens, as [`Self::preprocess`]
-    /// gives them but without copies where none are needed: `tokenize="none"` splits
-    /// the input itself (Python's `split()` ignores the right strip and the rejoin).
-    pub fn prepare<'a>(&self, sent: &'a str, lowered: &mut String, out: &'a mut String) -> &'a str {
-        match (self.tokenizer, self.lowercase) {
-            (Tokenizer::None, false) => sent,
-            (Tokenizer::None, true) => {
-                py_lower_into(sent, out);
-                out
-            }
-            (tok, false) => {
-                tok.tokenize_into(py_rstrip(sent), out);
-                out
-            }
-            (tok, true) => {
-                py_lower_into(sent, lowered);
-                tok.tokenize_into(py_rstrip(lowered), out);
-                out
-            }
+    /// The tokens of [`Self::preprocess`] as byte ranges of the returned text, without
+    /// building the token string where the tokenizer allows (`none`, `13a`). `None` when
+    /// the text is too long for 32-bit offsets (the caller takes the general path).
+    fn token_spans<'a>(&self, sent: &'a str, side: &'a mut Side) -> Option<(&'a str, &'a [Span])> {
+        let Side { lowered, buf, spans } = side;
+        spans.clear();
+        let text: &'a str = if self.lowercase {
+            py_lower_into(sent, lowered);
+            lowered
+        } else {
+            sent
+        };
+        if text.len() > u32::MAX as usize {
+            // Offsets are 32-bit (`none` and `13a` never lengthen a text; the others are
+            // checked below).
+            return None;
         }
+        let text: &'a str = match self.tokenizer {
+            Tokenizer::None => {
+                py_token_spans(text, spans);
+                text
+            }
+            Tokenizer::Mteval13a => token_spans_13a(py_rstrip(text), buf, spans),
+            tok => {
+                tok.tokenize_into(py_rstrip(text), buf);
+                if buf.len() > u32::MAX as usize {
+                    return None;
+                }
+                py_token_spans(buf, spans);
+                buf
+            }
+        };
+        Some((text, spans))
     }
 }
 
@@ -116,10 +129,17 @@ pub fn closest_ref_len(hyp_len: usize, ref_lens: &[usize]) -> Option<usize> {
 /// Reusable buffers for one worker.
 #[derive(Default)]
 pub struct Scratch {
-    hyp: String,
-    reference: String,
-    lowered: String,
+    hyp: Side,
+    reference: Side,
     clip: Clipper,
+}
+
+/// Buffers of one text: lowercased, tokenized (or replaced), and its token spans.
+#[derive(Default)]
+struct Side {
+    lowered: String,
+    buf: String,
+    spans: Vec<Span>,
 }
 
 pub fn segment_stats<S: AsRef<str>>(
@@ -134,17 +154,20 @@ pub fn segment_stats<S: AsRef<str>>(
     }
     let n_max = cfg.max_order;
     out.fill(0);
-    let Scratch { hyp: hyp_buf, reference, lowered, clip } = scratch;
-    let hyp_text = cfg.prepare(hyp, lowered, hyp_buf);
-    let mut vocab = Vocab::with_capacity_and_hasher(64, Default::default());
-    let Some(hyp_len) = clip.set_hypothesis(&mut vocab, py_tokens(hyp_text), n_max) else {
+    let Scratch { hyp: hyp_side, reference, clip } = scratch;
+    let Some((hyp_text, hyp_spans)) = cfg.token_spans(hyp, hyp_side) else {
+        return segment_stats_general(cfg, hyp, refs, out);
+    };
+    let Some(hyp_len) = clip.set_hypothesis(hyp_text.as_bytes(), hyp_spans, n_max) else {
         return segment_stats_general(cfg, hyp, refs, out);
     };
     // The closest reference length; on a tie the shorter reference wins.
     let mut closest = (usize::MAX, usize::MAX);
     for r in refs {
-        let ref_text = cfg.prepare(r.as_ref(), lowered, reference);
-        let len = clip.add_reference(&vocab, py_tokens(ref_text));
+        let Some((ref_text, ref_spans)) = cfg.token_spans(r.as_ref(), reference) else {
+            return segment_stats_general(cfg, hyp, refs, out);
+        };
+        let len = clip.add_reference(hyp_text.as_bytes(), ref_text.as_bytes(), ref_spans);
         closest = closest.min((hyp_len.abs_diff(len), len));
     }
     out[0] = hyp_len as u64;
@@ -277,10 +300,44 @@ fn my_log(x: f64) -> f64 {
 
 /// sacrebleu `BLEU.compute_bleu`, operation for operation.
 pub fn score_stats(stats: &[u64], max_order: usize, smooth: Smoothing, effective_order: bool) -> BleuScore {
+    let mut correct = vec![0.0; max_order];
+    let mut total = vec![0.0; max_order];
+    let mut precisions = vec![0.0; max_order];
+    let (score, bp) = compute_bleu(stats, smooth, effective_order, &mut correct, &mut total, &mut precisions);
+    BleuScore { score, counts: correct, totals: total, precisions, bp, sys_len: stats[0], ref_len: stats[1] }
+}
+
+/// The score alone of [`score_stats`] (the same operations, on the stack): sentence
+/// scores of many rows without allocating per row.
+pub fn score_only(stats: &[u64], max_order: usize, smooth: Smoothing, effective_order: bool) -> f64 {
+    const MAX: usize = 64;
+    if max_order > MAX {
+        return score_stats(stats, max_order, smooth, effective_order).score;
+    }
+    let (mut correct, mut total, mut precisions) = ([0.0; MAX], [0.0; MAX], [0.0; MAX]);
+    let n = max_order;
+    compute_bleu(stats, smooth, effective_order, &mut correct[..n], &mut total[..n], &mut precisions[..n]).0
+}
+
+/// `compute_bleu` into `correct`, `total` and `precisions` (one slot per order, zeroed):
+/// the score and the brevity penalty.
+fn compute_bleu(
+    stats: &[u64],
+    smooth: Smoothing,
+    effective_order: bool,
+    correct: &mut [f64],
+    total: &mut [f64],
+    precisions: &mut [f64],
+) -> (f64, f64) {
+    let max_order = correct.len();
     let sys_len = stats[0];
     let ref_len = stats[1];
-    let mut correct: Vec<f64> = stats[2..2 + max_order].iter().map(|&c| c as f64).collect();
-    let mut total: Vec<f64> = stats[2 + max_order..2 + 2 * max_order].iter().map(|&c| c as f64).collect();
+    for (c, &s) in correct.iter_mut().zip(&stats[2..2 + max_order]) {
+        *c = s as f64;
+    }
+    for (t, &s) in total.iter_mut().zip(&stats[2 + max_order..2 + 2 * max_order]) {
+        *t = s as f64;
+    }
     let mut bp = 1.0;
     if sys_len < ref_len {
         bp = if sys_len > 0 {
@@ -289,21 +346,8 @@ pub fn score_stats(stats: &[u64], max_order: usize, smooth: Smoothing, effective
             0.0
         };
     }
-    let mut precisions = vec![0.0; max_order];
-    let mut result = BleuScore {
-        score: 0.0,
-        counts: vec![],
-        totals: vec![],
-        precisions: vec![],
-        bp,
-        sys_len,
-        ref_len,
-    };
     if correct.iter().all(|&c| c == 0.0) {
-        result.counts = correct;
-        result.totals = total;
-        result.precisions = precisions;
-        return result;
+        return (0.0, bp);
     }
     let mut smooth_mteval = 1.0;
     let mut eff_order = max_order;
@@ -337,11 +381,7 @@ pub fn score_stats(stats: &[u64], max_order: usize, smooth: Smoothing, effective
     for &p in &precisions[..eff_order] {
         s += my_log(p);
     }
-    result.score = bp * (s / eff_order as f64).exp();
-    result.counts = correct;
-    result.totals = total;
-    result.precisions = precisions;
-    result
+    (bp * (s / eff_order as f64).exp(), bp)
 }
 
 /// Sentence-level BLEU of every candidate against every pseudo-reference (MBR decoding):
@@ -386,7 +426,7 @@ pub fn pairwise<S: AsRef<str> + Sync>(
                 stats[2 + n_max + n] = (hyp_len.saturating_sub(n)) as u64;
             }
             clipped_matches(&cand_ng[i], &ref_ng[j], &mut stats[2..2 + n_max]);
-            *out = score_stats(stats, n_max, smooth, effective_order).score;
+            *out = score_only(stats, n_max, smooth, effective_order);
         }
         Ok::<(), Error>(())
     })
@@ -438,6 +478,29 @@ mod tests {
         for (sm, want) in exp {
             let s = corpus(&h, &r, sm, true);
             assert!((s.score - want).abs() < 1e-6, "{sm:?}: {}", s.score);
+        }
+    }
+
+    #[test]
+    fn score_only_is_the_score_of_score_stats() {
+        let smooths = [Smoothing::None, Smoothing::Floor(0.1), Smoothing::AddK(1.0), Smoothing::Exp];
+        let mut seed = 0x0123_4567_89ab_cdefu64;
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let order = 1 + (seed % 5) as usize;
+            let total: Vec<u64> = (0..order).map(|n| ((seed >> (8 + n)) % 6).saturating_sub(n as u64)).collect();
+            let correct: Vec<u64> = total.iter().enumerate().map(|(n, &t)| ((seed >> (20 + 3 * n)) % 3).min(t)).collect();
+            let mut stats = vec![(seed >> 40) % 7, (seed >> 44) % 7];
+            stats.extend(&correct);
+            stats.extend(&total);
+            for sm in smooths {
+                for eff in [false, true] {
+                    let want = score_stats(&stats, order, sm, eff).score;
+                    assert_eq!(score_only(&stats, order, sm, eff).to_bits(), want.to_bits(), "{stats:?} {sm:?} {eff}");
+                }
+            }
         }
     }
 

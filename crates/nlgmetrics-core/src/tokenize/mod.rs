@@ -11,7 +11,7 @@ pub mod ter;
 mod unicode;
 mod zh;
 
-pub use mteval13a::{post_tokenize, tokenize_13a, tokenize_mteval_sgml};
+pub use mteval13a::{post_tokenize, token_spans_13a, tokenize_13a, tokenize_mteval_sgml};
 
 use crate::error::{Error, Result};
 use crate::pystr::py_split;
