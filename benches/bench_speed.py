@@ -162,7 +162,7 @@ def nist(args, tmp: Path) -> None:
     tk_r = [[r.split() for r in rs] for rs in refs[:k]]
     ours1 = timed_case(lambda: NIST("nltk", n_threads=1).corpus_score(hyps, refs).score, args.repeat)
     ours = timed_case(lambda: NIST("nltk").corpus_score(hyps, refs).score, args.repeat)
-    ref = timed_case(lambda: corpus_nist(tk_r, tk_h, n=5), 1)
+    ref = timed_case(lambda: corpus_nist(tk_r, tk_h, n=5), args.repeat)
     path = write_pairs(hyps, refs, tmp)
     row(f"corpus NIST (nltk flavour), {len(hyps):,} generated segments x 2 refs", f"nltk corpus_nist (on {k:,} segments, per segment)", ours1, ours, ref,
         floor("nist", path, 1, args.repeat), None, "floor: one corpus-wide hash count of the reference n-grams (orders 1-5), then per-pair counting and clipping", peer_scale=len(hyps) / k)
@@ -230,7 +230,7 @@ def meteor(args, tmp: Path) -> None:
     def parse():
         mr._parse(mr.meteor_dir(), True)
 
-    ref = timed_case(parse, 1)
+    ref = timed_case(parse, args.repeat)
     row("METEOR 1.5 tables, first load in a process", "parsing the jar + paraphrase-en.gz (the uncached path)", ours, ours, ref,
         floor("read", str(path), 1, args.repeat), None, f"floor: reading the {path.stat().st_size / 2**20:.0f} MiB cache file")
 
@@ -273,7 +273,7 @@ def corpus_bleu(args, tmp: Path) -> None:
     checked("corpus BLEU differs from sacrebleu", agree)
     ours1 = timed_case(lambda: BLEU(n_threads=1).corpus_score(hyps, refs1).score, args.repeat)
     ours = timed_case(lambda: BLEU().corpus_score(hyps, refs1).score, args.repeat)
-    ref = timed_case(lambda: sacrebleu.corpus_bleu(hyps[:k], [refs[:k]]).score, 1)
+    ref = timed_case(lambda: sacrebleu.corpus_bleu(hyps[:k], [refs[:k]]).score, args.repeat)
     f1, fa = floors(BLEU_FLOOR, pairs_file(hyps, refs, tmp), args.repeat)
     row(f"corpus BLEU, {len(hyps):,} synthetic MT pairs", f"sacrebleu {sacrebleu.__version__} corpus_bleu (on {k:,} pairs, per pair)", ours1, ours, ref, f1, fa,
         "floor: split, hash, count and clip n-grams of orders 1-4 per pair (n-grams named by first position)", peer_scale=len(hyps) / k)
@@ -320,7 +320,7 @@ def sentence_bleu(args, tmp: Path) -> None:
     checked("sentence BLEU differs from sacrebleu", agree)
     ours1 = timed_case(lambda: ours_sentence(hyps, refs1, n_threads=1), args.repeat)
     ours = timed_case(lambda: ours_sentence(hyps, refs1), args.repeat)
-    ref = timed_case(lambda: peer(k), 1)
+    ref = timed_case(lambda: peer(k), args.repeat)
     f1, fa = floors(BLEU_FLOOR, pairs_file(hyps, refs, tmp), args.repeat)
     row(f"sentence BLEU, {len(hyps):,} synthetic MT pairs", f"sacrebleu sentence_bleu loop (on {k:,} pairs, per pair)", ours1, ours, ref, f1, fa,
         "floor: as corpus BLEU (scoring a row is a few flops)", peer_scale=len(hyps) / k)
@@ -341,7 +341,7 @@ def corpus_chrf(args, tmp: Path) -> None:
     checked("corpus chrF differs from sacrebleu", agree)
     ours1 = timed_case(lambda: CHRF(n_threads=1).corpus_score(hyps, refs1).score, args.repeat)
     ours = timed_case(lambda: CHRF().corpus_score(hyps, refs1).score, args.repeat)
-    ref = timed_case(lambda: sacrebleu.CHRF().corpus_score(hyps[:k], [refs[:k]]).score, 1)
+    ref = timed_case(lambda: sacrebleu.CHRF().corpus_score(hyps[:k], [refs[:k]]).score, args.repeat)
     f1, fa = floors("chars:6", pairs_file(hyps, refs, tmp), args.repeat)
     row(f"corpus chrF, {len(hyps):,} synthetic MT pairs", f"sacrebleu CHRF (on {k:,} pairs, per pair)", ours1, ours, ref, f1, fa,
         "floor: strip whitespace, pack character n-grams of orders 1-6 into u64 keys, count and clip them in a stamped table per pair", peer_scale=len(hyps) / k)
@@ -411,7 +411,7 @@ def corpus_ter(args, tmp: Path) -> None:
     checked("TER differs from sacrebleu", agree)
     ours1 = timed_case(lambda: TER(n_threads=1).corpus_score(hyps, refs1).score, args.repeat)
     ours = timed_case(lambda: TER().corpus_score(hyps, refs1).score, args.repeat)
-    ref = timed_case(lambda: sacrebleu.TER().corpus_score(hyps[:k], [refs[:k]]).score, 1)
+    ref = timed_case(lambda: sacrebleu.TER().corpus_score(hyps[:k], [refs[:k]]).score, args.repeat)
     f1, fa = floors("edit", pairs_file(hyps, refs, tmp), args.repeat)
     row(f"corpus TER, {n:,} synthetic MT pairs", f"sacrebleu TER (on {k:,} pairs, per pair)", ours1, ours, ref, f1, fa,
         "floor: one word Levenshtein distance per pair (a lower bound: TER also searches shifts)", peer_scale=n / k)
