@@ -6,7 +6,7 @@ Data: captioning_coco (COCO Karpathy test, 5,000 images x 5 references), system
 ``flickr30k_model_to_mscoco__contrastive_result`` (5,000 captions). Rows:
 
 - PTBTokenizer: pycocoevalcap's (Java CoreNLP 3.4.1, one JVM per call, as COCOEvalCap
-  runs it) vs ``nlgmetrics.coco.ptb_tokenize`` on the 25,010 references + 5,000 captions;
+  runs it) vs ``nlgmetrics.tasks.coco.ptb_tokenize`` on the 25,010 references + 5,000 captions;
 - Bleu(4) and Cider (CIDEr-D) on the tokenized captions;
 - the reward: 50 images x 5 sampled captions (token ids, 5 references each) against a
   fixed training df, pycocoevalcap's CiderScorer with that df (ruotianluo's CiderD) vs
@@ -31,8 +31,8 @@ from pathlib import Path
 import numpy as np
 
 from nlgmetrics import BLEU, CIDEr, CiderDF
-from nlgmetrics.cider import CiderReward
-from nlgmetrics.coco import ptb_tokenize
+from nlgmetrics.tasks.rewards import CiderReward
+from nlgmetrics.tasks.coco import ptb_tokenize
 
 
 class _Sized(list):

@@ -4,7 +4,7 @@ Run: ``python benches/bench_mbr.py [--candidates 1024] [--inputs 1] [--peer-rows
 
 Each input has ``--candidates`` noisy variants of one sentence, used as candidates and
 pseudo-references (sampling-based MBR): ``candidates²`` pairs per input.
-``nlgmetrics.mbr.select`` against fastchrf 0.2.1 (``pairwise_chrf``, Rust) for chrF on
+``nlgmetrics.tasks.mbr.select`` against fastchrf 0.2.1 (``pairwise_chrf``, Rust) for chrF on
 every pair, and against sacrebleu 2.6.0 / rouge-score 0.1.2 called pair by pair for
 BLEU, TER and ROUGE-L, and pycocoevalcap 1.2's CiderScorer (with the same df) for
 CIDEr-D, on ``--peer-rows`` rows of the first matrix (TER on an eighth of them; time
@@ -44,7 +44,7 @@ def main() -> None:
     from rouge_score import rouge_scorer
 
     import nlgmetrics as nm
-    from nlgmetrics.mbr import select
+    from nlgmetrics.tasks.mbr import select
 
     inputs = [mbr_samples(args.candidates, seed=1 + k) for k in range(args.inputs)]
     n = args.candidates
@@ -85,12 +85,12 @@ def main() -> None:
         print(f"| {res[0].metric} | {t_ours:.2f} s | {t_ours / pairs * 1e6:.2f} µs | {peer_name} | ~{peer_pair * pairs:.0f} s (extrapolated from {rows} rows) | {peer_pair * 1e6:.0f} µs | {peer_pair * pairs / t_ours:.0f}× | – | max diff {diff:.1e} |", flush=True)
 
     # CIDEr-D: pycocoevalcap's scorer on a few rows, each pair an image with one
-    # reference, with the same df (the pseudo-references', as nlgmetrics.mbr fits it) and
+    # reference, with the same df (the pseudo-references', as nlgmetrics.tasks.mbr fits it) and
     # the same PTB tokens (nlgmetrics' tokenizer gives the Java tokenizer's tokens).
     from pycocoevalcap.cider.cider_scorer import CiderScorer
 
     from bench_caption import _Sized
-    from nlgmetrics.coco import ptb_tokenize
+    from nlgmetrics.tasks.coco import ptb_tokenize
     from nlgmetrics.metrics.cider import CiderDF
 
     t_ours, res = timed(lambda: [select(c, metric="cider") for c in inputs])

@@ -6,8 +6,8 @@ Run: ``python benches/bench_scale.py [--n 10000000] [--peer-n 20000] [--dask-n 5
    ``k`` uses seed 2026 + k) to ``benches/data/scale-N.{hyp,ref}.gz`` once; ten million
    pairs are about 2.7 GiB of text.
 2. nlgmetrics scores BLEU, chrF, TER and ROUGE-L in one streaming pass over the files
-   (``nlgmetrics.streaming.score_files``, chunks of ``--chunk-size``): wall time and peak
-   resident memory of the process, checked against the bound ``nlgmetrics.streaming``
+   (``nlgmetrics.engines.streaming.score_files``, chunks of ``--chunk-size``): wall time and peak
+   resident memory of the process, checked against the bound ``nlgmetrics.engines.streaming``
    states (chunk size × bytes per pair × 10). This is the issue's "2 GB input" check: it
    runs here rather than in CI because generating and scoring it takes ~15 minutes.
 3. The peers (sacrebleu 2.6.0 for BLEU/chrF/TER, rouge-score 0.1.2 for ROUGE-L) must
@@ -96,7 +96,7 @@ def main() -> None:
 
     import nlgmetrics as nm
     from nlgmetrics.io.chunks import iter_pair_chunks
-    from nlgmetrics.streaming import score_chunks, score_files
+    from nlgmetrics.engines.streaming import score_chunks, score_files
 
     hyp, ref, gen_s, raw = generate(args.n, args.data)
     size = hyp.stat().st_size + ref.stat().st_size
@@ -109,7 +109,7 @@ def main() -> None:
           f"({args.n / t_full:,.0f} pairs/s), peak memory added **{mem_full:.0f} MiB**; "
           f"BLEU {scores_full[0]:.4f}, chrF {scores_full[1]:.4f}, TER {scores_full[2]:.4f}, ROUGE-L F {scores_full[3]:.6f}.\n")
     bound = args.chunk_size * raw / args.n * 10 / 2**20
-    print(f"Memory bound stated by `nlgmetrics.streaming` for chunks of {args.chunk_size:,} pairs of "
+    print(f"Memory bound stated by `nlgmetrics.engines.streaming` for chunks of {args.chunk_size:,} pairs of "
           f"{raw / args.n:.0f} bytes: {bound:.0f} MiB; measured {mem_full:.0f} MiB: "
           f"{'within the bound' if mem_full <= bound else 'OVER THE BOUND'}.\n")
 
@@ -143,7 +143,7 @@ def main() -> None:
     # Dask: the --scheduler path (chunks computed by 2 worker processes, merged in order)
     from distributed import Client, LocalCluster
 
-    from nlgmetrics.dask import client_mapper
+    from nlgmetrics.integrations.dask import client_mapper
 
     n_chunks = -(-args.dask_n // args.chunk_size)
 

@@ -18,7 +18,7 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.significance import PairedTest
 
 from nlgmetrics import BLEU
-from nlgmetrics.significance import paired_test, paired_test_stats
+from nlgmetrics.engines.significance import paired_test, paired_test_stats
 
 
 def read(p: Path) -> list[str]:

@@ -59,7 +59,7 @@ def main() -> None:
     import torchmetrics
     from torchmetrics.text import CHRFScore, ROUGEScore, SacreBLEUScore, TranslationEditRate, WordErrorRate
 
-    from nlgmetrics.torchmetrics import TorchMetric
+    from nlgmetrics.integrations.torchmetrics import TorchMetric
 
     torch.set_num_threads(1)
     hyps, refs = data(args.systems)

@@ -45,7 +45,7 @@ NOTES = """
   corpus value is pycocoevalcap's `np.mean` of the per-image scores, whose bits depend on
   numpy's pairwise summation order; the statistics keep the per-image scores in order
   (8 bytes an image, merged by ordered concatenation) and reduce them the same way, so
-  `corpus_score`, `update()` in chunks, in-order merged shards and `nlgmetrics.coco.evaluate`
+  `corpus_score`, `update()` in chunks, in-order merged shards and `nlgmetrics.tasks.coco.evaluate`
   all give pycocoevalcap's bits (asserted with `==`). Totals rebuilt from sums alone
   (bootstrap resamples, torchmetrics synchronisation) take the exactly rounded mean, within
   4 ulps.

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nlgmetrics
-from nlgmetrics import evaluate
+from nlgmetrics.integrations import evaluate
 from nlgmetrics.errors import (
     IncompatibleStatsError,
     InputTypeError,

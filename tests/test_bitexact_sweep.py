@@ -1,6 +1,6 @@
 """The bit-exactness sweep (tests/differential/bitexact.py) at CI stride: every text metric
 and flavour with a Python reference (sacrebleu, rouge-score, nltk, jiwer, pycocoevalcap
-through ``nlgmetrics.coco.evaluate``, scikit-learn) on the shared corpora, every value
+through ``nlgmetrics.tasks.coco.evaluate``, scikit-learn) on the shared corpora, every value
 compared with ``==``. A value that is not bit-equal must be within the bound its metric's
 docs page states; CIDEr-D's and COCO ROUGE-L's ``corpus_score`` rows report their 4-ulp
 bound. ``python scripts/bitexact_sweep.py --stride 1`` prints the full table."""

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import nlgmetrics
 from nlgmetrics import BLEU, CocoBLEU
-from nlgmetrics.coco import ptb_tokenize
+from nlgmetrics.tasks.coco import ptb_tokenize
 from nlgmetrics.errors import IncompatibleStatsError, InputTypeError, InvalidOptionError, LengthMismatchError, MissingReferenceError
 
 pytest.importorskip("pycocoevalcap")

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 import nlgmetrics
 from nlgmetrics import CIDEr, CiderDegenerateWarning, CiderDF
-from nlgmetrics.cider import CiderReward
-from nlgmetrics.coco import ptb_tokenize
+from nlgmetrics.tasks.rewards import CiderReward
+from nlgmetrics.tasks.coco import ptb_tokenize
 from nlgmetrics.errors import (
     IncompatibleStatsError,
     InputTypeError,

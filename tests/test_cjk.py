@@ -28,7 +28,7 @@ from rouge_score import tokenize as rs_tokenize
 
 import nlgmetrics
 from nlgmetrics import BLEU, CER, CHRF, METEOR, NIST, PER, ROUGE, TER, WER, CIDEr, Coverage, Distinct, Parent, SelfBLEU
-from nlgmetrics.cider import CiderDF, CiderReward
+from nlgmetrics.tasks.rewards import CiderDF, CiderReward
 from nlgmetrics.cli import main
 from nlgmetrics.errors import IncompatibleStatsError, InvalidOptionError
 from nlgmetrics.script_check import TokenizationWarning, merged_length, unspaced_share

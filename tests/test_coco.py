@@ -8,7 +8,7 @@ import json
 import pytest
 
 from nlgmetrics.cli.main import main
-from nlgmetrics.coco import evaluate, load_annotations, load_results, register_scorer
+from nlgmetrics.tasks.coco import evaluate, load_annotations, load_results, register_scorer
 from nlgmetrics.errors import InputTypeError, InvalidInputError
 
 REL = 1e-9
@@ -64,7 +64,7 @@ def test_coco_json_matches_pycocoevalcap(coco_json):
     from pycocoevalcap.bleu.bleu import Bleu
     from pycocoevalcap.cider.cider import Cider
 
-    from nlgmetrics.coco import ptb_tokenize
+    from nlgmetrics.tasks.coco import ptb_tokenize
 
     a, r, rows, ann = coco_json
     ev = evaluate(a, r)
@@ -133,7 +133,7 @@ def test_ignored_results_warn_and_types(coco_json):
 
 
 def test_scorer_hook(coco_json):
-    from nlgmetrics import coco as mod
+    from nlgmetrics.tasks import coco as mod
 
     a, r, _, _ = coco_json
     saved = dict(mod._EXTRA_SCORERS)
@@ -178,11 +178,11 @@ def test_score_subcommand_cider_and_coco_bleu(tmp_path, capsys, coco):
 def test_docstring_examples():
     import doctest
 
-    import nlgmetrics.cider
-    import nlgmetrics.coco
+    import nlgmetrics.tasks.rewards
+    import nlgmetrics.tasks.coco
     import nlgmetrics.metrics.bleu_coco
     import nlgmetrics.metrics.cider
 
-    for mod in (nlgmetrics.cider, nlgmetrics.coco, nlgmetrics.metrics.bleu_coco, nlgmetrics.metrics.cider):
+    for mod in (nlgmetrics.tasks.rewards, nlgmetrics.tasks.coco, nlgmetrics.metrics.bleu_coco, nlgmetrics.metrics.cider):
         result = doctest.testmod(mod)
         assert result.failed == 0 and result.attempted > 0, mod.__name__

@@ -154,7 +154,7 @@ def test_pairwise_for_mbr():
             np.testing.assert_allclose(matrix[i], row, rtol=0, atol=TOL)
     bound = metric("da-sparsemax-avg", sources=src[3])
     np.testing.assert_allclose(bound.pairwise(cands, cands), metric("da-sparsemax-avg").pairwise(cands, cands, sources=src[3]), atol=TOL)
-    from nlgmetrics.mbr import select
+    from nlgmetrics.tasks.mbr import select
 
     chosen = select(cands, metric=bound)
     assert 0 <= chosen.index < 4
@@ -341,7 +341,7 @@ def test_checkpoint_pickles_build_only_tensors_and_containers(tmp_path, monkeypa
 
 def test_dask_partitions_find_their_sources_through_the_references():
     db = pytest.importorskip("dask.bag")
-    from nlgmetrics.dask import score as dask_score
+    from nlgmetrics.integrations.dask import score as dask_score
 
     src, ref, systems = wmt()
     hyps = systems["Online-B"]

@@ -11,7 +11,7 @@ import sacrebleu
 
 import nlgmetrics as nm
 from nlgmetrics.cli.main import main
-from nlgmetrics.coco import load_annotations, load_results
+from nlgmetrics.tasks.coco import load_annotations, load_results
 from wmt import load_pair
 
 N = 300
@@ -114,7 +114,7 @@ def test_one_registry():
 
 def test_report_method_sacrebleu(wmt_files):
     from nlgmetrics.report import text_report
-    from nlgmetrics.significance import bootstrap_ci
+    from nlgmetrics.engines.significance import bootstrap_ci
 
     d, hyps, ref = wmt_files
     refs = [[r] for r in ref]

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import nlgmetrics
-from nlgmetrics import evaluate
+from nlgmetrics.integrations import evaluate
 from nlgmetrics.classification.streaming import BinnedCurves, ExactCurves, StreamingConfusion
 from nlgmetrics.metrics.coverage import Coverage
 from nlgmetrics.metrics.perplexity import Perplexity
@@ -240,7 +240,7 @@ def test_concurrent_evaluate_add_batch_and_add():
 
 def test_concurrent_torchmetrics_updates():
     pytest.importorskip("torchmetrics")
-    from nlgmetrics.torchmetrics import TorchMetric
+    from nlgmetrics.integrations.torchmetrics import TorchMetric
 
     serial, shared = TorchMetric("bleu"), TorchMetric("bleu")
     for p, r in BATCHES:
@@ -263,7 +263,7 @@ def _same_on_every_thread(call: Callable[[], Any], atol: float = 0.0) -> None:
 
 
 def test_a_shared_cider_df_and_reward_score_the_same_on_every_thread():
-    from nlgmetrics.cider import CiderReward
+    from nlgmetrics.tasks.rewards import CiderReward
     from nlgmetrics.metrics.cider import CiderDF
 
     df = CiderDF.fit(REFS, tokenize="none")

@@ -15,7 +15,7 @@ from test_significance_helpers import wmt_systems
 from nlgmetrics import BLEU
 from nlgmetrics.cli import main
 from nlgmetrics.errors import InvalidInputError, InvalidOptionError, LengthMismatchError
-from nlgmetrics.meta import kendall, kendall_like, pairwise_accuracy, pearson, segment_level, spearman, system_level
+from nlgmetrics.engines.meta import kendall, kendall_like, pairwise_accuracy, pearson, segment_level, spearman, system_level
 
 values = st.lists(st.integers(-5, 5) | st.floats(-100, 100, allow_nan=False, width=32), min_size=3, max_size=40)
 
@@ -138,9 +138,9 @@ def test_correlate_cli(ja_en, corpora, tmp_path, capsys):
 def test_docstring_examples():
     import doctest
 
-    import nlgmetrics.meta
-    import nlgmetrics.significance
+    import nlgmetrics.engines.meta
+    import nlgmetrics.engines.significance
 
-    for mod in (nlgmetrics.meta, nlgmetrics.significance):
+    for mod in (nlgmetrics.engines.meta, nlgmetrics.engines.significance):
         result = doctest.testmod(mod)
         assert result.attempted > 0 and result.failed == 0

@@ -17,9 +17,9 @@ import dask.bag as db  # noqa: E402
 from conftest import REPO  # noqa: E402
 from wmt import by_segment, load_pair  # noqa: E402
 
-import nlgmetrics.dask as nd  # noqa: E402
+import nlgmetrics.integrations.dask as nd  # noqa: E402
 from nlgmetrics import CIDEr, InputTypeError, METEOR, available, load  # noqa: E402
-from nlgmetrics.significance import bootstrap_ci  # noqa: E402
+from nlgmetrics.engines.significance import bootstrap_ci  # noqa: E402
 
 ONE_REF = {"wer", "cer", "mer", "wil", "wip", "per"}
 NOT_PAIRS = {"self_bleu"}
@@ -116,5 +116,5 @@ def test_cli_scheduler_equals_local(client, corpus, tmp_path):
 
 
 def test_importing_the_module_does_not_import_dask():
-    code = "import sys, nlgmetrics.dask, nlgmetrics.streaming, nlgmetrics.mbr; assert 'dask' not in sys.modules and 'distributed' not in sys.modules"
+    code = "import sys, nlgmetrics.integrations.dask, nlgmetrics.engines.streaming, nlgmetrics.tasks.mbr; assert 'dask' not in sys.modules and 'distributed' not in sys.modules"
     assert subprocess.run([sys.executable, "-c", code], cwd=REPO, timeout=60).returncode == 0

@@ -5,7 +5,7 @@ pycocoevalcap's corpus value is ``np.mean`` of the per-image scores (numpy's pai
 sum, whose bits depend on order and grouping). The metric statistics keep the per-image
 scores in order (8 bytes an image) and reduce them the same way, so one pass
 (``corpus_score``), ``update()`` in chunks, in-order merged shard totals and
-``nlgmetrics.coco.evaluate`` all give pycocoevalcap's bits (before, the metric classes
+``nlgmetrics.tasks.coco.evaluate`` all give pycocoevalcap's bits (before, the metric classes
 returned the exactly rounded mean, which differed by 1-2 ulps on 6 of 19 systems).
 
 CI scores a few systems; ``NLGMETRICS_PARITY_FULL=1`` scores all 19. Each run records what it
@@ -22,7 +22,7 @@ import pytest
 
 from differential.parity_results import record
 from nlgmetrics import CIDEr, ROUGE
-from nlgmetrics.coco import ptb_tokenize
+from nlgmetrics.tasks.coco import ptb_tokenize
 
 pycoco_cider = pytest.importorskip("pycocoevalcap.cider.cider")
 pycoco_rouge = pytest.importorskip("pycocoevalcap.rouge.rouge")

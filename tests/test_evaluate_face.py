@@ -15,7 +15,7 @@ import sacrebleu
 from rouge_score import rouge_scorer, scoring
 
 import nlgmetrics as nm
-from nlgmetrics import evaluate
+from nlgmetrics.integrations import evaluate
 from nlgmetrics.errors import InvalidInputError, InvalidOptionError, MissingReferenceError
 
 from conftest import read_lines

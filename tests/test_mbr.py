@@ -13,7 +13,7 @@ from rouge_score import rouge_scorer
 from wmt import load_pair
 
 from nlgmetrics import CiderDF, CIDEr, InvalidInputError, InvalidOptionError, LengthMismatchError, load
-from nlgmetrics.mbr import expected_utility, higher_is_better, select, utility_matrix
+from nlgmetrics.tasks.mbr import expected_utility, higher_is_better, select, utility_matrix
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from sklearn import metrics as skm
 
 import nlgmetrics as nm
 from nlgmetrics.errors import InputTypeError, InvalidOptionError, LengthMismatchError, MissingReferenceError
-from nlgmetrics.pandas import corpus_frame, score_frame
+from nlgmetrics.integrations.pandas import corpus_frame, score_frame
 
 from conftest import read_lines
 

@@ -12,9 +12,10 @@ import sklearn.metrics as skm
 from matplotlib.figure import Figure
 from scipy import stats as sst
 
-from nlgmetrics import BLEU, plots
+from nlgmetrics import BLEU
+from nlgmetrics.report import plots
 from nlgmetrics.errors import InvalidInputError, LengthMismatchError, MissingExtraError
-from nlgmetrics.significance import bootstrap_ci
+from nlgmetrics.engines.significance import bootstrap_ci
 
 
 @pytest.fixture(scope="module")
@@ -156,7 +157,7 @@ def test_no_pyplot_and_cheap_import():
     code = (
         "import sys, nlgmetrics\n"
         "assert not any(m.split('.')[0] in ('matplotlib', 'tqdm') for m in sys.modules), 'import nlgmetrics loaded plotting'\n"
-        "from nlgmetrics import plots\n"
+        "from nlgmetrics.report import plots\n"
         "plots.system_bars(['a'], [1.0])\n"
         "assert 'matplotlib.pyplot' not in sys.modules\n"
     )
@@ -164,7 +165,7 @@ def test_no_pyplot_and_cheap_import():
 
 
 def test_histogram_range_is_robust_to_outliers_and_marks_the_overflow():
-    from nlgmetrics.plots import robust_range, segment_histogram
+    from nlgmetrics.report.plots import robust_range, segment_histogram
 
     rng = np.random.default_rng(0)
     ter = np.concatenate([rng.uniform(20, 80, 500), [400.0, 380.0, 390.0]])

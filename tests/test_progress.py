@@ -16,7 +16,7 @@ from test_significance_helpers import wmt_systems
 from nlgmetrics import load
 from nlgmetrics.cli import main
 from nlgmetrics.errors import InvalidInputError, InvalidOptionError
-from nlgmetrics.progress import SEGMENT_LOCAL, ChunkedMetric, chunk_ranges, chunked_stats, enabled, segment_local, track
+from nlgmetrics.engines.progress import SEGMENT_LOCAL, ChunkedMetric, chunk_ranges, chunked_stats, enabled, segment_local, track
 
 # one configuration per segment-local class (SEGMENT_LOCAL), by registry name and options
 LOCAL = [
@@ -187,7 +187,7 @@ def test_cli_results_do_not_depend_on_chunking(files, capsys, monkeypatch, extra
     term = _Terminal()
     # On a terminal, extraction runs in chunks behind the bar (score's own --chunk-size
     # switches on streaming instead: tests/test_streaming.py).
-    monkeypatch.setattr("nlgmetrics.progress.DEFAULT_CHUNK_SIZE", 7)
+    monkeypatch.setattr("nlgmetrics.engines.progress.DEFAULT_CHUNK_SIZE", 7)
     chunked, _ = _score(files, [*metrics, *extra], capsys, monkeypatch, terminal=term)
     assert chunked == whole
     assert "/240" in term.getvalue()  # the bar was drawn on the terminal, over 240 segments
@@ -348,7 +348,7 @@ def _cli_bars(d, args, monkeypatch, capsys):
     monkeypatch.chdir(d)
     monkeypatch.setattr(tqdm, "tqdm", _RecordingBar)
     monkeypatch.setattr(sys, "stderr", _Terminal())
-    monkeypatch.setattr("nlgmetrics.progress.DEFAULT_CHUNK_SIZE", 100)
+    monkeypatch.setattr("nlgmetrics.engines.progress.DEFAULT_CHUNK_SIZE", 100)
     _RecordingBar.made.clear()
     assert main(args) == 0
     monkeypatch.undo()
@@ -404,7 +404,7 @@ def test_compare_bars_name_the_system_and_metric(two_systems, monkeypatch, capsy
 
     monkeypatch.setattr(tqdm, "tqdm", _RecordingBar)
     monkeypatch.setattr(sys, "stderr", _Terminal())
-    monkeypatch.setattr("nlgmetrics.progress.DEFAULT_CHUNK_SIZE", 7)
+    monkeypatch.setattr("nlgmetrics.engines.progress.DEFAULT_CHUNK_SIZE", 7)
     assert main(args) == 0
     monkeypatch.undo()
     assert json.loads(capsys.readouterr().out) == piped
@@ -412,7 +412,7 @@ def test_compare_bars_name_the_system_and_metric(two_systems, monkeypatch, capsy
 
 def test_cli_labels_without_the_report_modules(files):
     """score and compare label their bars with the report's display names, which live in
-    nlgmetrics.progress: their runs load no report module."""
+    nlgmetrics.engines.progress: their runs load no report module."""
     import subprocess
 
     probe = (
@@ -424,7 +424,7 @@ def test_cli_labels_without_the_report_modules(files):
     )
     out = subprocess.run([sys.executable, "-c", probe], cwd=files, capture_output=True, text=True, timeout=300, check=True).stdout
     assert out.splitlines()[-1] == "[]"
-    from nlgmetrics.progress import display_names
+    from nlgmetrics.engines.progress import display_names
     from nlgmetrics.report.data import display_names as report_names
 
     assert report_names is display_names  # one function: the report's labels and the CLI's agree

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nlgmetrics import _core
-from nlgmetrics.coco import PUNCTUATIONS, ptb_tokenize
+from nlgmetrics.tasks.coco import PUNCTUATIONS, ptb_tokenize
 from nlgmetrics.errors import InputTypeError, InvalidTextError
 
 GOLDEN = Path(__file__).parent / "goldens" / "cider" / "ptb_java.json.gz"

@@ -12,7 +12,7 @@ import pytest
 from conftest import REPO
 from nlgmetrics import _core, available, load
 from nlgmetrics.errors import InvalidOptionError, NlgMetricsError, ResourceLimitError
-from nlgmetrics.significance import bootstrap_ci, paired_test_stats, poisson_totals
+from nlgmetrics.engines.significance import bootstrap_ci, paired_test_stats, poisson_totals
 
 HUGE = 10**12
 
@@ -194,7 +194,7 @@ from nlgmetrics.analysis import ngram_differences
 from nlgmetrics.classification import BinnedCurves
 from nlgmetrics.errors import NlgMetricsError
 from nlgmetrics.metrics.cider import CiderDF
-from nlgmetrics.significance import bootstrap_ci, paired_test_stats, poisson_totals
+from nlgmetrics.engines.significance import bootstrap_ci, paired_test_stats, poisson_totals
 
 d = tempfile.mkdtemp()
 hyp, ref = os.path.join(d, "h.txt"), os.path.join(d, "r.txt")

@@ -112,7 +112,7 @@ SINGLE_ITEM_CALLS = {
             "for k in range(1, 21): a[k * 14_000], a[k * 14_000 + 1] = a[k * 14_000 + 1], a[k * 14_000]\n"
             "a, b = ' '.join(a), ' '.join(b)", "nlgmetrics.load('ter').corpus_score([a], [[b]])"),
     # a CIDEr-D document-frequency table of 200,000 images: ~30 s
-    "cider_fit": ("refs = [[words(10, 5000) for _ in range(5)] for _ in range(200_000)]\nfrom nlgmetrics.cider import CiderDF",
+    "cider_fit": ("refs = [[words(10, 5000) for _ in range(5)] for _ in range(200_000)]\nfrom nlgmetrics.tasks.rewards import CiderDF",
                   "CiderDF.fit(refs)"),
     # a ROC curve over 10,000,000 scores: ~6 s
     "roc_curve": ("g = np.random.default_rng(0); y = g.integers(0, 2, 10_000_000); s = g.random(10_000_000)\n"

@@ -11,7 +11,7 @@ from sacrebleu.significance import PairedTest
 from test_significance_helpers import MeanLength, wmt_systems
 from nlgmetrics import BLEU, _core
 from nlgmetrics.errors import IncompatibleStatsError, InvalidInputError, InvalidOptionError, LengthMismatchError
-from nlgmetrics.significance import bootstrap_ci, paired_test, paired_test_stats, poisson_totals
+from nlgmetrics.engines.significance import bootstrap_ci, paired_test, paired_test_stats, poisson_totals
 
 
 @pytest.fixture(scope="module")
@@ -184,7 +184,7 @@ def test_resampled_means_divide_by_the_segments_drawn(name):
     """A metric whose score is a mean over segments (ROUGE) resamples with the number of
     segments drawn; each resample scores as the corpus of the segments it drew."""
     from nlgmetrics import load
-    from nlgmetrics.significance import _draw_indices, bootstrap_ci
+    from nlgmetrics.engines.significance import _draw_indices, bootstrap_ci
 
     hyps = ["the cat sat on the mat", "a dog ran", "hello there world", "green eggs and ham", "it rains"]
     refs = [["the cat is on the mat"], ["the dog ran fast"], ["hello world"], ["green ham and eggs"], ["it is raining"]]

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nlgmetrics.metrics.base import Metric, Score
-from nlgmetrics.significance import bootstrap_ci, paired_test_stats, poisson_totals
+from nlgmetrics.engines.significance import bootstrap_ci, paired_test_stats, poisson_totals
 from nlgmetrics.stats import SegmentStats, Stats
 
 

@@ -29,7 +29,7 @@ from sacrebleu.significance import PairedTest
 from differential.parity_results import record
 from nlgmetrics import BLEU, CHRF, TER
 from nlgmetrics.cli import main
-from nlgmetrics.significance import bootstrap_ci, paired_test
+from nlgmetrics.engines.significance import bootstrap_ci, paired_test
 from wmt import by_segment, load_pair
 
 # name -> (sacrebleu metric, nlgmetrics metric); sacrebleu's CLI flags for the same metric

@@ -62,7 +62,7 @@ import textwrap  # noqa: E402
 from nlgmetrics import BLEU  # noqa: E402
 from nlgmetrics._resources import max_threads  # noqa: E402
 from nlgmetrics.errors import InvalidOptionError  # noqa: E402
-from nlgmetrics.significance import bootstrap_ci  # noqa: E402
+from nlgmetrics.engines.significance import bootstrap_ci  # noqa: E402
 
 
 @pytest.mark.parametrize("huge", [2**40, 2**64, 2**200])
@@ -114,8 +114,9 @@ def test_live_threads_stay_bounded_over_many_thread_counts():
 
 @pytest.mark.parametrize("call", ["tokenize", "ptb_tokenize", "coco_evaluate", "cider_df_fit", "cider_reward"])
 def test_every_public_function_taking_n_threads_caps_it(call):
-    from nlgmetrics import CiderDF, coco, tokenizers
-    from nlgmetrics.cider import CiderReward
+    from nlgmetrics import CiderDF, tokenizers
+    from nlgmetrics.tasks import coco
+    from nlgmetrics.tasks.rewards import CiderReward
 
     huge = 2**64
     calls = {

@@ -18,7 +18,7 @@ import torch.multiprocessing as mp  # noqa: E402
 
 import nlgmetrics as nm  # noqa: E402
 from nlgmetrics.errors import InvalidInputError, InvalidOptionError  # noqa: E402
-from nlgmetrics.torchmetrics import TorchMetric, from_limbs, to_limbs  # noqa: E402
+from nlgmetrics.integrations.torchmetrics import TorchMetric, from_limbs, to_limbs  # noqa: E402
 
 from conftest import CORPORA, read_lines  # noqa: E402
 from differential.bitexact import numpy_mean_bound_ulps  # noqa: E402

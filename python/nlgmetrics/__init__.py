@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import importlib
 
-# Public name -> the module that defines it ("" for a submodule of the same name).
+# Public name -> the module that defines it (".x"), or the submodule itself exported under
+# that name: "" for ".name", or its absolute path ("nlgmetrics.engines.streaming").
 _EXPORTS: dict[str, str] = {
     # errors
     **dict.fromkeys(
@@ -101,19 +102,19 @@ _EXPORTS: dict[str, str] = {
     "bleurt": ".neural.bleurt",
     "COMET": ".neural.comet", "comet": ".neural.comet",
     # significance and meta-evaluation
-    "bootstrap_ci": ".significance",
-    "paired_test": ".significance",
+    "bootstrap_ci": ".engines.significance",
+    "paired_test": ".engines.significance",
     # streaming, clusters and MBR
-    "score_files": ".streaming",
-    "score_chunks": ".streaming",
+    "score_files": ".engines.streaming",
+    "score_chunks": ".engines.streaming",
     # submodules
-    "streaming": "",
-    "mbr": "",
+    "streaming": "nlgmetrics.engines.streaming",
+    "mbr": "nlgmetrics.tasks.mbr",
     "classification": "",
-    "significance": "",
-    "meta": "",
-    "plots": "",
-    "progress": "",
+    "significance": "nlgmetrics.engines.significance",
+    "meta": "nlgmetrics.engines.meta",
+    "plots": "nlgmetrics.report.plots",
+    "progress": "nlgmetrics.engines.progress",
     "report": "",
     # evaluate's google_bleu and exact_match
     "GLEU": ".metrics.gleu",
@@ -129,7 +130,7 @@ def __getattr__(name: str):
     elif name in _EXPORTS:
         module = _EXPORTS[name] or f".{name}"
         imported = importlib.import_module(module, __name__)
-        value = imported if not _EXPORTS[name] else getattr(imported, name)
+        value = getattr(imported, name) if _EXPORTS[name].startswith(".") else imported
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value

@@ -108,7 +108,7 @@ def register(
 
 
 # Names other tools use for a registered metric (one registry: every name that
-# ``nlgmetrics.evaluate.load`` accepts resolves here too).
+# ``nlgmetrics.integrations.evaluate.load`` accepts resolves here too).
 ALIASES: dict[str, tuple[str, dict[str, Any]]] = {
     "sacrebleu": ("bleu", {"flavour": "sacrebleu"}),
     "chrf_plus_plus": ("chrf++", {}),

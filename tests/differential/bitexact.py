@@ -325,7 +325,7 @@ def check_pycocoevalcap(stride: int) -> list[Row]:
     from pycocoevalcap.rouge.rouge import Rouge
 
     from nlgmetrics import CIDEr, ROUGE
-    from nlgmetrics.coco import evaluate, ptb_tokenize
+    from nlgmetrics.tasks.coco import evaluate, ptb_tokenize
 
     base = CORPORA / "captioning_coco"
     files = sorted((base / "systems").glob("*.tsv"))[:: max(1, stride)]

@@ -159,7 +159,7 @@ def test_every_compat_and_integration_module_imports():
 def test_the_pandas_face_gives_the_core_numbers():
     import pandas as pd
 
-    from nlgmetrics.pandas import score_frame
+    from nlgmetrics.integrations.pandas import score_frame
 
     predictions, references, _ = _sample()
     frame = pd.DataFrame({"hyp": predictions, "ref": [r[0] for r in references]})
@@ -173,19 +173,19 @@ def test_dask_partitions_give_the_local_number():
     import dask
     import dask.bag
 
-    import nlgmetrics.dask
+    import nlgmetrics.integrations.dask
 
     predictions, references, _ = _sample()
     bag = dask.bag.from_sequence(list(zip(predictions, references)), npartitions=3)
     with dask.config.set(scheduler="synchronous"):
-        bleu, cider = nlgmetrics.dask.score(bag, [nlgmetrics.BLEU(), nlgmetrics.CIDEr()])
+        bleu, cider = nlgmetrics.integrations.dask.score(bag, [nlgmetrics.BLEU(), nlgmetrics.CIDEr()])
     assert bleu.score == nlgmetrics.BLEU().corpus_score(predictions, references).score
     assert cider.score == nlgmetrics.CIDEr().corpus_score(predictions, references).score
 
 
 @pytest.mark.skipif(importlib.util.find_spec("tqdm") is None, reason="the [report] extra is not installed here")
 def test_progress_chunks_give_the_same_number():
-    from nlgmetrics.progress import chunked_stats
+    from nlgmetrics.engines.progress import chunked_stats
 
     predictions, references, _ = _sample()
     bleu = nlgmetrics.BLEU()

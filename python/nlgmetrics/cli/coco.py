@@ -7,7 +7,7 @@ Text output mirrors COCOEvalCap's prints (``Bleu_1: 0.568`` ...); ``--format jso
 gives ``{"eval": {...}, "n_images": N, "bleu_stats": {...}}`` (and ``"img_to_eval"``
 with ``--per-image``); ``--format tsv`` one metric per line, or one image per line with
 ``--per-image``. METEOR and ROUGE-L appear when their scorers are registered with
-``nlgmetrics.coco.register_scorer``.
+``nlgmetrics.tasks.coco.register_scorer``.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace, out, err) -> int:
-    from ..coco import evaluate
+    from ..tasks.coco import evaluate
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -19,7 +19,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh 
 if TYPE_CHECKING:
     from typing import Any, Sequence
 
-    from ..significance import ConfidenceInterval, PairedTestResult
+    from ..engines.significance import ConfidenceInterval, PairedTestResult
 
 
 def add_parser(sub: Any, common: Any) -> None:
@@ -37,7 +37,7 @@ def add_parser(sub: Any, common: Any) -> None:
     c.add_argument("--paired-bs-n", "-pbsn", type=int, default=1000, help="bootstrap resamples (default: 1000)")
     c.add_argument("--paired-ar-n", "-parn", type=int, default=10000, help="randomization trials (default: 10000)")
     add_resampling_flags(c)
-    from ..progress import add_flags as add_progress_flags  # progress bars (--quiet)
+    from ..engines.progress import add_flags as add_progress_flags  # progress bars (--quiet)
 
     add_progress_flags(c, chunk_size=False)
     common(c)
@@ -45,7 +45,7 @@ def add_parser(sub: Any, common: Any) -> None:
 
 # -- score --confidence -----------------------------------------------------------------
 def confidence(metric: Any, hyps: list[str], refs: list[list[str]], args: argparse.Namespace) -> "ConfidenceInterval":
-    from ..significance import bootstrap_ci
+    from ..engines.significance import bootstrap_ci
 
     return bootstrap_ci(
         metric, metric.stats(hyps, refs), n_resamples=args.confidence_n, seed=args.seed,
@@ -68,8 +68,8 @@ def decorate(d: dict[str, Any], ci: "ConfidenceInterval", args: argparse.Namespa
 def run(args: argparse.Namespace, out, load_metric, read_lines, references) -> int:
     """``nlgmetrics compare``: helpers come from cli/main.py so both share file handling."""
     from ..errors import NlgMetricsError
-    from ..progress import display_names, wrap
-    from ..significance import paired_test_stats
+    from ..engines.progress import display_names, wrap
+    from ..engines.significance import paired_test_stats
     from .guard import UsageError
 
     if len(args.input) < 2:

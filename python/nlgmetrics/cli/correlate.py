@@ -85,7 +85,7 @@ def _read_human(path: str, level: str) -> list[list[str]]:
 
 def run(args: argparse.Namespace, out, load_metric, read_lines, references) -> int:
     from ..errors import InvalidInputError
-    from ..meta import segment_level, system_level
+    from ..engines.meta import segment_level, system_level
 
     from .guard import UsageError
 

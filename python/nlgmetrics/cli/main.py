@@ -254,7 +254,7 @@ def _declare_score_options(s: Any) -> None:
     for opts in OPTION_SETS.values():
         opts.add(s.add_argument_group(f"{opts.metric} options"))
     add_confidence_flags(s)  # --- significance: score --confidence ---
-    from ..progress import add_flags as _add_progress_flags  # progress bars (--quiet)
+    from ..engines.progress import add_flags as _add_progress_flags  # progress bars (--quiet)
 
     _add_progress_flags(s, chunk_size=False)  # score's --chunk-size streams (cli/stream.py)
     stream_cli.add_flags(s)  # --- streaming: score --chunk-size / --scheduler ---
@@ -377,12 +377,12 @@ def _score(args: argparse.Namespace, out, built: dict[str, Any]) -> int:
 
     if args.confidence:
         from . import compare  # significance: score --confidence
-    from ..progress import wrap as _with_progress  # chunked extraction behind a progress bar; same numbers
+    from ..engines.progress import wrap as _with_progress  # chunked extraction behind a progress bar; same numbers
 
     if stream_cli.wanted(args):  # streaming: bounded memory, optionally on a Dask cluster
         _emit(args, stream_cli.run(args, metrics, UsageError), out)
         return 0
-    from ..progress import display_names
+    from ..engines.progress import display_names
 
     inputs, jsonl_lines = _inputs(args)
     shown = display_names([sys_name for sys_name, _, _ in inputs])  # the bars' labels, as the report's

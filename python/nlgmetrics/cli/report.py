@@ -22,7 +22,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh 
 if TYPE_CHECKING:
     from typing import Any, Callable
 
-from ..progress import add_flags as add_progress_flags
+from ..engines.progress import add_flags as add_progress_flags
 from .guard import UsageError
 
 
@@ -106,13 +106,13 @@ def _sentence_metrics(args: argparse.Namespace) -> dict[str, Any]:
 def run(args: argparse.Namespace, out: Any, load_metric: Callable[[str, argparse.Namespace], Any], read_lines: Callable[[str], list[str]], references: Callable[[list[str], int], list[list[str]]]) -> int:
     """``nlgmetrics report``: helpers come from cli/main.py so every command reads files alike."""
     # option ranges (--confidence-n, --top-k, --chunk-size, --alpha) are checked in cli/checks.py
-    from ..plots import require
+    from ..report.plots import require
 
     require()  # a missing [report] extra is reported before any scoring
     if args.labels is not None:
         _write(args.output, _classification(args, read_lines), out, args.export_dir)
         return 0
-    from ..progress import enabled
+    from ..engines.progress import enabled
     from ..report import render_text, text_report
 
     if not args.input:

@@ -1,7 +1,7 @@
 """``nlgmetrics score --chunk-size N`` / ``--scheduler ADDRESS``: streaming corpus scores.
 
 Files are read ``N`` segments at a time and only merged statistics are kept, so memory
-does not grow with the corpus (see :mod:`nlgmetrics.streaming`). With ``--scheduler``
+does not grow with the corpus (see :mod:`nlgmetrics.engines.streaming`). With ``--scheduler``
 each chunk's statistics are computed on a Dask cluster and merged here in chunk order:
 the numbers are those of the local run, bit for bit.
 """
@@ -33,9 +33,9 @@ def wanted(args: argparse.Namespace) -> bool:
 
 def run(args: argparse.Namespace, metrics: list[tuple[str, Any]], usage_error: Callable[[str], Exception]) -> list[dict[str, Any]]:
     """Corpus results of every system and metric, in ``_score``'s result-dict shape."""
-    from .. import two_phase
+    from ..engines import two_phase
     from ..io.chunks import iter_jsonl_chunks, iter_pair_chunks
-    from ..streaming import score_chunks
+    from ..engines.streaming import score_chunks
 
     chunk_size = args.chunk_size if args.chunk_size is not None else DEFAULT_CHUNK_SIZE
     if chunk_size < 1:
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace, metrics: list[tuple[str, Any]], usage_error: C
     mapper = None
     client = None
     if args.scheduler:
-        from ..dask import client_mapper, connect
+        from ..integrations.dask import client_mapper, connect
 
         client = connect(args.scheduler)
         mapper = client_mapper(client)

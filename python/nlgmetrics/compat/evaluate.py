@@ -5,7 +5,7 @@ Covered names: ``accuracy``, ``f1``, ``precision``, ``recall`` (scikit-learn's n
 from :mod:`nlgmetrics.classification`), ``rouge`` (rouge-score through
 :mod:`nlgmetrics.compat.rouge_score`; with ``use_aggregator=True`` its bootstrap draws from
 numpy's global generator, as evaluate's does), ``sacrebleu``, ``chrf``, ``ter``, ``wer``,
-``cer`` (:mod:`nlgmetrics.evaluate`'s adapters), ``bleu`` (evaluate's TensorFlow-NMT BLEU:
+``cer`` (:mod:`nlgmetrics.integrations.evaluate`'s adapters), ``bleu`` (evaluate's TensorFlow-NMT BLEU:
 ``BLEU(flavour="nmt")``), ``google_bleu`` (nltk's GLEU: the registered ``google_bleu``),
 ``exact_match`` (``ExactMatch(flavour="evaluate")``: evaluate's numpy steps), ``meteor`` (nltk's ``meteor_score`` over
 nltk's ``word_tokenize``: ``METEOR(flavour="nltk", tokenize="nltk")``, WordNet 3.0 and the
@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import evaluate as _native_evaluate
+from ..integrations import evaluate as _native_evaluate
 from ..errors import InvalidInputError, InvalidOptionError
 from ..registry import load as _load_metric
 

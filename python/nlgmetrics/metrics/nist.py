@@ -259,7 +259,7 @@ class NIST(Metric):
             raise IncompatibleStatsError(
                 "these NIST statistics come from stats() calls with different information weights (each call "
                 "weights n-grams by its own references); fix the weights first: NIST(info_table=reference_table(all "
-                "references)) or NIST().fit(references), or score the pieces with nlgmetrics.streaming.score_chunks"
+                "references)) or NIST().fit(references), or score the pieces with nlgmetrics.engines.streaming.score_chunks"
             )
         counts = np.ascontiguousarray(stats.counts[:-2], dtype=np.uint64)
         sums = np.ascontiguousarray(stats.sums, dtype=np.float64)

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .. import plots
+from . import plots
 from .classification import ClassificationReport
 from .html import esc, figure, number, page, table
 

@@ -1,7 +1,7 @@
 """The numbers of a text-generation report, computed once and kept as plain data.
 
 Statistics are extracted once per (metric, system), in chunks behind a progress bar
-(:mod:`nlgmetrics.progress`); the corpus score, the bootstrap interval, the paired test
+(:mod:`nlgmetrics.engines.progress`); the corpus score, the bootstrap interval, the paired test
 against the baseline and the segment scores all come from those statistics through the
 library's own functions (``bootstrap_ci``, ``paired_test_stats``), with the same defaults
 as ``nlgmetrics score --confidence`` and ``nlgmetrics compare --paired-bs``, so the report
@@ -17,7 +17,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..errors import InvalidInputError, LengthMismatchError, NlgMetricsError
-from ..progress import DEFAULT_CHUNK_SIZE, SEPARATORS, chunked_stats, display_names, enabled, segment_local, track  # noqa: F401 - display_names' home was here
+from ..engines.progress import DEFAULT_CHUNK_SIZE, SEPARATORS, chunked_stats, display_names, enabled, segment_local, track  # noqa: F401 - display_names' home was here
 
 @dataclass
 class SystemRow:
@@ -118,7 +118,7 @@ def _corpus_only(metric_name: str, metric: Any, names: list[str], hyps: dict[str
 
 
 def _with_intervals(metric_name: str, metric: Any, names: list[str], stats: dict[str, Any], hyps: dict[str, list[str]], refs: list[list[str]], n_resamples: int, seed: int, n_threads: int, method: str = "nlgmetrics", show: bool = False, scorer: Any = None) -> MetricResult:
-    from ..significance import bootstrap_ci, paired_test_stats
+    from ..engines.significance import bootstrap_ci, paired_test_stats
 
     try:
         # one step per system's interval, and one for the paired test of all of them

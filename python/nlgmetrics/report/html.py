@@ -123,7 +123,7 @@ def number(value: Any, width: int = 2, **data: Any) -> str:
 
 def figure(fig: Any, alt: str, caption: str | None = None) -> str:
     """A matplotlib figure as an inline ``<figure>``: the SVG, and a link saving a PNG of it."""
-    from ..plots import to_png, to_svg
+    from .plots import to_png, to_svg
 
     data = base64.b64encode(to_png(fig)).decode("ascii")
     svg = to_svg(fig).replace("<svg", f'<svg role="img" aria-label="{esc(alt)}"', 1)

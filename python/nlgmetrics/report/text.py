@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .. import plots
+from . import plots
 from ..analysis import ngram_differences, sentence_buckets, sentence_examples, word_accuracy
-from ..progress import track
+from ..engines.progress import track
 from .data import MetricResult, TextReport, display_names
 from .highlight import MAX_N, highlighted_html
 from .html import esc, number, page, figure, table

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ...coco import ptb_tokenize
+from ...tasks.coco import ptb_tokenize
 from ...metrics.bleu_coco import CocoBLEU
 from ...metrics.cider import CIDEr
 from ...metrics.meteor import METEOR

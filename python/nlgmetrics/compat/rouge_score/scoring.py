@@ -8,7 +8,7 @@ from typing import Dict
 
 import numpy as np
 
-from ...resample import bootstrap_mean_percentiles
+from ...engines.resample import bootstrap_mean_percentiles
 
 
 class Score(collections.namedtuple("Score", ["precision", "recall", "fmeasure"])):

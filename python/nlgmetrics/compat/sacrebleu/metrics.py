@@ -124,7 +124,7 @@ class Metric:
         seg = self._segment_stats(hypotheses, references)
         score = self._wrap(self._native.score_stats(seg.total()))
         if n_bootstrap > 1:
-            from ...significance import bootstrap_ci
+            from ...engines.significance import bootstrap_ci
 
             env = os.environ.get("SACREBLEU_SEED", "12345")
             seed = None if env.lower() == "none" else int(env)

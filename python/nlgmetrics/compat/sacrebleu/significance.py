@@ -1,12 +1,12 @@
 """``sacrebleu.significance``: ``PairedTest`` and ``Result`` over nlgmetrics' paired tests
-(:func:`nlgmetrics.significance.paired_test_stats` with ``method="sacrebleu"``)."""
+(:func:`nlgmetrics.engines.significance.paired_test_stats` with ``method="sacrebleu"``)."""
 
 from __future__ import annotations
 
 import os
 from typing import Any, Mapping, Optional, Sequence
 
-from ...significance import paired_test_stats
+from ...engines.significance import paired_test_stats
 from .metrics import Metric
 from ._scores import Signature
 

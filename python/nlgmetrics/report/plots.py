@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 
-from .errors import InvalidInputError, LengthMismatchError, MissingExtraError
+from ..errors import InvalidInputError, LengthMismatchError, MissingExtraError
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from .significance import ConfidenceInterval
+    from ..engines.significance import ConfidenceInterval
 
 
 def require() -> None:
@@ -69,7 +69,7 @@ def _scores(values: Any, what: str) -> np.ndarray:
 
 def roc_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None, label: str | None = None, ax: "Axes | None" = None) -> tuple["Figure", "Axes"]:
     """ROC curve (false positive rate, true positive rate) with its AUC in the legend."""
-    from .classification import auc, roc_curve as curve
+    from ..classification import auc, roc_curve as curve
 
     fpr, tpr, _ = curve(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
     fig, ax = _axes(ax)
@@ -83,7 +83,7 @@ def roc_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label
 
 def pr_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None, label: str | None = None, ax: "Axes | None" = None) -> tuple["Figure", "Axes"]:
     """Precision-recall curve as a step function (average precision's own interpolation)."""
-    from .classification import average_precision_score, precision_recall_curve
+    from ..classification import average_precision_score, precision_recall_curve
 
     precision, recall, _ = precision_recall_curve(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
     ap = average_precision_score(y_true, y_score, pos_label=1 if pos_label is None else pos_label, sample_weight=sample_weight)
@@ -117,7 +117,7 @@ def confusion_matrix(matrix: Any, labels: Sequence[Any] | None = None, *, ax: "A
 
 
 def bootstrap_distribution(ci: "ConfidenceInterval", *, bins: int = 30, label: str | None = None, ax: "Axes | None" = None) -> tuple["Figure", "Axes"]:
-    """Histogram of a :class:`~nlgmetrics.significance.ConfidenceInterval`'s resample scores,
+    """Histogram of a :class:`~nlgmetrics.engines.significance.ConfidenceInterval`'s resample scores,
     with the full-data score and the 95% interval marked."""
     fig, ax = _axes(ax)
     ax.hist(ci.scores, bins=bins, alpha=0.6, label=label or ci.score.name)
@@ -192,7 +192,7 @@ def segment_histogram(scores: Mapping[str, Any], *, bins: int = 20, metric: str 
 
 def metric_human_scatter(metric_scores: Any, human_scores: Any, *, metric: str = "metric", human: str = "human", ax: "Axes | None" = None) -> tuple["Figure", "Axes"]:
     """Metric against human scores (meta-evaluation), with Pearson's r and Kendall's tau-b."""
-    from .meta import kendall, pearson
+    from ..engines.meta import kendall, pearson
 
     m, h = _scores(metric_scores, "metric_scores"), _scores(human_scores, "human_scores")
     if len(m) != len(h):

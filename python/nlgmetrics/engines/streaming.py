@@ -6,7 +6,7 @@ the corpus size. Totals merge exactly (integer counts, exactly rounded float sum
 score equals ``corpus_score`` on the whole corpus to the last bit, for any chunk size.
 
 Two-phase metrics (CIDEr-D in corpus mode, NIST without a fixed table) read the data
-twice: the first pass merges their corpus tables (:mod:`nlgmetrics.two_phase`), the
+twice: the first pass merges their corpus tables (:mod:`nlgmetrics.engines.two_phase`), the
 second scores with them. Pass ``tables={index: table}`` (e.g. ``CiderDF.load(...)``)
 to skip the first pass, or give metrics with a fixed table.
 
@@ -15,7 +15,7 @@ metric, where k ≈ 10 covers the Python strings of a chunk and the core's worki
 it does not grow with the number of chunks (``tests/test_streaming.py`` checks this).
 
 >>> from nlgmetrics import BLEU
->>> from nlgmetrics.streaming import score_chunks
+>>> from nlgmetrics.engines.streaming import score_chunks
 >>> chunks = [(["the cat sat"], [["the cat sat"]]), (["a dog"], [["the dog"]])]
 >>> score_chunks(BLEU(), lambda: iter(chunks)).score == BLEU().corpus_score(["the cat sat", "a dog"], [["the cat sat"], ["the dog"]]).score
 True
@@ -26,9 +26,9 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from . import two_phase
-from .errors import InvalidInputError
-from .io.chunks import DEFAULT_CHUNK_SIZE, iter_jsonl_chunks, iter_pair_chunks
-from .stats import Stats
+from ..errors import InvalidInputError
+from ..io.chunks import DEFAULT_CHUNK_SIZE, iter_jsonl_chunks, iter_pair_chunks
+from ..stats import Stats
 
 Chunk = tuple[Sequence[str], Sequence[Any]]
 ChunkSource = Callable[[], Iterator[Chunk]] | Iterable[Chunk]

@@ -2,7 +2,7 @@
 all reduce by **sum**, so DDP synchronisation (``all_reduce``) gives exactly the
 single-process number (extra ``[torch]``).
 
->>> from nlgmetrics.torchmetrics import TorchMetric
+>>> from nlgmetrics.integrations.torchmetrics import TorchMetric
 >>> bleu = TorchMetric("bleu")
 >>> bleu.update(["the cat sat on the mat"], [["the cat is on the mat"]])
 >>> round(float(bleu.compute()), 4)
@@ -32,18 +32,18 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ._locking import state_lock
-from .errors import InvalidInputError, InvalidOptionError, MissingExtraError
+from .._locking import state_lock
+from ..errors import InvalidInputError, InvalidOptionError, MissingExtraError
 
 try:
     import torch
     import torchmetrics
 except ImportError:
-    raise MissingExtraError("nlgmetrics.torchmetrics needs torch and torchmetrics: pip install 'nlgmetrics[torch]'") from None
+    raise MissingExtraError("nlgmetrics.integrations.torchmetrics needs torch and torchmetrics: pip install 'nlgmetrics[torch]'") from None
 
-from .metrics.base import Metric, Score
-from .registry import load
-from .stats import Stats
+from ..metrics.base import Metric, Score
+from ..registry import load
+from ..stats import Stats
 
 LIMB_BITS = 32
 # float64 spans 2**-1074 .. 2**1024: 2098 bits, in 32-bit limbs

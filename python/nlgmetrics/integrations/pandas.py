@@ -1,7 +1,7 @@
 """pandas face: score the rows of a DataFrame, one column of segment scores per metric.
 
 >>> import pandas as pd
->>> from nlgmetrics.pandas import score_frame
+>>> from nlgmetrics.integrations.pandas import score_frame
 >>> df = pd.DataFrame({"hyp": ["the cat sat", "a dog"], "ref": ["the cat sat", "the dog"]})
 >>> score_frame(df, prediction="hyp", references="ref", metrics=["chrf"]).round(2)
      chrf
@@ -17,22 +17,22 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from ._inputs import SegmentReferences, is_missing
-from .errors import InputTypeError, InvalidOptionError, MissingExtraError
-from .metrics.base import Metric
+from .._inputs import SegmentReferences, is_missing
+from ..errors import InputTypeError, InvalidOptionError, MissingExtraError
+from ..metrics.base import Metric
 
 
 def _pandas():
     try:
         import pandas
     except ImportError:
-        raise MissingExtraError("nlgmetrics.pandas needs pandas: pip install 'nlgmetrics[pandas]'") from None
+        raise MissingExtraError("nlgmetrics.integrations.pandas needs pandas: pip install 'nlgmetrics[pandas]'") from None
     return pandas
 
 
 def _metrics(metrics: Any) -> dict[str, Metric]:
     """Column name -> metric object, from names, metric objects or a mapping of both."""
-    from .registry import load
+    from ..registry import load
 
     if isinstance(metrics, (str, Metric)):
         metrics = [metrics]

@@ -61,12 +61,12 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from . import _core
-from ._resources import check_allocation, n_threads_value
-from .errors import IncompatibleStatsError, InvalidInputError, InvalidOptionError, LengthMismatchError, ResourceLimitError
-from .metrics.base import Metric, Score
-from .signature import Signature
-from .stats import SegmentStats, exact_partials
+from .. import _core
+from .._resources import check_allocation, n_threads_value
+from ..errors import IncompatibleStatsError, InvalidInputError, InvalidOptionError, LengthMismatchError, ResourceLimitError
+from ..metrics.base import Metric, Score
+from ..signature import Signature
+from ..stats import SegmentStats, exact_partials
 
 DEFAULT_SEED = 12345
 METHODS = ("nlgmetrics", "sacrebleu")
@@ -89,10 +89,10 @@ def _sacrebleu_bleu_f32(metric: Any, totals: np.ndarray) -> np.ndarray:
 
 
 def _register_builtin() -> None:
-    from ._sacrebleu_float32 import sacrebleu_chrf, sacrebleu_ter
-    from .metrics.bleu import SacreBLEU
-    from .metrics.chrf import SacreCHRF
-    from .metrics.ter import SacreTER
+    from .._sacrebleu_float32 import sacrebleu_chrf, sacrebleu_ter
+    from ..metrics.bleu import SacreBLEU
+    from ..metrics.chrf import SacreCHRF
+    from ..metrics.ter import SacreTER
 
     register_sacrebleu_float32_scorer(SacreBLEU, _sacrebleu_bleu_f32)
     register_sacrebleu_float32_scorer(SacreCHRF, sacrebleu_chrf)
@@ -359,7 +359,7 @@ def bootstrap_ci(metric: Metric, stats: SegmentStats, *, n_resamples: int = 1000
     (its mean is ``statistics.mean`` of the resample scores).
 
     >>> from nlgmetrics import BLEU
-    >>> from nlgmetrics.significance import bootstrap_ci
+    >>> from nlgmetrics.engines.significance import bootstrap_ci
     >>> m = BLEU()
     >>> st = m.stats(["the cat sat", "a dog ran off", "hello there"], [["the cat sat"], ["the dog ran"], ["hi there"]])
     >>> ci = bootstrap_ci(m, st, n_resamples=200, seed=1)
@@ -417,7 +417,7 @@ class PairedTestResult:
         return self.systems[0]
 
     def format(self, fmt: str = "text", width: int = 1, short: bool = False) -> str:
-        from .cli.compare import format_paired
+        from ..cli.compare import format_paired
 
         return format_paired([self], fmt=fmt, width=width, short=short)
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
 
-from .errors import IncompatibleStatsError
+from ..errors import IncompatibleStatsError
 
 if TYPE_CHECKING:
     from typing import Any, Iterable, Sequence
@@ -133,7 +133,7 @@ def _column_partials(column: np.ndarray) -> tuple[float, ...]:
     import numpy as np
 
     if len(column) and np.isfinite(column).all():
-        from . import _core
+        from .. import _core
 
         return tuple(_core.exact_partials(np.ascontiguousarray(column, dtype=np.float64)))
     return exact_partials(column)
@@ -313,7 +313,7 @@ def __getattr__(name: str) -> Any:
     # its own module, loaded on first use, so a corpus score from core totals never
     # imports dataclasses.
     if name == "SegmentStats":
-        from ._segment_stats import SegmentStats
+        from ._segments import SegmentStats
 
         globals()[name] = SegmentStats
         return SegmentStats

@@ -10,8 +10,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .errors import IncompatibleStatsError
-from .stats import Stats, _column_partials
+from ..errors import IncompatibleStatsError
+from ._totals import Stats, _column_partials
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ last bit, whatever the partitioning.
 
 Two-phase metrics (CIDEr-D's document frequencies, NIST's information weights) reduce
 their corpus table first (one pass), then the table is broadcast to the second pass
-(:mod:`nlgmetrics.two_phase`). With ``n_resamples=N`` each partition also computes its
-Poisson-bootstrap totals keyed by global segment ids (:func:`~nlgmetrics.significance.poisson_totals`),
+(:mod:`nlgmetrics.engines.two_phase`). With ``n_resamples=N`` each partition also computes its
+Poisson-bootstrap totals keyed by global segment ids (:func:`~nlgmetrics.engines.significance.poisson_totals`),
 so the confidence interval equals ``bootstrap_ci(..., resampling="poisson")`` on the
 whole corpus, bit for bit.
 
@@ -22,16 +22,16 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
-from . import two_phase
-from .errors import InputTypeError, InvalidOptionError, MissingExtraError
-from .stats import Stats
+from ..engines import two_phase
+from ..errors import InputTypeError, InvalidOptionError, MissingExtraError
+from ..stats import Stats
 
 
 def _dask() -> Any:
     try:
         import dask  # the top-level package, not this module
     except ImportError:
-        raise MissingExtraError("nlgmetrics.dask needs dask: pip install 'nlgmetrics[dask]'") from None
+        raise MissingExtraError("nlgmetrics.integrations.dask needs dask: pip install 'nlgmetrics[dask]'") from None
     return dask
 
 
@@ -66,7 +66,7 @@ def _part_length(part: Any, prediction: str, references: str) -> int:
 
 def _part_tables(part: Any, metrics: Sequence[Any], prediction: str, references: str) -> list[Any]:
     _, refs = _records(part, prediction, references)
-    from ._inputs import as_references
+    from .._inputs import as_references
 
     refs = as_references(refs)
     return [two_phase.fit_table(m, refs) for m in _unbundle(metrics)]
@@ -81,7 +81,7 @@ def _part_totals(part: Any, metrics: Sequence[Any], prediction: str, references:
         if bootstrap is not None and len(seg):
             import numpy as np
 
-            from .significance import poisson_totals
+            from ..engines.significance import poisson_totals
 
             n_resamples, seed = bootstrap
             ids = np.arange(offset, offset + len(seg), dtype=np.uint64)
@@ -158,7 +158,7 @@ def score(
 ) -> Any:
     """Corpus scores of a Dask Bag or DataFrame (one :class:`Score` per metric, or one
     for a single metric; with ``n_resamples`` a
-    :class:`~nlgmetrics.significance.ConfidenceInterval` each).
+    :class:`~nlgmetrics.engines.significance.ConfidenceInterval` each).
 
     ``tables={i: table}`` fixes the corpus table of metric ``i`` (skipping phase one);
     ``scheduler`` is passed to ``dask.compute`` (a ``distributed.Client`` is used
@@ -173,7 +173,7 @@ def score(
     compute: Callable[..., Any] = (lambda *xs: dask.compute(*xs, scheduler=scheduler)) if scheduler is not None else dask.compute
     parts = _partitions(collection)
     if not parts:
-        from .errors import InvalidInputError
+        from ..errors import InvalidInputError
 
         raise InvalidInputError("the collection has no partitions")
     tables = dict(tables or {})
@@ -191,7 +191,7 @@ def score(
     offsets: list[int | None] = [None] * len(parts)
     boot = None
     if n_resamples is not None:
-        from .significance import _check_count, _resolve_seed
+        from ..engines.significance import _check_count, _resolve_seed
 
         boot = (_check_count("n_resamples", n_resamples), _resolve_seed(seed, "nlgmetrics")[0])
         length = dask.delayed(_part_length, pure=False)
@@ -211,7 +211,7 @@ def score(
 
 
 def _result(metric: Any, bound: Any, total: Stats, resampled: Any, boot: tuple[int, int] | None) -> Any:
-    from .errors import InvalidInputError
+    from ..errors import InvalidInputError
 
     if total.n_segments == 0:
         raise InvalidInputError(f"{metric.name}: nothing to score (the collection is empty)")
@@ -219,7 +219,7 @@ def _result(metric: Any, bound: Any, total: Stats, resampled: Any, boot: tuple[i
     value = metric.score_stats(total)
     if boot is None:
         return value
-    from .significance import ConfidenceInterval, _estimate, _resampling_item, resampling_signature
+    from ..engines.significance import ConfidenceInterval, _estimate, _resampling_item, resampling_signature
 
     scores = resampled.scores(bound)
     mean, ci, lo, hi = _estimate(scores, "exact")
@@ -238,7 +238,7 @@ class _Total:
 
 
 def client_mapper(client: Any, window: int | None = None) -> Callable[[Callable[..., Any], Any], Any]:
-    """A :mod:`nlgmetrics.streaming` mapper that runs each chunk's work on a
+    """A :mod:`nlgmetrics.engines.streaming` mapper that runs each chunk's work on a
     ``distributed.Client``, at most ``window`` chunks in flight (default: two per worker
     thread), yielding results in chunk order so merges stay exact and bounded."""
     if window is None:

@@ -2,7 +2,7 @@
 ``compute(predictions=..., references=..., **options)``, returning the result the
 evaluate metric of that name returns (same keys, same numbers).
 
->>> from nlgmetrics import evaluate
+>>> from nlgmetrics.integrations import evaluate
 >>> sacrebleu = evaluate.load("sacrebleu")
 >>> sacrebleu.add_batch(predictions=["the cat sat on the mat"], references=[["the cat is on the mat"]])
 >>> round(sacrebleu.compute(lowercase=True)["score"], 4)
@@ -40,9 +40,9 @@ import inspect
 import threading
 from typing import Any, Callable
 
-from ._inputs import as_sequence
-from .errors import InvalidInputError, InvalidOptionError, LengthMismatchError, UnknownOptionError
-from .registry import load as load_metric
+from .._inputs import as_sequence
+from ..errors import InvalidInputError, InvalidOptionError, LengthMismatchError, UnknownOptionError
+from ..registry import load as load_metric
 
 
 def _plain(value: Any) -> Any:

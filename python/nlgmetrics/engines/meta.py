@@ -31,12 +31,12 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ._resources import n_threads_value
-from . import _core
-from .errors import InvalidInputError, InvalidOptionError, LengthMismatchError
-from .metrics.base import Metric
+from .._resources import n_threads_value
+from .. import _core
+from ..errors import InvalidInputError, InvalidOptionError, LengthMismatchError
+from ..metrics.base import Metric
 from .significance import DEFAULT_SEED, _check_count, _exact_scores, _resolve_seed
-from .stats import SegmentStats
+from ..stats import SegmentStats
 
 CORRELATIONS = ("pearson", "spearman", "kendall", "kendall-c", "kendall-like", "pairwise-accuracy")
 

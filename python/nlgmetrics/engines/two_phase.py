@@ -19,12 +19,12 @@ import copy
 import dataclasses
 from typing import Any, Sequence
 
-from .stats import Stats
+from ..stats import Stats
 
 
 def _kind(metric: Any) -> str | None:
-    from .metrics.cider import CIDEr
-    from .metrics.nist import NIST
+    from ..metrics.cider import CIDEr
+    from ..metrics.nist import NIST
 
     if isinstance(metric, CIDEr) and metric.df is None:
         return "cider"
@@ -42,7 +42,7 @@ def fit_table(metric: Any, references: Sequence[Sequence[str]]) -> Any:
     """Phase one on one piece: a table that merges with ``+`` across pieces."""
     kind = _kind(metric)
     if kind == "cider":
-        from .metrics.cider import CiderDF
+        from ..metrics.cider import CiderDF
 
         return CiderDF.fit(references, tokenize=metric.tokenize, n=metric.n, n_threads=metric.n_threads)
     if kind == "nist":

@@ -15,7 +15,7 @@ to the first ``eos_id``; ``include_eos=True`` (default) keeps that id as a token
 self-critical.pytorch's ``array_to_str`` does, so its df pickles can be reused
 (``CiderDF.from_pickle``). An id stands for the token spelled by its decimal digits.
 
->>> from nlgmetrics.cider import CiderDF, CiderReward
+>>> from nlgmetrics.tasks.rewards import CiderDF, CiderReward
 >>> train_refs = [[[5, 6, 7, 0], [5, 8, 0]], [[9, 6, 0]], [[9, 9, 7, 0]]]
 >>> df = CiderDF.fit_token_ids(train_refs, eos_id=0)
 >>> reward = CiderReward(df, eos_id=0)
@@ -33,11 +33,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from . import _core
-from ._resources import n_threads_value
-from .errors import InputTypeError, InvalidOptionError, LengthMismatchError
-from . import script_check
-from .metrics.cider import FLAVOURS, PRETOKENIZERS, TOKENIZERS, CIDEr, CiderDegenerateWarning, CiderDF, cider_score, tokenize_batch, unsegmented_check
+from .. import _core
+from .._resources import n_threads_value
+from ..errors import InputTypeError, InvalidOptionError, LengthMismatchError
+from .. import script_check
+from ..metrics.cider import FLAVOURS, PRETOKENIZERS, TOKENIZERS, CIDEr, CiderDegenerateWarning, CiderDF, cider_score, tokenize_batch, unsegmented_check
 
 __all__ = ["CIDEr", "CiderDF", "CiderDegenerateWarning", "CiderReward", "cider_score"]
 

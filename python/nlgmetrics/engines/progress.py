@@ -116,7 +116,7 @@ def track(
     try:
         from tqdm import tqdm
     except ImportError:
-        from .errors import MissingExtraError
+        from ..errors import MissingExtraError
 
         raise MissingExtraError("progress bars need tqdm: pip install 'nlgmetrics[report]'") from None
     bar = tqdm(total=total, desc=desc, unit=unit, file=stream, leave=False, dynamic_ncols=True, mininterval=0.2)
@@ -131,7 +131,7 @@ def track(
 def chunk_ranges(n: int, chunk_size: int) -> list[tuple[int, int]]:
     """``[start, end)`` ranges covering ``range(n)`` in order, ``chunk_size`` at most each."""
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
-        from .errors import InvalidOptionError
+        from ..errors import InvalidOptionError
 
         raise InvalidOptionError(f"chunk_size must be a positive integer, got {chunk_size!r}")
     return [(start, min(start + chunk_size, n)) for start in range(0, n, chunk_size)]

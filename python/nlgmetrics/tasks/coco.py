@@ -33,11 +33,11 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ._resources import n_threads_value
-from . import _core
-from .errors import InputTypeError, InvalidInputError, InvalidTextError, MissingExtraError, MissingReferenceError
-from .metrics.bleu_coco import CocoBLEU
-from .metrics.cider import CIDEr
+from .._resources import n_threads_value
+from .. import _core
+from ..errors import InputTypeError, InvalidInputError, InvalidTextError, MissingExtraError, MissingReferenceError
+from ..metrics.bleu_coco import CocoBLEU
+from ..metrics.cider import CIDEr
 
 __all__ = ["CocoEval", "evaluate", "load_annotations", "load_results", "ptb_tokenize", "register_scorer", "PUNCTUATIONS"]
 
@@ -244,7 +244,7 @@ def evaluate(annotations: Any, results: Any, *, n_threads: int = 0) -> CocoEval:
 
 
 def _meteor(refs_tok: list[list[str]], preds_tok: list[str]) -> tuple[float, Sequence[float]]:
-    from .metrics.meteor import METEOR
+    from ..metrics.meteor import METEOR
 
     metric = METEOR(tokenize="none")  # already PTB-tokenized above
     seg = metric.stats(preds_tok, refs_tok)
@@ -252,7 +252,7 @@ def _meteor(refs_tok: list[list[str]], preds_tok: list[str]) -> tuple[float, Seq
 
 
 def _rouge_l(refs_tok: list[list[str]], preds_tok: list[str]) -> tuple[float, Sequence[float]]:
-    from .metrics.rouge import ROUGE
+    from ..metrics.rouge import ROUGE
 
     metric = ROUGE(flavour="coco", tokenize="none")
     seg = metric.stats(preds_tok, refs_tok)

@@ -20,7 +20,7 @@ F-measure unless ``rouge_type`` is given; a ROUGE object gives its first type's 
 frequencies fitted on the pseudo-references, each one document, since one reference
 alone gives every weight 0), or any registered name.
 
->>> from nlgmetrics.mbr import select
+>>> from nlgmetrics.tasks.mbr import select
 >>> r = select(["the cat sat", "a cat sat on the mat", "the cat sat on the mat"], metric="chrf")
 >>> r.index, r.candidate
 (2, 'the cat sat on the mat')
@@ -35,8 +35,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ._inputs import as_texts
-from .errors import InvalidInputError, InvalidOptionError, LengthMismatchError
+from .._inputs import as_texts
+from ..errors import InvalidInputError, InvalidOptionError, LengthMismatchError
 
 # Metrics whose scores are errors: lower is better.
 LOWER_IS_BETTER = frozenset({"TER", "WER", "CER", "MER", "WIL", "PER"})
@@ -82,10 +82,10 @@ def resolve_metric(metric: Any, pseudo_references: Sequence[str], **options: Any
     if name == "rouge":  # ROUGE's pairwise matrix is the F-measure of its first type
         options.setdefault("rouge_types", [options.pop("rouge_type", "rougeL")])
     if name == "cider" and "df" not in options:
-        from .metrics.cider import CiderDF
+        from ..metrics.cider import CiderDF
 
         options["df"] = CiderDF.fit([[r] for r in pseudo_references], tokenize=options.get("tokenize", "ptb"), n=options.get("n", 4))
-    from .registry import load
+    from ..registry import load
 
     return load(name, **options)
 
