@@ -16,7 +16,7 @@ class Signature:
     """
 
     def __init__(self, items: Mapping[str, Any], abbreviations: Mapping[str, str] | None = None):
-        from . import __version__
+        from ._core import __version__
 
         self.info: dict[str, Any] = {k: v for k, v in items.items() if k != "version"}
         self.info["version"] = items.get("version", f"nlgmetrics-{__version__}")

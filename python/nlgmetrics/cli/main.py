@@ -16,6 +16,7 @@ from .. import __version__
 from ..errors import NlgMetricsError
 from ..io.text import read_lines
 from ..registry import available, load
+from .metric_options import metric_options
 from .options import OPTION_SETS
 from . import checks
 from .guard import UsageError, guarded
@@ -307,12 +308,6 @@ def _references(paths: list[str], n_lines: int) -> list[list[str]]:
     return references_from_streams(streams)
 
 
-def _metric_options(name: str, args: Any) -> dict[str, Any]:
-    opts = OPTION_SETS[name].collect(args) if name in OPTION_SETS else {}
-    opts["n_threads"] = args.n_threads
-    return opts
-
-
 def _corpus_only(metric: Any) -> bool:
     """Metrics without per-segment statistics (Self-BLEU scores the set as a whole)."""
     from ..metrics.base import Metric
@@ -346,7 +341,7 @@ def build_metrics(command: str, parser: argparse.ArgumentParser, args: argparse.
     recorder = checks.ReadRecorder(args)
     built: dict[str, Any] = {}
     for name in dict.fromkeys(args.metrics):
-        built[name] = load(name, **_metric_options(name, recorder))
+        built[name] = load(name, **metric_options(name, recorder))
     checks.check_metric_flags(parser, args, recorder.read)
     _check_capabilities(command, args, list(built.items()))
     return built

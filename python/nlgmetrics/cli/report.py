@@ -97,10 +97,10 @@ def _sentence_metrics(args: argparse.Namespace) -> dict[str, Any]:
     effective order), so the report's segment scores are the ones that command prints."""
     from ..registry import load
     from .checks import ReadRecorder
-    from .main import _metric_options
+    from .metric_options import metric_options
 
     sentence_args = argparse.Namespace(**{**vars(args), "sentence_level": True})
-    return {name: load(name, **_metric_options(name, ReadRecorder(sentence_args))) for name in args.metrics}
+    return {name: load(name, **metric_options(name, ReadRecorder(sentence_args))) for name in args.metrics}
 
 
 def run(args: argparse.Namespace, out: Any, load_metric: Callable[[str, argparse.Namespace], Any], read_lines: Callable[[str], list[str]], references: Callable[[list[str], int], list[list[str]]]) -> int:

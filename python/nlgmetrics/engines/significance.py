@@ -416,11 +416,6 @@ class PairedTestResult:
     def baseline(self) -> SystemResult:
         return self.systems[0]
 
-    def format(self, fmt: str = "text", width: int = 1, short: bool = False) -> str:
-        from ..cli.compare import format_paired
-
-        return format_paired([self], fmt=fmt, width=width, short=short)
-
 
 def _system_list(systems: Any) -> list[tuple[str, SegmentStats]]:
     if isinstance(systems, Mapping):

@@ -306,15 +306,3 @@ class Stats:
         out.update({k: float(v) for k, v in zip(self.sum_fields, self.sums)})
         out["n_segments"] = self.n_segments
         return out
-
-
-def __getattr__(name: str) -> Any:
-    # SegmentStats is a dataclass (metrics subclass it as dataclasses); it is defined in
-    # its own module, loaded on first use, so a corpus score from core totals never
-    # imports dataclasses.
-    if name == "SegmentStats":
-        from ._segments import SegmentStats
-
-        globals()[name] = SegmentStats
-        return SegmentStats
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

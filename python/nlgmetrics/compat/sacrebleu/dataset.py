@@ -26,6 +26,7 @@ translator names, whose order changes from process to process.
 from __future__ import annotations
 
 import glob
+import gzip
 import itertools
 import os
 import re
@@ -55,9 +56,14 @@ def _clean(s: str) -> str:
     return re.sub(r"\s+", " ", s.strip())
 
 
-def _open(path: str, encoding: str = "utf-8"):
-    from .utils import smart_open
+def smart_open(file: str, mode: str = "rt", encoding: str = "utf-8"):
+    """Open a text file, gzip-compressed when its name ends in ``.gz`` (newlines kept as is)."""
+    if file.endswith(".gz"):
+        return gzip.open(file, mode=mode, encoding=encoding, newline="\n")
+    return open(file, mode=mode, encoding=encoding, newline="\n")
 
+
+def _open(path: str, encoding: str = "utf-8"):
     return smart_open(path, encoding=encoding)
 
 

@@ -6,7 +6,6 @@ read from ``$SACREBLEU`` when accessed. Where sacrebleu would download,
 
 from __future__ import annotations
 
-import gzip
 import logging
 import os
 import re
@@ -14,7 +13,7 @@ import sys
 from typing import Any, List, Optional, Sequence
 
 from ...errors import NlgMetricsError
-from .dataset import DATASETS, SUBSETS, TestSetNotCachedError, sacrebleu_dir, unwrap_wmt_xml
+from .dataset import DATASETS, SUBSETS, TestSetNotCachedError, sacrebleu_dir, smart_open, unwrap_wmt_xml
 
 
 
@@ -32,13 +31,6 @@ def __getattr__(name: str) -> Any:
     if name == "SACREBLEU_DIR":
         return sacrebleu_dir()
     raise AttributeError(name)
-
-
-def smart_open(file: str, mode: str = "rt", encoding: str = "utf-8"):
-    """Open a text file, gzip-compressed when its name ends in ``.gz`` (newlines kept as is)."""
-    if file.endswith(".gz"):
-        return gzip.open(file, mode=mode, encoding=encoding, newline="\n")
-    return open(file, mode=mode, encoding=encoding, newline="\n")
 
 
 def _dataset(test_set: str):
