@@ -413,3 +413,47 @@ def test_no_unrestricted_loader_in_the_package():
             if bad.search(code) or unsafe_torch:
                 found.append(f"{path.relative_to(REPO)}:{i}: {line.strip()}")
     assert not found, "\n".join(found)
+
+
+def test_shard_indexes_cannot_reach_a_pickle(tmp_path, models):
+    """A safetensors index beside a payload .bin never falls back to the pickle; a pickled
+    shard index naming a file outside the directory is refused."""
+    import json
+
+    from nlgmetrics import BERTScore
+
+    sentinel = tmp_path / "CODE-RAN"
+    payload = payloads(sentinel)["reduce-eval-p2"]
+    d = _model_copy(models["bert"], tmp_path / "st-index", payload)
+    (d / "model.safetensors.index.json").write_text(json.dumps({"weight_map": {"w": "model-00001-of-00001.safetensors"}}))
+    with pytest.raises(NlgMetricsError) as e:
+        BERTScore(str(d), layer=1, device="cpu").prf(["a"], ["a"])
+    assert not sentinel.exists() and "\n" not in str(e.value)
+    d = _model_copy(models["bert"], tmp_path / "bin-index", None)
+    (tmp_path / "outside.bin").write_bytes(payload)
+    (d / "pytorch_model.bin.index.json").write_text(json.dumps({"weight_map": {"w": "../outside.bin"}}))
+    with pytest.raises(NlgMetricsError, match="outside its directory"):
+        BERTScore(str(d), layer=1, device="cpu").prf(["a"], ["a"])
+    (d / "pytorch_model.bin.index.json").write_text(json.dumps({"weight_map": {"w": "shard-1.bin"}}))
+    (d / "shard-1.bin").write_bytes(payload)
+    with pytest.raises(NlgMetricsError):
+        BERTScore(str(d), layer=1, device="cpu").prf(["a"], ["a"])
+    assert not sentinel.exists()
+
+
+def test_strict_unpickler_refuses_what_is_not_listed():
+    """The allow-list is exact: dotted names, dunder names and unlisted globals are refused
+    (or, with a fallback, replaced by an inert stand-in that never resolves the name)."""
+    from nlgmetrics import _safe_pickle
+
+    allowed = _safe_pickle.plain_data_allowed()
+    for data in (pickle.dumps(os.getcwd, protocol=4), pickle.dumps(shutil.rmtree, protocol=2),
+                 _stack_global_payload(Path("/nonexistent/x")), _stack_global_builtins_payload(Path("/nonexistent/x")),
+                 _inst_payload(Path("/nonexistent/x"))):
+        with pytest.raises(_safe_pickle.UnsafePickleError):
+            _safe_pickle.load(io.BytesIO(data), allowed=allowed)
+    seen = []
+    assert _safe_pickle.load(io.BytesIO(pickle.dumps({"a": [1, 2.5, (3,)], "b": b"x"}, protocol=2)), allowed=allowed) == {"a": [1, 2.5, (3,)], "b": b"x"}
+    with pytest.raises(_safe_pickle.UnsafePickleError):  # dotted: never handed to the fallback
+        _safe_pickle.load(io.BytesIO(_stack_global_payload(Path("/nonexistent/x"))), allowed=allowed, fallback=lambda m, n: seen.append((m, n)))
+    assert seen == []

@@ -97,6 +97,8 @@ def load_pretrained(factory: Any, model_dir: Path, **kwargs: Any) -> Any:
     state_dict = pickled_state_dict(model_dir)
     try:
         if state_dict is None:
+            if any((model_dir / n).is_file() for n in SAFETENSORS):  # never a fallback to a pickle beside them
+                kwargs["use_safetensors"] = True
             return factory.from_pretrained(str(model_dir), local_files_only=True, trust_remote_code=False, **kwargs)
         config = transformers.AutoConfig.from_pretrained(str(model_dir), local_files_only=True, trust_remote_code=False)
         mapping = getattr(factory, "_model_mapping", None)  # an Auto* factory: its class for this config
