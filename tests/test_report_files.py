@@ -269,6 +269,20 @@ def test_every_latex_export_compiles(adversarial, tmp_path, capsys):
     _compile_all(exports_of(page), tmp_path / "text-files", pdflatex)
 
 
+def test_plain_wmt_report_latex_exports_compile(corpora, tmp_path, capsys):
+    """The reported case: a plain WMT22 report (rows starting with [, U+2212 in headers)."""
+    from test_significance_helpers import write_wmt_systems
+
+    pdflatex = _pdflatex()
+    d, names = write_wmt_systems(corpora, tmp_path, n_systems=3, n_segments=120)
+    code, page, err = _run(["report", "-r", str(d / "ref.txt"), "-i", *[str(d / n) for n in names], "-m", "bleu", "chrf", "ter",
+                            "-cin", "20", "-q", "-o", "-"], capsys)
+    assert code == 0, err
+    files = exports_of(page)
+    assert sum(n.endswith(".tex") for n in files) >= 10
+    _compile_all(files, tmp_path / "tex", pdflatex)
+
+
 def test_classification_latex_exports_compile(tmp_path, capsys):
     pdflatex = _pdflatex()
     labels = ["$1", "a_b", "[c]", "中"] * 10
