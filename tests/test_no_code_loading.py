@@ -457,3 +457,20 @@ def test_strict_unpickler_refuses_what_is_not_listed():
     with pytest.raises(_safe_pickle.UnsafePickleError):  # dotted: never handed to the fallback
         _safe_pickle.load(io.BytesIO(_stack_global_payload(Path("/nonexistent/x"))), allowed=allowed, fallback=lambda m, n: seen.append((m, n)))
     assert seen == []
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "empty", "zip-without-data"])
+def test_damaged_comet_checkpoints_are_typed_errors(damage, tmp_path, models):
+    import zipfile
+
+    raw = (COMET_GOLD / "da-softmax-norm-max" / "checkpoints" / "model.ckpt").read_bytes()
+    if damage == "zip-without-data":
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as z:
+            z.writestr("archive/version", "3\n")
+        payload = buf.getvalue()
+    else:
+        payload = {"garbage": b"\x80\x02garbage" * 40, "truncated": raw[: len(raw) // 2], "empty": b""}[damage]
+    with pytest.raises(NlgMetricsError, match="COMET checkpoint") as e:
+        load_comet(tmp_path, payload, models)
+    assert "\n" not in str(e.value)
