@@ -184,6 +184,13 @@ def load_perplexity(tmp: Path, payload: bytes, models) -> None:
     HFPerplexity(str(d), device="cpu").sentence_scores(["the cat sat"])
 
 
+def load_bertscore_baseline(tmp: Path, payload: bytes, models) -> None:
+    from nlgmetrics import BERTScore
+
+    (tmp / "baseline.tsv").write_bytes(payload)
+    BERTScore(str(models["bert"]), layer=1, device="cpu", rescale_with_baseline=True, baseline_path=tmp / "baseline.tsv").prf(["a"], ["a"])
+
+
 def load_cider_pickle(tmp: Path, payload: bytes, models) -> None:
     from nlgmetrics.metrics.cider import CiderDF
 
@@ -215,7 +222,7 @@ class _CliExit(Exception):
 
 LOADERS = {
     "comet": load_comet, "comet-cli": load_comet_cli, "bleurt": load_bleurt, "bertscore": load_bertscore,
-    "perplexity": load_perplexity, "cider-pickle": load_cider_pickle, "cider-df": load_cider_df, "cider-cli": load_cider_cli,
+    "perplexity": load_perplexity, "bertscore-baseline": load_bertscore_baseline, "cider-pickle": load_cider_pickle, "cider-df": load_cider_df, "cider-cli": load_cider_cli,
 }
 
 
