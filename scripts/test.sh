@@ -7,6 +7,12 @@ if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; 
     SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
     $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q chromium fonts-dejavu-core
 fi
+# pdflatex: every LaTeX table a report exports is compiled with the preamble it names
+# (booktabs is in texlive-latex-recommended); tests/test_report_files.py.
+if ! command -v pdflatex >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends texlive-latex-base texlive-latex-recommended
+fi
 # Java: the differential tests run Stanford's PTBTokenizer jar, and compat.pycocoevalcap is
 # compared with pycocoevalcap itself, whose tokenizer and METEOR are Java.
 if ! command -v java >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
@@ -20,6 +26,7 @@ if ! perl -MXML::Parser -MDB_File -e 1 >/dev/null 2>&1 && command -v apt-get >/d
     $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q perl libxml-parser-perl
 fi
 export NLGMETRICS_REQUIRE_BROWSER=1
+export NLGMETRICS_REQUIRE_PDFLATEX=1
 scripts/setup.sh test
 # shellcheck disable=SC1091
 . .venv/bin/activate

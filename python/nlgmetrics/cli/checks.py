@@ -211,7 +211,7 @@ def _kendall_like(a: argparse.Namespace) -> bool:
     return "kendall-like" in chosen
 
 
-_TEXT_REPORT = ("references", "input", "metrics", "names", "alpha", "top_k")  # --confidence-n and --seed serve both reports
+_TEXT_REPORT = ("references", "input", "metrics", "method", "alpha", "top_k")  # --confidence-n, --seed and --names serve both reports
 _MODE_RULES: dict[str, list[ModeRule]] = {
     "score": [
         ModeRule(("confidence_n", "seed", "method", "resampling"), lambda a: a.confidence, "--confidence"),

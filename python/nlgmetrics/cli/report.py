@@ -15,7 +15,6 @@ The HTML goes to ``-o`` (``-`` for stdout); progress bars and messages go to std
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
@@ -31,11 +30,12 @@ def add_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> N
     r.add_argument("-o", "--output", required=True, metavar="HTML", help="the report file ('-' for stdout)")
     r.add_argument("--title", default=None, help="the report's title")
     r.add_argument("--export-dir", default=None, metavar="DIR", help="also write every table as DIR/NAME.csv (exact values) and DIR/NAME.tex (booktabs, as shown); the page itself links the same files")
+    r.add_argument("--overwrite", action="store_true", help="replace existing output files that nlgmetrics did not write (and symbolic links, the link itself); without it only files nlgmetrics wrote are replaced. An output is never one of the inputs")
     g = r.add_argument_group("text generation")
     g.add_argument("-r", "--references", action="append", default=[], metavar="REF", help="a reference file (repeat for several references)")
     g.add_argument("-i", "--input", nargs="+", default=None, metavar="HYP", help="system outputs; the first is the baseline")
     g.add_argument("-m", "--metrics", nargs="+", default=["bleu", "chrf"], metavar="METRIC", help="metrics (default: bleu chrf)")
-    g.add_argument("--names", nargs="+", default=None, metavar="NAME", help="short system names, one per -i file (default: the distinct part of the file names)")
+    g.add_argument("--names", nargs="+", default=None, metavar="NAME", help="short names, one per -i file (or per --scores file of a classification report) (default: the distinct part of the file names)")
     g.add_argument("--confidence-n", "-cin", type=int, default=1000, help="bootstrap resamples for intervals and paired tests (default: 1000)")
     g.add_argument("--seed", type=int, default=12345, help="random seed of the resampling (default: 12345)")
     g.add_argument("--method", choices=["nlgmetrics", "sacrebleu"], default="nlgmetrics", help="resampling of the intervals and paired tests: nlgmetrics (exact sums, Philox draws) or sacrebleu (sacrebleu 2.6's draws and numbers) (default: nlgmetrics)")
@@ -51,22 +51,35 @@ def add_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> N
     common(r)
 
 
-def _write(path: str, text: str, out: Any, export_dir: str | None = None) -> None:
-    if export_dir is not None:
+def _check_outputs(args: argparse.Namespace) -> list[str]:
+    """Every output path is checked before any scoring (cli/outputs.py); the inputs it must not be."""
+    from .outputs import check_export_dir, check_page, named_files
+
+    inputs = named_files(args)
+    check_page(args.output, inputs, args.overwrite)
+    if args.export_dir is not None:
+        check_export_dir(args.export_dir, inputs)
+    return inputs
+
+
+def _write(args: argparse.Namespace, text: str, out: Any, inputs: list[str]) -> None:
+    """The page first, then the exports; every path is validated before either is written."""
+    from .outputs import atomic_write, check_exports, check_page, write_exports
+
+    files = None
+    if args.export_dir is not None:
         from ..report.export import exports_of
 
         files = exports_of(text)
-        os.makedirs(export_dir, exist_ok=True)
-        for name, data in files.items():
-            with open(os.path.join(export_dir, name), "wb") as fh:
-                fh.write(data)
-        print(f"nlgmetrics: wrote {len(files)} table files to {export_dir}", file=sys.stderr)
-    if path == "-":
+        check_exports(args.export_dir, list(files), inputs, args.overwrite)
+    check_page(args.output, inputs, args.overwrite)  # again: scoring may have taken a while
+    if args.output == "-":
         out.write(text)
-        return
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    print(f"nlgmetrics: wrote {path}", file=sys.stderr)
+    else:
+        atomic_write(args.output, text.encode("utf-8"))
+        print(f"nlgmetrics: wrote {args.output}", file=sys.stderr)
+    if files is not None:
+        write_exports(args.export_dir, files)
 
 
 def _classification(args: argparse.Namespace, read_lines: Callable[[str], list[str]]) -> str:
@@ -74,11 +87,16 @@ def _classification(args: argparse.Namespace, read_lines: Callable[[str], list[s
 
     if not args.scores:
         raise UsageError("a classification report needs --scores FILE [FILE ...]")
+    if len(set(args.scores)) != len(args.scores):
+        raise UsageError("each --scores file may be given once")
+    if args.names is not None and (len(args.names) != len(args.scores) or len(set(args.names)) != len(args.names)):
+        raise UsageError(f"--names: give {len(args.scores)} distinct names, one per --scores file (got {len(args.names)})")
+    names = args.names if args.names is not None else args.scores
     preds = None
     if args.predictions is not None:
         if len(args.predictions) != len(args.scores):
             raise UsageError(f"{len(args.predictions)} --predictions files for {len(args.scores)} --scores files")
-        preds = {s: read_lines(p) for s, p in zip(args.scores, args.predictions)}
+        preds = {n: read_lines(p) for n, p in zip(names, args.predictions)}
     pos = args.pos_label
     if pos is not None:
         try:
@@ -86,7 +104,7 @@ def _classification(args: argparse.Namespace, read_lines: Callable[[str], list[s
         except ValueError:
             pass
     rep = classification_report(
-        read_lines(args.labels), [(p, read_lines(p)) for p in args.scores], predictions=preds,
+        read_lines(args.labels), [(n, read_lines(p)) for n, p in zip(names, args.scores)], predictions=preds,
         threshold=args.threshold, pos_label=pos, n_resamples=args.confidence_n, seed=args.seed, n_threads=args.n_threads,
     )
     return render_classification(rep, **({"title": args.title} if args.title else {}))
@@ -109,8 +127,9 @@ def run(args: argparse.Namespace, out: Any, load_metric: Callable[[str, argparse
     from ..report.plots import require
 
     require()  # a missing [report] extra is reported before any scoring
+    inputs = _check_outputs(args)
     if args.labels is not None:
-        _write(args.output, _classification(args, read_lines), out, args.export_dir)
+        _write(args, _classification(args, read_lines), out, inputs)
         return 0
     from ..engines.progress import enabled
     from ..report import render_text, text_report
@@ -133,5 +152,5 @@ def run(args: argparse.Namespace, out: Any, load_metric: Callable[[str, argparse
         sentence_metrics=sentence_metrics,
     )
     page = render_text(rep, top_k=args.top_k, show_progress=show, **({"title": args.title} if args.title else {}))
-    _write(args.output, page, out, args.export_dir)
+    _write(args, page, out, inputs)
     return 0

@@ -64,11 +64,13 @@ import json
 import math
 import os
 import warnings
+import zlib
 from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
 from .._resources import n_threads_value
+from .._safe_pickle import describe
 from .. import _core, script_check
 from .. import tokenizers as _tok
 from .._inputs import SegmentReferences, as_references, check_all_text, check_option_applies, check_orientation
@@ -146,26 +148,45 @@ class CiderDF:
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "CiderDF":
-        with gzip.open(path, "rt", encoding="utf-8") as fh:
-            data = json.load(fh)
+        """Read a file written by :meth:`save` (gzipped JSON: no code can run)."""
+        try:
+            with gzip.open(path, "rt", encoding="utf-8") as fh:
+                data = json.load(fh)
+        except (OSError, EOFError, ValueError, zlib.error) as e:
+            why = (e.strerror if isinstance(e, OSError) and not isinstance(e, gzip.BadGzipFile) and e.strerror else None) or describe(e)
+            raise InvalidInputError(f"{path}: not a CIDEr document-frequency file written by CiderDF.save ({why})") from None
         if not isinstance(data, dict) or data.get("format") != _DF_FORMAT:
             raise InvalidInputError(f"{path}: not a CIDEr document-frequency file written by CiderDF.save")
         tokenize = data.get("tokenize", "ptb")
-        return cls.from_counts(data["df"], data["n_docs"], n=data["n"], tokenize=tokenize, tokenizer_version=data.get("tokenizer", tokenize))
+        try:
+            return cls.from_counts(data["df"], data["n_docs"], n=data["n"], tokenize=tokenize, tokenizer_version=data.get("tokenizer", tokenize))
+        except (KeyError, TypeError, AttributeError, ValueError) as e:
+            if isinstance(e, InvalidInputError):
+                raise
+            raise InvalidInputError(f"{path}: a damaged CIDEr document-frequency file ({describe(e)})") from None
 
     @classmethod
     def from_pickle(cls, path: str | os.PathLike, *, tokenize: str = "none") -> "CiderDF":
-        """Read a ruotianluo-style pickle (trusted files only: pickle runs code)."""
+        """Read a ruotianluo-style pickle. It is read with an allow-listed unpickler
+        (containers, numbers, numpy scalars): a file that names anything else is refused
+        and no code in it runs."""
         import pickle
 
-        with open(path, "rb") as fh:
-            data = pickle.load(fh, encoding="latin1")
+        from .. import _safe_pickle
+
+        try:
+            with open(path, "rb") as fh:
+                data = _safe_pickle.load(fh, allowed=_safe_pickle.plain_data_allowed(), encoding="latin1")
+        except OSError as e:
+            raise InvalidInputError(f"{path}: {e.strerror or describe(e)}") from None
+        except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, IndexError, KeyError, MemoryError) as e:
+            raise InvalidInputError(f"{path}: not a CIDEr document-frequency pickle ({describe(e)})") from None
         try:
             table, n_docs = data["document_frequency"], data["ref_len"]
-        except (TypeError, KeyError):
+            counts = {" ".join(map(str, k)): v for k, v in table.items() if v}
+            n = max((len(k) for k in table), default=4)
+        except (TypeError, KeyError, AttributeError):
             raise InvalidInputError(f"{path}: expected a dict with 'document_frequency' and 'ref_len'") from None
-        counts = {" ".join(map(str, k)): v for k, v in table.items() if v}
-        n = max((len(k) for k in table), default=4)
         return cls.from_counts(counts, _count(n_docs, "ref_len"), n=max(n, 1), tokenize=tokenize)
 
     # -- use ----------------------------------------------------------------------
@@ -264,7 +285,10 @@ def unsegmented_check(tokenize: str, metric: str = "CIDEr") -> script_check.Segm
 
 
 def _count(v: Any, what: str) -> int:
-    f = float(v)
+    try:
+        f = float(v)
+    except (TypeError, ValueError, OverflowError):
+        raise InvalidInputError(f"document frequency of {str(what)[:40]!r} must be a non-negative integer, got {type(v).__name__}") from None
     if not math.isfinite(f) or f < 0 or f != int(f):
         raise InvalidInputError(f"document frequency of {str(what)[:40]!r} must be a non-negative integer, got {v!r}")
     return int(f)

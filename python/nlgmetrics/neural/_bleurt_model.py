@@ -31,13 +31,12 @@ def _activation(name: str) -> Any:
 
 
 def _read_weights(directory: Path) -> dict[str, Any]:
-    torch, _ = require_torch()
-    if (directory / "model.safetensors").is_file():
-        from safetensors.torch import load_file
+    from ._weights import read_safetensors, read_torch_file
 
-        return load_file(str(directory / "model.safetensors"))
+    if (directory / "model.safetensors").is_file():
+        return read_safetensors(directory / "model.safetensors")
     if (directory / "pytorch_model.bin").is_file():
-        return torch.load(str(directory / "pytorch_model.bin"), map_location="cpu", weights_only=True)
+        return read_torch_file(directory / "pytorch_model.bin")
     raise InvalidOptionError(f"no model.safetensors or pytorch_model.bin in {str(directory)!r}")
 
 
@@ -49,8 +48,8 @@ class BleurtNetwork:
             self.config = json.loads((directory / "config.json").read_text(encoding="utf-8"))
         except (OSError, ValueError) as e:
             raise InvalidOptionError(f"cannot read the BLEURT config in {str(directory)!r}: {e}") from None
-        if self.config.get("model_type") != "bleurt":
-            raise InvalidOptionError(f"{str(directory)!r} is not a BLEURT checkpoint (model_type {self.config.get('model_type')!r})")
+        if not isinstance(self.config, dict) or self.config.get("model_type") != "bleurt":
+            raise InvalidOptionError(f"{str(directory)!r} is not a BLEURT checkpoint (model_type {self.config.get('model_type') if isinstance(self.config, dict) else None!r})")
         weights = _read_weights(directory)
         self.w = {k: v.to(device=device, dtype=dtype if v.is_floating_point() else v.dtype) for k, v in weights.items()}
         if "classifier.weight" not in self.w:

@@ -17,14 +17,17 @@ unbabel-comet resolves it); that name in the local Hugging Face cache. Nothing i
 downloaded; a missing piece is an :class:`~nlgmetrics.errors.InvalidOptionError` that
 names it and where it was looked for.
 
-The checkpoint is a pickle written by PyTorch Lightning. It is read with an unpickler that
-builds tensors and plain containers only; any other class it names (Lightning's
-``AttributeDict``, callbacks' state) becomes an inert dict, so loading runs no code from
-the file.
+The checkpoint is a pickle written by PyTorch Lightning. It is read with an unpickler
+(``nlgmetrics._safe_pickle.StrictUnpickler``) whose globals come from an exact allow-list
+(torch's tensor-rebuilding functions, dtypes, storages and plain containers); any other
+plain class name it holds (Lightning's ``AttributeDict``, callbacks' state) becomes an inert
+dict, and a dotted or dunder name is refused, so loading runs no code from the file
+(``tests/test_no_code_loading.py``).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import pickle
@@ -32,13 +35,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .._safe_pickle import StrictUnpickler, describe, plain_data_allowed
 from ..errors import InvalidOptionError
 from ._models import _cached_snapshot, require_torch
 
 SUPPORTED_CLASSES = ("regression_metric", "referenceless_regression_metric", "unified_metric")
 SUPPORTED_ENCODERS = ("XLM-RoBERTa",)
 _TOKENIZER_FILES = ("tokenizer.json", "sentencepiece.bpe.model")
-_SAFE_BUILTINS = frozenset({"set", "frozenset", "list", "dict", "tuple", "int", "float", "str", "bool", "complex", "slice", "bytes", "bytearray"})
 
 
 @dataclass(frozen=True)
@@ -67,23 +70,38 @@ def _inert_class(module: str, name: str) -> type:
     return type(name, (_Inert,), {"__module__": "nlgmetrics.inert." + module})
 
 
-class _RestrictedUnpickler(pickle.Unpickler):
-    def find_class(self, module: str, name: str) -> Any:
-        if module == "collections" and name in ("OrderedDict", "defaultdict"):
-            return super().find_class(module, name)
-        if module == "builtins" and name in _SAFE_BUILTINS:
-            return super().find_class(module, name)
-        if module in ("torch._utils", "torch", "torch.storage", "torch._tensor") and (
-            name.startswith("_rebuild_") or name.endswith("Storage") or name in ("Size", "device", "dtype", "float32", "float16", "bfloat16", "float64")
-        ):
-            return super().find_class(module, name)
-        return _inert_class(module, name)
+@functools.lru_cache(maxsize=1)
+def _torch_allowed() -> dict[tuple[str, str], Any]:
+    """Exactly the torch names a tensor checkpoint needs (looked up here, never from the file)."""
+    import torch
+    import torch._utils as tu
+
+    allowed = plain_data_allowed()
+    for name in ("_rebuild_tensor", "_rebuild_tensor_v2", "_rebuild_parameter"):
+        if hasattr(tu, name):
+            allowed[("torch._utils", name)] = getattr(tu, name)
+    allowed[("torch", "Size")] = torch.Size
+    allowed[("torch", "device")] = torch.device
+    for name in dir(torch):
+        value = getattr(torch, name, None)
+        if isinstance(value, torch.dtype) or (name.endswith("Storage") and isinstance(value, type)):
+            allowed[("torch", name)] = value
+    return allowed
+
+
+class _RestrictedUnpickler(StrictUnpickler):
+    """Tensors and plain containers from an exact allow-list; any other class the file names
+    (Lightning's ``AttributeDict``, callbacks' state) is an inert dict (:class:`_Inert`)."""
+
+    def __init__(self, file: Any, **kwargs: Any) -> None:
+        super().__init__(file, allowed=_torch_allowed(), fallback=_inert_class, **kwargs)
 
 
 class _RestrictedPickle:
     """The ``pickle_module`` handed to ``torch.load``."""
 
     Unpickler = _RestrictedUnpickler
+    UnpicklingError = pickle.UnpicklingError
     __name__ = "nlgmetrics_restricted_pickle"
 
     @staticmethod
@@ -124,7 +142,7 @@ def read_yaml(path: Path) -> dict[str, Any]:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
-        raise InvalidOptionError(f"cannot read {str(path)!r}: {e}") from None
+        raise InvalidOptionError(f"cannot read {str(path)!r}: {describe(e)}") from None
     if not isinstance(data, dict):
         raise InvalidOptionError(f"{str(path)!r} is not a mapping of hyper-parameters")
     return data
@@ -134,8 +152,8 @@ def read_checkpoint(path: Path) -> dict[str, Any]:
     torch, _ = require_torch()
     try:
         data = torch.load(str(path), map_location="cpu", weights_only=False, pickle_module=_RestrictedPickle)
-    except (OSError, RuntimeError, pickle.UnpicklingError, EOFError, ValueError, AttributeError, TypeError, KeyError, IndexError, ImportError) as e:
-        raise InvalidOptionError(f"cannot read the COMET checkpoint {str(path)!r}: {e}") from None
+    except Exception as e:  # noqa: BLE001 - whatever a damaged or hostile file raises is one data error
+        raise InvalidOptionError(f"cannot read the COMET checkpoint {str(path)!r}: {describe(e)}") from None
     if not isinstance(data, dict) or not isinstance(data.get("state_dict"), dict):
         raise InvalidOptionError(f"{str(path)!r} is not a PyTorch Lightning checkpoint (no state_dict)")
     return data

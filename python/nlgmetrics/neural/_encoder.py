@@ -35,6 +35,7 @@ from typing import Any
 
 from ..errors import InvalidOptionError
 from ._models import equal_length_batches, load_tokenizer, longest_first_batches, require_torch, torch_dtype
+from ._weights import load_config, load_pretrained
 
 _UNLIMITED = 10**8
 # Bytes of cached token vectors per encoder (float32 of the model's width per token).
@@ -73,12 +74,9 @@ class ContextualEncoder:
     def __init__(self, model_dir: Path, layer: int, *, device: str, dtype: str, use_fast: bool):
         torch, transformers = require_torch()
         self.tokenizer = load_tokenizer(model_dir, use_fast=use_fast)
-        try:
-            config = transformers.AutoConfig.from_pretrained(str(model_dir), local_files_only=True)
-            factory = transformers.T5EncoderModel if "t5" in config.model_type else transformers.AutoModel
-            model = factory.from_pretrained(str(model_dir), local_files_only=True, dtype=torch_dtype(dtype))
-        except (OSError, ValueError, KeyError) as e:
-            raise InvalidOptionError(f"cannot load a model from {str(model_dir)!r}: {e}") from None
+        config = load_config(model_dir)
+        factory = transformers.T5EncoderModel if "t5" in config.model_type else transformers.AutoModel
+        model = load_pretrained(factory, model_dir, dtype=torch_dtype(dtype))
         if hasattr(model, "decoder") and hasattr(model, "encoder"):
             model = model.encoder
         _truncate(model, layer)

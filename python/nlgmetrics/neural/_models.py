@@ -104,20 +104,17 @@ def pick_device(device: str | None) -> str:
 def load_tokenizer(model_dir: Path, *, use_fast: bool = False) -> Any:
     _, transformers = require_torch()
     try:
-        return transformers.AutoTokenizer.from_pretrained(str(model_dir), use_fast=use_fast, local_files_only=True)
+        return transformers.AutoTokenizer.from_pretrained(str(model_dir), use_fast=use_fast, local_files_only=True, trust_remote_code=False)
     except (OSError, ValueError) as e:
-        raise InvalidOptionError(f"cannot load a tokenizer from {str(model_dir)!r}: {e}") from None
+        raise InvalidOptionError(f"cannot load a tokenizer from {str(model_dir)!r}: {' '.join(str(e).split())}") from None
 
 
 def load_auto_model(model_dir: Path, factory: str, *, device: str, dtype: str) -> Any:
     """``transformers.<factory>.from_pretrained`` in eval mode on ``device`` in ``dtype``."""
+    from ._weights import load_pretrained
+
     _, transformers = require_torch()
-    try:
-        model = getattr(transformers, factory).from_pretrained(
-            str(model_dir), local_files_only=True, dtype=torch_dtype(dtype)
-        )
-    except (OSError, ValueError, KeyError) as e:
-        raise InvalidOptionError(f"cannot load a model from {str(model_dir)!r}: {e}") from None
+    model = load_pretrained(getattr(transformers, factory), model_dir, dtype=torch_dtype(dtype))
     return model.eval().to(device)
 
 

@@ -94,6 +94,8 @@ def read_baseline(path: str | os.PathLike, layer: int) -> tuple[float, float, fl
         lines = [ln.strip() for ln in Path(path).read_text(encoding="utf-8").splitlines() if ln.strip()]
     except OSError:
         raise InvalidOptionError(f"baseline file {str(path)!r} not found") from None
+    except UnicodeDecodeError:
+        raise InvalidOptionError(f"baseline file {str(path)!r} is not UTF-8 text (LAYER,P,R,F rows)") from None
     header = [h.strip() for h in lines[0].split(",")] if lines else []
     if header[1:] != ["P", "R", "F"]:
         raise InvalidOptionError(f"baseline file {str(path)!r} must start with the header LAYER,P,R,F")

@@ -63,29 +63,77 @@ def table_cells(table_html: str) -> list[list[tuple[str, str]]]:
     return [row for row in parser.rows if row]
 
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: str) -> str:
+    """A cell as a spreadsheet may safely open it (OWASP CSV injection): a number stays
+    as written (``-0.5`` is a number, not a formula); any other text that a spreadsheet
+    would read as a formula (starting with ``= + - @``, TAB or CR) gets a leading ``'``."""
+    if value.startswith(_FORMULA_START) and not _NUMBER.match(value):
+        return "'" + value
+    return value
+
+
 def to_csv(rows: list[list[tuple[str, str]]]) -> str:
-    """Header texts, then each cell's exact value (numbers as Python's ``repr``)."""
+    """Header texts, then each cell's exact value (numbers as Python's ``repr``).
+
+    RFC 4180: CRLF between records, so a field holding a CR or LF (a segment's text) is
+    quoted and stays one field; text cells are neutralised by :func:`csv_cell`."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([text for text, _ in rows[0]])
-    writer.writerows([value for _, value in row] for row in rows[1:])
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow([csv_cell(text) for text, _ in rows[0]])
+    writer.writerows([csv_cell(value) for _, value in row] for row in rows[1:])
     return out.getvalue()
 
 
-# Characters LaTeX treats specially, and the symbols the report's headings use.
+# Characters LaTeX treats specially, and the symbols the report's headings use. Every
+# export is plain ASCII and compiles with pdflatex and ``\usepackage{booktabs}`` alone
+# (tests/test_report_files.py runs pdflatex on adversarial names and texts).
 _LATEX = {
     "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
     "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
     "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}",
-    "μ": r"$\mu$", "±": r"$\pm$", "Δ": r"$\Delta$", "–": "--", "≥": r"$\geq$", "·": r"$\cdot$",
-    "\n": " / ",
+    "[": "{[}", "]": "{]}",  # a row starting with [ would be \\[...] or \midrule[...]: an argument
+    "μ": r"$\mu$", "±": r"$\pm$", "Δ": r"$\Delta$", "–": "--", "—": "---", "≥": r"$\geq$", "≤": r"$\leq$",
+    "·": r"$\cdot$", "−": r"$-$", "×": r"$\times$", "÷": r"$\div$", "→": r"$\rightarrow$", "…": r"\ldots{}",
+    "\n": " / ", "\u00a0": "~", "ß": r"\ss{}", "æ": r"\ae{}", "Æ": r"\AE{}", "ø": r"\o{}", "Ø": r"\O{}",
+    "œ": r"\oe{}", "Œ": r"\OE{}", "ł": r"\l{}", "Ł": r"\L{}", "ı": r"\i{}", "¡": r"\textexclamdown{}",
+    "¿": r"\textquestiondown{}", "°": r"$^\circ$", "‘": "`", "’": "'", "“": "``", "”": "''", "«": "<<", "»": ">>",
 }
-_LATEX_RE = re.compile("|".join(re.escape(k) for k in _LATEX))
+_LATEX["«"] = _LATEX["<"] * 2
+_LATEX["»"] = _LATEX[">"] * 2
+_ACCENTS = {"\u0300": "`", "\u0301": "'", "\u0302": "^", "\u0303": "~", "\u0308": '"', "\u030a": "r", "\u030c": "v",
+            "\u0304": "=", "\u0306": "u", "\u0307": ".", "\u030b": "H", "\u0327": "c"}
 _NUMBER = re.compile(r"^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$|^[-+]?(inf|nan)$")
 
 
+def _latex_char(ch: str) -> str:
+    if ch in _LATEX:
+        return _LATEX[ch]
+    if " " <= ch <= "~":
+        return ch
+    if ch in "\t\r\x0b\x0c":
+        return " "
+    import unicodedata
+
+    parts = unicodedata.normalize("NFD", ch)
+    base, marks = parts[0], parts[1:]
+    if "A" <= base <= "z" and base.isalpha() and marks and all(m in _ACCENTS for m in marks):
+        out = {"i": r"\i{}", "j": r"\j{}"}.get(base, base)
+        for m in marks:
+            out = f"\\{_ACCENTS[m]}{{{out}}}"
+        return out
+    if unicodedata.category(ch).startswith(("C", "Z")):
+        return " "
+    return f"\\texttt{{U+{ord(ch):04X}}}"  # pdflatex has no glyph for it without extra packages; the CSV keeps the text
+
+
 def latex_escape(text: str) -> str:
-    return _LATEX_RE.sub(lambda m: _LATEX[m.group(0)], text)
+    """``text`` as pure-ASCII LaTeX for pdflatex with booktabs only: specials escaped,
+    accented Latin letters as accent commands, characters without a glyph there (CJK,
+    emoji) as ``U+XXXX``."""
+    return "".join(_latex_char(ch) for ch in text)
 
 
 def to_latex(rows: list[list[tuple[str, str]]], *, title: str = "") -> str:
@@ -102,13 +150,14 @@ def to_latex(rows: list[list[tuple[str, str]]], *, title: str = "") -> str:
         texts = [latex_escape(text) for text, _ in row] + [""] * (width - len(row))
         return " & ".join(texts) + r" \\"
 
+    title = latex_escape(" ".join(title.split()))  # one ASCII line: a line break would end the comment
     lines = [f"% {title} (nlgmetrics report); needs \\usepackage{{booktabs}}" if title else "% nlgmetrics report table; needs \\usepackage{booktabs}"]
     lines += [f"\\begin{{tabular}}{{{spec}}}", r"\toprule", line(header), r"\midrule", *(line(r) for r in body), r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines) + "\n"
 
 
 def file_stem(name: str) -> str:
-    return "".join(c if c.isalnum() else "-" for c in name).strip("-").lower()[:60] or "table"
+    return "".join(c if c.isascii() and c.isalnum() else "-" for c in name).strip("-").lower()[:60] or "table"
 
 
 def links(table_html: str, name: str) -> str:

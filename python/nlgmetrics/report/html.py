@@ -152,5 +152,6 @@ def page(title: str, body: str) -> str:
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+        "<meta name=\"generator\" content=\"nlgmetrics report\">"
         f"<title>{esc(title)}</title><style>{CSS}</style></head><body>\n{body}\n<script>{SCRIPT}</script></body></html>\n"
     )

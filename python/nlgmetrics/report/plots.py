@@ -41,6 +41,20 @@ def _axes(ax: "Axes | None", size: tuple[float, float] = (5.0, 3.6)) -> tuple["F
     return fig, fig.add_subplot()
 
 
+def _literal(fig: "Figure") -> "Figure":
+    """Every text of the figure drawn as written: no mathtext (a ``$`` in a system name or a
+    class label is a dollar sign, not a formula) and no usetex, whatever rcParams say."""
+    from matplotlib.text import Text
+
+    for t in fig.findobj(Text):
+        t.set_parse_math(False)
+        t.set_usetex(False)
+    return fig
+
+
+_LITERAL_RC = {"text.parse_math": False, "text.usetex": False}  # texts made while drawing (ticks) too
+
+
 def _legend_outside(ax: "Axes") -> None:
     """The legend right of the axes, never over the data (constrained layout makes room)."""
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, fontsize="small", frameon=False)
@@ -78,7 +92,7 @@ def roc_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label
     ax.plot([0, 1], [0, 1], linestyle=":", color="grey", linewidth=0.8, label="_chance")
     ax.set(xlabel="false positive rate", ylabel="true positive rate", xlim=(0, 1), ylim=(0, 1.01), title="ROC curve")
     ax.legend(loc="lower right", fontsize="small")
-    return fig, ax
+    return _literal(fig), ax
 
 
 def pr_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None, label: str | None = None, ax: "Axes | None" = None) -> tuple["Figure", "Axes"]:
@@ -91,7 +105,7 @@ def pr_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label:
     ax.plot(recall, precision, drawstyle="steps-post", label=f"{label + ' ' if label else ''}AP = {ap:.4f}")
     ax.set(xlabel="recall", ylabel="precision", xlim=(0, 1), ylim=(0, 1.01), title="Precision-recall curve")
     ax.legend(loc="lower left", fontsize="small")
-    return fig, ax
+    return _literal(fig), ax
 
 
 def confusion_matrix(matrix: Any, labels: Sequence[Any] | None = None, *, ax: "Axes | None" = None, title: str = "Confusion matrix") -> tuple["Figure", "Axes"]:
@@ -113,7 +127,7 @@ def confusion_matrix(matrix: Any, labels: Sequence[Any] | None = None, *, ax: "A
     ax.set_xticks(range(len(names)), names)
     ax.set_yticks(range(len(names)), names)
     ax.set(xlabel="predicted label", ylabel="true label", title=title)
-    return fig, ax
+    return _literal(fig), ax
 
 
 def bootstrap_distribution(ci: "ConfidenceInterval", *, bins: int = 30, label: str | None = None, ax: "Axes | None" = None) -> tuple["Figure", "Axes"]:
@@ -126,7 +140,7 @@ def bootstrap_distribution(ci: "ConfidenceInterval", *, bins: int = 30, label: s
     ax.axvline(ci.upper, color="black", linestyle="--", linewidth=0.8, label="_upper")
     ax.set(xlabel=ci.score.name, ylabel="resamples", title=f"Bootstrap distribution ({len(ci.scores)} resamples)")
     _legend_outside(ax)
-    return fig, ax
+    return _literal(fig), ax
 
 
 def system_bars(
@@ -157,7 +171,7 @@ def system_bars(
     crowded = len(s) > 4 or max((len(str(n)) for n in names), default=0) * len(s) > 40
     ax.set_xticks(range(len(s)), list(names), rotation=30 if crowded else 0, ha="right" if crowded else "center")
     ax.set(ylabel=metric, title=f"{metric} per system" + (" (95% CI)" if yerr is not None else ""))
-    return fig, ax
+    return _literal(fig), ax
 
 
 def system_bars_ci(intervals: Mapping[str, "ConfidenceInterval"], *, ax: "Axes | None" = None) -> tuple["Figure", "Axes"]:
@@ -187,7 +201,7 @@ def segment_histogram(scores: Mapping[str, Any], *, bins: int = 20, metric: str 
             ax.axvspan(left, right, facecolor="none", edgecolor="grey", hatch="///", linewidth=0, label=f"{count} segment(s) {where} in this bin")
     ax.set(xlabel=f"segment {metric}", ylabel="segments", title=f"Segment-level {metric}")
     _legend_outside(ax)
-    return fig, ax
+    return _literal(fig), ax
 
 
 def metric_human_scatter(metric_scores: Any, human_scores: Any, *, metric: str = "metric", human: str = "human", ax: "Axes | None" = None) -> tuple["Figure", "Axes"]:
@@ -201,15 +215,19 @@ def metric_human_scatter(metric_scores: Any, human_scores: Any, *, metric: str =
     fig, ax = _axes(ax)
     ax.scatter(h, m, s=12, alpha=0.6)
     ax.set(xlabel=human, ylabel=metric, title=f"{metric} vs {human}: r = {r:.3f}, τ = {tau:.3f}")
-    return fig, ax
+    return _literal(fig), ax
 
 
 def to_png(fig: "Figure", dpi: int = 200) -> bytes:
     """The figure as PNG bytes (200 dpi: sharp in print)."""
     import io
 
+    from matplotlib import rc_context
+
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi)
+    _literal(fig)
+    with rc_context(_LITERAL_RC):
+        fig.savefig(buf, format="png", dpi=dpi)
     return buf.getvalue()
 
 
@@ -222,7 +240,8 @@ def to_svg(fig: "Figure") -> str:
     from matplotlib import rc_context
 
     buf = io.StringIO()
-    with rc_context({"svg.fonttype": "none", "svg.hashsalt": "nlgmetrics"}):
+    _literal(fig)
+    with rc_context({"svg.fonttype": "none", "svg.hashsalt": "nlgmetrics", **_LITERAL_RC}):
         fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None, "Format": None, "Type": None})
     svg = buf.getvalue()
     svg = svg[svg.index("<svg") :]
