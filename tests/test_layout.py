@@ -35,6 +35,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "nlgmetrics.script_check",
             "nlgmetrics.io",
             "nlgmetrics._sacrebleu_float32",
+            "nlgmetrics._safe_pickle",
         ),
     ),
     ("core", ("nlgmetrics._core", "nlgmetrics.errors", "nlgmetrics._resources", "nlgmetrics._locking")),

@@ -21,21 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidOptionError, MissingExtraError
+from ._torch import require_torch  # noqa: F401  (re-exported: the metrics import it from here)
 
 MINILM_NAMES = frozenset({"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"})
 DTYPES = ("float32", "float16", "bfloat16", "float64")
-
-
-def require_torch() -> tuple[Any, Any]:
-    """``(torch, transformers)``, or a MissingExtraError naming the extra."""
-    try:
-        import torch
-        import transformers
-    except ImportError as e:
-        raise MissingExtraError(
-            f"neural metrics need torch and transformers: pip install 'nlgmetrics[neural]' ({e})"
-        ) from None
-    return torch, transformers
 
 
 def _minilm_dir() -> Path:

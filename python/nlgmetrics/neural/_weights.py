@@ -19,7 +19,7 @@ from typing import Any
 
 from .._safe_pickle import describe
 from ..errors import InvalidOptionError
-from ._models import require_torch
+from ._torch import require_torch
 
 SAFETENSORS = ("model.safetensors", "model.safetensors.index.json")
 PICKLED = "pytorch_model.bin"
