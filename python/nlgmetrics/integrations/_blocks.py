@@ -1,0 +1,224 @@
+"""Block-level work shared by the Ray and Spark faces (and shaped like the Dask one).
+
+A *block* is a pandas DataFrame holding a contiguous run of rows. Every function here
+runs on a worker and returns statistics only: corpus tables (phase one of CIDEr-D and
+NIST), :class:`~nlgmetrics.stats.Stats` totals with optional Poisson-bootstrap totals
+keyed by global segment ids, or segment-score columns. Totals merge exactly and in
+block order (``merge``), so any blocking of a corpus gives the local bits.
+
+A *job* is ``(metric, prediction column)``: ``score`` runs several metrics over one
+column, a paired test one metric over several system columns.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ..engines import two_phase
+from ..errors import InputTypeError, InvalidInputError, InvalidOptionError
+from ..stats import Stats
+
+Job = tuple[Any, str]
+
+
+def to_pandas(block: Any) -> Any:
+    """A pandas view of a block (a pyarrow Table, a pandas DataFrame or a dict of columns)."""
+    if hasattr(block, "to_pandas"):
+        return block.to_pandas()
+    if isinstance(block, Mapping):
+        import pandas as pd
+
+        return pd.DataFrame(dict(block))
+    return block
+
+
+def _column(frame: Any, name: str) -> Any:
+    if name not in frame.columns:
+        raise InputTypeError(f"the dataset has no column {name!r}; columns: {list(frame.columns)}")
+    return frame[name]
+
+
+def _cell(value: Any) -> Any:
+    # arrow list<string> cells arrive as numpy arrays; a metric wants lists of str
+    return value.tolist() if hasattr(value, "tolist") else value
+
+
+def inputs(frame: Any, prediction: str, references: str | None, sources: str | None) -> tuple[list[Any], Any, Any]:
+    preds = [_cell(v) for v in _column(frame, prediction)]
+    refs = None if references is None else [_cell(v) for v in _column(frame, references)]
+    srcs = None if sources is None else [_cell(v) for v in _column(frame, sources)]
+    return preds, refs, srcs
+
+
+def _takes_sources(fn: Any) -> bool:
+    import inspect
+
+    try:
+        return "sources" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _call(metric: Any, method: str, preds: list[Any], refs: Any, srcs: Any) -> Any:
+    """``metric.<method>(preds, refs)``, with ``sources=`` for the metrics that read them (COMET)."""
+    fn = getattr(metric, method)
+    if srcs is not None and _takes_sources(fn):
+        return fn(preds, refs, sources=srcs)
+    return fn(preds, refs)
+
+
+def block_tables(block: Any, jobs: Sequence[Job], references: str | None, sources: str | None) -> list[Any]:
+    """Phase one on one block: each job's corpus table (merges with ``+``)."""
+    frame = to_pandas(block)
+    if not len(frame):
+        return [None] * len(jobs)
+    from .._inputs import as_references
+
+    refs = [_cell(v) for v in _column(frame, references)] if references is not None else []
+    refs = as_references(refs) if refs else refs
+    return [two_phase.fit_table(m, refs) for m, _ in jobs]
+
+
+def bind(jobs: Sequence[Job], tables: Mapping[int, Any]) -> list[Job]:
+    return [(two_phase.bind_table(m, tables[i]) if i in tables else m, col) for i, (m, col) in enumerate(jobs)]
+
+
+def block_totals(
+    block: Any, jobs: Sequence[Job], references: str | None, sources: str | None, offset: int | None, bootstrap: tuple[int, int] | None
+) -> list[tuple[Stats, Any]]:
+    """Phase two on one block: per job, its total and (with ``bootstrap``) its
+    Poisson-resampled totals keyed by the global ids ``offset, offset+1, ...``."""
+    frame = to_pandas(block)
+    if not len(frame):
+        return [(None, None)] * len(jobs)
+    out = []
+    for metric, column in jobs:
+        preds, refs, srcs = inputs(frame, column, references, sources)
+        seg = _call(metric, "stats", preds, refs, srcs)
+        resampled = None
+        if bootstrap is not None and len(seg):
+            import numpy as np
+
+            from ..engines.significance import poisson_totals
+
+            n_resamples, seed = bootstrap
+            ids = np.arange(offset, offset + len(seg), dtype=np.uint64)
+            resampled = poisson_totals(metric, seg, segment_ids=ids, n_resamples=n_resamples, seed=seed, n_threads=metric.n_threads)
+        out.append((seg.total(), resampled))
+    return out
+
+
+def block_scores(block: Any, columns: Mapping[str, Job], references: str | None, sources: str | None) -> Any:
+    """The block with one float64 column of segment scores per entry of ``columns``."""
+    frame = to_pandas(block)
+    out = frame.copy()
+    for name, (metric, column) in columns.items():
+        preds, refs, srcs = inputs(frame, column, references, sources)
+        out[name] = _call(metric, "sentence_scores", preds, refs, srcs)
+    return out
+
+
+def merge(*parts: list[Any]) -> list[Any]:
+    """Element-wise merge of per-job results in the order given (``None`` is the identity)."""
+
+    def add(a: Any, b: Any) -> Any:
+        if isinstance(a, tuple):
+            return tuple(add(x, y) for x, y in zip(a, b))
+        if a is None:
+            return b
+        if b is None:
+            return a
+        return a + b
+
+    out = parts[0]
+    for p in parts[1:]:
+        out = [add(a, b) for a, b in zip(out, p)]
+    return out
+
+
+def metric_items(metrics: Any) -> tuple[list[Any], bool]:
+    """(metric objects, single?) from a name, an object or a list of either."""
+    from ..registry import load
+
+    single = not isinstance(metrics, (list, tuple))
+    items = [load(m) if isinstance(m, str) else m for m in ([metrics] if single else metrics)]
+    for m in items:
+        if not hasattr(m, "stats") or not hasattr(m, "score_stats"):
+            raise InputTypeError(f"{getattr(m, 'name', type(m).__name__)} has no per-segment statistics: it cannot be scored block by block")
+    if not items:
+        raise InvalidOptionError("no metrics given")
+    return items, single
+
+
+def is_model_metric(metric: Any) -> bool:
+    """Metrics that load a neural model (BERTScore, COMET, BLEURT...): run by actors."""
+    return type(metric).__module__.startswith("nlgmetrics.neural.")
+
+
+def bootstrap_options(n_resamples: int | None, seed: Any) -> tuple[int, int] | None:
+    if n_resamples is None:
+        return None
+    from ..engines.significance import _check_count, _resolve_seed
+
+    return (_check_count("n_resamples", n_resamples), _resolve_seed(seed, "nlgmetrics")[0])
+
+
+def finish(metric: Any, bound: Any, total: Stats, resampled: Any, boot: tuple[int, int] | None) -> Any:
+    """A Score (or a ConfidenceInterval with ``boot``) from the merged statistics."""
+    if total is None or total.n_segments == 0:
+        raise InvalidInputError(f"{metric.name}: nothing to score (the dataset is empty)")
+    total = two_phase.as_corpus_total(metric, total)
+    value = metric.score_stats(total)
+    if boot is None:
+        return value
+    from ..engines.significance import ConfidenceInterval, _estimate, _resampling_item, resampling_signature
+
+    scores = resampled.scores(bound)
+    mean, ci, lo, hi = _estimate(scores, "exact")
+    sig = resampling_signature(metric, _Total(total), bs=boot[0], seed=str(boot[1]), resampling=_resampling_item("nlgmetrics", "poisson"))
+    return ConfidenceInterval(value, mean, ci, lo, hi, scores, sig)
+
+
+def finish_all(jobs: Sequence[Job], bound: Sequence[Job], merged: list[Any], boot: tuple[int, int] | None) -> list[Any]:
+    return [finish(m, b, total, res, boot) for (m, _), (b, _), (total, res) in zip(jobs, bound, merged)]
+
+
+def finish_paired(metric: Any, bound: Any, names: Sequence[str], merged: list[Any], boot: tuple[int, int]) -> Any:
+    """The paired bootstrap test of every system against the first (the baseline), as
+    ``paired_test_stats(..., test="bs", resampling="poisson")`` computes it locally."""
+    import math
+
+    import numpy as np
+
+    from ..engines.significance import PairedTestResult, SystemResult, _estimate, _p_value, _resampling_item, resampling_signature
+
+    if any(t is None for t, _ in merged):
+        raise InvalidInputError(f"{metric.name}: nothing to score (the dataset is empty)")
+    totals = [two_phase.as_corpus_total(metric, t) for t, _ in merged]
+    if any(t.n_segments != totals[0].n_segments for t in totals):
+        raise InvalidInputError("every system needs a prediction on every row")
+    if totals[0].n_segments == 0:
+        raise InvalidInputError(f"{metric.name}: nothing to score (the dataset is empty)")
+    full_scores = [metric.score_stats(t) for t in totals]
+    full = [s.score for s in full_scores]
+    scores = [res.scores(bound) for _, res in merged]
+    rows = [SystemResult(names[0], full[0], is_baseline=True)]
+    rows[0].mean, rows[0].ci = _estimate(scores[0], "exact")[:2]
+    for name, s_full, s_res in zip(names[1:], full[1:], scores[1:]):
+        diff = abs(full[0] - s_full)
+        d = np.abs(s_res - scores[0])
+        centre = math.fsum(d.tolist()) / len(d)
+        mean, ci = _estimate(s_res, "exact")[:2]
+        rows.append(SystemResult(name, s_full, _p_value(d - centre, diff), mean, ci))
+    sig = resampling_signature(metric, _Total(totals[0]), bs=boot[0], seed=str(boot[1]), resampling=_resampling_item("nlgmetrics", "poisson"))
+    return PairedTestResult(full_scores[0].name, "bs", boot[0], rows, sig)
+
+
+class _Total:
+    """Stands in for SegmentStats where only ``total()`` is read."""
+
+    def __init__(self, total: Stats):
+        self._total = total
+
+    def total(self) -> Stats:
+        return self._total

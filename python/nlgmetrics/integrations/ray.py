@@ -1,0 +1,373 @@
+"""Score a ``ray.data.Dataset`` without materialising it: statistics per block, merged in a tree.
+
+``score(ds, metrics)`` streams the dataset's blocks (in dataset order) to Ray tasks; each
+task turns its block into :class:`~nlgmetrics.stats.Stats` totals, and totals merge in a
+tree of tasks (``split_every`` at a time, in block order), so the result is the local
+``corpus_score``'s to the last bit, whatever the blocking. Only statistics travel: the
+driver receives the finished scores.
+
+- Two-phase metrics (CIDEr-D's document frequencies, NIST's information weights, an
+  unfixed df) fit their corpus table block by block first and merge it in the same tree
+  of tasks; the merged table stays in the object store and is bound on the workers.
+- ``n_resamples=N`` adds Poisson-bootstrap totals keyed by global row ids (block
+  offsets come from the blocks' row counts), equal to ``bootstrap_ci(...,
+  resampling="poisson")`` on the whole corpus; ``paired_test`` does the same for
+  systems in columns, equal to ``paired_test_stats(..., resampling="poisson")``.
+- ``segment_scores(ds, metrics)`` returns a Dataset with one column of segment scores
+  per metric (a lazy ``map_batches`` stage).
+- Model-based metrics (BERTScore, COMET, BLEURT) run on an actor pool: ``concurrency``
+  actors, each loading its model once, with ``num_gpus`` / ``num_cpus`` per actor;
+  within a block the metric batches by length exactly as a local call does.
+
+Requires the ``[ray]`` extra (``pip install 'nlgmetrics[ray]'``); ``ray`` is imported
+when a function here runs. Start Ray as usual (``ray.init(...)``) to choose the cluster;
+otherwise Ray starts a local instance on first use.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Mapping, Sequence
+
+from ..errors import InputTypeError, InvalidOptionError, MissingExtraError
+from . import _blocks
+
+_REMOTES: dict[str, Any] = {}
+
+
+def _ray() -> Any:
+    try:
+        import ray
+        import ray.data  # noqa: F401
+    except ImportError:
+        raise MissingExtraError("nlgmetrics.integrations.ray needs ray[data]: pip install 'nlgmetrics[ray]'") from None
+    return ray
+
+
+def _remote(ray: Any, name: str) -> Any:
+    """The Ray remote function of one module-level task (created once per process)."""
+    if name not in _REMOTES:
+        fn = {"tables": _task_tables, "totals": _task_totals, "merge": _blocks.merge, "finish": _task_finish, "paired": _task_paired}[name]
+        _REMOTES[name] = ray.remote(num_cpus=1)(fn)
+    return _REMOTES[name]
+
+
+# -- worker side ------------------------------------------------------------------------
+def _sliced(block: Any, part: tuple[int, int] | None) -> Any:
+    if part is None:
+        return block
+    start, stop = part
+    if hasattr(block, "slice"):  # pyarrow.Table
+        return block.slice(start, stop - start)
+    return block.iloc[start:stop]
+
+
+def _resolve(value: Any) -> Any:
+    """Values sent inside a list are object refs Ray did not resolve (the shared metrics)."""
+    if isinstance(value, list) and len(value) == 1 and type(value[0]).__name__ == "ObjectRef":
+        import ray
+
+        return ray.get(value[0])
+    return value
+
+
+def _task_tables(block: Any, part: Any, jobs: Any, references: str | None, sources: str | None) -> list[Any]:
+    return _blocks.block_tables(_sliced(block, part), _resolve(jobs), references, sources)
+
+
+def _task_totals(block: Any, part: Any, jobs: Any, tables: Any, references: str | None, sources: str | None, offset: int, boot: Any) -> list[Any]:
+    bound = _blocks.bind(_resolve(jobs), _resolve(tables))
+    return _blocks.block_totals(_sliced(block, part), bound, references, sources, offset, boot)
+
+
+def _task_finish(jobs: Any, tables: Any, merged: list[Any], boot: Any) -> list[Any]:
+    jobs = _resolve(jobs)
+    return _blocks.finish_all(jobs, _blocks.bind(jobs, _resolve(tables)), merged, boot)
+
+
+def _task_paired(jobs: Any, tables: Any, names: list[str], merged: list[Any], boot: Any) -> Any:
+    jobs = _resolve(jobs)
+    bound = _blocks.bind(jobs, _resolve(tables))
+    return _blocks.finish_paired(jobs[0][0], bound[0][0], names, merged, boot)
+
+
+class _ModelWorker:
+    """An actor holding model-based metrics: the model loads on the first block and stays."""
+
+    def __init__(self, jobs: Any, tables: Any):
+        self.jobs = _blocks.bind(_resolve(jobs), _resolve(tables))
+
+    def totals(self, block: Any, part: Any, references: str | None, sources: str | None, offset: int, boot: Any) -> list[Any]:
+        return _blocks.block_totals(_sliced(block, part), self.jobs, references, sources, offset, boot)
+
+
+class _SegmentScorer:
+    """``map_batches`` callable: one column of segment scores per metric. The metrics and
+    tables come as object refs, resolved on first use and kept (an actor keeps its
+    metrics, so a model loads once per actor)."""
+
+    def __init__(self, names: list[str], jobs: Any, tables: Any, references: str | None, sources: str | None):
+        self.names = names
+        self.raw = (jobs, tables)
+        self.columns: dict[str, Any] | None = None
+        self.references = references
+        self.sources = sources
+
+    def __call__(self, batch: Any) -> Any:
+        if self.columns is None:
+            jobs, tables = self.raw
+            self.columns = dict(zip(self.names, _blocks.bind(_resolve(jobs), _resolve(tables))))
+        return _blocks.block_scores(batch, self.columns, self.references, self.sources)
+
+
+# -- driver side ------------------------------------------------------------------------
+def _blocks_of(ds: Any) -> Iterator[tuple[Any, tuple[int, int] | None, int]]:
+    """(block ref, row slice or None, rows) for each block, in dataset order, streamed as
+    the dataset executes (nothing is fetched to the driver)."""
+    for bundle in ds.iter_internal_ref_bundles():
+        for entry, part in zip(bundle.blocks, bundle.slices):
+            if part is None:
+                yield entry.ref, None, entry.metadata.num_rows
+            else:
+                yield entry.ref, (part.start_offset, part.end_offset), part.end_offset - part.start_offset
+
+
+class _Ordered:
+    """Runs the dataset with ``preserve_order`` on, so blocks come in dataset order."""
+
+    def __init__(self, ds: Any):
+        self.options = ds.context.execution_options
+        self.before = self.options.preserve_order
+
+    def __enter__(self) -> None:
+        self.options.preserve_order = True
+
+    def __exit__(self, *exc: Any) -> None:
+        self.options.preserve_order = self.before
+
+
+def _tree(ray: Any, refs: list[Any], split_every: int) -> Any:
+    merge = _remote(ray, "merge")
+    while len(refs) > 1:
+        refs = [merge.remote(*refs[i:i + split_every]) if len(refs[i:i + split_every]) > 1 else refs[i] for i in range(0, len(refs), split_every)]
+    return refs[0]
+
+
+def _check_dataset(ds: Any) -> None:
+    if not hasattr(ds, "iter_internal_ref_bundles") or not hasattr(ds, "map_batches"):
+        raise InputTypeError(f"expected a ray.data.Dataset, got {type(ds).__name__}")
+
+
+def _actor_options(num_cpus: float | None, num_gpus: float | None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if num_cpus is not None:
+        out["num_cpus"] = num_cpus
+    if num_gpus is not None:
+        out["num_gpus"] = num_gpus
+    return out
+
+
+def _check_positive(name: str, value: Any, minimum: int = 1) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        raise InvalidOptionError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return value
+
+
+def _run(
+    ds: Any,
+    jobs: list[tuple[Any, str]],
+    *,
+    references: str | None,
+    sources: str | None,
+    tables: Mapping[int, Any] | None,
+    split_every: int,
+    boot: tuple[int, int] | None,
+    concurrency: int | None,
+    num_cpus: float | None,
+    num_gpus: float | None,
+) -> tuple[Any, Any, Any]:
+    """(merged statistics ref, jobs ref, tables ref)."""
+    ray = _ray()
+    _check_dataset(ds)
+    split_every = _check_positive("split_every", split_every, 2)
+    jobs_ref = ray.put(jobs)
+    given = dict(tables or {})
+    with _Ordered(ds):
+        # phase one: corpus tables of the two-phase metrics, merged by tasks
+        from ..engines import two_phase
+
+        missing = [i for i, (m, _) in enumerate(jobs) if two_phase.needs_table(m) and i not in given]
+        if missing:
+            fit = _remote(ray, "tables")
+            chosen = ray.put([jobs[i] for i in missing])
+            parts = [fit.remote(ref, part, [chosen], references, sources) for ref, part, _ in _blocks_of(ds)]
+            if not parts:
+                from ..errors import InvalidInputError
+
+                raise InvalidInputError("the dataset has no blocks")
+            merged_tables = _tree(ray, parts, split_every)
+            tables_ref = _remote_tables(ray).remote(merged_tables, given, missing)
+        else:
+            tables_ref = ray.put(given)
+
+        # phase two: per-block totals (tasks, or the model actors), merged in a tree
+        model = any(_blocks.is_model_metric(m) for m, _ in jobs)
+        results = []
+        offset = 0
+        if model:
+            n = _check_positive("concurrency", concurrency if concurrency is not None else 1)
+            worker = ray.remote(**_actor_options(num_cpus, num_gpus))(_ModelWorker) if (num_cpus or num_gpus) else ray.remote(_ModelWorker)
+            actors = [worker.remote([jobs_ref], [tables_ref]) for _ in range(n)]
+            for k, (ref, part, rows) in enumerate(_blocks_of(ds)):
+                results.append(actors[k % n].totals.remote(ref, part, references, sources, offset, boot))
+                offset += rows
+        else:
+            totals = _remote(ray, "totals")
+            for ref, part, rows in _blocks_of(ds):
+                results.append(totals.remote(ref, part, [jobs_ref], [tables_ref], references, sources, offset, boot))
+                offset += rows
+    if not results:
+        from ..errors import InvalidInputError
+
+        raise InvalidInputError("the dataset has no blocks")
+    return _tree(ray, results, split_every), jobs_ref, tables_ref
+
+
+def _merge_tables(merged: list[Any], given: Mapping[int, Any], missing: list[int]) -> dict[int, Any]:
+    out = dict(given)
+    out.update(zip(missing, merged))
+    return out
+
+
+def _remote_tables(ray: Any) -> Any:
+    if "merge_tables" not in _REMOTES:
+        _REMOTES["merge_tables"] = ray.remote(num_cpus=1)(_merge_tables)
+    return _REMOTES["merge_tables"]
+
+
+def score(
+    ds: Any,
+    metrics: Any,
+    *,
+    prediction: str = "prediction",
+    references: str | None = "references",
+    sources: str | None = None,
+    tables: Mapping[int, Any] | None = None,
+    split_every: int = 16,
+    n_resamples: int | None = None,
+    seed: int = 12345,
+    concurrency: int | None = None,
+    num_cpus: float | None = None,
+    num_gpus: float | None = None,
+) -> Any:
+    """Corpus scores of a Ray Dataset (one :class:`Score` per metric, or one for a single
+    metric; with ``n_resamples`` a
+    :class:`~nlgmetrics.engines.significance.ConfidenceInterval` each).
+
+    ``prediction`` / ``references`` / ``sources`` name the columns (a reference cell is a
+    string or a list of strings; ``references=None`` for reference-free metrics;
+    ``sources`` for COMET). ``tables={i: table}`` fixes metric ``i``'s corpus table.
+    Model-based metrics run on ``concurrency`` actors (default 1) with ``num_cpus`` /
+    ``num_gpus`` each.
+    """
+    items, single = _blocks.metric_items(metrics)
+    jobs = [(m, prediction) for m in items]
+    boot = _blocks.bootstrap_options(n_resamples, seed)
+    ray = _ray()
+    merged, jobs_ref, tables_ref = _run(
+        ds, jobs, references=references, sources=sources, tables=tables, split_every=split_every, boot=boot,
+        concurrency=concurrency, num_cpus=num_cpus, num_gpus=num_gpus,
+    )
+    results = ray.get(_remote(ray, "finish").remote([jobs_ref], [tables_ref], merged, boot))
+    return results[0] if single else results
+
+
+def paired_test(
+    ds: Any,
+    metric: Any,
+    systems: Sequence[str],
+    *,
+    references: str | None = "references",
+    sources: str | None = None,
+    n_samples: int = 1000,
+    seed: int = 12345,
+    split_every: int = 16,
+    concurrency: int | None = None,
+    num_cpus: float | None = None,
+    num_gpus: float | None = None,
+) -> Any:
+    """Paired bootstrap test of the systems in columns ``systems`` (the first is the
+    baseline) from merged Poisson-resampled statistics: a
+    :class:`~nlgmetrics.engines.significance.PairedTestResult` equal to
+    ``paired_test_stats(metric, baseline, others, resampling="poisson")`` run locally."""
+    items, _ = _blocks.metric_items(metric)
+    if len(items) != 1:
+        raise InvalidOptionError("paired_test takes one metric")
+    names = list(systems)
+    if len(names) < 2:
+        raise InvalidOptionError("paired_test needs a baseline column and at least one system column")
+    from ..engines import two_phase
+
+    if two_phase.needs_table(items[0]):
+        raise InvalidOptionError(f"{items[0].name} weights segments by a corpus table: fit it once and pass a bound metric (two_phase.bind_table)")
+    jobs = [(items[0], name) for name in names]
+    boot = _blocks.bootstrap_options(n_samples, seed)
+    ray = _ray()
+    merged, jobs_ref, tables_ref = _run(
+        ds, jobs, references=references, sources=sources, tables=None, split_every=split_every, boot=boot,
+        concurrency=concurrency, num_cpus=num_cpus, num_gpus=num_gpus,
+    )
+    return ray.get(_remote(ray, "paired").remote([jobs_ref], [tables_ref], names, merged, boot))
+
+
+def segment_scores(
+    ds: Any,
+    metrics: Any,
+    *,
+    prediction: str = "prediction",
+    references: str | None = "references",
+    sources: str | None = None,
+    tables: Mapping[int, Any] | None = None,
+    batch_size: int | None = None,
+    concurrency: int | None = None,
+    num_cpus: float | None = None,
+    num_gpus: float | None = None,
+) -> Any:
+    """``ds`` with one float64 column of segment scores per metric (named by the metric's
+    name, or by the keys of a ``{column: metric}`` mapping): a lazy Dataset.
+
+    Two-phase metrics fit their corpus table first (one aggregation over the dataset), so
+    the scores equal a local ``sentence_scores`` over the whole corpus. With a model-based
+    metric the stage runs on an actor pool (``concurrency`` actors, default 1, each loading
+    the model once, ``num_cpus`` / ``num_gpus`` each)."""
+    if isinstance(metrics, Mapping):
+        names = list(metrics)
+        items, _ = _blocks.metric_items(list(metrics.values()))
+    else:
+        items, _ = _blocks.metric_items(metrics)
+        names = [m.name.lower() for m in items]
+    if len(set(names)) != len(names):
+        raise InvalidOptionError("two metrics would write the same column: pass a mapping {column: metric}")
+    jobs = [(m, prediction) for m in items]
+    ray = _ray()
+    _check_dataset(ds)
+    given = dict(tables or {})
+    from ..engines import two_phase
+
+    missing = [i for i, (m, _) in enumerate(jobs) if two_phase.needs_table(m) and i not in given]
+    tables_ref = ray.put(given)
+    if missing:
+        with _Ordered(ds):  # phase one: an aggregation by tasks; the table stays in the object store
+            fit = _remote(ray, "tables")
+            chosen = ray.put([jobs[i] for i in missing])
+            parts = [fit.remote(ref, part, [chosen], references, sources) for ref, part, _ in _blocks_of(ds)]
+        if parts:
+            tables_ref = _remote_tables(ray).remote(_tree(ray, parts, 16), given, missing)
+    args = (names, [ray.put(jobs)], [tables_ref], references, sources)
+    options: dict[str, Any] = {"batch_format": "pandas", "batch_size": batch_size}
+    options.update(_actor_options(num_cpus, num_gpus))
+    if any(_blocks.is_model_metric(m) for m in items):
+        options["concurrency"] = _check_positive("concurrency", concurrency if concurrency is not None else 1)
+        return ds.map_batches(_SegmentScorer, fn_constructor_args=args, **options)
+    if concurrency is not None:
+        options["concurrency"] = _check_positive("concurrency", concurrency)
+    return ds.map_batches(_SegmentScorer(*args), **options)

@@ -1,0 +1,277 @@
+"""Score a ``pyspark.sql.DataFrame``: statistics per partition, merged by a tree of reduces.
+
+``score(df, metrics)`` runs ``mapInPandas`` over the frame: each partition turns its rows
+into :class:`~nlgmetrics.stats.Stats` totals (serialised statistics, one row per
+partition), and the totals merge in a tree (``split_every`` contiguous partitions at a
+time, in partition order, on the executors), so the result is the local
+``corpus_score``'s to the last bit. Only statistics cross the network.
+
+- Two-phase metrics (CIDEr-D's document frequencies, NIST's information weights) fit
+  their corpus table partition by partition first, merged the same way, then broadcast.
+- ``n_resamples=N`` adds Poisson-bootstrap totals keyed by global row ids (a first job
+  counts the rows of each partition), equal to ``bootstrap_ci(...,
+  resampling="poisson")`` locally; ``paired_test`` compares systems in columns, equal to
+  ``paired_test_stats(..., resampling="poisson")``.
+- ``segment_scores(df, metrics)`` returns the frame with one ``double`` column of segment
+  scores per metric (lazy: a ``mapInPandas`` stage).
+- Metrics are broadcast once and kept per Python worker process (Spark reuses its
+  workers), so a model-based metric (BERTScore, COMET, BLEURT) loads its model once per
+  executor process; within a batch it sorts by length as a local call does.
+
+Requires the ``[spark]`` extra (``pip install 'nlgmetrics[spark]'``, Java 17+);
+``pyspark`` is imported when a function here runs.
+"""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any, Iterator, Mapping, Sequence
+
+from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, MissingExtraError
+from . import _blocks
+
+# token -> the unpickled jobs of one call, kept for the life of a Python worker process
+_CACHE: dict[str, Any] = {}
+
+
+def _spark() -> Any:
+    try:
+        import pyspark  # noqa: F401
+        from pyspark.sql import DataFrame  # noqa: F401
+    except ImportError:
+        raise MissingExtraError("nlgmetrics.integrations.spark needs pyspark: pip install 'nlgmetrics[spark]'") from None
+    return pyspark
+
+
+def _jobs(shared: Any) -> Any:
+    token, broadcast = shared
+    if token not in _CACHE:
+        _CACHE.clear()  # one call's metrics at a time: an earlier model is released
+        _CACHE[token] = pickle.loads(broadcast.value)
+    return _CACHE[token]
+
+
+def _partition() -> int:
+    from pyspark import TaskContext
+
+    return TaskContext.get().partitionId()
+
+
+# -- executor side: one output row per partition --------------------------------------
+def _rows_fn(frames: Iterator[Any]) -> Iterator[Any]:
+    import pandas as pd
+
+    n = sum(len(f) for f in frames)
+    yield pd.DataFrame({"part": [_partition()], "rows": [n]})
+
+
+def _tables_fn(shared: Any, references: str | None, sources: str | None) -> Any:
+    def run(frames: Iterator[Any]) -> Iterator[Any]:
+        import pandas as pd
+
+        jobs = _jobs(shared)["missing"]
+        acc = None
+        for frame in frames:
+            part = _blocks.block_tables(frame, jobs, references, sources)
+            acc = part if acc is None else _blocks.merge(acc, part)
+        yield pd.DataFrame({"part": [_partition()], "payload": [pickle.dumps(acc, protocol=5)]})
+
+    return run
+
+
+def _totals_fn(shared: Any, references: str | None, sources: str | None, offsets: Mapping[int, int] | None, boot: Any) -> Any:
+    def run(frames: Iterator[Any]) -> Iterator[Any]:
+        import pandas as pd
+
+        part_id = _partition()
+        jobs = _jobs(shared)["bound"]
+        offset = offsets.get(part_id, 0) if offsets else 0
+        acc = None
+        for frame in frames:
+            got = _blocks.block_totals(frame, jobs, references, sources, offset, boot)
+            offset += len(frame)
+            acc = got if acc is None else _blocks.merge(acc, got)
+        yield pd.DataFrame({"part": [part_id], "payload": [pickle.dumps(acc, protocol=5)]})
+
+    return run
+
+
+def _scores_fn(shared: Any, names: list[str], references: str | None, sources: str | None) -> Any:
+    def run(frames: Iterator[Any]) -> Iterator[Any]:
+        columns = dict(zip(names, _jobs(shared)["bound"]))
+        for frame in frames:
+            yield _blocks.block_scores(frame, columns, references, sources)
+
+    return run
+
+
+def _merge_group(items: Any) -> bytes:
+    """Merge one group of (partition, payload) in partition order (groups are contiguous)."""
+    ordered = [pickle.loads(p) for _, p in sorted(items, key=lambda kv: kv[0])]
+    ordered = [x for x in ordered if x is not None]
+    return pickle.dumps(_blocks.merge(*ordered) if ordered else None, protocol=5)
+
+
+def _tree_reduce(frame: Any, n_parts: int, split_every: int) -> Any:
+    """Merge the per-partition payloads in a tree of contiguous groups, on the executors."""
+    rdd = frame.rdd.map(lambda r: (int(r["part"]), bytes(r["payload"])))
+    level = 0
+    n = max(n_parts, 1)
+    while n > 1:
+        k = split_every
+        groups = (n + k - 1) // k
+        rdd = (
+            rdd.map(lambda kv, k=k: (kv[0] // k, kv))
+            .groupByKey(numPartitions=groups)
+            .map(lambda kv: (kv[0], _merge_group(list(kv[1]))))
+        )
+        n = groups
+        level += 1
+    got = rdd.collect()
+    if level == 0:
+        got = [(0, _merge_group(got))]
+    if not got:
+        return None
+    return pickle.loads(got[0][1])
+
+
+# -- driver side ------------------------------------------------------------------------
+def _check_frame(df: Any) -> None:
+    _spark()
+    from pyspark.sql import DataFrame
+
+    if not isinstance(df, DataFrame):
+        raise InputTypeError(f"expected a pyspark.sql.DataFrame, got {type(df).__name__}")
+
+
+def _share(df: Any, payload: dict[str, Any]) -> Any:
+    import uuid
+
+    sc = df.sparkSession.sparkContext
+    return (uuid.uuid4().hex, sc.broadcast(pickle.dumps(payload, protocol=5)))
+
+
+def _bound_jobs(df: Any, jobs: list[Any], tables: Mapping[int, Any] | None, references: str | None, sources: str | None, split_every: int) -> list[Any]:
+    """Phase one (tables of the two-phase metrics, merged on the executors), then bound."""
+    from ..engines import two_phase
+
+    given = dict(tables or {})
+    missing = [i for i, (m, _) in enumerate(jobs) if two_phase.needs_table(m) and i not in given]
+    if missing:
+        shared = _share(df, {"missing": [jobs[i] for i in missing]})
+        out = df.mapInPandas(_tables_fn(shared, references, sources), schema="part int, payload binary")
+        merged = _tree_reduce(out, df.rdd.getNumPartitions(), split_every)
+        if merged is None:
+            raise InvalidInputError("the dataframe is empty")
+        given.update(zip(missing, merged))
+    return _blocks.bind(jobs, given)
+
+
+def _check_split(split_every: Any) -> int:
+    if not isinstance(split_every, int) or isinstance(split_every, bool) or split_every < 2:
+        raise InvalidOptionError(f"split_every must be an integer >= 2, got {split_every!r}")
+    return split_every
+
+
+def _merged(df: Any, jobs: list[Any], *, references: str | None, sources: str | None, tables: Any, split_every: int, boot: Any) -> tuple[list[Any], Any]:
+    _check_frame(df)
+    split_every = _check_split(split_every)
+    bound = _bound_jobs(df, jobs, tables, references, sources, split_every)
+    offsets = None
+    if boot is not None:
+        counts = df.mapInPandas(_rows_fn, schema="part int, rows long").collect()
+        offsets, acc = {}, 0
+        for r in sorted(counts, key=lambda r: r["part"]):
+            offsets[int(r["part"])] = acc
+            acc += int(r["rows"])
+    shared = _share(df, {"bound": bound})
+    out = df.mapInPandas(_totals_fn(shared, references, sources, offsets, boot), schema="part int, payload binary")
+    merged = _tree_reduce(out, df.rdd.getNumPartitions(), split_every)
+    if merged is None:
+        raise InvalidInputError("the dataframe is empty")
+    return merged, bound
+
+
+def score(
+    df: Any,
+    metrics: Any,
+    *,
+    prediction: str = "prediction",
+    references: str | None = "references",
+    sources: str | None = None,
+    tables: Mapping[int, Any] | None = None,
+    split_every: int = 16,
+    n_resamples: int | None = None,
+    seed: int = 12345,
+) -> Any:
+    """Corpus scores of a Spark DataFrame (one :class:`Score` per metric, or one for a
+    single metric; with ``n_resamples`` a
+    :class:`~nlgmetrics.engines.significance.ConfidenceInterval` each). Columns as in
+    :func:`nlgmetrics.integrations.ray.score`."""
+    items, single = _blocks.metric_items(metrics)
+    jobs = [(m, prediction) for m in items]
+    boot = _blocks.bootstrap_options(n_resamples, seed)
+    merged, bound = _merged(df, jobs, references=references, sources=sources, tables=tables, split_every=split_every, boot=boot)
+    results = _blocks.finish_all(jobs, bound, merged, boot)
+    return results[0] if single else results
+
+
+def paired_test(
+    df: Any,
+    metric: Any,
+    systems: Sequence[str],
+    *,
+    references: str | None = "references",
+    sources: str | None = None,
+    n_samples: int = 1000,
+    seed: int = 12345,
+    split_every: int = 16,
+) -> Any:
+    """Paired bootstrap test of the systems in columns ``systems`` (the first is the
+    baseline), equal to ``paired_test_stats(..., resampling="poisson")`` run locally."""
+    items, _ = _blocks.metric_items(metric)
+    if len(items) != 1:
+        raise InvalidOptionError("paired_test takes one metric")
+    names = list(systems)
+    if len(names) < 2:
+        raise InvalidOptionError("paired_test needs a baseline column and at least one system column")
+    from ..engines import two_phase
+
+    if two_phase.needs_table(items[0]):
+        raise InvalidOptionError(f"{items[0].name} weights segments by a corpus table: fit it once and pass a bound metric (two_phase.bind_table)")
+    jobs = [(items[0], name) for name in names]
+    boot = _blocks.bootstrap_options(n_samples, seed)
+    merged, bound = _merged(df, jobs, references=references, sources=sources, tables=None, split_every=split_every, boot=boot)
+    return _blocks.finish_paired(items[0], bound[0][0], names, merged, boot)
+
+
+def segment_scores(
+    df: Any,
+    metrics: Any,
+    *,
+    prediction: str = "prediction",
+    references: str | None = "references",
+    sources: str | None = None,
+    tables: Mapping[int, Any] | None = None,
+    split_every: int = 16,
+) -> Any:
+    """``df`` with one ``double`` column of segment scores per metric (named by the
+    metric's name, or by the keys of a ``{column: metric}`` mapping): a lazy DataFrame.
+    Two-phase metrics fit their corpus table first, so the scores equal a local
+    ``sentence_scores`` over the whole frame."""
+    _check_frame(df)
+    if isinstance(metrics, Mapping):
+        names = list(metrics)
+        items, _ = _blocks.metric_items(list(metrics.values()))
+    else:
+        items, _ = _blocks.metric_items(metrics)
+        names = [m.name.lower() for m in items]
+    if len(set(names)) != len(names) or set(names) & set(df.columns):
+        raise InvalidOptionError("the score columns must be new and distinct: pass a mapping {column: metric}")
+    jobs = [(m, prediction) for m in items]
+    bound = _bound_jobs(df, jobs, tables, references, sources, _check_split(split_every))
+    shared = _share(df, {"bound": bound})
+    from pyspark.sql.types import DoubleType, StructField, StructType
+
+    schema = StructType(list(df.schema.fields) + [StructField(n, DoubleType(), False) for n in names])
+    return df.mapInPandas(_scores_fn(shared, names, references, sources), schema=schema)
