@@ -164,6 +164,7 @@ def test_every_classify_option_is_used_or_refused(tmp_path, capsys):
         ["--average", "micro"], ["--average", "macro"], ["--multi-class", "ovo"], ["--max-fpr", "0.5"],
         ["--curves"], ["--map-convention", "voc11"], ["--pos-label", "0"], ["--bins", "10"],
         ["--score-range", "0", "2"], ["--chunk-size", "2"], ["--weight-col", "w"],
+        ["--kappa-weights", "quadratic"], ["--calibration-bins", "3"],
     ]
     for shape, data in inputs.items():
         path = tmp_path / f"{shape}.tsv"
@@ -175,7 +176,31 @@ def test_every_classify_option_is_used_or_refused(tmp_path, capsys):
             code, out, err = run(base + opt, capsys)
             assert code in (0, 1, 2), (shape, opt)
             if code == 0:
-                if (shape, *opt) != ("mc3", "--average", "macro"):  # naming the default reading
+                # naming the default reading; with two classes every kappa weighting is the plain one
+                if (shape, *opt) not in {("mc3", "--average", "macro"), ("binary", "--kappa-weights", "quadratic"), ("preds", "--kappa-weights", "quadratic")}:
                     assert out != plain, (shape, opt, "accepted but changed nothing")
             else:
                 assert out == "" and err.count("\n") == 1, (shape, opt, err)
+
+
+def test_agreement_and_calibration_columns_equal_the_references(corpora, tmp_path, capsys):
+    rows = list(csv.DictReader(open(corpora / "classification_sklearn" / "breast_cancer_oof.csv", newline="")))
+    path = tmp_path / "bc.tsv"
+    y = np.array([int(r["y_true"]) for r in rows])
+    s = np.array([float(r["p_logreg"]) for r in rows])
+    p = (s >= 0.5).astype(int)
+    with open(path, "w") as f:
+        f.write("y_true\ty_score\ty_pred\n")
+        for a, b, c in zip(y, s, p):
+            f.write(f"{a}\t{float(b)!r}\t{c}\n")
+    from nlgmetrics import classification as C
+
+    for weights in (None, "linear"):
+        code, out, _ = run(["classify", "-i", str(path), "-f", "json", "--calibration-bins", "10"] + (["--kappa-weights", weights] if weights else []), capsys)
+        assert code == 0
+        got = json.loads(out)
+        assert got["mcc"] == sk.matthews_corrcoef(y, p)
+        assert got["cohen_kappa"] == sk.cohen_kappa_score(y, p, weights=weights)
+        assert got["brier"] == sk.brier_score_loss(y, s)
+        assert got["ece"] == C.binary_calibration_error(s, y, n_bins=10)
+        assert got["mce"] == C.binary_calibration_error(s, y, n_bins=10, norm="max")

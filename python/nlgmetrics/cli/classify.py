@@ -10,9 +10,11 @@ Input (``-i FILE``, or stdin):
   probability per class) and a label a list (a multilabel 0/1 row).
 
 Metrics: with predictions, accuracy, balanced accuracy, precision / recall / F1
-(``--average``) and the confusion matrix; with scores, ROC AUC and average precision
-(binary, or one-vs-rest / one-vs-one for class probabilities), and with ``--curves`` the
-ROC and precision-recall arrays. ``--streaming exact|binned`` reads the file in chunks
+(``--average``), Matthews' correlation, Cohen's kappa (``--kappa-weights``) and the
+confusion matrix; with scores, ROC AUC and average precision (binary, or one-vs-rest /
+one-vs-one for class probabilities), and with ``--curves`` the ROC and precision-recall
+arrays; with probability scores (all in [0, 1]; for classes, one column per class, labels
+0..K-1), the Brier score and the calibration errors ECE and MCE (``--calibration-bins``). ``--streaming exact|binned`` reads the file in chunks
 into a mergeable state (bounded memory with ``binned``).
 stdout carries data only; errors exit 1 (data) or 2 (usage) with one line on stderr.
 """
@@ -56,6 +58,8 @@ def add_parser(sub: Any) -> None:
     c.add_argument("--chunk-size", type=int, default=None, help="rows per chunk with --streaming (default: 1048576)")
     c.add_argument("-f", "--format", choices=["json", "text", "tsv"], default="text", help="output format (default: text)")
     c.add_argument("-w", "--width", type=int, default=4, help="decimal places in text/tsv output (default: 4)")
+    c.add_argument("--kappa-weights", choices=["linear", "quadratic"], default=None, help="weights of Cohen's kappa between ordered classes (default: none)")
+    c.add_argument("--calibration-bins", type=int, default=None, help="bins of the calibration errors (ECE, MCE) of probability scores (default: 15)")
     c.add_argument("--n-threads", type=int, default=0, help="worker threads (0 = all cores); results do not depend on it")
 
 
@@ -274,7 +278,10 @@ def _metrics(args: argparse.Namespace, y: np.ndarray, s: np.ndarray | None, p: n
         out.update(accuracy=C.accuracy_score(y, p, sample_weight=w), precision=pr, recall=rc, f1=f1, average=avg)
         if not multilabel:
             out["balanced_accuracy"] = C.balanced_accuracy_score(y, p, sample_weight=w)
-            out["confusion_matrix"] = C.confusion_matrix(y, p, sample_weight=w).tolist()
+            cm = C.confusion_matrix(y, p, sample_weight=w)
+            out["mcc"] = C.mcc_from_confusion(cm)
+            out["cohen_kappa"] = C.kappa_from_confusion(cm, weights=args.kappa_weights)
+            out["confusion_matrix"] = cm.tolist()
     if s is not None:
         if s.ndim == 1:
             pos = _pos_label(args, y)
@@ -293,6 +300,7 @@ def _metrics(args: argparse.Namespace, y: np.ndarray, s: np.ndarray | None, p: n
             avg = args.average if args.average in ("macro", "weighted") else "macro"
             out["roc_auc"] = C.roc_auc_score(y, s, multi_class=args.multi_class or "ovr", average=avg, sample_weight=w, n_threads=nt)
             out["average_precision"] = C.average_precision_score(y, s, average=avg, sample_weight=w, n_threads=nt)
+        out.update(_calibration(args, y, s, w, n_classes))
         if args.map_convention:
             out[f"map_{args.map_convention}"] = C.mean_average_precision(y, s, convention=args.map_convention, n_threads=nt).score
     return out
@@ -338,6 +346,39 @@ def _check_applies(args: argparse.Namespace, y: np.ndarray, s: np.ndarray | None
         refuse("--average", "predictions (--pred-col), multilabel scores, or multiclass scores (macro or weighted)")
     if "pos_label" in given and not (binary_scores or (p is not None and avg == "binary")):
         refuse("--pos-label", "binary scores or binary-averaged predictions")
+    if args.kappa_weights is not None and (p is None or multilabel):
+        refuse("--kappa-weights", "binary or multiclass predictions (--pred-col)")
+    if args.calibration_bins is not None:
+        probs = s is not None and not multilabel and s.size and s.min() >= 0 and s.max() <= 1
+        if probs and multiclass_scores:
+            probs = y.dtype.kind in "iu" and y.min() >= 0 and y.max() < s.shape[1]
+        if not probs:
+            refuse("--calibration-bins", "probability scores in [0, 1] (for classes: one column per class, labels 0..K-1)")
+
+
+def _calibration(args: argparse.Namespace, y: np.ndarray, s: np.ndarray, w: np.ndarray | None, n_classes: int) -> dict[str, Any]:
+    """Brier score, ECE and MCE of probability scores (``{}`` for other scores)."""
+    from .. import classification as C
+
+    bins = args.calibration_bins or 15
+    if y.ndim != 1 or not s.size or s.min() < 0 or s.max() > 1:
+        return {}
+    if s.ndim == 1:
+        pos = _pos_label(args, y)
+        yb = (y == pos).astype(np.int64)
+        return {
+            "brier": C.brier_score_loss(yb, s, sample_weight=w),
+            "ece": C.binary_calibration_error(s, yb, n_bins=bins, norm="l1"),
+            "mce": C.binary_calibration_error(s, yb, n_bins=bins, norm="max"),
+        }
+    k = s.shape[1]
+    if y.dtype.kind not in "iu" or y.min() < 0 or y.max() >= k:
+        return {}
+    return {
+        "brier": C.brier_score_loss(y, s, sample_weight=w, labels=list(range(k))),
+        "ece": C.multiclass_calibration_error(s, y, num_classes=k, n_bins=bins, norm="l1"),
+        "mce": C.multiclass_calibration_error(s, y, num_classes=k, n_bins=bins, norm="max"),
+    }
 
 
 def _stream(args: argparse.Namespace, rows: Iterator[dict[str, Any]], path: str) -> dict[str, Any]:
