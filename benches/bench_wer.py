@@ -59,6 +59,18 @@ def main() -> None:
         H = {json.loads(x)["id"]: json.loads(x)["text"] for x in open(d / "hyp_google.jsonl", encoding="utf-8")}
         ids = sorted(R)
         cases.append(("earnings21 google (44 calls)", [H[i] for i in ids], [R[i] for i in ids]))
+    long_cases = []
+    if d.is_dir():
+        # long-form CER: whole calls (~50k characters each), one alignment per call
+        long_cases.append(("earnings21 google, whole calls", [H[i] for i in ids], [R[i] for i in ids]))
+    else:
+        hyps_l, refs_l = generated(args.segments // 10)
+        per_doc = 1000  # ~ 20k-character documents
+        long_cases.append((
+            "generated ~20k-character documents",
+            [" ".join(hyps_l[k:k + per_doc]) for k in range(0, len(hyps_l), per_doc)],
+            [" ".join(refs_l[k:k + per_doc]) for k in range(0, len(refs_l), per_doc)],
+        ))
     for label, P, Rf in cases:
         tj, oj = timed(lambda: jiwer.process_words(Rf, P))
         tn, on = timed(lambda: nm.WER().corpus_score(P, Rf))
@@ -69,6 +81,12 @@ def main() -> None:
             tn, cn = timed(lambda: nm.cer(P, Rf).score)
             assert abs(cj - cn) <= 1e-12 * max(1.0, abs(cj))
             rows.append((f"CER, {label}", tj, tn))
+    for label, P, Rf in long_cases:
+        for threads, note in ((1, ", 1 thread"), (0, "")):
+            tj, oj = timed(lambda: jiwer.process_characters(Rf, P))
+            tn, on = timed(lambda: nm.CER(n_threads=threads).corpus_score(P, Rf))
+            assert (on.hits, on.substitutions, on.deletions, on.insertions) == (oj.hits, oj.substitutions, oj.deletions, oj.insertions)
+            rows.append((f"CER + H/S/D/I long-form, {label}{note}", tj, tn))
     print("| task | jiwer 4.0.0 wall / CPU (s) | nlgmetrics wall / CPU (s) | speed-up wall / CPU |")
     print("|---|---:|---:|---:|")
     for label, a, b in rows:

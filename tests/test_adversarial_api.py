@@ -533,8 +533,36 @@ def test_analysis_functions_give_results_or_typed_errors(name, data):
 CLASSIFICATION = sorted(n for n in C.__all__ if inspect.isfunction(getattr(C, n)))
 
 
+# agreement and calibration metrics: (name, lowest value) — MCC and kappa reach -1
+AGREEMENT_FUNCTIONS = [("matthews_corrcoef", -1.0), ("cohen_kappa_score", -1.0), ("brier_score_loss", 0.0),
+                       ("binary_calibration_error", 0.0), ("mcc_from_confusion", -1.0), ("kappa_from_confusion", -1.0)]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(y_true=labels, y_other=score_values, name=st.sampled_from([n for n, _ in AGREEMENT_FUNCTIONS] + ["multiclass_calibration_error"]))
+def test_agreement_and_calibration_functions_give_numbers_or_typed_errors(y_true, y_other, name):
+    fn = getattr(C, name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            if name.endswith("_from_confusion"):
+                out = fn(y_true)
+            elif name == "multiclass_calibration_error":
+                out = fn(y_other, y_true, num_classes=3)
+            elif name == "binary_calibration_error":
+                out = fn(y_other, y_true)
+            else:
+                out = fn(y_true, y_other)
+        except NlgMetricsError:
+            return
+    value = float(out)
+    low = dict(AGREEMENT_FUNCTIONS).get(name, 0.0)
+    assert math.isnan(value) or low <= value <= 1, (name, value)
+
+
 def test_every_classification_function_is_probed():
     probed = set(SCALAR_FUNCTIONS + OTHER_FUNCTIONS) | {"auc", "fbeta_score", "mean_average_precision"}
+    probed |= {n for n, _ in AGREEMENT_FUNCTIONS} | {"multiclass_calibration_error"}
     assert set(CLASSIFICATION) <= probed, set(CLASSIFICATION) - probed
 
 

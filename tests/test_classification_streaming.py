@@ -181,3 +181,34 @@ def test_confusion_refuses_unknown_and_nan_labels_unless_asked():
         C.StreamingConfusion([0, 1], unknown_labels="drop")
     with pytest.raises(InvalidOptionError, match="beta"):
         C.StreamingConfusion([0, 1], beta=-1)
+
+
+def test_states_of_differently_configured_metrics_refuse_to_add():
+    # a state carries the signature of the metric that made it: states made with another
+    # pos_label, max_fpr, bins or range are refused (IncompatibleStatsError), never summed
+    from nlgmetrics.classification import BinnedCurves, ExactCurves
+    from nlgmetrics.errors import IncompatibleStatsError
+
+    rng = np.random.default_rng(3)
+    y1, s1, y2, s2 = rng.integers(0, 2, 40), rng.random(40), rng.integers(0, 2, 40), rng.random(40)
+    pairs = [
+        (ExactCurves(pos_label=0), ExactCurves(pos_label=1)),
+        (ExactCurves(), ExactCurves(max_fpr=0.5)),
+        (BinnedCurves(pos_label=0), BinnedCurves(pos_label=1)),
+        (BinnedCurves(n_bins=16), BinnedCurves(n_bins=16, max_fpr=0.3)),
+    ]
+    for a, b in pairs:
+        a.update(y1, s1)
+        b.update(y2, s2)
+        with pytest.raises(IncompatibleStatsError):
+            a.state + b.state
+        with pytest.raises(IncompatibleStatsError):
+            a.merge(b)
+        with pytest.raises(IncompatibleStatsError):
+            b.score_state(a.state)
+    # the same configuration adds, and equals the batch function on the concatenation
+    from nlgmetrics.classification import roc_auc_score
+
+    a, b = ExactCurves(pos_label=0).update(y1, s1), ExactCurves(pos_label=0).update(y2, s2)
+    both = a.score_state(a.state + b.state).score
+    assert both == roc_auc_score(np.r_[y1, y2] == 0, np.r_[s1, s2])

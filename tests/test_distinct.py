@@ -199,3 +199,33 @@ def test_large_batches_equal_the_set_loop(seed, n, n_threads, vocab):
     own = [len({tuple(t.split()[i:i + n]) for i in range(len(t.split()) - n + 1)}) for t in texts]
     assert rows[:, 2].tolist() == own
     assert rows[:, 0].tolist() == [len(t.split()) for t in texts]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text(alphabet="abcdefgh ", max_size=30), min_size=1, max_size=12), st.integers(1, 3), st.sampled_from([4, 6, 14]))
+def test_hll_estimates_clamp_to_the_metric_range(texts, n, p):
+    # small corpora are where HyperLogLog's estimate overshoots the distinct count most
+    # (1.0059, 1.047 for corpora of all-distinct n-grams): every estimate stays in [0, 1],
+    # and it never exceeds the n-grams it estimates
+    for mode in ("corpus", "paper"):
+        out = Distinct(n, mode=mode, sketch="hll", hll_precision=p).corpus_score(texts)
+        exact = Distinct(n, mode=mode).corpus_score(texts)
+        assert 0.0 <= out.score <= 1.0, out.score
+        assert out.unique <= out.ngrams
+        if exact.unique:
+            assert out.unique >= 1.0
+        else:
+            assert out.unique == 0.0 and out.score == 0.0
+
+
+def test_hll_all_distinct_corpus_is_exactly_one_at_most():
+    # all-distinct corpora whose raw estimate overshoots: 10 words -> 10.05 at p=10,
+    # 500 -> 524.7 at p=4, 3,000 -> 4,516 at p=4; the score is then exactly 1
+    for words, p in ((10, 10), (100, 14), (500, 4), (3000, 10)):
+        texts = [" ".join(f"w{i}_{j}" for j in range(10)) for i in range(words // 10)]
+        m = Distinct(1, sketch="hll", hll_precision=p)
+        stats = m.stats(texts).total()
+        assert m._unique(stats) > words  # the raw estimate overshoots ...
+        out = m.corpus_score(texts)
+        assert out.unique == words and out.score == 1.0  # ... and is clamped
+        assert Distinct(1, mode="paper", sketch="hll", hll_precision=p).corpus_score(texts).score == 1.0

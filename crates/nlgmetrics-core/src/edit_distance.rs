@@ -84,6 +84,8 @@ struct BlockPm {
     words: usize,
     dense: Vec<u64>,
     map: rustc_hash::FxHashMap<u32, Vec<u64>>,
+    /// the row of a symbol `s1` does not hold
+    zeros: Vec<u64>,
 }
 
 const DENSE_LIMIT: usize = 1 << 22;
@@ -92,7 +94,7 @@ impl BlockPm {
     fn new(s1: &[u32]) -> Self {
         let words = s1.len().div_ceil(WORD);
         let max_id = s1.iter().copied().max().unwrap_or(0) as usize;
-        let mut pm = Self { words, dense: Vec::new(), map: Default::default() };
+        let mut pm = Self { words, dense: Vec::new(), map: Default::default(), zeros: vec![0; words] };
         // dense for word ids and ASCII-range characters; sparse alphabets use the map
         if max_id < 2 * s1.len() + 256 && (max_id + 1).saturating_mul(words) <= DENSE_LIMIT {
             pm.dense = vec![0; (max_id + 1) * words];
@@ -105,6 +107,16 @@ impl BlockPm {
             }
         }
         pm
+    }
+
+    /// The masks of symbol `c`, one u64 per block (looked up once per row of `s2`).
+    #[inline]
+    fn row(&self, c: u32) -> &[u64] {
+        if !self.dense.is_empty() {
+            let at = c as usize * self.words;
+            return self.dense.get(at..at + self.words).unwrap_or(&self.zeros);
+        }
+        self.map.get(&c).map_or(&self.zeros[..], |v| &v[..])
     }
 
     #[inline]
@@ -302,8 +314,9 @@ fn hyrroe_block(s1: &[u32], s2: &[u32], mut max: usize, record_matrix: bool, sto
             m.vp.offsets[row] = (first_block * WORD) as isize;
             m.vn.offsets[row] = (first_block * WORD) as isize;
         }
+        let pm_row = pm.row(ch);
         let advance = |word: usize, vecs: &mut Vec<(u64, u64)>, hp_carry: &mut u64, hn_carry: &mut u64, matrix: &mut Option<Matrix>| -> isize {
-            let pm_j = pm.get(word, ch);
+            let pm_j = pm_row[word];
             let (vp, vn) = vecs[word];
             let x = pm_j | *hn_carry;
             let d0 = (((x & vp).wrapping_add(vp)) ^ vp) | x | vn;

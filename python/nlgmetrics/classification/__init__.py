@@ -5,7 +5,11 @@ Functional API (scikit-learn's signatures, plus ``n_threads`` where work is para
 ``precision_score``, ``recall_score``, ``f1_score``, ``fbeta_score``,
 ``confusion_matrix``, ``multilabel_confusion_matrix``, ``roc_curve``,
 ``precision_recall_curve``, ``auc``, ``roc_auc_score``, ``average_precision_score``,
-and ``mean_average_precision(convention="sklearn"|"voc11"|"voc"|"coco")``.
+and ``mean_average_precision(convention="sklearn"|"voc11"|"voc"|"coco")``;
+``matthews_corrcoef``, ``cohen_kappa_score`` (from a confusion matrix:
+``mcc_from_confusion``, ``kappa_from_confusion``), ``brier_score_loss``;
+``binary_calibration_error`` / ``multiclass_calibration_error`` (torchmetrics' binning,
+``StreamingCalibration`` with mergeable ``CalibrationBins``).
 
 Streaming objects (``update``/``merge``/``compute``; states add with ``+`` and pickle):
 ``ExactCurves`` (exact score table), ``BinnedCurves`` (constant memory, with error
@@ -33,6 +37,8 @@ from .prf import (
 )
 from .ranking import average_precision_score, roc_auc_score
 from .streaming import BinnedCurves, ExactCurves, ScoreHistogram, ScoreTable, StreamingConfusion
+from .agreement import brier_score_loss, cohen_kappa_score, kappa_from_confusion, matthews_corrcoef, mcc_from_confusion
+from .calibration import CalibrationBins, StreamingCalibration, binary_calibration_error, multiclass_calibration_error
 
 __all__ = [
     "MAP_CONVENTIONS",
@@ -59,4 +65,13 @@ __all__ = [
     "recall_score",
     "roc_auc_score",
     "roc_curve",
+    "matthews_corrcoef",
+    "mcc_from_confusion",
+    "cohen_kappa_score",
+    "kappa_from_confusion",
+    "brier_score_loss",
+    "binary_calibration_error",
+    "multiclass_calibration_error",
+    "CalibrationBins",
+    "StreamingCalibration",
 ]

@@ -93,6 +93,8 @@ class ScoreTable(MergeableState):
     pos: np.ndarray = field(default_factory=_empty)
     neg: np.ndarray = field(default_factory=_empty)
     classes: tuple = ()
+    # the signature of the metric that made it (None: empty, merges with any)
+    key: str | None = None
 
     def __add__(self, other: Any) -> "ScoreTable":
         if isinstance(other, int) and other == 0:
@@ -102,7 +104,8 @@ class ScoreTable(MergeableState):
         union = _union_classes(self.classes, other.classes)
         a_pos, a_neg = _aligned(self.pos, self.neg, self.classes, union)
         b_pos, b_neg = _aligned(other.pos, other.neg, other.classes, union)
-        return ScoreTable(*_core.table_merge(self.scores, a_pos, a_neg, other.scores, b_pos, b_neg), classes=union)
+        key = _merged_key(self.key, other.key)
+        return ScoreTable(*_core.table_merge(self.scores, a_pos, a_neg, other.scores, b_pos, b_neg), classes=union, key=key)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ScoreTable) and all(
@@ -129,6 +132,8 @@ class ScoreHistogram(MergeableState):
     weighted: bool = False
     # the labels seen, as in ScoreTable
     classes: tuple = ()
+    # the signature of the metric that made it (None: empty, merges with any)
+    key: str | None = None
 
     @classmethod
     def empty(cls, lo: float, hi: float, n_bins: int) -> "ScoreHistogram":
@@ -143,10 +148,11 @@ class ScoreHistogram(MergeableState):
             raise IncompatibleStatsError(
                 f"histograms over different bins cannot merge: [{self.lo}, {self.hi}]×{self.pos.size} vs [{other.lo}, {other.hi}]×{other.pos.size}"
             )
+        key = _merged_key(self.key, other.key)
         union = _union_classes(self.classes, other.classes)
         a_pos, a_neg = _aligned(self.pos, self.neg, self.classes, union)
         b_pos, b_neg = _aligned(other.pos, other.neg, other.classes, union)
-        return ScoreHistogram(self.lo, self.hi, a_pos + b_pos, a_neg + b_neg, self.weighted or other.weighted, union)
+        return ScoreHistogram(self.lo, self.hi, a_pos + b_pos, a_neg + b_neg, self.weighted or other.weighted, union, key)
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -159,6 +165,14 @@ class ScoreHistogram(MergeableState):
     @property
     def nbytes(self) -> int:
         return self.pos.nbytes + self.neg.nbytes
+
+
+def _merged_key(a: str | None, b: str | None) -> str | None:
+    """The key of a sum of two states: states made by differently configured metrics
+    (another ``pos_label``, ``max_fpr``, bins or range) are refused, never added."""
+    if a is None or b is None or a == b:
+        return b if a is None else a
+    raise IncompatibleStatsError(f"states of differently configured metrics cannot be added: {a} vs {b}")
 
 
 def _binary_batch(y_true: Any, y_score: Any, sample_weight: Any):
@@ -187,6 +201,15 @@ class _CurveMetric(StreamingMetric):
 
     def _groups(self, state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         raise NotImplementedError
+
+    def _key(self) -> str:
+        return str(self.signature())
+
+    def _own(self, state: Any) -> Any:
+        """``state``, if this metric (or one configured the same) made it."""
+        if getattr(state, "key", None) not in (None, self._key()):
+            raise IncompatibleStatsError(f"a state made by {state.key} cannot be scored by {self._key()}")
+        return state
 
     def roc_curve(self, drop_intermediate: bool = True):
         """``(fpr, tpr, thresholds)`` of the accumulated state."""
@@ -227,7 +250,7 @@ class ExactCurves(_CurveMetric):
 
     def batch_state(self, y_true: Any, y_score: Any, sample_weight: Any = None) -> ScoreTable:
         y, s, w, classes = _binary_batch(y_true, y_score, sample_weight)
-        return ScoreTable(*_core.table_from_batch(y, s, w, self.n_threads), classes=classes)
+        return ScoreTable(*_core.table_from_batch(y, s, w, self.n_threads), classes=classes, key=self._key())
 
     def _groups(self, state: ScoreTable):
         return (state.scores, *_oriented(state.pos, state.neg, state.classes, self.pos_label))
@@ -236,6 +259,7 @@ class ExactCurves(_CurveMetric):
         return {"state": "exact", "pos_label": self.pos_label, "max_fpr": self.max_fpr}
 
     def score_state(self, state: ScoreTable) -> Score:
+        state = self._own(state)
         roc_auc, ap = self._scores(state)
         return Score("roc_auc", roc_auc, self.signature(), average_precision=ap, n_distinct_scores=len(state), state_bytes=state.nbytes)
 
@@ -262,7 +286,7 @@ class BinnedCurves(_CurveMetric):
 
     def batch_state(self, y_true: Any, y_score: Any, sample_weight: Any = None) -> ScoreHistogram:
         y, s, w, classes = _binary_batch(y_true, y_score, sample_weight)
-        return ScoreHistogram(self.lo, self.hi, *_core.hist_counts(self.lo, self.hi, self.n_bins, y, s, w, self.n_threads), weighted=w is not None, classes=classes)
+        return ScoreHistogram(self.lo, self.hi, *_core.hist_counts(self.lo, self.hi, self.n_bins, y, s, w, self.n_threads), weighted=w is not None, classes=classes, key=self._key())
 
     def _groups(self, state: ScoreHistogram):
         return _core.hist_groups(state.lo, state.hi, *_oriented(state.pos, state.neg, state.classes, self.pos_label))[:3]
@@ -271,6 +295,7 @@ class BinnedCurves(_CurveMetric):
         return {"state": "binned", "bins": self.n_bins, "range": f"{self.lo:g}:{self.hi:g}", "pos_label": self.pos_label, "max_fpr": self.max_fpr}
 
     def score_state(self, state: ScoreHistogram) -> Score:
+        state = self._own(state)
         _, _, _, auc_bound, ap_bound = _core.hist_groups(state.lo, state.hi, *_oriented(state.pos, state.neg, state.classes, self.pos_label))
         roc_auc, ap = self._scores(state)
         integral = np.array_equal(state.pos, np.round(state.pos)) and np.array_equal(state.neg, np.round(state.neg))

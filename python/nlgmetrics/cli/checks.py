@@ -74,6 +74,7 @@ RANGES: dict[str, Range] = {
     "top_k": _r(0, 1_000_000),
     "alpha": _r(0.0, 1.0, lo_open=True, hi_open=True),
     "bins": _r(1, 1 << 26),
+    "calibration_bins": _r(1, 1 << 24),
     "max_fpr": _r(0.0, 1.0, lo_open=True),
     "score_range": _FINITE,
     "threshold": _FINITE,
@@ -234,6 +235,7 @@ _MODE_RULES: dict[str, list[ModeRule]] = {
         ModeRule(("bins", "score_range"), lambda a: a.streaming == "binned", "--streaming binned"),
         ModeRule(("chunk_size",), lambda a: a.streaming is not None, "--streaming"),
         ModeRule(("curves", "map_convention", "pred_col", "average", "multi_class"), lambda a: a.streaming is None, "whole-file scoring (not with --streaming)"),
+        ModeRule(("kappa_weights", "calibration_bins"), lambda a: a.streaming is None, "whole-file scoring (not with --streaming)"),
     ],
 }
 

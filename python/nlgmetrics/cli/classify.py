@@ -10,9 +10,11 @@ Input (``-i FILE``, or stdin):
   probability per class) and a label a list (a multilabel 0/1 row).
 
 Metrics: with predictions, accuracy, balanced accuracy, precision / recall / F1
-(``--average``) and the confusion matrix; with scores, ROC AUC and average precision
-(binary, or one-vs-rest / one-vs-one for class probabilities), and with ``--curves`` the
-ROC and precision-recall arrays. ``--streaming exact|binned`` reads the file in chunks
+(``--average``), Matthews' correlation, Cohen's kappa (``--kappa-weights``) and the
+confusion matrix; with scores, ROC AUC and average precision (binary, or one-vs-rest /
+one-vs-one for class probabilities), and with ``--curves`` the ROC and precision-recall
+arrays; with probability scores (all in [0, 1]; for classes, one column per class, labels
+0..K-1), the Brier score and the calibration errors ECE and MCE (``--calibration-bins``). ``--streaming exact|binned`` reads the file in chunks
 into a mergeable state (bounded memory with ``binned``).
 stdout carries data only; errors exit 1 (data) or 2 (usage) with one line on stderr.
 """
@@ -41,21 +43,23 @@ def add_parser(sub: Any) -> None:
     c.add_argument("-i", "--input", default="-", metavar="FILE", help="TSV (with header) or JSONL file; stdin when absent")
     c.add_argument("--input-format", choices=FORMATS, default="auto", help="input format (default: by extension; JSONL if a line starts with '{')")
     c.add_argument("--label-col", default="y_true", help="column / key of the true labels (default: y_true)")
-    c.add_argument("--score-col", nargs="+", default=["y_score"], metavar="COL", help="column(s) / key of the scores (several columns = class probabilities in class order)")
-    c.add_argument("--pred-col", default="y_pred", help="column / key of the predicted labels (default: y_pred)")
+    c.add_argument("--score-col", nargs="+", default=None, metavar="COL", help="column(s) / key of the scores (several columns = class probabilities in class order; default: y_score)")
+    c.add_argument("--pred-col", default=None, help="column / key of the predicted labels (default: y_pred)")
     c.add_argument("--weight-col", default=None, help="column / key of sample weights")
     c.add_argument("--pos-label", default=None, help="positive label of a binary problem (default: 1, or the larger label)")
     c.add_argument("--average", default=None, help="average for precision/recall/F1 (default: binary for two classes, else macro)")
-    c.add_argument("--multi-class", choices=["ovr", "ovo"], default="ovr", help="multiclass ROC AUC scheme (default: ovr)")
+    c.add_argument("--multi-class", choices=["ovr", "ovo"], default=None, help="multiclass ROC AUC scheme (default: ovr)")
     c.add_argument("--max-fpr", type=float, default=None, help="partial ROC AUC up to this FPR (McClish-corrected)")
     c.add_argument("--curves", action="store_true", help="also output the ROC and precision-recall curves (JSON)")
     c.add_argument("--map-convention", choices=["sklearn", "voc11", "voc", "coco"], default=None, help="also output mAP in this convention")
     c.add_argument("--streaming", choices=["exact", "binned"], default=None, help="binary scores only: accumulate in chunks (binned = constant memory)")
-    c.add_argument("--bins", type=int, default=1 << 16, help="histogram bins for --streaming binned (default: 65536)")
-    c.add_argument("--score-range", nargs=2, type=float, default=[0.0, 1.0], metavar=("LO", "HI"), help="histogram range for --streaming binned")
-    c.add_argument("--chunk-size", type=int, default=1 << 20, help="rows per chunk with --streaming")
+    c.add_argument("--bins", type=int, default=None, help="histogram bins for --streaming binned (default: 65536)")
+    c.add_argument("--score-range", nargs=2, type=float, default=None, metavar=("LO", "HI"), help="histogram range for --streaming binned (default: 0 1)")
+    c.add_argument("--chunk-size", type=int, default=None, help="rows per chunk with --streaming (default: 1048576)")
     c.add_argument("-f", "--format", choices=["json", "text", "tsv"], default="text", help="output format (default: text)")
     c.add_argument("-w", "--width", type=int, default=4, help="decimal places in text/tsv output (default: 4)")
+    c.add_argument("--kappa-weights", choices=["linear", "quadratic"], default=None, help="weights of Cohen's kappa between ordered classes (default: none)")
+    c.add_argument("--calibration-bins", type=int, default=None, help="bins of the calibration errors (ECE, MCE) of probability scores (default: 15)")
     c.add_argument("--n-threads", type=int, default=0, help="worker threads (0 = all cores); results do not depend on it")
 
 
@@ -213,6 +217,14 @@ class _Columns:
             self.has_scores, self.has_preds, self.has_weights = has_s, has_p, has_w
             if not (has_s or has_p):
                 raise InvalidInputError(f"{where}: neither score column(s) {cols} nor prediction column {a.pred_col!r} found")
+            # a column named on the command line must be there (never silently unused)
+            given = getattr(a, "_given", set())
+            if "score_col" in given and not has_s:
+                raise InvalidInputError(f"{where}: no score column(s) {[c for c in cols if c not in row]} (--score-col)")
+            if "pred_col" in given and not has_p:
+                raise InvalidInputError(f"{where}: no {a.pred_col!r} column/key (--pred-col)")
+            if a.weight_col is not None and not has_w:
+                raise InvalidInputError(f"{where}: no {a.weight_col!r} column/key (--weight-col)")
         elif (has_s, has_p, has_w) != (self.has_scores, self.has_preds, self.has_weights):
             raise InvalidInputError(f"{where}: the row has different columns/keys than the first row")
         if has_s:
@@ -256,6 +268,7 @@ def _metrics(args: argparse.Namespace, y: np.ndarray, s: np.ndarray | None, p: n
     out: dict[str, Any] = {"n_samples": int(y.shape[0])}
     multilabel = y.ndim == 2
     n_classes = y.shape[1] if multilabel else len(np.unique(y))
+    _check_applies(args, y, s, p, w, n_classes)
     if p is not None:
         avg = args.average or ("binary" if n_classes <= 2 and not multilabel else "macro")
         kw: dict[str, Any] = {"average": avg, "sample_weight": w}
@@ -265,7 +278,10 @@ def _metrics(args: argparse.Namespace, y: np.ndarray, s: np.ndarray | None, p: n
         out.update(accuracy=C.accuracy_score(y, p, sample_weight=w), precision=pr, recall=rc, f1=f1, average=avg)
         if not multilabel:
             out["balanced_accuracy"] = C.balanced_accuracy_score(y, p, sample_weight=w)
-            out["confusion_matrix"] = C.confusion_matrix(y, p, sample_weight=w).tolist()
+            cm = C.confusion_matrix(y, p, sample_weight=w)
+            out["mcc"] = C.mcc_from_confusion(cm)
+            out["cohen_kappa"] = C.kappa_from_confusion(cm, weights=args.kappa_weights)
+            out["confusion_matrix"] = cm.tolist()
     if s is not None:
         if s.ndim == 1:
             pos = _pos_label(args, y)
@@ -281,11 +297,88 @@ def _metrics(args: argparse.Namespace, y: np.ndarray, s: np.ndarray | None, p: n
             out["roc_auc"] = C.roc_auc_score(y, s, sample_weight=w, average=args.average or "macro", n_threads=nt)
             out["average_precision"] = C.average_precision_score(y, s, sample_weight=w, average=args.average or "macro", n_threads=nt)
         else:
-            out["roc_auc"] = C.roc_auc_score(y, s, multi_class=args.multi_class, sample_weight=w if args.multi_class == "ovr" else None, n_threads=nt)
-            out["average_precision"] = C.average_precision_score(y, s, sample_weight=w, n_threads=nt)
+            avg = args.average if args.average in ("macro", "weighted") else "macro"
+            out["roc_auc"] = C.roc_auc_score(y, s, multi_class=args.multi_class or "ovr", average=avg, sample_weight=w, n_threads=nt)
+            out["average_precision"] = C.average_precision_score(y, s, average=avg, sample_weight=w, n_threads=nt)
+        out.update(_calibration(args, y, s, w, n_classes))
         if args.map_convention:
             out[f"map_{args.map_convention}"] = C.mean_average_precision(y, s, convention=args.map_convention, n_threads=nt).score
     return out
+
+
+def _given(args: argparse.Namespace) -> set[str]:
+    """The options this command line set (their parser defaults are ``None``)."""
+    return {d for d in ("score_col", "pred_col", "pos_label", "average", "multi_class", "max_fpr", "weight_col") if getattr(args, d) is not None} | (
+        {"curves"} if args.curves else set()) | ({"map_convention"} if args.map_convention else set())
+
+
+def _check_applies(args: argparse.Namespace, y: np.ndarray, s: np.ndarray | None, p: np.ndarray | None, w: np.ndarray | None, n_classes: int) -> None:
+    """Refuse what the data makes unused or unscorable instead of printing a number that
+    ignored it: options (usage errors, status 2) and label/score shapes (data errors, 1)."""
+    from .guard import UsageError
+
+    given = args._given
+    multilabel = y.ndim == 2
+    binary_scores = s is not None and s.ndim == 1
+    multiclass_scores = s is not None and s.ndim == 2 and not multilabel
+    if binary_scores and not multilabel and n_classes > 2:
+        # roc_auc_score / average_precision_score refuse this too (as scikit-learn does)
+        raise InvalidInputError(
+            f"the labels have {n_classes} classes but there is one score column: ROC AUC and average precision "
+            "of several classes need one score column per class (--score-col C1 C2 ...)"
+        )
+    avg = args.average or ("binary" if n_classes <= 2 and not multilabel else "macro")
+
+    def refuse(option: str, needs: str) -> None:
+        raise UsageError(f"{option} only applies with {needs}")
+
+    if "multi_class" in given and not multiclass_scores:
+        refuse("--multi-class", "multiclass scores (one score column per class)")
+    if args.multi_class == "ovo" and w is not None:
+        refuse("--weight-col", "--multi-class ovr (one-vs-one ROC AUC takes no sample weights)")
+    if "max_fpr" in given and not binary_scores:
+        refuse("--max-fpr", "binary scores (one score column)")
+    if "curves" in given and not binary_scores:
+        refuse("--curves", "binary scores (one score column)")
+    if "map_convention" in given and s is None:
+        refuse("--map-convention", "scores")
+    if "average" in given and p is None and not (multilabel and s is not None) and not (multiclass_scores and args.average in ("macro", "weighted")):
+        refuse("--average", "predictions (--pred-col), multilabel scores, or multiclass scores (macro or weighted)")
+    if "pos_label" in given and not (binary_scores or (p is not None and avg == "binary")):
+        refuse("--pos-label", "binary scores or binary-averaged predictions")
+    if args.kappa_weights is not None and (p is None or multilabel):
+        refuse("--kappa-weights", "binary or multiclass predictions (--pred-col)")
+    if args.calibration_bins is not None:
+        probs = s is not None and not multilabel and s.size and s.min() >= 0 and s.max() <= 1
+        if probs and multiclass_scores:
+            probs = y.dtype.kind in "iu" and y.min() >= 0 and y.max() < s.shape[1]
+        if not probs:
+            refuse("--calibration-bins", "probability scores in [0, 1] (for classes: one column per class, labels 0..K-1)")
+
+
+def _calibration(args: argparse.Namespace, y: np.ndarray, s: np.ndarray, w: np.ndarray | None, n_classes: int) -> dict[str, Any]:
+    """Brier score, ECE and MCE of probability scores (``{}`` for other scores)."""
+    from .. import classification as C
+
+    bins = args.calibration_bins or 15
+    if y.ndim != 1 or not s.size or s.min() < 0 or s.max() > 1:
+        return {}
+    if s.ndim == 1:
+        pos = _pos_label(args, y)
+        yb = (y == pos).astype(np.int64)
+        return {
+            "brier": C.brier_score_loss(yb, s, sample_weight=w),
+            "ece": C.binary_calibration_error(s, yb, n_bins=bins, norm="l1"),
+            "mce": C.binary_calibration_error(s, yb, n_bins=bins, norm="max"),
+        }
+    k = s.shape[1]
+    if y.dtype.kind not in "iu" or y.min() < 0 or y.max() >= k:
+        return {}
+    return {
+        "brier": C.brier_score_loss(y, s, sample_weight=w, labels=list(range(k))),
+        "ece": C.multiclass_calibration_error(s, y, num_classes=k, n_bins=bins, norm="l1"),
+        "mce": C.multiclass_calibration_error(s, y, num_classes=k, n_bins=bins, norm="max"),
+    }
 
 
 def _stream(args: argparse.Namespace, rows: Iterator[dict[str, Any]], path: str) -> dict[str, Any]:
@@ -298,6 +391,7 @@ def _stream(args: argparse.Namespace, rows: Iterator[dict[str, Any]], path: str)
     cols = _Columns(args)
     n = 0
     pos_label = _label(args.pos_label) if args.pos_label is not None else 1
+    seen: set[Any] = set()
 
     def flush() -> None:
         nonlocal n
@@ -305,7 +399,16 @@ def _stream(args: argparse.Namespace, rows: Iterator[dict[str, Any]], path: str)
             return
         if not cols.has_scores:
             raise InvalidInputError("--streaming needs a score column")
-        y = (_array(cols.labels, "labels") == pos_label).astype(np.int64)
+        labels = _array(cols.labels, "labels")
+        if labels.ndim != 1:
+            raise InvalidInputError("--streaming takes one binary label per row")
+        seen.update(np.unique(labels).tolist())
+        if len(seen) > 2:
+            raise InvalidInputError(
+                f"--streaming scores binary labels, but the labels have {len(seen)} classes so far "
+                f"({', '.join(map(repr, sorted(seen, key=str)[:5]))}): binarize them first"
+            )
+        y = (labels == pos_label).astype(np.int64)
         s = _array(cols.scores, "scores")
         if s.ndim != 1:
             raise InvalidInputError("--streaming takes one binary score per row")
@@ -343,7 +446,24 @@ def _emit(args: argparse.Namespace, res: dict[str, Any], out: Any) -> None:
             out.write("  " + " ".join(str(x) for x in row) + "\n")
 
 
+def _defaults(args: argparse.Namespace) -> None:
+    """Fill in the defaults left ``None`` by the parser (so that a value given on the
+    command line is told apart from the default, even when equal to it)."""
+    args._given = _given(args)
+    if args.score_col is None:
+        args.score_col = ["y_score"]
+    if args.pred_col is None:
+        args.pred_col = "y_pred"
+    if args.bins is None:
+        args.bins = 1 << 16
+    if args.score_range is None:
+        args.score_range = [0.0, 1.0]
+    if args.chunk_size is None:
+        args.chunk_size = 1 << 20
+
+
 def run(args: argparse.Namespace, out: Any) -> int:
+    _defaults(args)
     rows = _rows(_lines(args.input), args.input_format, args.input)
     if args.streaming:
         res = _stream(args, rows, args.input)

@@ -298,6 +298,10 @@ class Distinct(Metric):
         unique = corpus = paper = None
         if self.mode != "mean":
             unique = self._unique(stats)
+            if self.sketch == "hll":
+                # an estimate, clamped to what it estimates: between 1 (any n-gram at all)
+                # and the number of n-grams, so both ratios stay in [0, 1]
+                unique = min(max(unique, 1.0 if ngrams else 0.0), float(ngrams))
             corpus = unique / ngrams if ngrams else 0.0
             paper = unique / tokens if tokens else 0.0
         mean = float(stats.sums[0]) / stats.n_segments if stats.n_segments else 0.0

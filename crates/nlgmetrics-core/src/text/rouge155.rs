@@ -18,7 +18,7 @@
 use crate::error::{Error, Result};
 use crate::parallel::map_rows;
 use crate::stem::porter_rouge155;
-use crate::text::rouge_lcs::{mark_lcs, mark_wlcs};
+use crate::text::rouge_lcs::{mark_lcs, mark_wlcs, SparseLcs};
 use crate::tokenize::rouge::rouge155_words;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -410,10 +410,7 @@ fn unigram_counts(tokens: &[u32]) -> FxHashMap<u32, i64> {
 
 #[derive(Default)]
 pub struct Scratch {
-    table: Vec<u32>,
-    wc: Vec<f64>,
-    wl: Vec<u32>,
-    wb: Vec<u8>,
+    lcs: SparseLcs,
     mask: Vec<bool>,
 }
 
@@ -432,8 +429,8 @@ fn lcs_hits(model_sents: &[Vec<u32>], model_tokens: &[u32], peer: &Summary, weig
         base += f(sent.len() as f64);
         for p in &peer.sents {
             match weight {
-                Some(w) => mark_wlcs(sent, p, w, &mut s.mask, &mut s.wc, &mut s.wl, &mut s.wb),
-                None => mark_lcs(sent, p, &mut s.mask, &mut s.table),
+                Some(w) => mark_wlcs(sent, p, w, &mut s.mask),
+                None => mark_lcs(sent, p, &mut s.mask, &mut s.lcs),
             }
         }
         let mut run = 0.0;

@@ -64,9 +64,37 @@ pub fn lcs_len_dp(a: &[u32], b: &[u32]) -> usize {
     row[b.len()] as usize
 }
 
-/// Mark in `mask` the positions of `model` on one LCS with `peer` (the DP table is
-/// kept in `table`, `(m+1) x (n+1)`).
-pub fn mark_lcs(model: &[u32], peer: &[u32], mask: &mut [bool], table: &mut Vec<u32>) {
+/// Mark in `mask` the positions of `model` on one LCS with `peer`, for token ids of any
+/// range: the ids are renumbered densely for [`BitLcs`], which keeps its table in
+/// linear space (see [`checkpointed_trace`]). The positions are [`mark_lcs_dp`]'s.
+pub fn mark_lcs(model: &[u32], peer: &[u32], mask: &mut [bool], s: &mut SparseLcs) {
+    if model.is_empty() || peer.is_empty() {
+        return;
+    }
+    s.ids.clear();
+    s.peer.clear();
+    for &t in peer {
+        let next = s.ids.len() as u32;
+        s.peer.push(*s.ids.entry(t).or_insert(next));
+    }
+    let none = s.ids.len() as u32;
+    s.model.clear();
+    s.model.extend(model.iter().map(|t| s.ids.get(t).copied().unwrap_or(none)));
+    s.bits.mark(&s.model, &s.peer, none as usize + 1, mask);
+}
+
+/// Scratch of [`mark_lcs`]: the dense renumbering and the bit rows.
+#[derive(Default)]
+pub struct SparseLcs {
+    ids: rustc_hash::FxHashMap<u32, u32>,
+    model: Vec<u32>,
+    peer: Vec<u32>,
+    bits: BitLcs,
+}
+
+/// [`mark_lcs`] by the textbook `(m+1) x (n+1)` table kept in `table` (the reference for
+/// tests: quadratic memory).
+pub fn mark_lcs_dp(model: &[u32], peer: &[u32], mask: &mut [bool], table: &mut Vec<u32>) {
     let (m, n) = (model.len(), peer.len());
     if m == 0 || n == 0 {
         return;
@@ -107,8 +135,132 @@ fn trace_back(model: &[u32], peer: &[u32], mask: &mut [bool], len: impl Fn(usize
 }
 
 /// ROUGE-1.5.5 `wlcs_inner`: weighted LCS with `f(k) = k^weight`, marking the model
-/// positions of its traceback in `mask`.
-pub fn mark_wlcs(model: &[u32], peer: &[u32], weight: f64, mask: &mut [bool], c: &mut Vec<f64>, l: &mut Vec<u32>, b: &mut Vec<u8>) {
+/// positions of its traceback in `mask`. The table's rows of (weighted length, run
+/// length) are kept in linear space by [`checkpointed_trace`]; the direction `wlcs_inner`
+/// stores in `b` is recomputed from them (a match is a diagonal step; otherwise up when
+/// the cell above is at least the cell to the left), so the walk is [`mark_wlcs_dp`]'s.
+pub fn mark_wlcs(model: &[u32], peer: &[u32], weight: f64, mask: &mut [bool]) {
+    let (m, n) = (model.len(), peer.len());
+    if m == 0 || n == 0 {
+        return;
+    }
+    let w = n + 1;
+    let row0 = vec![(0.0f64, 0u32); w];
+    // k^weight for every run length a match can reach (the same powf calls, made once)
+    let pw: Vec<f64> = (0..=m.min(n) + 1).map(|k| (k as f64).powf(weight)).collect();
+    let step = |i: usize, prev: &[(f64, u32)], next: &mut [(f64, u32)]| {
+        crate::interrupt::check();
+        next[0] = (0.0, 0);
+        let x = model[i - 1];
+        for j in 1..=n {
+            next[j] = if x == peer[j - 1] {
+                let (c, k) = prev[j - 1];
+                (c + pw[k as usize + 1] - pw[k as usize], k + 1)
+            } else if prev[j].0 >= next[j - 1].0 {
+                (prev[j].0, 0)
+            } else {
+                (next[j - 1].0, 0)
+            };
+        }
+    };
+    let walk = |rows: &[(f64, u32)], lo: usize, hi: usize, mut j: usize, mask: &mut [bool]| {
+        let at = |i: usize, j: usize| rows[(i - lo) * w + j].0;
+        let mut i = hi;
+        while i > lo && j > 0 {
+            if model[i - 1] == peer[j - 1] {
+                i -= 1;
+                j -= 1;
+                mask[i] = true;
+            } else if at(i - 1, j) >= at(i, j - 1) {
+                i -= 1;
+            } else {
+                j -= 1;
+            }
+        }
+        j
+    };
+    checkpointed_trace(m, w, &row0, n, &step, &mut |rows, lo, hi, j| walk(rows, lo, hi, j, mask));
+}
+
+/// Bytes of table rows [`checkpointed_trace`] keeps at one level: a pair whose whole
+/// table fits is traced from the full table, a larger one in blocks of rows.
+pub const TRACE_BLOCK_BYTES: usize = 16 << 20;
+
+/// Trace an LCS-like dynamic programme of `m + 1` rows of `width` cells back from
+/// `(m, j)` without keeping the table: `step(i, row i-1, row i)` computes a row,
+/// `walk(rows lo..=hi, lo, hi, j)` walks back from `(hi, j)` until row `lo` (or column
+/// 0) and returns the column it stopped at. The walk of a block needs only the rows of
+/// that block, so the rows are recomputed per block from checkpoints: at each level the
+/// forward pass stores up to [`TRACE_BLOCK_BYTES`] of checkpoint rows, and a block
+/// whose rows fit in that size is computed whole. Memory is O(`width`) per level (a
+/// level divides the rows by `TRACE_BLOCK_BYTES / row bytes`, so there are one or two
+/// levels in practice); time is two or three forward passes.
+pub fn checkpointed_trace<T: Copy>(m: usize, width: usize, row0: &[T], j: usize, step: &dyn Fn(usize, &[T], &mut [T]), walk: &mut dyn FnMut(&[T], usize, usize, usize) -> usize) -> usize {
+    let cells = (block_bytes() / std::mem::size_of::<T>().max(1)).max(1);
+    trace_block(row0, 0, m, j, width, cells, step, walk)
+}
+
+#[cfg(not(test))]
+#[inline]
+fn block_bytes() -> usize {
+    TRACE_BLOCK_BYTES
+}
+
+#[cfg(test)]
+thread_local! {
+    static BLOCK_BYTES: std::cell::Cell<usize> = const { std::cell::Cell::new(TRACE_BLOCK_BYTES) };
+}
+
+#[cfg(test)]
+fn block_bytes() -> usize {
+    BLOCK_BYTES.with(|b| b.get())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn trace_block<T: Copy>(lo_row: &[T], lo: usize, hi: usize, j: usize, width: usize, cells: usize, step: &dyn Fn(usize, &[T], &mut [T]), walk: &mut dyn FnMut(&[T], usize, usize, usize) -> usize) -> usize {
+    let rows = hi - lo + 1;
+    if rows.saturating_mul(width) <= cells || hi - lo <= 1 {
+        let mut buf = crate::memory::filled(rows * width, lo_row[0], "an LCS table block");
+        buf[..width].copy_from_slice(lo_row);
+        for i in lo + 1..=hi {
+            let (done, rest) = buf.split_at_mut((i - lo) * width);
+            step(i, &done[(i - lo - 1) * width..], &mut rest[..width]);
+        }
+        return walk(&buf, lo, hi, j);
+    }
+    // `k` segments, their first rows stored on the way down
+    let k = (cells / width).clamp(2, hi - lo);
+    let seg = (hi - lo).div_ceil(k);
+    let starts: Vec<usize> = (lo..hi).step_by(seg).collect();
+    let mut chk = crate::memory::filled(starts.len() * width, lo_row[0], "LCS checkpoint rows");
+    chk[..width].copy_from_slice(lo_row);
+    let mut two = crate::memory::filled(2 * width, lo_row[0], "LCS rows");
+    two[..width].copy_from_slice(lo_row);
+    let last = *starts.last().expect("lo < hi");
+    for i in lo + 1..=last {
+        let (prev, next) = two.split_at_mut(width);
+        step(i, prev, next);
+        prev.copy_from_slice(next);
+        if (i - lo) % seg == 0 {
+            let s = (i - lo) / seg;
+            chk[s * width..(s + 1) * width].copy_from_slice(prev);
+        }
+    }
+    drop(two);
+    let mut j = j;
+    for s in (0..starts.len()).rev() {
+        let end = (starts[s] + seg).min(hi);
+        j = trace_block(&chk[s * width..(s + 1) * width], starts[s], end, j, width, cells, step, walk);
+        if j == 0 {
+            break;
+        }
+    }
+    j
+}
+
+/// [`mark_wlcs`] by the three whole `(m+1) x (n+1)` tables of `wlcs_inner` (the
+/// reference for tests: quadratic memory).
+pub fn mark_wlcs_dp(model: &[u32], peer: &[u32], weight: f64, mask: &mut [bool], c: &mut Vec<f64>, l: &mut Vec<u32>, b: &mut Vec<u8>) {
     let (m, n) = (model.len(), peer.len());
     if m == 0 || n == 0 {
         return;
@@ -263,18 +415,67 @@ impl BitLcs {
             return self.mark_short(model, peer, mask);
         }
         let words = n.div_ceil(64);
-        self.rows.clear();
-        self.rows.resize((m + 1) * words, u64::MAX);
-        let mut budget = crate::interrupt::Budget::default();
-        for i in 0..m {
-            budget.spend(words);
-            let at = model[i] as usize * words;
-            let (done, rest) = self.rows.split_at_mut((i + 1) * words);
-            Self::step(&done[i * words..], &self.pm[at..at + words], &mut rest[..words]);
+        if (m + 1).saturating_mul(words) <= block_bytes() / 8 {
+            self.rows.clear();
+            self.rows.resize((m + 1) * words, u64::MAX);
+            let mut budget = crate::interrupt::Budget::default();
+            for i in 0..m {
+                budget.spend(words);
+                let at = model[i] as usize * words;
+                let (done, rest) = self.rows.split_at_mut((i + 1) * words);
+                Self::step(&done[i * words..], &self.pm[at..at + words], &mut rest[..words]);
+            }
+            // L[i][j] = zero bits of row i below bit j.
+            let rows = &self.rows;
+            trace_back(model, peer, mask, |i, j| prefix_zeros(&rows[i * words..(i + 1) * words], j));
+            return;
         }
-        // L[i][j] = zero bits of row i below bit j.
-        let rows = &self.rows;
-        trace_back(model, peer, mask, |i, j| prefix_zeros(&rows[i * words..(i + 1) * words], j));
+        // A table beyond one block: rows recomputed per block, and each block's zero
+        // counts per word kept beside it so a step of the walk reads `L` in O(1).
+        let pm = &self.pm;
+        let row0 = vec![u64::MAX; words];
+        let step = |i: usize, prev: &[u64], next: &mut [u64]| {
+            crate::interrupt::check();
+            let at = model[i - 1] as usize * words;
+            Self::step(prev, &pm[at..at + words], next);
+        };
+        let mut cum: Vec<u32> = Vec::new();
+        let mut walk = |rows: &[u64], lo: usize, hi: usize, mut j: usize| {
+            let cw = words + 1;
+            cum.clear();
+            cum.resize((hi - lo + 1) * cw, 0);
+            for r in 0..=hi - lo {
+                let mut z = 0u32;
+                for k in 0..words {
+                    cum[r * cw + k] = z;
+                    z += rows[r * words + k].count_zeros();
+                }
+                cum[r * cw + words] = z;
+            }
+            let len = |i: usize, j: usize| {
+                let r = i - lo;
+                let (k, rest) = (j / 64, j % 64);
+                let mut z = cum[r * cw + k] as usize;
+                if rest > 0 {
+                    z += (!rows[r * words + k] & ((1u64 << rest) - 1)).count_ones() as usize;
+                }
+                z
+            };
+            let mut i = hi;
+            while i > lo && j > 0 {
+                if model[i - 1] == peer[j - 1] {
+                    mask[i - 1] = true;
+                    i -= 1;
+                    j -= 1;
+                } else if len(i - 1, j) >= len(i, j - 1) {
+                    i -= 1;
+                } else {
+                    j -= 1;
+                }
+            }
+            j
+        };
+        checkpointed_trace(m, words, &row0, n, &step, &mut walk);
     }
 }
 
@@ -347,7 +548,7 @@ mod tests {
         }
         let mut mask = vec![false; 4];
         let mut t = Vec::new();
-        mark_lcs(&[1, 2, 3, 4], &[2, 4], &mut mask, &mut t);
+        mark_lcs_dp(&[1, 2, 3, 4], &[2, 4], &mut mask, &mut t);
         assert_eq!(mask, [false, true, false, true]);
     }
 
@@ -367,12 +568,49 @@ mod tests {
                     let b: Vec<u32> = (0..len_b).map(|_| next(alphabet)).collect();
                     let mut want = vec![false; len_a];
                     let mut got = vec![false; len_a];
-                    mark_lcs(&a, &b, &mut want, &mut table);
+                    mark_lcs_dp(&a, &b, &mut want, &mut table);
                     bits.mark(&a, &b, alphabet as usize, &mut got);
                     assert_eq!(got, want, "{len_a} {len_b} {alphabet}");
                     assert_eq!(bits.len(&a, &b, alphabet as usize), lcs_len_dp(&a, &b));
                 }
             }
         }
+    }
+
+    #[test]
+    fn checkpointed_traces_equal_the_whole_tables() {
+        let mut x = 55555u64;
+        let mut next = |k: u64| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((x >> 33) % k) as u32
+        };
+        let mut table = Vec::new();
+        let (mut c, mut l, mut b) = (Vec::new(), Vec::new(), Vec::new());
+        let mut sparse = SparseLcs::default();
+        // tiny blocks force one, two and three levels of checkpoints
+        for block in [8usize, 24, 64, 200, 1 << 12, TRACE_BLOCK_BYTES] {
+            BLOCK_BYTES.with(|b| b.set(block));
+            for len_a in [0usize, 1, 2, 3, 17, 64, 65, 150, 300] {
+                for len_b in [0usize, 1, 5, 64, 65, 129, 260] {
+                    for alphabet in [2u64, 4, 30] {
+                        let a: Vec<u32> = (0..len_a).map(|_| next(alphabet) * 1000 + 7).collect();
+                        let b2: Vec<u32> = (0..len_b).map(|_| next(alphabet) * 1000 + 7).collect();
+                        let mut want = vec![false; len_a];
+                        let mut got = vec![false; len_a];
+                        mark_lcs_dp(&a, &b2, &mut want, &mut table);
+                        mark_lcs(&a, &b2, &mut got, &mut sparse);
+                        assert_eq!(got, want, "lcs {block} {len_a} {len_b} {alphabet}");
+                        for weight in [1.2, 2.0] {
+                            let mut want = vec![false; len_a];
+                            let mut got = vec![false; len_a];
+                            mark_wlcs_dp(&a, &b2, weight, &mut want, &mut c, &mut l, &mut b);
+                            mark_wlcs(&a, &b2, weight, &mut got);
+                            assert_eq!(got, want, "wlcs {block} {len_a} {len_b} {alphabet} {weight}");
+                        }
+                    }
+                }
+            }
+        }
+        BLOCK_BYTES.with(|b| b.set(TRACE_BLOCK_BYTES));
     }
 }
