@@ -118,6 +118,8 @@ _EXPORTS: dict[str, str] = {
     # evaluate's google_bleu and exact_match
     "GLEU": ".metrics.gleu",
     "ExactMatch": ".metrics.exact_match",
+    # the argument order of the one-call functions
+    "ArgumentOrderWarning": "._orientation",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -42,6 +42,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .._orientation import flavour_in, oriented
 from .. import _core
 from ..errors import InvalidInputError, InvalidOptionError
 from ..script_check import Segmentation, TokenizationWarning, deleted_fraction  # noqa: F401 (deleted_fraction: re-exported)
@@ -290,6 +291,7 @@ class RougeScoreROUGE(ROUGE):
         return RougeBootstrap(out, sig)
 
 
+@oriented('rouge-score (score(target, prediction)) and pycocoevalcap', flavour_in("rouge-score", "rouge-score", "coco"))
 def rouge(predictions, references, **options: Any) -> RougeScore:
     """Corpus ROUGE: ``ROUGE(**options).corpus_score(predictions, references)``."""
     return ROUGE(**options).corpus_score(predictions, references)
