@@ -120,6 +120,7 @@ _EXPORTS: dict[str, str] = {
     "ExactMatch": ".metrics.exact_match",
     # the argument order of the one-call functions
     "ArgumentOrderWarning": "._orientation",
+    "RougeLsumWarning": ".metrics.rouge",
 }
 
 __all__ = sorted(_EXPORTS)
