@@ -77,8 +77,21 @@ def _run_threads(jobs: list[Callable[[], Any]]) -> None:
         raise errors[0]
 
 
+_rng = np.random.default_rng(5)
+LOGPROBS = [-_rng.random(int(_rng.integers(1, 9))) for _ in PREDS]
+ITEMS = [p.split()[:2] for p in PREDS]
+RECORDS = [[(w, "x") for w in p.split()[:3]] for p in PREDS]
+
+
+def _slice(seq: list[Any], k: int) -> list[Any]:
+    return seq[k * BATCH : (k + 1) * BATCH]
+
+
 # How each registered metric takes one batch; anything else is update(predictions, references).
 FEEDERS: dict[str, Callable[[Any, int], Any]] = {
+    "perplexity": lambda m, k: m.update(_slice(LOGPROBS, k)),
+    "coverage": lambda m, k: m.update(BATCHES[k][0], _slice(ITEMS, k)),
+    "content_selection_ordering": lambda m, k: m.update(_slice(RECORDS, k), list(reversed(_slice(RECORDS, k)))),
     "distinct": lambda m, k: m.update(BATCHES[k][0]),
     "parent": lambda m, k: m.update(*BATCHES[k], TABLES[k * BATCH : (k + 1) * BATCH]),
 }
@@ -133,7 +146,7 @@ def test_concurrent_updates_lose_no_batch(name):
     # the state survives pickling (locks are kept outside the object)
     clone = pickle.loads(pickle.dumps(shared))
     assert clone.compute().score == want
-    clone.update(*BATCHES[0]) if name not in FEEDERS else _feed(name, clone, 0)
+    _feed(name, clone, 0)
     assert clone.state.n_segments == len(PREDS) + BATCH
 
 

@@ -325,7 +325,11 @@ def _check_capabilities(command: str, args: argparse.Namespace, metrics: list[tu
     from . import data_to_text, stream as stream_cli
 
     streaming = command == "score" and stream_cli.wanted(args)
+    kinds = {e.name: e.kind for e in available()}
     for name, metric in metrics:
+        if kinds.get(name) in ("logprobs", "records"):
+            what = "per-token log-probabilities" if kinds[name] == "logprobs" else "lists of records"
+            raise UsageError(f"{name} scores {what}, not text files: use it from Python (nlgmetrics.load({name!r}))")
         if _corpus_only(metric):  # `report` shows such metrics without intervals
             if command in ("compare", "correlate"):
                 raise UsageError(f"{name} gives one corpus score without per-segment statistics: `{command}` cannot use it")

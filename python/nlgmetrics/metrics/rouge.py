@@ -324,8 +324,13 @@ class RougeLsumWarning(UserWarning):
     """rougeLsum on texts without a newline: one sentence each, so it equals rougeL."""
 
 
+_SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f]['\")\u201d\u2019]*\s+\S")
+
+
 def _warn_if_single_line(predictions: Any, references: Any) -> None:
-    """Warn (once per call) when no text has a newline: rougeLsum then equals rougeL."""
+    """Warn (once per call) when no text has a newline but some text reads as several
+    sentences (an end mark, space, more text): rougeLsum then equals rougeL. Texts of one
+    sentence each (captions, short answers) are scored right and do not warn."""
     try:
         texts = [p for p in predictions if isinstance(p, str)]
         for r in references:
@@ -335,7 +340,7 @@ def _warn_if_single_line(predictions: Any, references: Any) -> None:
                 texts.extend(x for x in r if isinstance(x, str))
     except TypeError:
         return  # not iterable: the validation reports it
-    if texts and not any("\n" in t for t in texts):
+    if not any("\n" in t for t in texts) and any(_SENTENCE_END.search(t) for t in texts):
         import warnings
 
         warnings.warn(
