@@ -447,6 +447,15 @@ def _emit(args: argparse.Namespace, results: list[dict[str, Any]], out) -> None:
                 out.write(f"{prefix}{r['_text']}\n{' ' * len(prefix)}{r['signature']}\n")
 
 
+# nlgmetrics.classification's metric functions (the list is checked against the package's
+# __all__ by tests/test_registry_list.py; importing it here would load numpy for `list`)
+_CLASSIFICATION = (
+    "accuracy_score", "balanced_accuracy_score", "precision_score", "recall_score", "f1_score", "fbeta_score",
+    "precision_recall_fscore_support", "confusion_matrix", "multilabel_confusion_matrix", "roc_auc_score",
+    "roc_curve", "precision_recall_curve", "average_precision_score", "auc", "mean_average_precision",
+)
+
+
 def _list(out) -> int:
     from ..tokenizers import DESCRIPTIONS
 
@@ -454,6 +463,9 @@ def _list(out) -> int:
     for e in available():
         flav = f" [flavours: {', '.join(e.flavours)}]" if e.flavours else ""
         out.write(f"  {e.name:<12} {e.description}{flav}\n")
+    out.write("classification (nlgmetrics classify; scikit-learn's numbers):\n")
+    for name in _CLASSIFICATION:
+        out.write(f"  {name}\n")
     out.write("tokenizers:\n")
     for name, desc in DESCRIPTIONS.items():
         out.write(f"  {name:<12} {desc}\n")
