@@ -29,7 +29,8 @@ def zh_en():
 
 
 def _split(lines):
-    return [line.split() for line in lines]
+    # as compare-mt reads its files (corpus_utils.iterate_tokens): an empty line is [""]
+    return [line.strip().split(" ") for line in lines]
 
 
 def _word_report(refs, systems, **options):
@@ -276,7 +277,72 @@ def test_the_report_buckets_bleu_by_reference_length(tmp_path):
     html = out.read_text(encoding="utf-8")
     shown = dict(re.findall(r'data-field="length-bucket-bleu" data-bucket="([^"]+)" data-value="([^"]+)"', html))
     buckets = sentence_buckets(pair.refs[0][:150], {"sys": pair.systems[name][:150]}, by="length", tokenize="13a")
+    # each bucket's BLEU is compare-mt's BleuScorer on the 13a tokens, as the page says
+    from compare_mt import scorers
+
+    refs13a, outs13a = _split(tokenize("13a", pair.refs[0][:150])), _split(tokenize("13a", pair.systems[name][:150]))
     for b in buckets:
         label = b.bucket.replace("<", "&lt;").replace(">", "&gt;")
-        expected = BLEU().corpus_score([pair.systems[name][i] for i in b.segments], [[pair.refs[0][i]] for i in b.segments]).score if b.segments else 0.0
+        expected = scorers.BleuScorer().score_corpus([refs13a[i] for i in b.segments], [outs13a[i] for i in b.segments])[0]
         assert float(shown[label]) == expected
+    assert BLEU  # (sacrebleu's BLEU is what the buckets used to show)
+
+
+# -- compare-mt's own split and BLEU --------------------------------------------------------
+def _cm_split(lines):
+    return [line.strip().split(" ") for line in lines]  # compare-mt's corpus_utils
+
+
+def test_default_split_is_compare_mts_on_raw_text():
+    # double spaces and no-break spaces: str.split() and compare-mt's split(' ') differ
+    refs = ["the  cat sat", "a\u00a0dog ran ", " x y", "", "one two  three four"]
+    out = ["the cat  sat", "a dog\u00a0ran", "x  y ", "z", "one two three"]
+    bucketer = bucketers.create_sentence_bucketer_from_profile("lengthdiff")
+    corpus = bucketer.create_bucketed_corpus(_cm_split(out), ref=_cm_split(refs))
+    ours = sentence_buckets(refs, {"s": out}, by="lengthdiff")
+    for b, (outs, _, _) in enumerate(corpus):
+        assert [_cm_split(out)[i] for i in ours[b].segments] == outs
+    assert sentence_buckets(refs, {"s": out}, by="lengthdiff", tokenize="none") != ours  # the old split differs here
+    words = word_accuracy(refs, {"s": out})
+    fb = bucketers.FreqWordBucketer(freq_data=_cm_split(refs))
+    stats, *_ = fb.calc_statistics(_cm_split(refs), [_cm_split(out)])
+    assert [(w.matches, w.reference_words, w.output_words, w.fmeasure) for w in words] == [(m, r, o, f) for m, r, o, _, _, f in stats[0]]
+
+
+@pytest.mark.parametrize("raw", [False, True])
+def test_length_bucket_bleu_equals_compare_mts(zh_en, raw):
+    from compare_mt import scorers
+
+    if raw:  # the files as given (no 13a): compare-mt's split of the raw lines
+        pair = load_pair("zh-en")
+        refs = pair.refs[0][:N_SEGMENTS]
+        systems = {n: pair.systems[n][:N_SEGMENTS] for n in sorted(pair.systems)[:2]}
+    else:
+        refs, systems = zh_en
+    bucketer = bucketers.create_sentence_bucketer_from_profile("length")
+    ours = sentence_buckets(refs, systems, by="length", statistic="score")
+    n = len(bucketer.bucket_strs)
+    for s, (name, output) in enumerate(systems.items()):
+        corpus = bucketer.create_bucketed_corpus(_cm_split(output), ref=_cm_split(refs))
+        for b, (outs, rs, _) in enumerate(corpus):
+            assert ours[s * n + b].value == scorers.BleuScorer().score_corpus(rs, outs)[0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.lists(st.sampled_from("a b c d e".split()), max_size=8), st.lists(st.sampled_from("a b c d x".split()), max_size=8)), max_size=6))
+def test_compare_mt_bleu_on_generated_tokens(pairs):
+    from compare_mt import scorers
+
+    from nlgmetrics.analysis.sentences import compare_mt_bleu
+
+    refs, outs = [r for r, _ in pairs], [o for _, o in pairs]
+    assert compare_mt_bleu(refs, outs) == scorers.BleuScorer().score_corpus(refs, outs)[0]
+
+
+def test_surrogates_in_analysis_inputs_are_typed_errors():
+    from nlgmetrics import InvalidTextError
+
+    for call in (lambda: sentence_buckets(["\ud800"], {"s": ["a"]}), lambda: word_accuracy(["a"], {"s": ["\udfff b"]}),
+                 lambda: ngram_differences(["a"], ["\ud800"], ["b"]), lambda: sentence_examples(["a b"], ["\ud800"], ["a"])):
+        with pytest.raises(InvalidTextError):
+            call()

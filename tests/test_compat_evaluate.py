@@ -392,3 +392,40 @@ def test_module_examples_run():
     for mod in (bleu_nmt, gleu, exact_match):
         result = doctest.testmod(mod)
         assert result.attempted > 0 and result.failed == 0, mod.__name__
+
+
+# -- nothing the user gave is lost on an error -------------------------------------------
+@pytest.mark.parametrize("name,bad", [
+    ("sacrebleu", {"lowercse": True}),  # a typo
+    ("sacrebleu", {"smooth_method": "nope"}),  # a bad value
+    ("chrf", {"char_ordr": 4}),
+    ("exact_match", {"ignore_cse": True}),
+    ("accuracy", {"normalise": False}),
+    ("rouge", {"rouge_type": ["rouge1"]}),
+    ("bleu", {"max_ordr": 2}),
+])
+def test_a_failed_compute_keeps_the_examples(name, bad):
+    preds = ["the cat sat on the mat", "a dog ran"] if name != "accuracy" else [1, 0]
+    refs = [["the cat is on the mat"], ["a dog ran away"]] if name not in ("accuracy", "exact_match") else ([1, 1] if name == "accuracy" else ["the cat sat on the mat", "a dog"])
+    module = evaluate.load(name)
+    module.add_batch(predictions=preds, references=refs)
+    with pytest.raises(ValueError):
+        module.compute(**bad)
+    want = evaluate.load(name).compute(predictions=preds, references=refs)
+    assert module.compute() == want  # the examples were all still there
+    if name == "sacrebleu":
+        assert want["sys_len"] == 9 and want["score"] > 0
+
+
+def test_compute_with_nothing_added_raises_like_evaluate():
+    # evaluate 0.4.6: "Evaluation module cache file doesn't exist. Please make sure that you
+    # call `add` or `add_batch` at least once before calling `compute`." (a ValueError)
+    module = evaluate.load("sacrebleu")
+    with pytest.raises(ValueError, match="add"):
+        module.compute()
+    module.add_batch(predictions=["a b c d"], references=[["a b c d"]])
+    assert module.compute()["score"] == sacrebleu.corpus_bleu(["a b c d"], [["a b c d"]]).score
+    with pytest.raises(InvalidInputError):  # consumed by the compute that succeeded
+        module.compute()
+    # an explicit empty batch reaches the script, as in evaluate (numpy's mean of nothing)
+    assert np.isnan(evaluate.load("exact_match").compute(predictions=[], references=[])["exact_match"])

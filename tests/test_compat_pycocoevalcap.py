@@ -127,3 +127,22 @@ def test_cocoevalcap_prints_and_fills_as_pycocoevalcap(raw, monkeypatch, anchor_
         values = {k: v for k, v in values.items() if k != "SPICE"}
         assert repr(ours.imgToEval[image]) == repr(values)
     assert len(ours.evalImgs) == len(anchor.evalImgs) and np.isfinite(ours.eval["CIDEr"])
+
+
+def test_empty_inputs_fail_like_the_anchor():
+    # pycocoevalcap's Cider raises ValueError on no images (max() of an empty sequence);
+    # Rouge returns numpy's mean of nothing, Bleu zeros: the same here
+    from pycocoevalcap.cider.cider import Cider as AnchorCider
+    from pycocoevalcap.rouge.rouge import Rouge as AnchorRouge
+
+    from nlgmetrics.compat import pycocoevalcap as compat
+    from nlgmetrics.errors import InvalidInputError
+
+    with pytest.raises(ValueError):
+        AnchorCider().compute_score({}, {})
+    with pytest.raises(InvalidInputError):
+        compat.Cider().compute_score({}, {})
+    with np.errstate(all="ignore"), pytest.warns(RuntimeWarning):
+        anchor = AnchorRouge().compute_score({}, {})
+    ours = compat.Rouge().compute_score({}, {})
+    assert np.isnan(anchor[0]) and np.isnan(ours[0]) and len(anchor[1]) == len(ours[1]) == 0

@@ -77,8 +77,21 @@ def _run_threads(jobs: list[Callable[[], Any]]) -> None:
         raise errors[0]
 
 
+_rng = np.random.default_rng(5)
+LOGPROBS = [-_rng.random(int(_rng.integers(1, 9))) for _ in PREDS]
+ITEMS = [p.split()[:2] for p in PREDS]
+RECORDS = [[(w, "x") for w in p.split()[:3]] for p in PREDS]
+
+
+def _slice(seq: list[Any], k: int) -> list[Any]:
+    return seq[k * BATCH : (k + 1) * BATCH]
+
+
 # How each registered metric takes one batch; anything else is update(predictions, references).
 FEEDERS: dict[str, Callable[[Any, int], Any]] = {
+    "perplexity": lambda m, k: m.update(_slice(LOGPROBS, k)),
+    "coverage": lambda m, k: m.update(BATCHES[k][0], _slice(ITEMS, k)),
+    "content_selection_ordering": lambda m, k: m.update(_slice(RECORDS, k), list(reversed(_slice(RECORDS, k)))),
     "distinct": lambda m, k: m.update(BATCHES[k][0]),
     "parent": lambda m, k: m.update(*BATCHES[k], TABLES[k * BATCH : (k + 1) * BATCH]),
 }
@@ -133,7 +146,7 @@ def test_concurrent_updates_lose_no_batch(name):
     # the state survives pickling (locks are kept outside the object)
     clone = pickle.loads(pickle.dumps(shared))
     assert clone.compute().score == want
-    clone.update(*BATCHES[0]) if name not in FEEDERS else _feed(name, clone, 0)
+    _feed(name, clone, 0)
     assert clone.state.n_segments == len(PREDS) + BATCH
 
 
@@ -287,3 +300,129 @@ def test_a_comet_cache_shared_between_threads_keeps_every_score():
     want = fresh.sentence_scores(PREDS[:12], [r[0] for r in REFS[:12]], sources=sources)
     _same_on_every_thread(lambda: comet.sentence_scores(PREDS[:12], [r[0] for r in REFS[:12]], sources=sources), atol=1e-6)
     np.testing.assert_allclose(comet.sentence_scores(PREDS[:12], [r[0] for r in REFS[:12]], sources=sources), want, rtol=0, atol=1e-6)
+
+
+# -- every face: compat.* modules, TorchMetric, nlgmetrics.integrations.evaluate -----------------------
+# Bounded: FACE_THREADS threads x FACE_BATCHES one-example batches each; exact totals.
+FACE_THREADS = 8
+FACE_BATCHES = 50
+
+
+def _face_jobs(add: Callable[[int], Any]) -> None:
+    """``add(i)`` for i in 0..FACE_THREADS*FACE_BATCHES-1, FACE_BATCHES per thread, started together."""
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(FACE_THREADS)
+
+    def work(t: int) -> None:
+        barrier.wait()
+        try:
+            for b in range(FACE_BATCHES):
+                add(t * FACE_BATCHES + b)
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(FACE_THREADS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not any(t.is_alive() for t in threads), "a thread hung"
+    if errors:
+        raise errors[0]
+
+
+N_FACE = FACE_THREADS * FACE_BATCHES
+FACE_TEXTS = [f"{WORDS[i % len(WORDS)]} {i} {WORDS[(i * 7) % len(WORDS)]}" for i in range(N_FACE)]
+
+
+@pytest.mark.parametrize("face", ["compat", "native"])
+def test_evaluate_faces_keep_predictions_and_references_aligned(face):
+    # every prediction equals its own reference: one misaligned pair and exact_match < 1
+    from nlgmetrics.compat import evaluate as compat_evaluate
+
+    load = compat_evaluate.load if face == "compat" else evaluate.load
+    module = load("exact_match")
+    _face_jobs(lambda i: module.add_batch(predictions=[FACE_TEXTS[i]], references=[FACE_TEXTS[i]]))
+    got = module.compute()
+    assert float(got["exact_match"] if face == "compat" else got["score"]) == 1.0
+    # and add() from threads: all N_FACE examples arrive, aligned
+    module = load("exact_match")
+    _face_jobs(lambda i: module.add(prediction=FACE_TEXTS[i], reference=FACE_TEXTS[i]))
+    assert len(module._predictions) == len(module._references) == N_FACE
+    assert all(p == r for p, r in zip(module._predictions, module._references))
+    got = module.compute()
+    assert float(got["exact_match"] if face == "compat" else got["score"]) == 1.0
+
+
+def test_compat_evaluate_sacrebleu_from_threads_equals_one_call():
+    from nlgmetrics.compat import evaluate as compat_evaluate
+
+    preds = [PREDS[i % len(PREDS)] for i in range(N_FACE)]
+    refs = [REFS[i % len(REFS)] for i in range(N_FACE)]
+    module = compat_evaluate.load("sacrebleu")
+    _face_jobs(lambda i: module.add_batch(predictions=[preds[i]], references=[refs[i]]))
+    got = module.compute()
+    want = compat_evaluate.load("sacrebleu").compute(predictions=preds, references=refs)
+    # BLEU sums counts: order-free, so the threaded total is the one-call total exactly
+    assert got["counts"] == want["counts"] and got["totals"] == want["totals"]
+    assert got["score"] == want["score"]
+
+
+def test_torchmetric_from_threads_counts_every_segment():
+    pytest.importorskip("torchmetrics")
+    from nlgmetrics.integrations.torchmetrics import TorchMetric
+
+    preds = [PREDS[i % len(PREDS)] for i in range(N_FACE)]
+    refs = [REFS[i % len(REFS)] for i in range(N_FACE)]
+    for name in ("bleu", "wer"):
+        shared = TorchMetric(name)
+        _face_jobs(lambda i: shared.update([preds[i]], [refs[i]]))
+        assert int(shared.n_segments) == N_FACE
+        serial = nlgmetrics.load(name)
+        serial.update(preds, refs)
+        np.testing.assert_array_equal(shared.stats.counts, serial.state.counts)
+        one_call = TorchMetric(name)
+        one_call.update(preds, refs)
+        assert float(shared.compute()) == float(one_call.compute())
+
+
+def test_compat_rouge_score_aggregator_from_threads():
+    from nlgmetrics.compat.rouge_score import rouge_scorer, scoring
+
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rougeL"])
+    scores = [scorer.score(REFS[i % len(REFS)][0], PREDS[i % len(PREDS)]) for i in range(N_FACE)]
+    agg = scoring.BootstrapAggregator(n_samples=10)
+    _face_jobs(lambda i: agg.add_scores(scores[i]))
+    assert len(agg._scores["rouge1"]) == len(agg._scores["rougeL"]) == N_FACE
+    # rows stay aligned across types: row k of rouge1 and of rougeL come from one example
+    pairs = {(id(s["rouge1"]), id(s["rougeL"])) for s in scores}
+    assert all((id(a), id(b)) in pairs for a, b in zip(agg._scores["rouge1"], agg._scores["rougeL"]))
+
+
+def test_compat_sacrebleu_and_pycocoevalcap_objects_shared_between_threads():
+    from nlgmetrics.compat import pycocoevalcap
+    from nlgmetrics.compat.sacrebleu.metrics import BLEU, CHRF, TER
+
+    streams = [[r[0] for r in REFS]]
+    for metric in (BLEU(), CHRF(), TER()):
+        want = metric.corpus_score(PREDS, streams).score
+        got: list[float] = []
+        _face_jobs(lambda i: got.append(metric.corpus_score(PREDS, streams).score) if i % 25 == 0 else None)
+        assert got == [want] * (N_FACE // 25)
+    gts = {k: r for k, r in enumerate(REFS)}
+    res = {k: [p] for k, p in enumerate(PREDS)}
+    cider = pycocoevalcap.Cider()
+    want = cider.compute_score(gts, res)[0]
+    got = []
+    _face_jobs(lambda i: got.append(cider.compute_score(gts, res)[0]) if i % 25 == 0 else None)
+    assert got == [want] * (N_FACE // 25)
+
+
+def test_compat_jiwer_functions_from_threads():
+    from nlgmetrics.compat import jiwer
+
+    refs = [r[0] for r in REFS]
+    want = jiwer.wer(refs, PREDS)
+    got: list[float] = []
+    _face_jobs(lambda i: got.append(jiwer.wer(refs, PREDS)) if i % 25 == 0 else None)
+    assert got == [want] * (N_FACE // 25)

@@ -233,3 +233,17 @@ def test_nothing_is_written(wmt, tmp_path, monkeypatch):
         m.add_batch(predictions=hyps[:10], references=[r[0] for r in refs[:10]])
         m.compute()
     assert list(home.iterdir()) == [] and list(work.iterdir()) == []
+
+
+def test_native_face_keeps_examples_after_a_bad_option():
+    from nlgmetrics.integrations import evaluate as native
+    from nlgmetrics.errors import InvalidInputError as _Invalid
+
+    module = native.load("sacrebleu")
+    module.add_batch(predictions=["the cat sat on the mat"], references=[["the cat is on the mat"]])
+    for bad in ({"lowercse": True}, {"smooth_method": "nope"}, {"tokenize": "nope"}):
+        with pytest.raises(ValueError):
+            module.compute(**bad)
+    assert round(module.compute()["score"], 4) == 37.9918
+    with pytest.raises(_Invalid):
+        module.compute()

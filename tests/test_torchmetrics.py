@@ -102,12 +102,13 @@ def test_single_process_batches_and_forward(corpora):
     hyps, refs = wmt_data()
     for name, options in CASES + [("meteor", {})]:
         m = TorchMetric(name, **options)
+        div = PERCENT.get(name, 1.0)  # torchmetrics' scale: fractions
         batch_value = m(hyps[:10], refs[:10])  # forward: the batch's score, and accumulates
-        assert float(batch_value) == order_free_score(name, options, hyps[:10], refs[:10])
+        assert float(batch_value) == order_free_score(name, options, hyps[:10], refs[:10]) / div
         m.update(hyps[10:], refs[10:])
         value = m.compute()
         assert value.dtype == torch.float64
-        assert float(value) == order_free_score(name, options, hyps, refs)
+        assert float(value) == order_free_score(name, options, hyps, refs) / div
         m.reset()
         with pytest.raises(InvalidInputError, match="nothing to score"):
             m.compute()
@@ -120,6 +121,9 @@ def test_merge_state_of_two_copies(corpora):
     b.update(hyps[25:], refs[25:])
     a.merge_state(b)
     assert float(a.compute()) == order_free_score("rouge", {}, hyps, refs)
+
+# nlgmetrics' percent scores, reported by TorchMetric as torchmetrics does: fractions
+PERCENT = {"bleu": 100.0, "chrf++": 100.0, "ter": 100.0}
 
 
 def test_limbs_are_exact():
@@ -156,3 +160,64 @@ def test_refuses_what_does_not_reduce_by_sum(corpora):
     assert float(m.compute()) == nm.CIDEr(df=df).corpus_score(hyps, refs).score
     with pytest.raises(InvalidOptionError, match="already built"):
         TorchMetric(nm.BLEU(), tokenize="zh")
+
+
+def test_scale_is_torchmetrics_scale(corpora):
+    # the metrics torchmetrics has report fractions there: the same numbers here
+    import torchmetrics.text as tmt
+
+    hyps, refs = wmt_data()
+    one = [[r[0]] for r in refs]
+    pairs = [
+        (TorchMetric("bleu", smooth_method="none"), tmt.SacreBLEUScore(), one),
+        (TorchMetric("bleu", smooth_method="none", tokenize="none"), tmt.BLEUScore(), one),
+        (TorchMetric("wer"), tmt.WordErrorRate(), [r[0] for r in refs]),
+        (TorchMetric("cer"), tmt.CharErrorRate(), [r[0] for r in refs]),
+    ]
+    for ours, theirs, rs in pairs:
+        ours.update(hyps, rs)
+        theirs.update(hyps, rs)
+        # torchmetrics accumulates in float32 tensors for some of these: a bound, not ==
+        assert float(ours.compute()) == pytest.approx(float(theirs.compute()), rel=1e-5), type(theirs).__name__
+    # torchmetrics' CHRFScore and TranslationEditRate are other computations (their numbers
+    # differ from sacrebleu's by more than rounding): chrF and TER here are sacrebleu's, on
+    # torchmetrics' 0-1 scale
+    import sacrebleu
+
+    for name, order in (("chrf", 0), ("chrf++", 2)):
+        m = TorchMetric(name)
+        m.update(hyps, one)
+        assert float(m.compute()) == sacrebleu.corpus_chrf(hyps, [[r[0] for r in refs]], word_order=order).score / 100
+    m = TorchMetric("ter")
+    m.update(hyps, one)
+    assert float(m.compute()) == sacrebleu.corpus_ter(hyps, [[r[0] for r in refs]]).score / 100
+    native = TorchMetric("bleu", scale="native")
+    native.update(hyps, refs)
+    assert float(native.compute()) == nm.BLEU().corpus_score(hyps, refs).score
+    full = TorchMetric("bleu", as_score=True)
+    full.update(hyps, refs)
+    assert full.compute().score == nm.BLEU().corpus_score(hyps, refs).score  # the Score keeps nlgmetrics' scale
+    with pytest.raises(InvalidOptionError):
+        TorchMetric("bleu", scale="percent")
+    with pytest.raises(InvalidOptionError):
+        TorchMetric("bleu", as_score="yes")
+
+
+@pytest.mark.parametrize("method", range(5))
+def test_nltk_smoothing_methods_0_to_4_stream(corpora, method):
+    from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu
+
+    hyps, refs = wmt_data()
+    m = TorchMetric("bleu", flavour="nltk", smoothing=method)
+    for i in range(0, len(hyps), 9):
+        m.update(hyps[i : i + 9], refs[i : i + 9])
+    want = corpus_bleu([[r.split() for r in rs] for rs in refs], [h.split() for h in hyps],
+                       smoothing_function=getattr(SmoothingFunction(), f"method{method}"))
+    assert float(m.compute()) == want
+
+
+@pytest.mark.parametrize("method", [5, 6, 7])
+def test_nltk_smoothing_methods_reading_the_last_segment_refuse(corpora, method):
+    hyps, refs = wmt_data()
+    with pytest.raises(InvalidOptionError, match="last segment"):
+        TorchMetric("bleu", flavour="nltk", smoothing=method).update(hyps[:5], refs[:5])

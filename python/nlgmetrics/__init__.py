@@ -119,6 +119,9 @@ _EXPORTS: dict[str, str] = {
     # evaluate's google_bleu and exact_match
     "GLEU": ".metrics.gleu",
     "ExactMatch": ".metrics.exact_match",
+    # the argument order of the one-call functions
+    "ArgumentOrderWarning": "._orientation",
+    "RougeLsumWarning": ".metrics.rouge",
 }
 
 __all__ = sorted(_EXPORTS)

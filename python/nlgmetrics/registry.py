@@ -85,7 +85,11 @@ class Entry:
     @property
     def flavours(self) -> tuple[str, ...]:
         if self.declared_flavours is None:
-            return tuple(getattr(self.factory, "flavours", ()))
+            factory = self.factory
+            load_flavours = getattr(factory, "_load_flavours", None)
+            if load_flavours is not None:
+                load_flavours()  # flavours whose modules load on first request (BLEU's nltk, coco, nmt)
+            return tuple(getattr(factory, "flavours", ()))
         return self.declared_flavours
 
     @property
@@ -167,5 +171,9 @@ for _entry in [
     ("comet", "nlgmetrics.neural.comet:COMET", "COMET from a local unbabel-comet checkpoint, with sources (extra [neural])", ("unbabel-comet",), "neural"),
     ("google_bleu", _M + "gleu:GLEU", "Google BLEU (GLEU) as nltk's corpus_gleu / evaluate's google_bleu", ()),
     ("exact_match", _M + "exact_match:ExactMatch", "exact match rate as evaluate's exact_match", None),
+    # metrics of other inputs than (predictions, references): their kinds say what update() takes
+    ("perplexity", _M + "perplexity:Perplexity", "perplexity of per-token log-probabilities (update(logprobs, mask=None))", (), "logprobs"),
+    ("coverage", _M + "coverage:Coverage", "data-to-text coverage: share of input items mentioned (update(predictions, items))", (), "items"),
+    ("content_selection_ordering", _M + "coverage:ContentSelectionOrdering", "data-to-text content selection and ordering (Wiseman et al.)", (), "records"),
 ]:
     register(*_entry)

@@ -9,8 +9,10 @@
 - :func:`sentence_examples`: the segments where one system's sentence BLEU beats the
   other's most (compare-mt's sentence examples).
 
-Every function takes plain texts and a named tokenizer (``"none"``: split on white space, as
-compare-mt reads its files) and returns plain data, so the report and the command line
+Every function takes plain texts and a tokenizer: by default ``"compare-mt"``, compare-mt's
+own ``line.strip().split(' ')`` (runs of spaces give empty tokens, a no-break space stays
+inside its token), so the numbers are compare-mt's on any text; ``"none"`` is
+``str.split()``, any other name one of :mod:`nlgmetrics.tokenizers`, or a callable. They return plain data, so the report and the command line
 format it the same way. The numbers equal compare-mt 0.2.10's
 (``tests/test_analysis.py``).
 """

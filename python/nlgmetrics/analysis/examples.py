@@ -41,7 +41,7 @@ def sentence_examples(
     system_b: Sequence[str],
     *,
     count: int = DEFAULT_COUNT,
-    tokenize: Tokenizer = "none",
+    tokenize: Tokenizer = "compare-mt",
     case_insensitive: bool = False,
 ) -> tuple[list[SentenceExample], list[SentenceExample]]:
     """The ``count`` segments where A beats B most, and the ``count`` where B beats A most.

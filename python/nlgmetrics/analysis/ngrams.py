@@ -54,7 +54,7 @@ def ngram_differences(
     max_n: int = 4,
     alpha: float = 1.0,
     top: int | None = 50,
-    tokenize: Tokenizer = "none",
+    tokenize: Tokenizer = "compare-mt",
     case_insensitive: bool = False,
 ) -> tuple[list[NgramDifference], list[NgramDifference]]:
     """The n-grams most characteristic of A and of B (compare-mt's n-gram report).

@@ -29,6 +29,39 @@ class SentenceBucket:
         return len(self.segments)
 
 
+def compare_mt_bleu(references: Sequence[Sequence[str]], outputs: Sequence[Sequence[str]]) -> float:
+    """compare-mt 0.2.10's ``BleuScorer().score_corpus`` of token lists (one reference each),
+    step for step: per sentence each order's matches and ``max(1, n-grams)``, summed; 0 when
+    no unigram matches; an order whose precision is 0 adds ``log 1`` (compare-mt skips the
+    log); ``BP = min(1, exp(1 - r/c))``; times 100. Not sacrebleu's BLEU: no smoothing,
+    the floor of 1 per sentence, and zero precisions ignored."""
+    import math
+    from collections import Counter
+
+    if not outputs:
+        return 0.0
+    num = [0, 0, 0, 0]
+    den = [0, 0, 0, 0]
+    ref_len = out_len = 0
+    for r, o in zip(references, outputs):
+        ref_len += len(r)
+        out_len += len(o)
+        for n in range(1, 5):
+            out_cnt = Counter(tuple(o[i : i + n]) for i in range(len(o) - n + 1))
+            ref_cnt = Counter(tuple(r[i : i + n]) for i in range(len(r) - n + 1))
+            num[n - 1] += sum(min(c, ref_cnt[g]) for g, c in out_cnt.items())
+            den[n - 1] += max(1, sum(out_cnt.values()))
+    if num[0] == 0:
+        return 0.0
+    prec: float = 0
+    for i in range(4):
+        p = num[i] / den[i] if den[i] != 0 else 0
+        p = math.log(p) if p > 0 else 0
+        prec += p * 0.25
+    bp = min(1, math.exp(1 - ref_len / out_len)) if out_len != 0 else 0
+    return float(100.0 * bp * math.exp(prec))
+
+
 def _metric(metric: Any) -> Any:
     if isinstance(metric, str):
         from ..registry import load
@@ -47,7 +80,7 @@ def sentence_buckets(
     statistic: str = "count",
     metric: Any = "bleu",
     cutoffs: Sequence[float] | None = None,
-    tokenize: Tokenizer = "none",
+    tokenize: Tokenizer = "compare-mt",
 ) -> list[SentenceBucket]:
     """Bucket each system's segments and give the bucket's size or corpus score.
 
@@ -57,6 +90,12 @@ def sentence_buckets(
     bucket, compare-mt's ``count``) or ``"score"`` (the ``metric``'s corpus score over the
     bucket's segments). Lengths count the tokens of ``tokenize``; buckets are labelled as
     compare-mt labels them.
+
+    With ``statistic="score"`` and ``metric="bleu"`` (the default, compare-mt's
+    ``score_measure=bleu``) a bucket's score is compare-mt's own corpus BLEU of the
+    bucket's ``tokenize`` tokens (:func:`compare_mt_bleu`), as compare-mt computes it; a
+    metric object (``BLEU()``, ``CHRF()``...) or another name gives that metric's corpus
+    score instead. Bucketing ``by="score"`` uses the metric's sentence scores.
     """
     if by not in ("length", "lengthdiff", "score"):
         raise InvalidOptionError(f"by must be 'length', 'lengthdiff' or 'score', got {by!r}")
@@ -66,15 +105,16 @@ def sentence_buckets(
     names, outputs = systems_of(systems)
     check_lengths(references, outputs, names)
     scorer = _metric(metric) if (by == "score" or statistic == "score") else None
+    compare_mt = statistic == "score" and isinstance(metric, str) and metric.lower() == "bleu"
     refs = token_lists(references, tokenize, "references")
     results: list[SentenceBucket] = []
     for name, output in zip(names, outputs):
+        outs = token_lists(output, tokenize, f"system {name!r}")
         if by == "score":
             values = [float(v) for v in scorer.sentence_scores(list(output), [[r] for r in references])]
             top = 100.0 if max(values, default=0.0) > 1.0 else 1.0
             buckets = Cutoffs(cutoffs if cutoffs is not None else [top * k / 10.0 for k in range(1, 10)], integers=False)
         else:
-            outs = token_lists(output, tokenize, f"system {name!r}")
             values = [len(r) if by == "length" else len(o) - len(r) for r, o in zip(refs, outs)]
             buckets = Cutoffs(cutoffs if cutoffs is not None else DEFAULT_CUTOFFS[by], integers=True)
         members: list[list[int]] = [[] for _ in buckets.labels]
@@ -83,6 +123,8 @@ def sentence_buckets(
         for label, segments in zip(buckets.labels, members):
             if statistic == "count":
                 value = float(len(segments))
+            elif compare_mt:
+                value = compare_mt_bleu([refs[i] for i in segments], [outs[i] for i in segments])
             elif segments:
                 value = scorer.corpus_score([output[i] for i in segments], [[references[i]] for i in segments]).score
             else:

@@ -73,7 +73,7 @@ def word_accuracy(
     *,
     frequencies: Mapping[str, int] | Sequence[str] | None = None,
     cutoffs: Sequence[int] = DEFAULT_FREQUENCY_CUTOFFS,
-    tokenize: Tokenizer = "none",
+    tokenize: Tokenizer = "compare-mt",
     case_insensitive: bool = False,
 ) -> list[WordBucket]:
     """Per system and frequency bucket, how many of its words match the reference.

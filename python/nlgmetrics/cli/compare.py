@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .extend import ExtendAction
 from .jsonout import json_text
 from .resampling_flags import add_confidence_flags, add_resampling_flags  # noqa: F401 - compare's flags, and score's
 
@@ -26,8 +27,8 @@ def add_parser(sub: Any, common: Any) -> None:
     """Register ``compare``; ``common(parser)`` adds the shared metric flags."""
     c = sub.add_parser("compare", help="paired significance tests of systems against a baseline")
     c.add_argument("-r", "--references", action="append", default=[], metavar="REF", help="a reference file (repeat for several references)")
-    c.add_argument("-i", "--input", nargs="+", required=True, metavar="HYP", help="baseline system output, then the systems to compare with it")
-    c.add_argument("-m", "--metrics", nargs="+", default=["bleu"], metavar="METRIC", help="metrics to compare (default: bleu)")
+    c.add_argument("-i", "--input", nargs="+", action=ExtendAction, required=True, metavar="HYP", help="baseline system output, then the systems to compare with it")
+    c.add_argument("-m", "--metrics", nargs="+", action=ExtendAction, default=["bleu"], metavar="METRIC", help="metrics to compare (default: bleu)")
     c.add_argument("-f", "--format", choices=["text", "json", "latex"], default="text", help="output format (default: text)")
     c.add_argument("-w", "--width", type=int, default=1, help="decimal places (default: 1, as sacrebleu)")
     c.add_argument("--short", action="store_true", help="short signatures")

@@ -17,6 +17,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh 
 if TYPE_CHECKING:
     from typing import Any
 
+from .extend import ExtendAction
 from .resampling_flags import add_resampling_flags
 from .jsonout import json_text
 
@@ -28,10 +29,10 @@ _CORRELATIONS = ("pearson", "spearman", "kendall", "kendall-c", "kendall-like", 
 def add_parser(sub: Any, common: Any) -> None:
     c = sub.add_parser("correlate", help="correlate metric scores with human judgments")
     c.add_argument("-r", "--references", action="append", default=[], metavar="REF", help="a reference file (repeat for several references)")
-    c.add_argument("-i", "--input", nargs="+", required=True, metavar="HYP", help="system output files")
+    c.add_argument("-i", "--input", nargs="+", action=ExtendAction, required=True, metavar="HYP", help="system output files")
     c.add_argument("--names", nargs="+", default=None, help="system names matching --human (default: file names)")
     c.add_argument("--human", required=True, help="TSV of human scores (see `nlgmetrics correlate --help`)")
-    c.add_argument("-m", "--metrics", nargs="+", default=["bleu"], metavar="METRIC", help="metrics (default: bleu)")
+    c.add_argument("-m", "--metrics", nargs="+", action=ExtendAction, default=["bleu"], metavar="METRIC", help="metrics (default: bleu)")
     c.add_argument("--level", choices=["system", "segment"], default="system")
     c.add_argument("--correlation", nargs="+", default=None, choices=_CORRELATIONS, help="pearson, spearman, kendall, kendall-c, kendall-like, pairwise-accuracy (default: pearson; kendall-like at segment level)")
     c.add_argument("--threshold", type=float, default=25.0, help="kendall-like: minimum human score difference of a pair (default: 25)")

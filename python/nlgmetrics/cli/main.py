@@ -12,6 +12,7 @@ import gc
 import os
 import sys
 
+from .extend import ExtendAction
 from .. import __version__
 from ..errors import NlgMetricsError
 from ..io.text import read_lines
@@ -240,9 +241,9 @@ def _declare_score_options(s: Any) -> None:
     from .resampling_flags import add_confidence_flags
 
     s.add_argument("-r", "--references", action="append", default=[], metavar="REF", help="a reference file (repeat for several references)")
-    s.add_argument("-i", "--input", nargs="+", default=None, metavar="HYP", help="system output file(s); stdin when absent")
+    s.add_argument("-i", "--input", nargs="+", action=ExtendAction, default=None, metavar="HYP", help="system output file(s); stdin when absent (repeat -i to add files)")
     s.add_argument("--jsonl", default=None, metavar="FILE", help='JSON lines with "prediction" and "references" (instead of -r/-i)')
-    s.add_argument("-m", "--metrics", nargs="+", default=["bleu"], metavar="METRIC", help="metrics to compute (default: bleu)")
+    s.add_argument("-m", "--metrics", nargs="+", action=ExtendAction, default=["bleu"], metavar="METRIC", help="metrics to compute (default: bleu; repeat -m to add metrics)")
     s.add_argument("-f", "--format", choices=["text", "json", "tsv"], default="text", help="output format (default: text)")
     s.add_argument("-tok", "--tokenize", default=None, help="tokenizer for the metrics that take one")
     s.add_argument("-lc", "--lowercase", action="store_true", help="lowercase BLEU (as sacrebleu: chrF takes --chrf-lowercase, TER --ter-case-sensitive), PER, NIST and diversity")
@@ -320,7 +321,11 @@ def _check_capabilities(command: str, args: argparse.Namespace, metrics: list[tu
     from . import data_to_text, stream as stream_cli
 
     streaming = command == "score" and stream_cli.wanted(args)
+    kinds = {e.name: e.kind for e in available()}
     for name, metric in metrics:
+        if kinds.get(name) in ("logprobs", "records"):
+            what = "per-token log-probabilities" if kinds[name] == "logprobs" else "lists of records"
+            raise UsageError(f"{name} scores {what}, not text files: use it from Python (nlgmetrics.load({name!r}))")
         if _corpus_only(metric):  # `report` shows such metrics without intervals
             if command in ("compare", "correlate"):
                 raise UsageError(f"{name} gives one corpus score without per-segment statistics: `{command}` cannot use it")
@@ -347,7 +352,22 @@ def build_metrics(command: str, parser: argparse.ArgumentParser, args: argparse.
     return built
 
 
-def _inputs(args: argparse.Namespace) -> tuple[list[tuple[str, list[str], list[list[str]]]], list[str] | None]:
+def _reference_free(metric: Any) -> bool:
+    """The metric scores outputs alone (Distinct-n, Self-BLEU, a reference-free COMET):
+    its ``corpus_score`` takes ``references=None``."""
+    import inspect
+
+    try:
+        param = inspect.signature(metric.corpus_score).parameters.get("references")
+    except (TypeError, ValueError):
+        return False
+    if param is None or param.default is not None:
+        return False
+    uses = getattr(metric, "_uses", None)  # COMET: (reads sources, reads references) of its model
+    return not uses()[1] if callable(uses) else True
+
+
+def _inputs(args: argparse.Namespace, metrics: list[tuple[str, Any]] = ()) -> tuple[list[tuple[str, list[str], list[list[str]] | None]], list[str] | None]:
     """Every system's lines and the references, each file read, decoded and split once
     and line counts checked once, for all the metrics of the run; and with ``--jsonl``, the
     file's lines (for the metrics that also read the tables, PARENT), else ``None``."""
@@ -357,6 +377,8 @@ def _inputs(args: argparse.Namespace) -> tuple[list[tuple[str, list[str], list[l
         preds, refs, lines = _read_jsonl(args.jsonl)
         return [(args.jsonl, preds, refs)], lines
     systems = _read_systems(args)
+    if not args.references and metrics and all(_reference_free(m) for _, m in metrics):
+        return [(name, hyps, None) for name, hyps in systems], None  # nothing to compare against: no -r needed
     refs = _references(args.references, len(systems[0][1]))
     for name, hyps in systems[1:]:
         if len(hyps) != len(refs):
@@ -379,7 +401,7 @@ def _score(args: argparse.Namespace, out, built: dict[str, Any]) -> int:
         return 0
     from ..engines.progress import display_names
 
-    inputs, jsonl_lines = _inputs(args)
+    inputs, jsonl_lines = _inputs(args, metrics)
     shown = display_names([sys_name for sys_name, _, _ in inputs])  # the bars' labels, as the report's
     results: list[dict[str, Any]] = []
     for sys_name, hyps, refs in inputs:
@@ -390,7 +412,7 @@ def _score(args: argparse.Namespace, out, built: dict[str, Any]) -> int:
             if args.sentence_level:
                 # JSON rows carry every part of the segment's score as named fields (rouge1_recall, ...)
                 parts = metric.sentence_parts(hyps, refs) if args.format == "json" else {"score": metric.sentence_scores(hyps, refs)}
-                sig = metric.signature(metric.stats(hyps[:1], refs[:1]).total()).format(short=args.short) if hyps else ""
+                sig = metric.signature(metric.stats(hyps[:1], refs[:1] if refs is not None else None).total()).format(short=args.short) if hyps else ""
                 for i, value in enumerate(parts["score"]):
                     row = {"system": sys_name, "segment": i + 1, "metric": metric.name, "score": float(value), "signature": sig}
                     row.update({k: float(v[i]) for k, v in parts.items() if k != "score"})
@@ -438,6 +460,15 @@ def _emit(args: argparse.Namespace, results: list[dict[str, Any]], out) -> None:
                 out.write(f"{prefix}{r['_text']}\n{' ' * len(prefix)}{r['signature']}\n")
 
 
+# nlgmetrics.classification's metric functions (the list is checked against the package's
+# __all__ by tests/test_registry_list.py; importing it here would load numpy for `list`)
+_CLASSIFICATION = (
+    "accuracy_score", "balanced_accuracy_score", "precision_score", "recall_score", "f1_score", "fbeta_score",
+    "precision_recall_fscore_support", "confusion_matrix", "multilabel_confusion_matrix", "roc_auc_score",
+    "roc_curve", "precision_recall_curve", "average_precision_score", "auc", "mean_average_precision",
+)
+
+
 def _list(out) -> int:
     from ..tokenizers import DESCRIPTIONS
 
@@ -445,6 +476,9 @@ def _list(out) -> int:
     for e in available():
         flav = f" [flavours: {', '.join(e.flavours)}]" if e.flavours else ""
         out.write(f"  {e.name:<12} {e.description}{flav}\n")
+    out.write("classification (nlgmetrics classify; scikit-learn's numbers):\n")
+    for name in _CLASSIFICATION:
+        out.write(f"  {name}\n")
     out.write("tokenizers:\n")
     for name, desc in DESCRIPTIONS.items():
         out.write(f"  {name:<12} {desc}\n")

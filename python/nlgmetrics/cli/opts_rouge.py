@@ -29,6 +29,7 @@ def _add_rouge(g: argparse._ArgumentGroup) -> None:
     g.add_argument("--rouge-length-limit", type=int, default=None, metavar="WORDS", help="rouge155 -l: truncate summaries to WORDS words")
     g.add_argument("--rouge-byte-limit", type=int, default=None, metavar="BYTES", help="rouge155 -b: truncate summaries to BYTES bytes")
     g.add_argument("--rouge-beta", type=float, default=1.2, help="coco flavour beta (default: 1.2)")
+    g.add_argument("--rouge-split-summaries", action="store_true", help="rouge-score flavour: split each text into sentences with nltk's English Punkt before rougeLsum (rouge-score's split_summaries=True); without it rougeLsum reads one sentence per line, so one-line texts give rougeL")
 
 
 def _collect_rouge(a: argparse.Namespace) -> dict[str, Any]:
@@ -40,6 +41,8 @@ def _collect_rouge(a: argparse.Namespace) -> dict[str, Any]:
     opts["rouge_types"] = a.rouge_types or _DEFAULT_TYPES[flavour]
     if flavour == "rouge-score":
         opts.update(use_stemmer=a.rouge_stemmer, tokenizer=a.rouge_tokenizer)
+        if a.rouge_split_summaries:
+            opts["split_summaries"] = True
     else:
         opts.update(
             stemming=a.rouge_stemmer,

@@ -18,12 +18,13 @@ is not covered and what to use.
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Callable
 
 import numpy as np
 
 from ..integrations import evaluate as _native_evaluate
-from ..errors import InvalidInputError, InvalidOptionError
+from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
 from ..registry import load as _load_metric
 
 __all__ = ["load", "EvaluationModule"]
@@ -184,6 +185,8 @@ def _native(name: str) -> Callable[..., Any]:
                 raise ValueError("Sacrebleu requires the same number of references for each prediction")
         return adapter(list(predictions), refs, **options)
 
+    # the adapter's options, so that a misspelt one is refused before anything is consumed
+    compute.__signature__ = inspect.signature(adapter)  # type: ignore[attr-defined]
     return compute
 
 
@@ -202,29 +205,40 @@ _COMPUTE: dict[str, Callable[..., Any]] = {
 }
 
 
-class EvaluationModule:
-    """evaluate's calls: ``add``, ``add_batch``, ``compute`` (which consumes what was added)."""
+class EvaluationModule(_native_evaluate.EvaluationModule):
+    """evaluate's calls: ``add``, ``add_batch``, ``compute`` (which consumes what was added).
 
-    def __init__(self, name: str, compute: Callable[..., Any]):
-        self.name = name
-        self._compute = compute
-        self._predictions: list[Any] = []
-        self._references: list[Any] = []
+    The native face's module (:class:`nlgmetrics.integrations.evaluate.EvaluationModule`) with evaluate's
+    result dicts: options are checked before anything is consumed, the examples are
+    forgotten only by a ``compute`` that succeeded, and one lock keeps predictions and
+    references aligned when several threads add. As in evaluate, ``compute()`` on a module
+    to which nothing was added raises ``ValueError``; an explicit empty batch
+    (``compute(predictions=[], references=[])``) is scored as evaluate's script scores it.
+    """
+
+    _empty_batches_scored = True
+
+    def __init__(self, name: str, compute: Callable[..., Any], options: dict[str, Any] | None = None):
+        super().__init__(name, compute, dict(options or {}))
+
+    def _batch(self, predictions: Any, references: Any) -> tuple[list[Any], list[Any]]:
+        # evaluate takes any array-like (2-D label arrays included): rows, as given
+        if predictions is None:
+            raise InvalidInputError(f"{self.name}: add_batch() needs predictions=")
+        try:
+            preds = list(predictions)
+            refs = [None] * len(preds) if references is None else list(references)
+        except TypeError as e:
+            raise InputTypeError(f"{self.name}: predictions and references must be sequences ({e})") from None
+        if len(refs) != len(preds):
+            raise LengthMismatchError(f"{len(preds)} predictions but {len(refs)} references")
+        return preds, refs
 
     def add(self, *, prediction=None, reference=None, **kwargs) -> None:
-        self._predictions.append(prediction)
-        self._references.append(reference)
+        super().add(prediction=prediction, reference=reference)
 
     def add_batch(self, *, predictions=None, references=None, **kwargs) -> None:
-        self._predictions += list(predictions)
-        self._references += list(references)
-
-    def compute(self, *, predictions=None, references=None, **kwargs) -> Any:
-        if predictions is not None or references is not None:
-            self.add_batch(predictions=predictions, references=references)
-        preds, refs = self._predictions, self._references
-        self._predictions, self._references = [], []
-        return self._compute(preds, refs, **kwargs)
+        super().add_batch(predictions=predictions, references=references)
 
     def __repr__(self) -> str:
         return f'EvaluationModule(name: "{self.name}")'

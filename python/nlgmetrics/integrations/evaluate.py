@@ -134,8 +134,13 @@ class EvaluationModule:
     what was added. One lock guards the examples, so threads may add concurrently.
     """
 
+    # evaluate's drop-in (nlgmetrics.compat.evaluate) scores an explicit empty batch as its
+    # scripts do; here an empty corpus is refused
+    _empty_batches_scored = False
+
     def __init__(self, name: str, compute: Callable[..., Any], options: dict[str, Any]):
         self.name = name
+        self._added = False
         self._compute = compute
         self._lock = threading.Lock()
         self._check_options(options)
@@ -159,7 +164,7 @@ class EvaluationModule:
         try:
             sig.bind(None, None, **options)
         except TypeError as e:
-            known = [p.name for p in sig.parameters.values() if p.kind is inspect.Parameter.KEYWORD_ONLY]
+            known = [p.name for p in list(sig.parameters.values())[2:] if p.kind is not inspect.Parameter.VAR_POSITIONAL]
             raise UnknownOptionError(f"{self.name}: {e}; its options are: {', '.join(known)}") from None
 
     def _batch(self, predictions: Any, references: Any) -> tuple[list[Any], list[Any]]:
@@ -176,13 +181,16 @@ class EvaluationModule:
         with self._lock:
             self._predictions.append(prediction)
             self._references.append(reference)
+            self._added = True
 
     def add_batch(self, *, predictions: Any = None, references: Any = None) -> None:
         """Add a batch; references may be omitted only for reference-free metrics."""
         preds, refs = self._batch(predictions, references)
         with self._lock:
+            # one lock for both lists: concurrent batches stay aligned
             self._predictions += preds
             self._references += refs
+            self._added = True
 
     def compute(self, *, predictions: Any = None, references: Any = None, **options: Any) -> Any:
         """Score everything added (plus ``predictions``/``references``), then forget it."""
@@ -196,13 +204,16 @@ class EvaluationModule:
             n = len(self._predictions)
             preds = self._predictions[:n] + extra_preds
             refs = self._references[:n] + extra_refs
-        if not preds:
-            raise InvalidInputError(f"{self.name}: nothing to compute; add examples or pass predictions=")
+            added = self._added
+        if not preds and not (self._empty_batches_scored and (added or predictions is not None)):
+            # evaluate raises ValueError here too ("call `add` or `add_batch` at least once")
+            raise InvalidInputError(f"{self.name}: nothing to compute; call add() or add_batch() first, or pass predictions=")
         result = self._compute(preds, refs, **options)
         with self._lock:
             # examples added by other threads meanwhile stay for the next compute
             del self._predictions[:n]
             del self._references[:n]
+            self._added = bool(self._predictions)
         return result
 
     def __repr__(self) -> str:

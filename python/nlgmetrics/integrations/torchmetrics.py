@@ -5,8 +5,16 @@ single-process number (extra ``[torch]``).
 >>> from nlgmetrics.integrations.torchmetrics import TorchMetric
 >>> bleu = TorchMetric("bleu")
 >>> bleu.update(["the cat sat on the mat"], [["the cat is on the mat"]])
->>> round(float(bleu.compute()), 4)
-37.9918
+>>> round(float(bleu.compute()), 6)
+0.379918
+
+Scale: ``compute()`` reports on **torchmetrics' scale**. The metrics torchmetrics also has
+and reports as fractions (sacrebleu's BLEU: ``BLEUScore``/``SacreBLEUScore``; chrF and
+chrF++: ``CHRFScore``; TER: ``TranslationEditRate``), which nlgmetrics reports in percent
+as sacrebleu does, are divided by 100 (``scale="torchmetrics"``, the default); every other
+metric is already on the scale of its reference (WER and the jiwer family, ROUGE, the
+nltk/coco/nmt BLEU flavours: 0–1). ``scale="native"`` keeps nlgmetrics' own numbers;
+``as_score=True`` returns the :class:`~nlgmetrics.Score` itself, on nlgmetrics' scale.
 
 States (one set per metric configuration):
 
@@ -22,7 +30,8 @@ States (one set per metric configuration):
 Metrics whose statistics need more than sums refuse with a clear error: corpus-wide tables
 (CIDEr-D with document frequencies from the evaluated corpus: pass a fitted
 ``CiderDF``; Distinct-n's n-gram union; NIST without fixed weights: ``NIST().fit(refs)``)
-and nltk BLEU smoothing methods that read the last segment.
+and nltk BLEU smoothing methods that read the last segment (``method5``–``method7``;
+``method0``–``method4`` smooth the corpus totals only and stream).
 """
 
 from __future__ import annotations
@@ -89,9 +98,14 @@ class TorchMetric(torchmetrics.Metric):
         metric: str | Metric = "bleu",
         *,
         as_score: bool = False,
+        scale: str = "torchmetrics",
         torchmetrics_kwargs: dict[str, Any] | None = None,
         **options: Any,
     ):
+        if scale not in ("torchmetrics", "native"):
+            raise InvalidOptionError(f"scale must be 'torchmetrics' (fractions, as torchmetrics reports them) or 'native', got {scale!r}")
+        if not isinstance(as_score, bool):
+            raise InvalidOptionError(f"as_score must be a bool, got {as_score!r}")
         super().__init__(**(torchmetrics_kwargs or {}))
         if isinstance(metric, str):
             metric = load(metric, **options)
@@ -100,7 +114,10 @@ class TorchMetric(torchmetrics.Metric):
         if not isinstance(metric, Metric):
             raise InvalidOptionError(f"metric must be a registered name or a Metric object, got {type(metric).__name__}")
         self.metric = metric
-        self.as_score = bool(as_score)
+        self.as_score = as_score
+        self.scale = scale
+        # nlgmetrics' percent scores whose torchmetrics counterparts are fractions
+        self._divisor = 100.0 if scale == "torchmetrics" and _percent(metric) else 1.0
         zero = metric.zero()
         self.add_state("counts", default=torch.zeros(len(zero.count_fields), dtype=torch.int64), dist_reduce_fx="sum")
         self.add_state("sum_limbs", default=torch.zeros((len(zero.sum_fields), N_LIMBS), dtype=torch.int64), dist_reduce_fx="sum")
@@ -116,6 +133,8 @@ class TorchMetric(torchmetrics.Metric):
         batch._state = None
         batch.update(predictions, references)
         total = batch.state
+        if total.tail is not None and _tail_unread(m):
+            total = total.replace(tail=None)  # the smoothing reads the corpus totals only
         if total.tables or total.tail is not None:
             raise InvalidOptionError(
                 f"{m!r}: its statistics include corpus-wide tables or order-dependent extras, "
@@ -158,4 +177,21 @@ class TorchMetric(torchmetrics.Metric):
         score: Score = self.metric.score_stats(stats)
         if self.as_score:
             return score
-        return torch.tensor(score.score, dtype=torch.float64)
+        return torch.tensor(score.score / self._divisor, dtype=torch.float64)
+
+
+def _percent(metric: Metric) -> bool:
+    """nlgmetrics reports it in percent (sacrebleu's convention) where torchmetrics' metric
+    of the same name reports a fraction: sacrebleu's BLEU, chrF/chrF++ and TER."""
+    from .metrics.bleu import SacreBLEU
+    from .metrics.chrf import SacreCHRF
+    from .metrics.ter import SacreTER
+
+    return isinstance(metric, (SacreBLEU, SacreCHRF, SacreTER))
+
+
+def _tail_unread(metric: Metric) -> bool:
+    """nltk BLEU's smoothing methods 0-4 never read the last segment's extras (methods 5-7 do)."""
+    from .metrics.bleu_nltk import NltkBLEU
+
+    return isinstance(metric, NltkBLEU) and metric.method <= 4

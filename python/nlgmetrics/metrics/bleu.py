@@ -19,6 +19,7 @@ import math
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
 
+from .._orientation import flavour_in, oriented
 from .. import _core
 from .. import tokenizers as _tok
 from ..script_check import Segmentation
@@ -200,11 +201,13 @@ class SacreBLEU(BLEU):
         return _core.bleu_pairwise(c, [x[0] for x in r], tok, lc, self.max_ngram_order, self.smooth_method, self.smooth_value, self.effective_order, self.n_threads)
 
 
+@oriented('nltk, pycocoevalcap and tensorflow/nmt', flavour_in("sacrebleu", "nltk", "coco", "nmt"))
 def bleu(predictions, references, **options: Any) -> BLEUScore:
     """Corpus BLEU: ``BLEU(**options).corpus_score(predictions, references)``."""
     return BLEU(**options).corpus_score(predictions, references)
 
 
+@oriented('nltk, pycocoevalcap and tensorflow/nmt', flavour_in("sacrebleu", "nltk", "coco", "nmt"))
 def sentence_bleu(predictions, references, **options: Any) -> np.ndarray:
     """Sentence BLEU per prediction, with sacrebleu's sentence defaults (effective order on)."""
     options.setdefault("effective_order", True)

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from .._orientation import never, oriented
 from .. import _core
 from .._inputs import check_all_text
 from ..errors import InvalidOptionError
@@ -168,6 +169,7 @@ class SacreCHRF(CHRF):
             raise
 
 
+@oriented('sacrebleu', never)
 def chrf(predictions, references, **options: Any) -> CHRFScore:
     """Corpus chrF: ``CHRF(**options).corpus_score(predictions, references)``."""
     return CHRF(**options).corpus_score(predictions, references)
@@ -179,6 +181,7 @@ def chrf_plus_plus(**options: Any) -> CHRF:
     return CHRF(**options)
 
 
+@oriented('sacrebleu', never)
 def sentence_chrf(predictions, references, **options: Any) -> np.ndarray:
     """Sentence chrF per prediction (same options as the corpus score, as in sacrebleu)."""
     return CHRF(**options).sentence_scores(predictions, references)

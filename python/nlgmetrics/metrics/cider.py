@@ -69,6 +69,7 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
+from .._orientation import always, oriented
 from .._resources import n_threads_value
 from .._safe_pickle import describe
 from .. import _core, script_check
@@ -543,6 +544,7 @@ class CIDEr(Metric):
         return CIDErScore("CIDEr-D" if self.flavour == "cider-d" else "CIDEr", value, self.signature(stats), stats, images=n_images)
 
 
+@oriented("pycocoevalcap's compute_score(gts, res)", always)
 def cider_score(predictions, references, **options: Any) -> CIDErScore:
     """Corpus CIDEr-D (pycocoevalcap): ``CIDEr(**options).corpus_score(predictions, references)``."""
     return CIDEr(**options).corpus_score(predictions, references)

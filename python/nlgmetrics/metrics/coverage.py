@@ -244,7 +244,11 @@ class ContentSelectionOrdering(Metric):
 
     def __init__(self, *, match=None, n_threads: int = 0):
         super().__init__(n_threads=n_threads)
-        self.match = match or (lambda a, b: a == b)
+        import operator
+
+        if match is not None and not callable(match):
+            raise InvalidOptionError(f"match must be a function of two records returning a bool (or None for equality), got {match!r}")
+        self.match = match or operator.eq  # picklable (worker processes), unlike a lambda
         self._match_name = "equal" if match is None else getattr(match, "__name__", "custom")
 
     def _signature_items(self) -> dict[str, Any]:
@@ -253,6 +257,10 @@ class ContentSelectionOrdering(Metric):
     def _records(self, docs: Any, what: str) -> list[list[tuple]]:
         if isinstance(docs, (str, bytes)):
             raise InputTypeError(f"{what} must be a sequence of record lists")
+        try:
+            docs = list(docs)
+        except TypeError:
+            raise InputTypeError(f"{what} must be a sequence of record lists, got {type(docs).__name__}") from None
         out = []
         for i, d in enumerate(docs):
             try:

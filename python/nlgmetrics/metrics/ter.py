@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from .._orientation import never, oriented
 from .. import _core
 from .._inputs import as_texts, check_all_text
 from ..script_check import Segmentation
@@ -157,11 +158,13 @@ class SacreTER(TER):
             raise
 
 
+@oriented('sacrebleu', never)
 def ter(predictions, references, **options: Any) -> TERScore:
     """Corpus TER: ``TER(**options).corpus_score(predictions, references)``."""
     return TER(**options).corpus_score(predictions, references)
 
 
+@oriented('sacrebleu', never)
 def sentence_ter(predictions, references, **options: Any) -> np.ndarray:
     """Sentence TER per prediction."""
     return TER(**options).sentence_scores(predictions, references)

@@ -37,6 +37,7 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
+from .._orientation import always, oriented
 from .. import _core
 from ..errors import InvalidOptionError
 from ..script_check import Segmentation
@@ -206,22 +207,27 @@ class CER(_EditMetric):
     unit = "char"
 
 
+@oriented('jiwer', always)
 def wer(predictions, references, **options: Any) -> EditScore:
     return WER(**options).corpus_score(predictions, references)
 
 
+@oriented('jiwer', always)
 def cer(predictions, references, **options: Any) -> EditScore:
     return CER(**options).corpus_score(predictions, references)
 
 
+@oriented('jiwer', always)
 def mer(predictions, references, **options: Any) -> EditScore:
     return MER(**options).corpus_score(predictions, references)
 
 
+@oriented('jiwer', always)
 def wil(predictions, references, **options: Any) -> EditScore:
     return WIL(**options).corpus_score(predictions, references)
 
 
+@oriented('jiwer', always)
 def wip(predictions, references, **options: Any) -> EditScore:
     return WIP(**options).corpus_score(predictions, references)
 

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from ...tasks.coco import ptb_tokenize
+from ...errors import InvalidInputError
 from ...metrics.bleu_coco import CocoBLEU
 from ...metrics.cider import CIDEr
 from ...metrics.meteor import METEOR
@@ -58,8 +59,10 @@ class Cider:
 
     def compute_score(self, gts, res):
         hyps, refs = _pairs(gts, res)
-        if not hyps:  # np.mean of no scores
-            return np.float64("nan"), np.array([])
+        if not hyps:
+            # pycocoevalcap's CiderScorer raises ValueError here (max() of no document
+            # frequencies); a ValueError too, with a message that says why
+            raise InvalidInputError("Cider.compute_score: no images to score (gts and res are empty)")
         metric = CIDEr(tokenize="none", n=self._n, sigma=self._sigma)
         seg = metric.stats(hyps, refs)
         # the metric's corpus value is pycocoevalcap's np.mean of these scores, bit for bit

@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 
-from ...metrics.rouge import ROUGE, RougeTokenizerWarning
+from ...metrics.rouge import ROUGE, RougeLsumWarning, RougeTokenizerWarning, split_summary
 from . import scoring
 from .tokenizers import DefaultTokenizer
 
@@ -50,9 +50,10 @@ class RougeScorer(scoring.BaseScorer):
 
     def _sentences(self, text: str) -> list[str]:
         if self._split_summaries:
-            import nltk
+            # nltk.sent_tokenize's English Punkt, read offline (never downloaded)
+            from ...metrics.nltk_word_tokenize import _sentence_tokenizer
 
-            sents = nltk.sent_tokenize(text)
+            sents = _sentence_tokenizer().tokenize(text)
         else:
             sents = text.split("\n")
         return [s for s in sents if len(s)]
@@ -61,7 +62,7 @@ class RougeScorer(scoring.BaseScorer):
         """Texts for the core and the two token counts (rouge-score's empty cases)."""
         if not self._custom:
             if summary and self._split_summaries:
-                target, prediction = "\n".join(self._sentences(target)), "\n".join(self._sentences(prediction))
+                target, prediction = split_summary(target), split_summary(prediction)
             count = lambda t: len(_token_count_source(t, self._use_stemmer))  # noqa: E731
             return target, prediction, count(target), count(prediction)
         vocab: dict[str, str] = {}
@@ -84,8 +85,9 @@ class RougeScorer(scoring.BaseScorer):
                 continue
             tgt, pred, n_target, n_pred = self._encode(target, prediction, summary)
             m = self._metric(tuple(dict.fromkeys(types)))
-            with warnings.catch_warnings():  # rouge-score does not warn about non-Latin text
+            with warnings.catch_warnings():  # rouge-score does not warn about non-Latin text or single lines
                 warnings.simplefilter("ignore", RougeTokenizerWarning)
+                warnings.simplefilter("ignore", RougeLsumWarning)
                 row = m.stats([pred], [[tgt]])._sum_matrix()[0]
             for k, t in enumerate(m.rouge_types):
                 if t in ("rougeL", "rougeLsum") and (n_target == 0 or n_pred == 0):

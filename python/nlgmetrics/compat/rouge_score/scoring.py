@@ -8,6 +8,7 @@ from typing import Dict
 
 import numpy as np
 
+from ..._locking import state_lock
 from ...engines.resample import bootstrap_mean_percentiles
 
 
@@ -39,12 +40,16 @@ class BootstrapAggregator:
         self._scores = collections.defaultdict(list)
 
     def add_scores(self, scores):
-        for score_type, score in scores.items():
-            self._scores[score_type].append(score)
+        # under one lock: threads adding at once keep row k of every type the same example
+        with state_lock(self):
+            for score_type, score in scores.items():
+                self._scores[score_type].append(score)
 
     def aggregate(self):
         result = {}
-        for score_type, scores in self._scores.items():
+        with state_lock(self):
+            items = [(t, list(v)) for t, v in self._scores.items()]
+        for score_type, scores in items:
             pct = self._bootstrap_resample(np.vstack(tuple(scores)))
             low, mid, high = (scores[0].__class__(*pct[j, :]) for j in range(3))
             result[score_type] = AggregateScore(low=low, mid=mid, high=high)
