@@ -36,6 +36,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "nlgmetrics.io",
             "nlgmetrics._sacrebleu_float32",
             "nlgmetrics._safe_pickle",
+            "nlgmetrics._orientation",
         ),
     ),
     ("core", ("nlgmetrics._core", "nlgmetrics.errors", "nlgmetrics._resources", "nlgmetrics._locking")),
@@ -226,3 +227,18 @@ def test_the_walker_sees_imports(tmp_path, monkeypatch, source, expected):
     assert [t for _, t in _imports("nlgmetrics.engines.significance")] == expected
     if expected[0].startswith("nlgmetrics.cli"):
         assert _layer(expected[0]) < _layer("nlgmetrics.engines.significance")
+
+
+def test_every_import_names_a_real_module():
+    """A relative import left pointing at a module's old home (``from .metrics`` in a module
+    that moved one folder down) resolves to nothing: caught here, lazy imports included."""
+    missing = []
+    for name, path in MODULES.items():
+        here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if not isinstance(node, ast.ImportFrom) or not node.level or not node.module:
+                continue
+            base = ".".join(here[: len(here) - node.level + 1] + [node.module])
+            if base not in MODULES and base != CORE:
+                missing.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno} imports {base}")
+    assert not missing, "imports of modules that do not exist:\n" + "\n".join(missing)

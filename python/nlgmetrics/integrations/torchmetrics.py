@@ -183,15 +183,15 @@ class TorchMetric(torchmetrics.Metric):
 def _percent(metric: Metric) -> bool:
     """nlgmetrics reports it in percent (sacrebleu's convention) where torchmetrics' metric
     of the same name reports a fraction: sacrebleu's BLEU, chrF/chrF++ and TER."""
-    from .metrics.bleu import SacreBLEU
-    from .metrics.chrf import SacreCHRF
-    from .metrics.ter import SacreTER
+    from ..metrics.bleu import SacreBLEU
+    from ..metrics.chrf import SacreCHRF
+    from ..metrics.ter import SacreTER
 
     return isinstance(metric, (SacreBLEU, SacreCHRF, SacreTER))
 
 
 def _tail_unread(metric: Metric) -> bool:
     """nltk BLEU's smoothing methods 0-4 never read the last segment's extras (methods 5-7 do)."""
-    from .metrics.bleu_nltk import NltkBLEU
+    from ..metrics.bleu_nltk import NltkBLEU
 
     return isinstance(metric, NltkBLEU) and metric.method <= 4
