@@ -38,6 +38,12 @@ if kind == "rouge155":
     r = nlgmetrics.load("rouge", flavour="rouge155", rouge_types=["rougeL"], n_threads=1)
     s = r.corpus_score([a], [[b]]).types["rougeL"]
     out["155"] = [s.precision, s.recall, s.fmeasure]
+if kind == "rougeW":
+    # weight 1: every run counts its length, so the weighted LCS is the LCS
+    r = nlgmetrics.load("rouge", flavour="rouge155", rouge_types=["rougeW", "rougeL"], weight=1.0, n_threads=1)
+    t = r.corpus_score([a], [[b]]).types
+    out["W"] = [t["rougeW"].precision, t["rougeW"].recall]
+    out["L155"] = [t["rougeL"].precision, t["rougeL"].recall]
 print(json.dumps(out))
 """
 
@@ -71,3 +77,11 @@ def test_small_alphabets_long_pairs(vocab):
     out = run_capped(2560, 20_000, "rouge155", vocab)
     assert out["rougeLsum"] == out["rougeL"]
     assert out["155"][1] == pytest.approx(round(out["rougeL"][1], 5), abs=1e-12)
+
+
+def test_rouge_w_long_pair_in_linear_memory():
+    # 14,000 words: ROUGE-1.5.5's three whole tables (13 bytes a cell) would be 2.5 GiB,
+    # over the cap; with weight 1 the weighted LCS is the LCS, so ROUGE-W = ROUGE-L
+    out = run_capped(2560, 14_000, "rougeW")
+    assert out["W"] == out["L155"]
+    assert out["W"][1] == pytest.approx(round(out["rougeL"][1], 5), abs=1e-12)
