@@ -124,8 +124,11 @@ class CometNetwork:
 
     def concat(self, parts: list[list[int]]) -> list[int]:
         """unbabel-comet's ``concat_sequences`` for one row: ``<s> a </s></s> b </s> ...``,
-        cut to ``max_positions`` tokens when the pieces are too long together."""
-        lengths = [len(p) - 2 for p in parts]
+        cut to ``max_positions`` tokens when the pieces are too long together. As there,
+        pad tokens (a literal ``<pad>`` in the text) are dropped from every piece first,
+        before the pieces are joined and before the length test."""
+        parts = [[t for t in p if t != self.pad_id] for p in parts]
+        lengths = [len(p[1:-1]) for p in parts]
         sequence = parts[0]
         for nxt in parts[1:]:
             sequence = self.tokenizer.build_inputs_with_special_tokens(sequence[1:-1], nxt[1:-1])
@@ -190,6 +193,13 @@ class CometNetwork:
                 for row, i in enumerate(chunk):
                     out[i] = rows[row]
         return out
+
+    def embed_batch(self, id_lists: list[list[int]]) -> Any:
+        """Pooled vectors ``(len(id_lists), hidden)`` of one padded batch (regression models)."""
+        torch, _ = require_torch()
+        with torch.inference_mode():
+            ids, mask = self._batch(id_lists)
+            return self._pool(ids, mask, *self._mixed(ids, mask))
 
     def sentence_embeddings(self, id_lists: list[list[int]], batch_size: int) -> list[Any]:
         """One pooled vector per id list (regression models)."""
