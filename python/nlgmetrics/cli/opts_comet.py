@@ -33,10 +33,19 @@ def _collect_comet(a: argparse.Namespace) -> dict[str, Any]:
         raise InvalidOptionError("comet needs --comet-model PATH")
     options: dict[str, Any] = {"model": a.comet_model, "encoder": a.comet_encoder, "batch_size": a.comet_batch_size, "device": a.comet_device}
     if a.source is not None:
-        options["sources"] = read_lines(a.source)
+        from ..errors import LengthMismatchError
+
+        sources = options["sources"] = read_lines(a.source)
         refs = getattr(a, "references", None) or []
         if len(refs) == 1:  # lets a subset (the one-segment signature probe of -sl) find its sources
             options["source_references"] = read_lines(refs[0])
+            if len(options["source_references"]) != len(sources):
+                raise LengthMismatchError(f"--source {a.source} has {len(sources)} lines but {refs[0]} has {len(options['source_references'])}")
+        for path in getattr(a, "input", None) or []:
+            if path != "-":
+                n = len(read_lines(path))
+                if n != len(sources):
+                    raise LengthMismatchError(f"--source {a.source} has {len(sources)} lines but {path} has {n}")
     return options
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..errors import InvalidOptionError
+from ..errors import InvalidInputError, InvalidOptionError
 from ._models import longest_first_batches, require_torch
 
 
@@ -64,6 +64,7 @@ class CometNetwork:
         self.max_positions = int(config.max_position_embeddings) - 2
         self.num_layers = int(config.num_hidden_layers) + 1
         self.pad_id = int(self.tokenizer.pad_token_id)
+        self.vocab_size = int(config.vocab_size)
         model = transformers.XLMRobertaModel(config, add_pooling_layer=False)
         prefix = "encoder.model."
         weights = {k[len(prefix):]: v for k, v in state.items() if k.startswith(prefix)}
@@ -120,7 +121,15 @@ class CometNetwork:
         if not texts:
             return []
         out = self.tokenizer([str(t) for t in texts], truncation=True, max_length=self.max_positions - 2)
-        return [list(ids) for ids in out["input_ids"]]
+        rows = [list(ids) for ids in out["input_ids"]]
+        for text, ids in zip(texts, rows):
+            if ids and max(ids) >= self.vocab_size:
+                token = self.tokenizer.convert_ids_to_tokens(max(ids))
+                raise InvalidInputError(
+                    f"the text {str(text)[:60]!r} has the token {token!r} (id {max(ids)}), outside the encoder's "
+                    f"{self.vocab_size} embeddings: the tokenizer and the checkpoint do not match"
+                )
+        return rows
 
     def concat(self, parts: list[list[int]]) -> list[int]:
         """unbabel-comet's ``concat_sequences`` for one row: ``<s> a </s></s> b </s> ...``,
