@@ -51,20 +51,20 @@ _ROWS_PER_HEAD_CALL = 4096
 
 
 @functools.lru_cache(maxsize=2)
-def _load(model: str, encoder: str | None, device: str, dtype: str) -> tuple[Any, str]:
+def _load(model: str, encoder: str | None, device: str, dtype: str, classes: tuple[str, ...] | None = None) -> tuple[Any, str]:
     """(network, weights digest) of one checkpoint, shared by metric objects."""
     from . import _comet_checkpoint as ckpt
     from ._comet_model import CometNetwork
 
     files = ckpt.locate(model)
     data = ckpt.read_checkpoint(files.checkpoint)
-    hparams = ckpt.hyper_parameters(files, data)
+    hparams = ckpt.hyper_parameters(files, data, classes or ckpt.SUPPORTED_CLASSES)
     enc = ckpt.encoder_dir(files, str(hparams.get("pretrained_model", "xlm-roberta-large")), encoder)
     network = CometNetwork(hparams, data["state_dict"], enc, device=device, dtype=torch_dtype(dtype))
     return network, ckpt.file_digest(files.checkpoint)
 
 
-def _check_files(model: str, encoder: str | None) -> None:
+def _check_files(model: str, encoder: str | None, classes: tuple[str, ...] | None = None) -> None:
     """What loading needs, checked when the metric is made (no torch): the checkpoint,
     hparams.yaml with a supported class and the encoder's config and tokenizer; each
     missing piece is an InvalidOptionError naming it."""
@@ -73,10 +73,14 @@ def _check_files(model: str, encoder: str | None) -> None:
     files = ckpt.locate(model)
     declared = ckpt.read_yaml(files.hparams)
     identifier = declared.get("class_identifier")
-    if identifier not in ckpt.SUPPORTED_CLASSES:
+    classes = classes or ckpt.SUPPORTED_CLASSES
+    if identifier not in classes:
+        hint = {"xcomet_metric": " (an XCOMET model: use nlgmetrics.XCOMET, CLI -m xcomet)"}.get(str(identifier), "")
+        if identifier in ckpt.SUPPORTED_CLASSES:
+            hint = " (use nlgmetrics.COMET, CLI -m comet)"
         raise InvalidOptionError(
-            f"COMET model class {identifier!r} (class_identifier in {str(files.hparams)!r}) is not supported; "
-            f"supported: {', '.join(ckpt.SUPPORTED_CLASSES)}"
+            f"COMET model class {identifier!r} (class_identifier in {str(files.hparams)!r}) is not supported{hint}; "
+            f"supported: {', '.join(classes)}"
         )
     ckpt.encoder_dir(files, str(declared.get("pretrained_model", "xlm-roberta-large")), encoder)
 
@@ -87,6 +91,7 @@ class COMET(Metric):
     name = "comet"
     count_fields = ("segments",)
     sum_fields = ("score",)
+    _classes: tuple[str, ...] | None = None  # class_identifier values read (None: COMET's)
 
     def __init__(
         self,
@@ -124,7 +129,7 @@ class COMET(Metric):
             self._bound_refs = as_texts(source_references, "source_references")
             if not isinstance(self._sources, list) or len(self._bound_refs) != len(self._sources):
                 raise LengthMismatchError("source_references must have one reference per bound source")
-        _check_files(self.model, self.encoder)
+        _check_files(self.model, self.encoder, self._classes)
         self._cache: OrderedDict[tuple[str, ...], Any] = OrderedDict()  # whole batches of vectors
         self._cached_texts = 0
         self._ids: OrderedDict[str, list[int]] = OrderedDict()  # token ids of recent texts
@@ -135,18 +140,18 @@ class COMET(Metric):
     def with_sources(self, sources: Sequence[str] | str, references: Sequence[str] | None = None) -> "COMET":
         """A copy bound to ``sources`` (a test set's sources, or one source shared by all
         rows); with their ``references``, subsets of the test set find their sources too."""
-        return COMET(self.model, encoder=self.encoder, sources=sources, source_references=references, batch_size=self.batch_size,
+        return type(self)(self.model, encoder=self.encoder, sources=sources, source_references=references, batch_size=self.batch_size,
                      cache_size=self.cache_size, device=self.device, dtype=self.dtype, n_threads=self.n_threads)
 
     # -- identity -------------------------------------------------------------------------
     @property
     def network(self) -> Any:
-        return _load(self.model, self.encoder, pick_device(self.device), self.dtype)[0]
+        return _load(self.model, self.encoder, pick_device(self.device), self.dtype, self._classes)[0]
 
     def _signature_items(self) -> dict[str, Any]:
         path = Path(self.model)
         label = path.parent.parent.name if path.suffix == ".ckpt" else (path.name or self.model)
-        digest = _load(self.model, self.encoder, pick_device(self.device), self.dtype)[1]
+        digest = _load(self.model, self.encoder, pick_device(self.device), self.dtype, self._classes)[1]
         return {"model": f"{label}@{digest}", "batch": self.batch_size, "dtype": self.dtype}
 
     def _stats_items(self) -> dict[str, Any]:
@@ -213,7 +218,7 @@ class COMET(Metric):
         else:
             srcs = self._bound(len(preds), firsts)
         kind = self.network.hparams["class_identifier"]
-        if wants_src and srcs is None and (kind != "unified_metric" or refs is None):
+        if wants_src and srcs is None and (not self.network.joint or refs is None):
             raise InvalidInputError(f"this COMET model ({kind}) needs the sources: pass sources= (CLI: --source SRC)")
         if wants_ref and refs is None and (kind == "regression_metric" or srcs is None or not wants_src):
             raise MissingReferenceError(f"this COMET model ({kind}) needs references")
