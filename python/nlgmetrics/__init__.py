@@ -118,6 +118,8 @@ _EXPORTS: dict[str, str] = {
     # evaluate's google_bleu and exact_match
     "GLEU": ".metrics.gleu",
     "ExactMatch": ".metrics.exact_match",
+    # xCOMET (extra [neural])
+    "XCOMET": ".neural.xcomet", "xcomet": ".neural.xcomet",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -167,5 +167,6 @@ for _entry in [
     ("comet", "nlgmetrics.neural.comet:COMET", "COMET from a local unbabel-comet checkpoint, with sources (extra [neural])", ("unbabel-comet",), "neural"),
     ("google_bleu", _M + "gleu:GLEU", "Google BLEU (GLEU) as nltk's corpus_gleu / evaluate's google_bleu", ()),
     ("exact_match", _M + "exact_match:ExactMatch", "exact match rate as evaluate's exact_match", None),
+    ("xcomet", "nlgmetrics.neural.xcomet:XCOMET", "xCOMET from a local unbabel-comet XCOMET checkpoint, with error spans (extra [neural])", ("unbabel-comet",), "neural"),
 ]:
     register(*_entry)

@@ -197,6 +197,12 @@ class XCOMET(COMET):
         preds, refs, srcs, _ = self._inputs(predictions, references, sources)
         return self._predict(preds, refs, srcs)
 
+    def sentence_parts(self, predictions: Sequence[str], references: Any = None) -> dict[str, Any]:
+        """``score``, ``mqm_score`` and ``error_spans`` (a list: one list of spans per
+        segment) of every segment: the rows of ``nlgmetrics score -m xcomet -sl -f json``."""
+        p = self.predict(predictions, references)
+        return {"score": p.scores, "mqm_score": np.asarray(p.metadata["mqm_scores"], dtype=np.float64), "error_spans": p.error_spans}
+
     def error_spans(self, predictions: Sequence[str], references: Any = None, sources: Sequence[str] | str | None = None) -> list[list[dict[str, Any]]]:
         """One list of error spans per prediction (see :meth:`predict`)."""
         return self.predict(predictions, references, sources).error_spans
