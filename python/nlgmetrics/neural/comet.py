@@ -45,7 +45,7 @@ from .._locking import state_lock
 from ..errors import InvalidInputError, InvalidOptionError, LengthMismatchError, MissingReferenceError
 from ..metrics.base import Metric, Score
 from ..stats import SegmentStats, Stats
-from ._models import DTYPES, parse_device, pick_device, require_torch, torch_dtype
+from ._models import DTYPES, parse_device, pick_device, require_torch, torch_dtype, torch_threads
 
 _ROWS_PER_HEAD_CALL = 4096
 
@@ -306,6 +306,12 @@ class COMET(Metric):
         return scores.double().cpu().numpy()  # exact for every dtype (float64 stays float64)
 
     def _row_scores(self, mts: list[str], refs: list[str] | None, srcs: list[str] | None) -> np.ndarray:
+        """Scores of the rows, with torch's intra-op threads set to ``n_threads`` (0: torch's
+        own setting; float32 kernels round differently with other thread counts)."""
+        with torch_threads(self.n_threads):
+            return self._compute(mts, refs, srcs)
+
+    def _compute(self, mts: list[str], refs: list[str] | None, srcs: list[str] | None) -> np.ndarray:
         if not mts:
             return np.zeros(0, dtype=np.float64)
         kind = self.network.hparams["class_identifier"]

@@ -43,7 +43,7 @@ import numpy as np
 
 from ..errors import InvalidOptionError
 from .comet import COMET
-from ._models import require_torch
+from ._models import require_torch, torch_threads
 
 # XCOMETMetric's fixed weights (unbabel-comet 2.2.7).
 SCORE_WEIGHTS = [0.12, 0.33, 0.33, 0.22]
@@ -97,7 +97,7 @@ class XCOMET(COMET):
         return {0: "O", **{i + 1: f"I-{label}" for i, label in enumerate(labels)}}
 
     # -- the computation ------------------------------------------------------------------
-    def _row_scores(self, mts: list[str], refs: list[str] | None, srcs: list[str] | None) -> np.ndarray:
+    def _compute(self, mts: list[str], refs: list[str] | None, srcs: list[str] | None) -> np.ndarray:
         return self._predict(mts, refs, srcs).scores
 
     def _predict(self, mts: list[str], refs: list[str] | None, srcs: list[str] | None) -> XCOMETPrediction:
@@ -195,7 +195,8 @@ class XCOMET(COMET):
         """Scores, system score and unbabel-comet's metadata (error spans, MQM and the
         per-input scores), in the order of the inputs."""
         preds, refs, srcs, _ = self._inputs(predictions, references, sources)
-        return self._predict(preds, refs, srcs)
+        with torch_threads(self.n_threads):
+            return self._predict(preds, refs, srcs)
 
     def sentence_parts(self, predictions: Sequence[str], references: Any = None) -> dict[str, Any]:
         """``score``, ``mqm_score`` and ``error_spans`` (a list: one list of spans per
