@@ -510,10 +510,10 @@ def test_device_option_is_parsed_once_for_every_neural_metric():
         with pytest.raises(E, match="CUDA, which is not available"):
             _models.pick_device("cuda")
     # every neural metric takes its device through the one parser
-    for module in ("bertscore", "bleurt", "comet", "hf_perplexity", "xcomet"):
+    for module in ("bertscore", "bleurt", "comet", "hf_perplexity"):
         path = REPO / "python" / "nlgmetrics" / "neural" / f"{module}.py"
-        if path.exists():
-            assert "self.device = parse_device(device)" in path.read_text(encoding="utf-8"), module
+        assert "self.device = parse_device(device)" in path.read_text(encoding="utf-8"), module
+    assert issubclass(nlgmetrics.XCOMET, COMET) and nlgmetrics.XCOMET(GOLD.parent / "xcomet" / "xcomet-sparsemax", encoder=GOLD.parent / "xcomet" / "xlmr-xl-tiny", device=1).device == "cuda:1"
 
 
 def test_cli_source_line_count_mismatch_names_both_files(tmp_path, capsys):
