@@ -532,3 +532,18 @@ def test_cli_source_line_count_mismatch_names_both_files(tmp_path, capsys):
     assert main(kiwi + ["-i", str(files["hyp"])]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and str(files["src"]) in err and str(files["hyp"]) in err and "10 lines" in err and "11" in err
+
+
+@pytest.mark.parametrize("name", ["da-sparsemax-avg", "kiwi-mt-src"])
+def test_half_precision_stays_within_the_documented_bound(name):
+    """float16 / bfloat16 (docs/metrics/comet.md, "Half precision"): measured max abs
+    deviation from float32 over 200 segments, bounded here at twice that on 40 segments."""
+    src, ref, systems = wmt()
+    hyps = systems["Online-B"][:40]
+    base = metric(name).sentence_scores(hyps, refs_for(name, ref[:40]), sources=src[:40])
+    bounds = {"da-sparsemax-avg": {"float16": 8.6e-3, "bfloat16": 8.2e-2}, "kiwi-mt-src": {"float16": 5.8e-4, "bfloat16": 4.2e-3}}[name]
+    for dtype, bound in bounds.items():
+        m = metric(name, dtype=dtype)
+        got = m.sentence_scores(hyps, refs_for(name, ref[:40]), sources=src[:40])
+        assert got.dtype == np.float64 and 0 < np.abs(got - base).max() <= bound
+        assert f"dtype:{dtype}" in m.signature().format()
