@@ -17,13 +17,15 @@ face taking ``(predictions, references)`` works: ``paired_test``, ``compare``, `
 the CLI). Bound sources align by position when the lengths agree, otherwise through the
 references (a Dask partition, a subset), which must then name one source each.
 
-Statistics: each segment's score (float64 of the model's float32) and the count; the
-corpus score is their mean, as unbabel-comet's ``system_score``. Work is shared: each
-distinct text is embedded once per call (regression models), embeddings are kept
-between calls (``cache_size`` texts), so scoring several systems on one test set encodes
-its sources and references once; ``score_systems`` does it in one call;
-``pairwise(candidates, pseudo_references, sources=...)`` embeds each candidate once
-(COMET-MBR). Inputs are sorted by token length into batches of ``batch_size``.
+Statistics: each segment's score (float64 of the model's output: float32, or float64 with
+``dtype="float64"``) and the count; the corpus score is their mean, as unbabel-comet's
+``system_score``. ``update`` goes through the shared ``Metric._accumulate`` (thread-safe).
+Work is shared (regression models): each column (translations, sources, references) is
+embedded in batches that depend only on the column's set of texts, and whole batches are
+kept between calls (``cache_size`` texts), so scoring several systems on one test set
+encodes its sources and references once, and a score never depends on what the object
+scored before (the same inputs give the same bits). ``pairwise(candidates,
+pseudo_references, sources=...)`` embeds each candidate once (COMET-MBR).
 
 Tolerance: float32 torch as unbabel-comet; batches group rows differently, which moves
 the last bits, so parity is tested to 1e-6 (tests/test_comet.py).
