@@ -179,3 +179,29 @@ def test_half_precision_runs_within_the_documented_bound():
     assert 0 < np.abs(half.scores - base.scores).max() <= 0.09
     key = lambda spans: [[(s["start"], s["end"], s["severity"]) for s in row] for row in spans]
     assert sum(a == b for a, b in zip(key(half.error_spans), key(base.error_spans))) >= 25
+
+
+def test_report_segment_table_shows_the_spans(tmp_path):
+    from nlgmetrics.report import data as report_data
+
+    mts, refs, srcs = columns("Online-B", "ref")
+    m = metric("xcomet-sparsemax", sources=srcs[:12])
+    runs = []
+    original = XCOMET._run
+    XCOMET._run = lambda self, *a: runs.append(1) or original(self, *a)
+    try:
+        result = report_data._corpus_only("xcomet", m, ["sys"], {"sys": mts[:12]}, [[r] for r in refs[:12]])
+    finally:
+        XCOMET._run = original
+    want = GOLDENS["models"]["xcomet-sparsemax"]["ref"]["Online-B"]["metadata"]["error_spans"][:12]
+    row = result.rows[0]
+    assert_spans(row.spans, want)  # 12 of the 100 rows, in other batches: the same spans here
+    assert len(runs) == 1  # corpus score, segment scores and spans: one computation (the last prediction is kept)
+    from nlgmetrics.report.text import _segment_table
+
+    class Report:
+        systems, hypotheses, references, metrics, names = ["sys"], {"sys": mts[:12]}, [[r] for r in refs[:12]], [result], {}
+
+    html = _segment_table(Report())
+    first = next(s for rowspans in row.spans for s in rowspans)
+    assert "errors" in html and f"{first['severity']}: " in html and f"[{first['start']}:{first['end']}]" in html

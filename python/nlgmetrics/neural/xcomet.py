@@ -34,6 +34,7 @@ statistics are the segment scores and their count (the system score is their mea
 
 from __future__ import annotations
 
+import copy
 import math
 import os
 from dataclasses import dataclass, field
@@ -90,6 +91,9 @@ class XCOMET(COMET):
         super().__init__(model, encoder=encoder, sources=sources, source_references=source_references, batch_size=batch_size,
                          cache_size=cache_size, device=device, dtype=dtype, n_threads=n_threads)
 
+    def __getstate__(self) -> dict[str, Any]:
+        return {**super().__getstate__(), "_last": None}
+
     def _labels(self) -> dict[int, str]:
         labels = list(self.network.hparams.get("error_labels", ["minor", "major", "critical"]))
         if labels != ["minor", "major", "critical"]:
@@ -101,6 +105,18 @@ class XCOMET(COMET):
         return self._predict(mts, refs, srcs).scores
 
     def _predict(self, mts: list[str], refs: list[str] | None, srcs: list[str] | None) -> XCOMETPrediction:
+        """The prediction of these rows; the last one is kept, so asking for the spans of
+        what was just scored (``report``: scores, then spans) computes nothing again."""
+        key = (self.batch_size, tuple(mts), None if refs is None else tuple(refs), None if srcs is None else tuple(srcs))
+        last = self.__dict__.get("_last")
+        if last is not None and last[0] == key:
+            prediction = last[1]
+        else:
+            prediction = self._run(mts, refs, srcs)
+            self._last = (key, prediction)
+        return XCOMETPrediction(prediction.scores.copy(), prediction.system_score, copy.deepcopy(prediction.metadata))  # callers own theirs
+
+    def _run(self, mts: list[str], refs: list[str] | None, srcs: list[str] | None) -> XCOMETPrediction:
         torch, _ = require_torch()
         net = self.network
         n = len(mts)
