@@ -509,6 +509,13 @@ def test_device_option_is_parsed_once_for_every_neural_metric():
             metric("da-sparsemax-avg", device=0).corpus_score(systems["NiuTrans"][:2], ref[:2], sources=src[:2])
         with pytest.raises(E, match="CUDA, which is not available"):
             _models.pick_device("cuda")
+    # the command line: --comet-device 0 is the CUDA index, as device=0
+    import argparse
+
+    from nlgmetrics.cli.opts_comet import _collect_comet
+
+    ns = argparse.Namespace(comet_model=str(GOLD / "da-sparsemax-avg"), xcomet_model=None, comet_encoder=str(ENCODER), comet_batch_size=16, comet_device="0", source=None)
+    assert _collect_comet(ns)["device"] == 0
     # every neural metric takes its device through the one parser
     for module in ("bertscore", "bleurt", "comet", "hf_perplexity"):
         path = REPO / "python" / "nlgmetrics" / "neural" / f"{module}.py"
