@@ -11,7 +11,6 @@ import os
 import subprocess
 import sys
 from collections import defaultdict
-
 import warnings
 
 import numpy as np
