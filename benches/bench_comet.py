@@ -11,8 +11,11 @@ calls itself there with ``--peer``. Two checkpoints:
   temporary directory (the tiny SentencePiece vocabulary, so the file stays small).
 
 Model loading is timed apart from scoring. unbabel-comet scores each system with one
-``predict`` call (as ``comet-score`` does for several -t files: sources and references
-encoded again per system); nlgmetrics scores system by system on one metric object
+``predict`` call, as ``comet-score`` does for several -t files: once plain (sources and
+references encoded again per system, what the Python API does by default) and once after
+``set_embedding_cache()`` (what ``comet-score`` does by default: an LRU of whole padded
+batches). A third checkpoint, tests/goldens/xcomet/xcomet-sparsemax, times xCOMET (nothing
+is shared between systems there, on either side). nlgmetrics scores system by system on one metric object
 (``corpus_score``: sources and references come from its embedding cache after the first
 system) and all systems in one ``score_systems`` call.
 
@@ -87,7 +90,7 @@ def build_base(target: Path) -> None:
     (target / "hparams.yaml").write_text(yaml.dump(dict(model.hparams)), encoding="utf-8")
 
 
-def peer(model: Path, corpora: Path, n: int, k: int, threads: int) -> None:
+def peer(model: Path, corpora: Path, n: int, k: int, threads: int, cache: bool = False) -> None:
     import comet
     import torch
 
@@ -97,6 +100,8 @@ def peer(model: Path, corpora: Path, n: int, k: int, threads: int) -> None:
     t = clock()
     m = comet.load_from_checkpoint(str(model / "checkpoints" / "model.ckpt"), local_files_only=True)
     load = since(t)
+    if cache:  # what comet-score does by default (an LRU of whole padded batches)
+        m.set_embedding_cache()
     t = clock()
     scores = {}
     for name, hyps in systems.items():
@@ -109,12 +114,14 @@ def peer(model: Path, corpora: Path, n: int, k: int, threads: int) -> None:
 def ours(model: Path, encoder: Path, corpora: Path, n: int, k: int) -> dict:
     import numpy as np
     from transformers.models.xlm_roberta import modeling_xlm_roberta  # noqa: F401  (imported before the clock, as `import comet` is)
+    from transformers.models.xlm_roberta_xl import modeling_xlm_roberta_xl  # noqa: F401
 
-    from nlgmetrics import COMET
+    from nlgmetrics import COMET, XCOMET
     from nlgmetrics.neural import comet as comet_module
 
     src, ref, systems = data(corpora, n, k)
     comet_module._load.cache_clear()
+    COMET = XCOMET if model.name.startswith("xcomet") else COMET  # noqa: N806
     metric = COMET(model, encoder=encoder, device="cpu")
     t = clock()
     metric.network
@@ -131,9 +138,10 @@ def ours(model: Path, encoder: Path, corpora: Path, n: int, k: int) -> dict:
     return {"load": load, "score": one_by_one, "score_systems": at_once, "scores": {s: v.tolist() for s, v in per_system.items()}}
 
 
-def run_peer(python: str, model: Path, corpora: Path, n: int, k: int, threads: int) -> dict:
+def run_peer(python: str, model: Path, corpora: Path, n: int, k: int, threads: int, cache: bool = False) -> dict:
     cmd = [python, __file__, "--peer", str(model), "--corpora", str(corpora), "--n", str(n), "--k", str(k), "--threads", str(threads)]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=str(GOLD))
+    cmd += ["--peer-cache"] if cache else []
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=str(model.parent))
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -141,6 +149,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--peer-python", default=None)
     ap.add_argument("--peer", type=Path, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--peer-cache", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--build-base", type=Path, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--n", type=int, default=0, help=argparse.SUPPRESS)
     ap.add_argument("--k", type=int, default=0, help=argparse.SUPPRESS)
@@ -153,7 +162,7 @@ def main() -> None:
     if a.build_base is not None:
         return build_base(a.build_base)
     if a.peer is not None:
-        return peer(a.peer, a.corpora, a.n, a.k, a.threads)
+        return peer(a.peer, a.corpora, a.n, a.k, a.threads, a.peer_cache)
     if a.peer_python is None:
         ap.error("--peer-python (a Python with unbabel-comet installed) is required")
     import numpy as np
@@ -162,24 +171,29 @@ def main() -> None:
     torch.set_num_threads(a.threads)
     print(f"CPU, torch {torch.__version__}, {torch.get_num_threads()} threads, WMT22 {PAIR}, batch size 16.")
     print()
-    print("| checkpoint | systems x segments | unbabel-comet load s | nlgmetrics load s | unbabel-comet score s (CPU s) | nlgmetrics one by one s (CPU s) | nlgmetrics score_systems s (CPU s) | speed-up wall (CPU) | max abs diff |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|", flush=True)
+    print("| checkpoint | systems x segments | unbabel-comet load s | nlgmetrics load s | unbabel-comet predict s (CPU s) | unbabel-comet, embedding cache (comet-score) s (CPU s) | nlgmetrics one by one s (CPU s) | nlgmetrics score_systems s (CPU s) | speed-up vs predict wall (CPU) | vs cache wall (CPU) | max abs diff |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "base"
         subprocess.run([a.peer_python, __file__, "--build-base", str(base)], check=True, capture_output=True)
-        cases = [("tiny", "tiny", GOLD / "da-sparsemax-avg", GOLD / "xlmr-tiny", a.n_tiny), ("base", "XLM-R base size", base, base / "encoder", a.n_base)]
+        xgold = REPO / "tests" / "goldens" / "xcomet"
+        cases = [("tiny", "tiny", GOLD / "da-sparsemax-avg", GOLD / "xlmr-tiny", a.n_tiny), ("base", "XLM-R base size", base, base / "encoder", a.n_base),
+                 ("xcomet", "xCOMET tiny", xgold / "xcomet-sparsemax", xgold / "xlmr-xl-tiny", a.n_tiny)]
         for key, label, model, encoder, n in cases:
             for k in (1, 12):
                 if a.only is not None and f"{key}:{k}" not in a.only:
                     continue
                 theirs = run_peer(a.peer_python, model, a.corpora, n, k, a.threads)
+                cached = run_peer(a.peer_python, model, a.corpora, n, k, a.threads, cache=True) if key != "xcomet" else None
                 mine = ours(model, encoder, a.corpora, n, k)
                 diff = max(float(np.abs(np.array(theirs["scores"][s]) - np.array(mine["scores"][s])).max()) for s in theirs["scores"])
                 best = min(mine["score"][0], mine["score_systems"][0])
                 best_cpu = min(mine["score"][1], mine["score_systems"][1])
-                print(f"| {label} | {k} x {n} | {theirs['load'][0]:.2f} | {mine['load'][0]:.2f} | {theirs['score'][0]:.2f} ({theirs['score'][1]:.2f}) | "
+                with_cache = f"{cached['score'][0]:.2f} ({cached['score'][1]:.2f})" if cached else "n/a"
+                vs_cache = f"{cached['score'][0] / best:.1f}x ({cached['score'][1] / best_cpu:.1f}x)" if cached else "n/a"
+                print(f"| {label} | {k} x {n} | {theirs['load'][0]:.2f} | {mine['load'][0]:.2f} | {theirs['score'][0]:.2f} ({theirs['score'][1]:.2f}) | {with_cache} | "
                       f"{mine['score'][0]:.2f} ({mine['score'][1]:.2f}) | {mine['score_systems'][0]:.2f} ({mine['score_systems'][1]:.2f}) | "
-                      f"{theirs['score'][0] / best:.1f}x ({theirs['score'][1] / best_cpu:.1f}x) | {diff:.1e} |", flush=True)
+                      f"{theirs['score'][0] / best:.1f}x ({theirs['score'][1] / best_cpu:.1f}x) | {vs_cache} | {diff:.1e} |", flush=True)
     print()
     print(f"Load average at the end: {os.getloadavg()[0]:.1f} (a shared machine: compare CPU times); "
           f"peak RSS of this process {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB.")

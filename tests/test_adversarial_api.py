@@ -612,13 +612,14 @@ def neural_metrics(tmp_path_factory):
         "bertscore": lambda: nlgmetrics.BERTScore(str(tiny_bert(tmp_path_factory.mktemp("bert"))), layer=2, device="cpu"),
         "bleurt": lambda: nlgmetrics.load("bleurt", checkpoint=str(tiny_bleurt(tmp_path_factory.mktemp("bleurt"))), device="cpu"),
         "comet": lambda: nlgmetrics.COMET(gold / "da-sparsemax-avg", encoder=gold / "xlmr-tiny", device="cpu"),
+        "xcomet": lambda: nlgmetrics.XCOMET(gold.parent / "xcomet" / "xcomet-sparsemax", encoder=gold.parent / "xcomet" / "xlmr-xl-tiny", device="cpu"),
     }
     assert {e.name for e in NEURAL} <= set(builders), "a new neural metric needs a tiny model here"
     return {name: build() for name, build in builders.items() if name in {e.name for e in NEURAL}}
 
 
 def _neural_faces(name, metric, preds, refs, sources):
-    kw = {"sources": sources} if name == "comet" else {}
+    kw = {"sources": sources} if name in ("comet", "xcomet") else {}
     yield lambda: metric.corpus_score(preds, refs, **kw)
     yield lambda: metric.sentence_scores(preds, refs, **kw)
     yield lambda: _neural_update_keeps_state(metric, preds, refs, kw)

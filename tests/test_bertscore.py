@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 from collections import defaultdict
+import warnings
 
 import numpy as np
 import pytest
@@ -289,3 +290,22 @@ def test_cli(tmp_path, wmt):
     expected = BERTScore(MINILM, layer=6, idf=True, device="cpu").corpus_score(hyps[:10], [r[0] for r in refs[:10]])
     assert result["score"] == pytest.approx(expected.score, abs=1e-12)
     assert result["signature_fields"]["idf"] == "yes"
+
+
+@pytest.mark.parametrize("idf", [False, True])
+def test_special_token_strings_in_candidates_and_references(idf):
+    """Every special-token string (BERT's and RoBERTa's) as text, in either slot, against
+    bert_score (``reference_batching``: its zero-padded maxima, which short rows meet here)."""
+    tokens = ["[CLS]", "[SEP]", "[PAD]", "[UNK]", "[MASK]", "<s>", "</s>", "<pad>"]
+    base_h, base_r = "the cat sat on the mat", "a cat was sitting on the mat"
+    hyps, refs = [], []
+    for t in tokens:
+        for text in (f"the cat {t} sat", t, f"{t}{t} x {t}"):
+            hyps += [text, base_h]
+            refs += [base_r, text]
+    theirs = reference(hyps, refs, MINILM, 6, idf=idf)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "[PAD]" alone: all idf weights 0 (NaN, as bert_score)
+        ours = BERTScore("all-MiniLM-L6-v2", layer=6, idf=idf, device="cpu", reference_batching=True).prf(hyps, refs)
+    for name, a, b in zip("PRF", ours, theirs):
+        np.testing.assert_allclose(a, b, rtol=0, atol=TOL, err_msg=name, equal_nan=True)

@@ -83,6 +83,28 @@ def test_parity_with_unbabel_comet(name):
         assert_golden(together[system].score, gold[system]["system_score"])
 
 
+@pytest.mark.parametrize("name", MODELS)
+def test_special_token_strings_in_every_slot(name):
+    """``<s>``, ``</s>``, ``<pad>``, ``<unk>`` as text in the source, the translation and the
+    reference, against unbabel-comet (its concat_sequences drops pad ids of every piece)."""
+    rows = GOLDENS["special"]
+    assert {slot for slot in ("src", "mt", "ref") for r in rows if "<pad>" in r[slot]} == {"src", "mt", "ref"}
+    m = metric(name)
+    got = m.sentence_scores([r["mt"] for r in rows], refs_for(name, [r["ref"] for r in rows]), sources=[r["src"] for r in rows])
+    assert_golden(got, GOLDENS["models"][name]["special"]["scores"])
+    # one row at a time: the same numbers
+    for i in (2, 8, 20):
+        one = m.sentence_scores([rows[i]["mt"]], refs_for(name, [rows[i]["ref"]]), sources=[rows[i]["src"]])
+        assert_golden(one, GOLDENS["models"][name]["special"]["scores"][i : i + 1])
+
+
+def test_token_outside_the_embeddings_is_a_typed_error():
+    """xlmr-tiny's tokenizer puts ``<mask>`` past the embedding table (unbabel-comet: IndexError)."""
+    for name in ("da-sparsemax-avg", "kiwi-mt-src"):
+        with pytest.raises(InvalidInputError, match="<mask>.*outside the encoder's"):
+            metric(name).sentence_scores(["a <mask> b"], refs_for(name, ["a b"]), sources=["x"])
+
+
 def test_goldens_exercise_truncation():
     """Long WMT segments and the edge cases are cut as unbabel-comet cuts them."""
     src, ref, systems = wmt()
@@ -386,3 +408,149 @@ def test_other_dtypes_run(name):
     got = metric(name, dtype="float64").sentence_scores(hyps, refs_for(name, ref[:30]), sources=src[:30])
     np.testing.assert_allclose(got, GOLDENS["models"][name]["HuaweiTSC"]["scores"][:30], atol=1e-5)
     assert "dtype:float64" in metric(name, dtype="float64").signature().format()
+
+
+def test_update_from_many_threads_keeps_every_batch():
+    """update goes through the shared state path (the object's lock): 8 threads x 50 updates."""
+    import threading
+
+    src, ref, systems = wmt()
+    hyps = systems["Online-B"]
+    m = metric("da-sparsemax-avg")
+    barrier = threading.Barrier(8)
+
+    def work(k):
+        barrier.wait()
+        for j in range(50):
+            i = (k * 50 + j) % 40
+            m.update([hyps[i]], [ref[i]], sources=[src[i]])
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not any(t.is_alive() for t in threads)
+    assert m.state.n_segments == 400
+    want = np.mean([GOLDENS["models"]["da-sparsemax-avg"]["Online-B"]["scores"][(k * 50 + j) % 40] for k in range(8) for j in range(50)])
+    assert abs(m.compute().score - want) <= TOL
+
+
+def test_no_metric_writes_its_state_outside_the_shared_path():
+    """Only Metric._accumulate (metrics/base.py) grows a metric's state."""
+    import re
+
+    root = REPO / "python" / "nlgmetrics"
+    offenders = [str(p.relative_to(root)) for p in root.rglob("*.py") if p.name != "base.py" or p.parent.name != "metrics"
+                 if re.search(r"self\._state\s*(\+)?=(?!=)", p.read_text(encoding="utf-8"))]
+    assert offenders == []
+
+
+@pytest.mark.parametrize("name", ["da-sparsemax-avg", "qe-patch-default", "kiwi-mt-src"])
+def test_scores_do_not_depend_on_what_the_object_scored_before(name):
+    src, ref, systems = wmt()
+    hyps = systems["HuaweiTSC"]
+    fresh = metric(name).sentence_scores(hyps[:20], refs_for(name, ref[:20]), sources=src[:20])
+    m = metric(name)
+    m.sentence_scores(hyps[7:70], refs_for(name, ref[7:70]), sources=src[7:70])  # the same texts in other batches
+    m.sentence_scores(systems["NiuTrans"][:20], refs_for(name, ref[:20]), sources=src[:20])
+    again = m.sentence_scores(hyps[:20], refs_for(name, ref[:20]), sources=src[:20])
+    assert fresh.tobytes() == again.tobytes()
+    # the order of the rows does not change the bits either
+    order = np.random.default_rng(1).permutation(20)
+    shuffled = m.sentence_scores([hyps[i] for i in order], refs_for(name, [ref[i] for i in order]), sources=[src[i] for i in order])
+    if name != "kiwi-mt-src":  # joint sequences: batches follow the order of the rows
+        assert shuffled.tobytes() == fresh[order].tobytes()
+    # several systems at once: each system's bits as scored alone
+    together = metric(name).score_systems(src[:20], refs_for(name, ref[:20]), {"a": systems["NiuTrans"][:20], "b": hyps[:20]})
+    assert together["b"].score == metric(name).corpus_score(hyps[:20], refs_for(name, ref[:20]), sources=src[:20]).score
+
+
+@pytest.mark.parametrize("name", ["da-softmax-norm-max", "kiwi-mt-src"])
+def test_float64_scores_are_not_rounded_to_float32(name):
+    src, ref, systems = wmt()
+    hyps = systems["HuaweiTSC"][:30]
+    got = metric(name, dtype="float64").sentence_scores(hyps, refs_for(name, ref[:30]), sources=src[:30])
+    assert got.dtype == np.float64
+    assert (got.astype(np.float32).astype(np.float64) != got).sum() >= 25
+    np.testing.assert_allclose(got, GOLDENS["models"][name]["HuaweiTSC"]["scores"][:30], atol=1e-5)
+
+
+def test_model_files_are_checked_at_construction(tmp_path):
+    with pytest.raises(InvalidOptionError, match="'/nonexistent'.*not a local directory"):
+        COMET("/nonexistent")
+    only_yaml = tmp_path / "only-yaml"
+    only_yaml.mkdir()
+    shutil.copy(GOLD / "da-sparsemax-avg" / "hparams.yaml", only_yaml)
+    with pytest.raises(InvalidOptionError, match="no checkpoint: .*model.ckpt' is missing"):
+        COMET(only_yaml, encoder=ENCODER)
+    with pytest.raises(InvalidOptionError, match="cannot find the config.json and tokenizer.*xlmr-tiny"):
+        COMET(GOLD / "da-sparsemax-avg")
+    with pytest.raises(InvalidOptionError, match="tokenizer"):
+        COMET(GOLD / "da-sparsemax-avg", encoder=tmp_path)
+
+
+def test_device_option_is_parsed_once_for_every_neural_metric():
+    from nlgmetrics.errors import InvalidOptionError as E
+    from nlgmetrics.neural import _models
+
+    assert _models.parse_device(0) == "cuda:0" and _models.parse_device(2) == "cuda:2"
+    assert _models.parse_device("cpu") == "cpu" and _models.parse_device(torch.device("cpu")) == "cpu"
+    assert _models.parse_device("cuda:1") == "cuda:1" and _models.parse_device(None) is None
+    for bad in (-1, True, 1.5, "cuda:", "cu da", "cuda:x", [0]):
+        with pytest.raises(E):
+            _models.parse_device(bad)
+    assert metric("da-sparsemax-avg", device=0).device == "cuda:0"
+    cpu = metric("da-sparsemax-avg", device=torch.device("cpu"))
+    src, ref, systems = wmt()
+    assert_golden(cpu.sentence_scores(systems["NiuTrans"][:5], ref[:5], sources=src[:5]), GOLDENS["models"]["da-sparsemax-avg"]["NiuTrans"]["scores"][:5])
+    if not torch.cuda.is_available():
+        with pytest.raises(E, match="CUDA, which is not available"):
+            metric("da-sparsemax-avg", device=0).corpus_score(systems["NiuTrans"][:2], ref[:2], sources=src[:2])
+        with pytest.raises(E, match="CUDA, which is not available"):
+            _models.pick_device("cuda")
+    # the command line: --comet-device 0 is the CUDA index, as device=0
+    import argparse
+
+    from nlgmetrics.cli.opts_comet import _collect_comet
+
+    ns = argparse.Namespace(comet_model=str(GOLD / "da-sparsemax-avg"), xcomet_model=None, comet_encoder=str(ENCODER), comet_batch_size=16, comet_device="0", source=None)
+    assert _collect_comet(ns)["device"] == 0
+    # every neural metric takes its device through the one parser
+    for module in ("bertscore", "bleurt", "comet", "hf_perplexity"):
+        path = REPO / "python" / "nlgmetrics" / "neural" / f"{module}.py"
+        assert "self.device = parse_device(device)" in path.read_text(encoding="utf-8"), module
+    assert issubclass(nlgmetrics.XCOMET, COMET) and nlgmetrics.XCOMET(GOLD.parent / "xcomet" / "xcomet-sparsemax", encoder=GOLD.parent / "xcomet" / "xlmr-xl-tiny", device=1).device == "cuda:1"
+
+
+def test_cli_source_line_count_mismatch_names_both_files(tmp_path, capsys):
+    from nlgmetrics.cli.main import main
+
+    src, ref, systems = wmt()
+    files = {}
+    for name, lines in (("src", src[:10]), ("ref", ref[:11]), ("hyp", systems["Online-B"][:11])):
+        files[name] = tmp_path / name
+        files[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    base = ["score", "-m", "comet", "--comet-model", str(GOLD / "da-sparsemax-avg"), "--comet-encoder", str(ENCODER), "--source", str(files["src"])]
+    assert main(base + ["-r", str(files["ref"]), "-i", str(files["hyp"])]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(files["src"]) in err and str(files["ref"]) in err and "10" in err and "11" in err
+    kiwi = ["score", "-m", "comet", "--comet-model", str(GOLD / "kiwi-mt-src"), "--comet-encoder", str(ENCODER), "--source", str(files["src"])]
+    assert main(kiwi + ["-i", str(files["hyp"])]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(files["src"]) in err and str(files["hyp"]) in err and "10 lines" in err and "11" in err
+
+
+@pytest.mark.parametrize("name", ["da-sparsemax-avg", "kiwi-mt-src"])
+def test_half_precision_stays_within_the_documented_bound(name):
+    """float16 / bfloat16 (docs/metrics/comet.md, "Half precision"): measured max abs
+    deviation from float32 over 200 segments, bounded here at twice that on 40 segments."""
+    src, ref, systems = wmt()
+    hyps = systems["Online-B"][:40]
+    base = metric(name).sentence_scores(hyps, refs_for(name, ref[:40]), sources=src[:40])
+    bounds = {"da-sparsemax-avg": {"float16": 8.6e-3, "bfloat16": 8.2e-2}, "kiwi-mt-src": {"float16": 5.8e-4, "bfloat16": 4.2e-3}}[name]
+    for dtype, bound in bounds.items():
+        m = metric(name, dtype=dtype)
+        got = m.sentence_scores(hyps, refs_for(name, ref[:40]), sources=src[:40])
+        assert got.dtype == np.float64 and 0 < np.abs(got - base).max() <= bound
+        assert f"dtype:{dtype}" in m.signature().format()

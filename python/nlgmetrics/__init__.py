@@ -122,6 +122,8 @@ _EXPORTS: dict[str, str] = {
     # the argument order of the one-call functions
     "ArgumentOrderWarning": "._orientation",
     "RougeLsumWarning": ".metrics.rouge",
+    # xCOMET (extra [neural])
+    "XCOMET": ".neural.xcomet", "xcomet": ".neural.xcomet",
 }
 
 __all__ = sorted(_EXPORTS)

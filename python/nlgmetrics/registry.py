@@ -175,5 +175,6 @@ for _entry in [
     ("perplexity", _M + "perplexity:Perplexity", "perplexity of per-token log-probabilities (update(logprobs, mask=None))", (), "logprobs"),
     ("coverage", _M + "coverage:Coverage", "data-to-text coverage: share of input items mentioned (update(predictions, items))", (), "items"),
     ("content_selection_ordering", _M + "coverage:ContentSelectionOrdering", "data-to-text content selection and ordering (Wiseman et al.)", (), "records"),
+    ("xcomet", "nlgmetrics.neural.xcomet:XCOMET", "xCOMET from a local unbabel-comet XCOMET checkpoint, with error spans (extra [neural])", ("unbabel-comet",), "neural"),
 ]:
     register(*_entry)

@@ -4,7 +4,9 @@ unbabel-comet pins old numpy/torchmetrics, so this runs in an isolated environme
 
     python3 -m venv /tmp/comet-ref
     /tmp/comet-ref/bin/pip install unbabel-comet==2.2.7 "setuptools<81"  # torchmetrics 0.10 imports pkg_resources
-    /tmp/comet-ref/bin/python scripts/goldens/comet_goldens.py [../shared/corpora]
+    /tmp/comet-ref/bin/python scripts/goldens/comet_goldens.py [../shared/corpora] [--score-only]
+
+(``--score-only`` keeps the committed encoder and checkpoints and only rescores them.)
 
 What it builds (all from fixed seeds; nothing is downloaded):
 
@@ -63,6 +65,24 @@ EDGE = [
     {"src": "😀 é ß ﬁ", "mt": "😀 e ss fi", "ref": "émoji"},
     {"src": "短", "mt": "A translation that is much longer than its source and its reference, " * 4, "ref": "Short."},
 ]
+
+# Every special-token string of the XLM-R tokenizer in every input slot: the tokenizer maps
+# the literal text to the special id, and unbabel-comet's concat_sequences drops pad ids.
+# ``<mask>`` is left out: in xlmr-tiny its id is past the embedding table (the tokenizer adds
+# it after the SentencePiece vocabulary), so unbabel-comet fails with an IndexError (and
+# nlgmetrics with an InvalidInputError); in the real XLM-R vocabularies it is inside.
+SPECIAL_TOKENS = ["<s>", "</s>", "<pad>", "<unk>"]
+SPECIAL_BASE = {"src": "你好，世界。", "mt": "Hello, world.", "ref": "Hello world!"}
+
+
+def special_rows() -> list[dict[str, str]]:
+    rows = []
+    for token in SPECIAL_TOKENS:
+        for slot in ("src", "mt", "ref"):
+            for text in (f"Hello {token} world.", token, f"{token}{token} x {token}"):
+                rows.append({**SPECIAL_BASE, slot: text})
+        rows.append({"src": f"你好{token}", "mt": f"{token} Hello", "ref": f"Hello {token}"})
+    return rows
 
 
 def read_lines(path: Path) -> list[str]:
@@ -148,6 +168,7 @@ def samples(corpora: Path) -> dict[str, list[dict[str, str]]]:
         hyp = read_lines(d / "system-outputs" / f"generaltest2022.{PAIR}.hyp.{system}.en")[:N]
         out[system] = [{"src": s, "mt": h, "ref": r} for s, h, r in zip(src, hyp, ref)]
     out["edge"] = EDGE
+    out["special"] = special_rows()
     return out
 
 
@@ -159,7 +180,7 @@ def score_all(corpora: Path) -> dict:
     data = samples(corpora)
     result: dict = {
         "unbabel_comet": comet.__version__, "torch": torch.__version__, "pair": PAIR, "segments": N,
-        "systems": SYSTEMS, "edge": EDGE, "batch_size": 16, "models": {},
+        "systems": SYSTEMS, "edge": EDGE, "special": special_rows(), "batch_size": 16, "models": {},
     }
     for name in CHECKPOINTS:
         model = comet.load_from_checkpoint(str(OUT / name / "checkpoints" / "model.ckpt"), local_files_only=True)
@@ -174,11 +195,13 @@ def score_all(corpora: Path) -> dict:
 
 
 def main() -> None:
-    corpora = Path(sys.argv[1] if len(sys.argv) > 1 else REPO.parent / "shared" / "corpora").resolve()
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    corpora = Path(args[0] if args else REPO.parent / "shared" / "corpora").resolve()
     OUT.mkdir(parents=True, exist_ok=True)
     os.chdir(OUT)  # comet resolves pretrained_model ("xlmr-tiny") from here
-    build_encoder(corpora)
-    build_checkpoints()
+    if "--score-only" not in sys.argv:  # --score-only: keep the committed checkpoints, rescore
+        build_encoder(corpora)
+        build_checkpoints()
     golden = score_all(corpora)
     (OUT / "goldens.json").write_text(json.dumps(golden, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     size = sum(p.stat().st_size for p in OUT.rglob("*") if p.is_file())

@@ -415,7 +415,7 @@ def _score(args: argparse.Namespace, out, built: dict[str, Any]) -> int:
                 sig = metric.signature(metric.stats(hyps[:1], refs[:1] if refs is not None else None).total()).format(short=args.short) if hyps else ""
                 for i, value in enumerate(parts["score"]):
                     row = {"system": sys_name, "segment": i + 1, "metric": metric.name, "score": float(value), "signature": sig}
-                    row.update({k: float(v[i]) for k, v in parts.items() if k != "score"})
+                    row.update({k: v[i] if isinstance(v, list) else float(v[i]) for k, v in parts.items() if k != "score"})  # lists: per-segment data (xcomet's error_spans)
                     results.append(row)
                 continue
             ci = compare.confidence(metric, hyps, refs, args) if args.confidence else None  # significance

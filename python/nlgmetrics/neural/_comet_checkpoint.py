@@ -40,7 +40,8 @@ from ..errors import InvalidOptionError
 from ._models import _cached_snapshot, require_torch
 
 SUPPORTED_CLASSES = ("regression_metric", "referenceless_regression_metric", "unified_metric")
-SUPPORTED_ENCODERS = ("XLM-RoBERTa",)
+XCOMET_CLASSES = ("xcomet_metric",)  # read by nlgmetrics.neural.xcomet
+SUPPORTED_ENCODERS = ("XLM-RoBERTa", "XLM-RoBERTa-XL")
 _TOKENIZER_FILES = ("tokenizer.json", "sentencepiece.bpe.model")
 
 
@@ -159,14 +160,15 @@ def read_checkpoint(path: Path) -> dict[str, Any]:
     return data
 
 
-def hyper_parameters(files: CheckpointFiles, checkpoint: dict[str, Any]) -> dict[str, Any]:
-    """The model's hyper-parameters as unbabel-comet's ``load_from_checkpoint`` sets them."""
+def hyper_parameters(files: CheckpointFiles, checkpoint: dict[str, Any], classes: tuple[str, ...] = SUPPORTED_CLASSES) -> dict[str, Any]:
+    """The model's hyper-parameters as unbabel-comet's ``load_from_checkpoint`` sets them
+    (``classes``: the ``class_identifier`` values the caller reads)."""
     from_yaml = read_yaml(files.hparams)
     identifier = from_yaml.get("class_identifier")
-    if identifier not in SUPPORTED_CLASSES:
+    if identifier not in classes:
         raise InvalidOptionError(
             f"COMET model class {identifier!r} (class_identifier in {str(files.hparams)!r}) is not supported; "
-            f"supported: {', '.join(SUPPORTED_CLASSES)}"
+            f"supported: {', '.join(classes)}"
         )
     saved = checkpoint.get("hyper_parameters")
     hparams = dict(saved) if isinstance(saved, dict) and saved else dict(from_yaml)

@@ -23,7 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..errors import InvalidOptionError
+from ..errors import InvalidInputError, InvalidOptionError
 from ._models import longest_first_batches, require_torch
 
 
@@ -55,16 +55,21 @@ class CometNetwork:
         torch, transformers = require_torch()
         self.hparams = hparams
         self.kind = hparams["class_identifier"]
+        self.joint = self.kind in ("unified_metric", "xcomet_metric")  # src/mt/ref encoded together
         self.device, self.dtype = device, dtype
+        xl = hparams.get("encoder_model", "XLM-RoBERTa") == "XLM-RoBERTa-XL"  # XCOMET, CometKiwi-XL
+        config_class = transformers.XLMRobertaXLConfig if xl else transformers.XLMRobertaConfig
+        model_class = transformers.XLMRobertaXLModel if xl else transformers.XLMRobertaModel
         try:
             self.tokenizer = transformers.XLMRobertaTokenizerFast.from_pretrained(str(encoder_dir), local_files_only=True)
-            config = transformers.XLMRobertaConfig.from_pretrained(str(encoder_dir), local_files_only=True)
+            config = config_class.from_pretrained(str(encoder_dir), local_files_only=True)
         except (OSError, ValueError, TypeError) as e:
             raise InvalidOptionError(f"cannot load the COMET encoder's tokenizer/config from {str(encoder_dir)!r}: {e}") from None
         self.max_positions = int(config.max_position_embeddings) - 2
         self.num_layers = int(config.num_hidden_layers) + 1
         self.pad_id = int(self.tokenizer.pad_token_id)
-        model = transformers.XLMRobertaModel(config, add_pooling_layer=False)
+        self.vocab_size = int(config.vocab_size)
+        model = model_class(config, add_pooling_layer=False)
         prefix = "encoder.model."
         weights = {k[len(prefix):]: v for k, v in state.items() if k.startswith(prefix)}
         missing = [k for k in model.state_dict() if k not in weights and not k.endswith("position_ids")]
@@ -77,11 +82,12 @@ class CometNetwork:
         self.encoder = model.eval().to(device=device, dtype=dtype)
         self._mix_weights, self._gamma = self._layer_mix(hparams, state)
         self.estimator = self._estimator(hparams, state)
+        self.tagger, self.word_layer = self._word_head(hparams, state)
 
     # -- loading the small parts ----------------------------------------------------------
     def _layer_mix(self, hparams: dict[str, Any], state: dict[str, Any]) -> tuple[Any, Any]:
         torch, _ = require_torch()
-        layer = hparams.get("sent_layer", hparams.get("layer", "mix")) if self.kind == "unified_metric" else hparams.get("layer", "mix")
+        layer = hparams.get("sent_layer", hparams.get("layer", "mix")) if self.joint else hparams.get("layer", "mix")
         self.layer = layer
         if layer != "mix":
             if not isinstance(layer, int) or not 0 <= layer < self.num_layers:
@@ -91,7 +97,7 @@ class CometNetwork:
         if any(n not in state for n in names) or "layerwise_attention.gamma" not in state:
             raise InvalidOptionError("COMET checkpoint has layer: mix but no layerwise_attention weights for every layer")
         weights = torch.cat([state[n].float() for n in names]).to(self.device)
-        default = "sparsemax" if self.kind == "unified_metric" else "softmax"  # the classes' defaults
+        default = "sparsemax" if self.joint else "softmax"  # the classes' defaults
         transform = sparsemax if hparams.get("layer_transformation", default) == "sparsemax" else (lambda w: torch.softmax(w, dim=0))
         return transform(weights).to(self.dtype), state["layerwise_attention.gamma"].to(device=self.device, dtype=self.dtype)
 
@@ -114,18 +120,50 @@ class CometNetwork:
             modules.append(_activation(hparams["final_activation"]))
         return torch.nn.Sequential(*modules).eval().to(device=self.device, dtype=self.dtype)
 
+    def _word_head(self, hparams: dict[str, Any], state: dict[str, Any]) -> tuple[Any, int | None]:
+        """The word-level tagger (``hidden2tag`` on hidden state ``word_layer``) of XCOMET and
+        of unified models trained with ``word_level_training``; ``(None, None)`` otherwise."""
+        torch, _ = require_torch()
+        if not (self.kind == "xcomet_metric" or (self.kind == "unified_metric" and hparams.get("word_level_training"))):
+            return None, None
+        w, b = state.get("hidden2tag.weight"), state.get("hidden2tag.bias")
+        if w is None or b is None:
+            raise InvalidOptionError("COMET checkpoint has word-level training but no hidden2tag weights")
+        layer = hparams.get("word_layer", 36 if self.kind == "xcomet_metric" else 24)
+        if not isinstance(layer, int) or isinstance(layer, bool) or not 0 <= layer < self.num_layers:
+            raise InvalidOptionError(f"COMET checkpoint asks for word layer {layer!r}; the encoder has {self.num_layers}")
+        linear = torch.nn.Linear(w.shape[1], w.shape[0])
+        linear.load_state_dict({"weight": w, "bias": b})
+        return linear.eval().to(device=self.device, dtype=self.dtype), layer
+
     # -- inputs ---------------------------------------------------------------------------
     def tokenize(self, texts: list[str]) -> list[list[int]]:
         """Token ids with special tokens, truncated as unbabel-comet's ``prepare_sample``."""
         if not texts:
             return []
         out = self.tokenizer([str(t) for t in texts], truncation=True, max_length=self.max_positions - 2)
-        return [list(ids) for ids in out["input_ids"]]
+        rows = [list(ids) for ids in out["input_ids"]]
+        self.check_ids(texts, rows)
+        return rows
+
+    def check_ids(self, texts: list[str], rows: list[list[int]]) -> None:
+        """An id past the embedding table (a tokenizer that does not match the checkpoint)
+        is an InvalidInputError naming the text and the token, not an IndexError."""
+        for text, ids in zip(texts, rows):
+            if ids and max(ids) >= self.vocab_size:
+                token = self.tokenizer.convert_ids_to_tokens(max(ids))
+                raise InvalidInputError(
+                    f"the text {str(text)[:60]!r} has the token {token!r} (id {max(ids)}), outside the encoder's "
+                    f"{self.vocab_size} embeddings: the tokenizer and the checkpoint do not match"
+                )
 
     def concat(self, parts: list[list[int]]) -> list[int]:
         """unbabel-comet's ``concat_sequences`` for one row: ``<s> a </s></s> b </s> ...``,
-        cut to ``max_positions`` tokens when the pieces are too long together."""
-        lengths = [len(p) - 2 for p in parts]
+        cut to ``max_positions`` tokens when the pieces are too long together. As there,
+        pad tokens (a literal ``<pad>`` in the text) are dropped from every piece first,
+        before the pieces are joined and before the length test."""
+        parts = [[t for t in p if t != self.pad_id] for p in parts]
+        lengths = [len(p[1:-1]) for p in parts]
         sequence = parts[0]
         for nxt in parts[1:]:
             sequence = self.tokenizer.build_inputs_with_special_tokens(sequence[1:-1], nxt[1:-1])
@@ -134,11 +172,14 @@ class CometNetwork:
         return list(sequence)
 
     # -- forward --------------------------------------------------------------------------
-    def _mixed(self, ids: Any, mask: Any) -> tuple[Any, Any]:
-        """(layer mix or chosen layer, last hidden state) of a padded batch."""
+    def _mixed(self, ids: Any, mask: Any, layers_out: list | None = None) -> tuple[Any, Any]:
+        """(layer mix or chosen layer, last hidden state) of a padded batch (every hidden
+        state is appended to ``layers_out`` when given)."""
         torch, _ = require_torch()
         out = self.encoder(input_ids=ids, attention_mask=mask, output_hidden_states=True, return_dict=False)
         last, layers = out[0], out[-1]
+        if layers_out is not None:
+            layers_out.extend(layers)
         if self._mix_weights is None:
             return layers[self.layer], last
         pieces = []
@@ -167,6 +208,10 @@ class CometNetwork:
             mask[row, : len(x)] = 1
         return ids.to(self.device), mask.to(self.device)
 
+    def padded_ids(self, id_lists: list[list[int]]) -> Any:
+        """The ``(n, longest)`` id tensor of a batch, padded with ``<pad>`` (on the CPU)."""
+        return self._batch(id_lists)[0].cpu()
+
     def _pool(self, ids: Any, mask: Any, embeddings: Any, last: Any) -> Any:
         pool = self.hparams.get("pool", "avg")
         padding = ids.eq(self.pad_id).unsqueeze(-1)
@@ -191,6 +236,13 @@ class CometNetwork:
                     out[i] = rows[row]
         return out
 
+    def embed_batch(self, id_lists: list[list[int]]) -> Any:
+        """Pooled vectors ``(len(id_lists), hidden)`` of one padded batch (regression models)."""
+        torch, _ = require_torch()
+        with torch.inference_mode():
+            ids, mask = self._batch(id_lists)
+            return self._pool(ids, mask, *self._mixed(ids, mask))
+
     def sentence_embeddings(self, id_lists: list[list[int]], batch_size: int) -> list[Any]:
         """One pooled vector per id list (regression models)."""
         return self._in_batches(id_lists, batch_size, lambda ids, mask: self._pool(ids, mask, *self._mixed(ids, mask)))
@@ -198,6 +250,17 @@ class CometNetwork:
     def joint_scores(self, id_lists: list[list[int]], batch_size: int) -> list[Any]:
         """The estimator on the first token of each joint sequence (unified models)."""
         return self._in_batches(id_lists, batch_size, lambda ids, mask: self.estimator(self._mixed(ids, mask.bool())[0][:, 0, :].to(self.dtype)).view(-1))
+
+    def joint_forward(self, id_lists: list[list[int]]) -> tuple[Any, Any]:
+        """One padded batch of joint sequences (unbabel-comet's ``UnifiedMetric.forward``):
+        ``(scores (n,), word logits (n, width, labels))``."""
+        torch, _ = require_torch()
+        with torch.inference_mode():
+            ids, mask = self._batch(id_lists)
+            layers: list[Any] = []
+            mixed = self._mixed(ids, mask.bool(), layers)[0]
+            scores = self.estimator(mixed[:, 0, :].to(self.dtype)).view(-1)
+            return scores, self.tagger(layers[self.word_layer])
 
     def regression_scores(self, mt: Any, src: Any, ref: Any | None) -> Any:
         """Stacked ``(n, hidden)`` embeddings -> ``(n,)`` scores (referenceless when ``ref`` is None)."""

@@ -78,16 +78,53 @@ def torch_dtype(name: str) -> Any:
     return getattr(torch, name)
 
 
-def pick_device(device: str | None) -> str:
-    """``None`` means CUDA when available, else the CPU (bert_score's default)."""
-    torch, _ = require_torch()
+def parse_device(device: Any) -> str | None:
+    """The ``device=`` option of every neural metric, normalised without importing torch.
+
+    ``None`` (CUDA when available, else the CPU), an ``int`` ``n >= 0`` (``cuda:n``, as
+    Hugging Face pipelines take it), a string torch accepts (``"cpu"``, ``"cuda"``,
+    ``"cuda:1"``, ``"mps"``) or a ``torch.device``. Anything else is an
+    :class:`~nlgmetrics.errors.InvalidOptionError`; whether the device exists is checked
+    when the model is loaded (:func:`pick_device`)."""
     if device is None:
+        return None
+    if isinstance(device, bool):
+        raise InvalidOptionError(f"device must be a torch device name, a CUDA index or a torch.device, got {device!r}")
+    if isinstance(device, int):
+        if device < 0:
+            raise InvalidOptionError(f"device index must be >= 0 (cuda:N), got {device}")
+        return f"cuda:{device}"
+    if type(device).__name__ == "device" and type(device).__module__ == "torch":
+        return str(device)
+    if not isinstance(device, str):
+        raise InvalidOptionError(f"device must be a torch device name, a CUDA index or a torch.device, got {type(device).__name__}")
+    name = device.strip()
+    kind, _, index = name.partition(":")
+    if not kind or not kind.isascii() or not kind.replace("_", "").isalnum() or (index and not index.isdigit()) or (":" in name and not index):
+        raise InvalidOptionError(f"unknown torch device {device!r} (expected e.g. 'cpu', 'cuda', 'cuda:1' or an index)")
+    return name
+
+
+def pick_device(device: Any) -> str:
+    """The torch device to run on: ``None`` means CUDA when available, else the CPU
+    (bert_score's default); see :func:`parse_device` for what ``device`` may be. A CUDA
+    device that this machine lacks is an :class:`~nlgmetrics.errors.InvalidOptionError`."""
+    torch, _ = require_torch()
+    name = parse_device(device)
+    if name is None:
         return "cuda" if torch.cuda.is_available() else "cpu"
     try:
-        torch.device(device)
-    except (RuntimeError, TypeError):
+        parsed = torch.device(name)
+    except (RuntimeError, TypeError, ValueError):
         raise InvalidOptionError(f"unknown torch device {device!r}") from None
-    return str(device)
+    if parsed.type == "cuda":
+        if not torch.cuda.is_available():
+            raise InvalidOptionError(f"device {device!r} asks for CUDA, which is not available here (torch {torch.__version__}); use device='cpu'")
+        if parsed.index is not None and parsed.index >= torch.cuda.device_count():
+            raise InvalidOptionError(f"device {device!r}: this machine has {torch.cuda.device_count()} CUDA device(s)")
+    elif parsed.type == "mps" and not (hasattr(torch.backends, "mps") and torch.backends.mps.is_available()):
+        raise InvalidOptionError(f"device {device!r} asks for MPS, which is not available here")
+    return str(parsed)
 
 
 def load_tokenizer(model_dir: Path, *, use_fast: bool = False) -> Any:

@@ -43,7 +43,7 @@ from ..metrics.base import Metric, Score
 from ..stats import SegmentStats, Stats
 from . import bertscore_tables as tables
 from ._greedy import IdfTable, greedy_match, idf_from_references, idf_weights
-from ._models import DTYPES, pick_device, resolve_model_dir, torch_threads
+from ._models import DTYPES, parse_device, pick_device, resolve_model_dir, torch_threads
 
 
 class BERTScoreWarning(UserWarning):
@@ -70,7 +70,7 @@ class BERTScore(Metric):
         rescale_with_baseline: bool = False,
         baseline_path: str | os.PathLike | None = None,
         batch_size: int = 64,
-        device: str | None = None,
+        device: "str | int | Any | None" = None,
         dtype: str = "float32",
         use_fast_tokenizer: bool = False,
         reference_batching: bool = False,
@@ -89,7 +89,7 @@ class BERTScore(Metric):
             raise InvalidOptionError(f"dtype must be one of {', '.join(DTYPES)}, got {dtype!r}")
         self.lang = lang
         self.batch_size = batch_size
-        self.device = device
+        self.device = parse_device(device)
         self.dtype = dtype
         self.use_fast_tokenizer = bool(use_fast_tokenizer)
         self.reference_batching = bool(reference_batching)

@@ -26,7 +26,7 @@ import numpy as np
 from ..errors import InvalidOptionError
 from ..metrics.base import Metric, Score
 from ..stats import SegmentStats, Stats
-from ._models import DTYPES, pick_device, require_torch, resolve_model_dir, torch_dtype
+from ._models import DTYPES, parse_device, pick_device, require_torch, resolve_model_dir, torch_dtype
 
 
 def _load_tokenizer(directory: Path) -> Any:
@@ -74,7 +74,7 @@ class BLEURT(Metric):
         *,
         batch_size: int = 16,
         max_length: int | None = None,
-        device: str | None = None,
+        device: "str | int | Any | None" = None,
         dtype: str = "float32",
         n_threads: int = 0,
     ):
@@ -89,7 +89,7 @@ class BLEURT(Metric):
         self.checkpoint = str(checkpoint)
         self.batch_size = batch_size
         self._max_length = max_length
-        self.device = device
+        self.device = parse_device(device)
         self.dtype = dtype
 
     def _signature_items(self) -> dict[str, Any]:

@@ -17,13 +17,15 @@ face taking ``(predictions, references)`` works: ``paired_test``, ``compare``, `
 the CLI). Bound sources align by position when the lengths agree, otherwise through the
 references (a Dask partition, a subset), which must then name one source each.
 
-Statistics: each segment's score (float64 of the model's float32) and the count; the
-corpus score is their mean, as unbabel-comet's ``system_score``. Work is shared: each
-distinct text is embedded once per call (regression models), embeddings are kept
-between calls (``cache_size`` texts), so scoring several systems on one test set encodes
-its sources and references once; ``score_systems`` does it in one call;
-``pairwise(candidates, pseudo_references, sources=...)`` embeds each candidate once
-(COMET-MBR). Inputs are sorted by token length into batches of ``batch_size``.
+Statistics: each segment's score (float64 of the model's output: float32, or float64 with
+``dtype="float64"``) and the count; the corpus score is their mean, as unbabel-comet's
+``system_score``. ``update`` goes through the shared ``Metric._accumulate`` (thread-safe).
+Work is shared (regression models): each column (translations, sources, references) is
+embedded in batches that depend only on the column's set of texts, and whole batches are
+kept between calls (``cache_size`` texts), so scoring several systems on one test set
+encodes its sources and references once, and a score never depends on what the object
+scored before (the same inputs give the same bits). ``pairwise(candidates,
+pseudo_references, sources=...)`` embeds each candidate once (COMET-MBR).
 
 Tolerance: float32 torch as unbabel-comet; batches group rows differently, which moves
 the last bits, so parity is tested to 1e-6 (tests/test_comet.py).
@@ -45,23 +47,44 @@ from .._locking import state_lock
 from ..errors import InvalidInputError, InvalidOptionError, LengthMismatchError, MissingReferenceError
 from ..metrics.base import Metric, Score
 from ..stats import SegmentStats, Stats
-from ._models import DTYPES, pick_device, require_torch, torch_dtype
+from ._models import DTYPES, parse_device, pick_device, require_torch, torch_dtype, torch_threads
 
 _ROWS_PER_HEAD_CALL = 4096
 
 
 @functools.lru_cache(maxsize=2)
-def _load(model: str, encoder: str | None, device: str, dtype: str) -> tuple[Any, str]:
+def _load(model: str, encoder: str | None, device: str, dtype: str, classes: tuple[str, ...] | None = None) -> tuple[Any, str]:
     """(network, weights digest) of one checkpoint, shared by metric objects."""
     from . import _comet_checkpoint as ckpt
     from ._comet_model import CometNetwork
 
     files = ckpt.locate(model)
     data = ckpt.read_checkpoint(files.checkpoint)
-    hparams = ckpt.hyper_parameters(files, data)
+    hparams = ckpt.hyper_parameters(files, data, classes or ckpt.SUPPORTED_CLASSES)
     enc = ckpt.encoder_dir(files, str(hparams.get("pretrained_model", "xlm-roberta-large")), encoder)
     network = CometNetwork(hparams, data["state_dict"], enc, device=device, dtype=torch_dtype(dtype))
     return network, ckpt.file_digest(files.checkpoint)
+
+
+def _check_files(model: str, encoder: str | None, classes: tuple[str, ...] | None = None) -> None:
+    """What loading needs, checked when the metric is made (no torch): the checkpoint,
+    hparams.yaml with a supported class and the encoder's config and tokenizer; each
+    missing piece is an InvalidOptionError naming it."""
+    from . import _comet_checkpoint as ckpt
+
+    files = ckpt.locate(model)
+    declared = ckpt.read_yaml(files.hparams)
+    identifier = declared.get("class_identifier")
+    classes = classes or ckpt.SUPPORTED_CLASSES
+    if identifier not in classes:
+        hint = {"xcomet_metric": " (an XCOMET model: use nlgmetrics.XCOMET, CLI -m xcomet)"}.get(str(identifier), "")
+        if identifier in ckpt.SUPPORTED_CLASSES:
+            hint = " (use nlgmetrics.COMET, CLI -m comet)"
+        raise InvalidOptionError(
+            f"COMET model class {identifier!r} (class_identifier in {str(files.hparams)!r}) is not supported{hint}; "
+            f"supported: {', '.join(classes)}"
+        )
+    ckpt.encoder_dir(files, str(declared.get("pretrained_model", "xlm-roberta-large")), encoder)
 
 
 class COMET(Metric):
@@ -70,6 +93,7 @@ class COMET(Metric):
     name = "comet"
     count_fields = ("segments",)
     sum_fields = ("score",)
+    _classes: tuple[str, ...] | None = None  # class_identifier values read (None: COMET's)
 
     def __init__(
         self,
@@ -80,7 +104,7 @@ class COMET(Metric):
         source_references: Sequence[str] | None = None,
         batch_size: int = 16,
         cache_size: int = 20000,
-        device: str | None = None,
+        device: "str | int | Any | None" = None,
         dtype: str = "float32",
         n_threads: int = 0,
     ):
@@ -96,7 +120,7 @@ class COMET(Metric):
         self.encoder = None if encoder is None else str(encoder)
         self.batch_size = batch_size
         self.cache_size = cache_size
-        self.device = device
+        self.device = parse_device(device)
         self.dtype = dtype
         self._sources: list[str] | str | None = None
         self._by_reference: dict[str, str | None] | None = None
@@ -107,26 +131,29 @@ class COMET(Metric):
             self._bound_refs = as_texts(source_references, "source_references")
             if not isinstance(self._sources, list) or len(self._bound_refs) != len(self._sources):
                 raise LengthMismatchError("source_references must have one reference per bound source")
-        self._cache: OrderedDict[str, Any] = OrderedDict()
+        _check_files(self.model, self.encoder, self._classes)
+        self._cache: OrderedDict[tuple[str, ...], Any] = OrderedDict()  # whole batches of vectors
+        self._cached_texts = 0
+        self._ids: OrderedDict[str, list[int]] = OrderedDict()  # token ids of recent texts
 
     def __getstate__(self) -> dict[str, Any]:
-        return {**self.__dict__, "_cache": OrderedDict()}
+        return {**self.__dict__, "_cache": OrderedDict(), "_cached_texts": 0, "_ids": OrderedDict()}
 
     def with_sources(self, sources: Sequence[str] | str, references: Sequence[str] | None = None) -> "COMET":
         """A copy bound to ``sources`` (a test set's sources, or one source shared by all
         rows); with their ``references``, subsets of the test set find their sources too."""
-        return COMET(self.model, encoder=self.encoder, sources=sources, source_references=references, batch_size=self.batch_size,
+        return type(self)(self.model, encoder=self.encoder, sources=sources, source_references=references, batch_size=self.batch_size,
                      cache_size=self.cache_size, device=self.device, dtype=self.dtype, n_threads=self.n_threads)
 
     # -- identity -------------------------------------------------------------------------
     @property
     def network(self) -> Any:
-        return _load(self.model, self.encoder, pick_device(self.device), self.dtype)[0]
+        return _load(self.model, self.encoder, pick_device(self.device), self.dtype, self._classes)[0]
 
     def _signature_items(self) -> dict[str, Any]:
         path = Path(self.model)
         label = path.parent.parent.name if path.suffix == ".ckpt" else (path.name or self.model)
-        digest = _load(self.model, self.encoder, pick_device(self.device), self.dtype)[1]
+        digest = _load(self.model, self.encoder, pick_device(self.device), self.dtype, self._classes)[1]
         return {"model": f"{label}@{digest}", "batch": self.batch_size, "dtype": self.dtype}
 
     def _stats_items(self) -> dict[str, Any]:
@@ -193,45 +220,73 @@ class COMET(Metric):
         else:
             srcs = self._bound(len(preds), firsts)
         kind = self.network.hparams["class_identifier"]
-        if wants_src and srcs is None and (kind != "unified_metric" or refs is None):
+        if wants_src and srcs is None and (not self.network.joint or refs is None):
             raise InvalidInputError(f"this COMET model ({kind}) needs the sources: pass sources= (CLI: --source SRC)")
         if wants_ref and refs is None and (kind == "regression_metric" or srcs is None or not wants_src):
             raise MissingReferenceError(f"this COMET model ({kind}) needs references")
         return preds, refs, (srcs if wants_src else None), ref_counts
 
     # -- the computation ------------------------------------------------------------------
-    def _embeddings(self, texts: list[str]) -> dict[str, Any]:
-        net = self.network
-        distinct = list(dict.fromkeys(texts))
-        # The cache is shared by every thread scoring with this object: read and update it
-        # under the object's lock, encode outside it.
+    def _token_ids(self, texts: list[str]) -> dict[str, list[int]]:
+        """Token ids of distinct ``texts``; recent ones are kept (``cache_size`` texts)."""
         with state_lock(self):
-            found = {t: self._cache[t] for t in distinct if t in self._cache}
-            for t in found:  # least recently used goes first: a test set's sources stay
-                self._cache.move_to_end(t)
-        missing = [t for t in distinct if t not in found]
+            found = {t: self._ids[t] for t in texts if t in self._ids}
+            for t in found:
+                self._ids.move_to_end(t)
+        missing = [t for t in texts if t not in found]
         if missing:
-            vectors = net.sentence_embeddings(net.tokenize(missing), self.batch_size)
-            found.update(zip(missing, vectors))
+            found.update(zip(missing, self.network.tokenize(missing)))
             if self.cache_size:
                 with state_lock(self):
-                    self._cache.update(zip(missing, vectors))
-                    while len(self._cache) > self.cache_size:
-                        self._cache.popitem(last=False)
+                    self._ids.update((t, found[t]) for t in missing)
+                    while len(self._ids) > self.cache_size:
+                        self._ids.popitem(last=False)
+        return found
+
+    def _embeddings(self, texts: list[str]) -> dict[str, Any]:
+        """Pooled vectors of one column's distinct ``texts``.
+
+        The batches are a function of the set of texts alone (sorted by token length, then
+        by token ids, cut every ``batch_size``), and the cache holds whole batches keyed by
+        their texts: a vector is always computed in the same batch, so a score never
+        depends on what the object scored before (a vector computed in another batch
+        differs in the last bits). A test set's sources and references form the same
+        batches for every system, so they are encoded once."""
+        net = self.network
+        ids = self._token_ids(list(dict.fromkeys(texts)))
+        distinct = sorted(ids, key=lambda t: (-len(ids[t]), ids[t], t))
+        found: dict[str, Any] = {}
+        for start in range(0, len(distinct), self.batch_size):
+            batch = tuple(distinct[start : start + self.batch_size])
+            with state_lock(self):
+                vectors = self._cache.get(batch)
+                if vectors is not None:
+                    self._cache.move_to_end(batch)  # least recently used goes first: a test set's sources stay
+            if vectors is None:
+                vectors = net.embed_batch([ids[t] for t in batch])
+                if self.cache_size:
+                    with state_lock(self):
+                        if batch not in self._cache:
+                            self._cache[batch] = vectors
+                            self._cached_texts += len(batch)
+                        while self._cached_texts > self.cache_size and self._cache:
+                            self._cached_texts -= len(self._cache.popitem(last=False)[0])
+            found.update(zip(batch, vectors))
         return found
 
     def _regression(self, mts: list[str], refs: list[str] | None, srcs: list[str]) -> np.ndarray:
         torch, _ = require_torch()
-        emb = self._embeddings(mts + srcs + (refs or []))
-        out = np.empty(len(mts), dtype=np.float32)
+        columns = {"mt": mts, "src": srcs, "ref": refs or []}
+        vectors = {name: self._embeddings(col) for name, col in columns.items()}
+        out = np.empty(len(mts), dtype=np.float64)
         for start in range(0, len(mts), _ROWS_PER_HEAD_CALL):
             end = start + _ROWS_PER_HEAD_CALL
 
-            def stack(items: list[str]) -> Any:
-                return torch.stack([emb[t] for t in items[start:end]])
+            def stack(name: str) -> Any:
+                return torch.stack([vectors[name][t] for t in columns[name][start:end]])
 
-            scores = self.network.regression_scores(stack(mts), stack(srcs), None if refs is None else stack(refs))
-            out[start : start + len(scores)] = scores.float().cpu().numpy()
+            scores = self.network.regression_scores(stack("mt"), stack("src"), None if refs is None else stack("ref"))
+            out[start : start + len(scores)] = scores.double().cpu().numpy()
         return out
 
     def _unified(self, mts: list[str], refs: list[str] | None, srcs: list[str] | None) -> np.ndarray:
@@ -250,11 +305,17 @@ class COMET(Metric):
         with torch.inference_mode():
             per_combo = [torch.stack([scored[s] for s in seqs]) if seqs else torch.zeros(0) for seqs in sequences]
             scores = per_combo[0] if len(per_combo) == 1 else torch.stack(per_combo, dim=0).mean(dim=0)
-        return scores.float().cpu().numpy()
+        return scores.double().cpu().numpy()  # exact for every dtype (float64 stays float64)
 
     def _row_scores(self, mts: list[str], refs: list[str] | None, srcs: list[str] | None) -> np.ndarray:
+        """Scores of the rows, with torch's intra-op threads set to ``n_threads`` (0: torch's
+        own setting; float32 kernels round differently with other thread counts)."""
+        with torch_threads(self.n_threads):
+            return self._compute(mts, refs, srcs)
+
+    def _compute(self, mts: list[str], refs: list[str] | None, srcs: list[str] | None) -> np.ndarray:
         if not mts:
-            return np.zeros(0, dtype=np.float32)
+            return np.zeros(0, dtype=np.float64)
         kind = self.network.hparams["class_identifier"]
         if kind == "unified_metric":
             return self._unified(mts, refs, srcs)
@@ -263,7 +324,7 @@ class COMET(Metric):
 
     def _segments(self, scores: np.ndarray, ref_counts: np.ndarray) -> SegmentStats:
         counts = np.ones((len(scores), 1), dtype=np.uint64)
-        sums = scores.astype(np.float64).reshape(-1, 1)
+        sums = np.asarray(scores, dtype=np.float64).reshape(-1, 1)
         return SegmentStats(self.key, self.count_fields, counts, self.sum_fields, sums, ref_counts=ref_counts)
 
     # -- faces ----------------------------------------------------------------------------
@@ -282,24 +343,14 @@ class COMET(Metric):
         return self._sentence_scores(self.stats(predictions, references, sources))
 
     def update(self, predictions: Sequence[str], references: Any = None, sources: Sequence[str] | str | None = None) -> "COMET":
-        total = self.stats(predictions, references, sources).total()
-        self._state = total if self._state is None else self._state + total
-        return self
+        """Add a batch to the running state (safe to call from several threads)."""
+        return self._accumulate(self.stats(predictions, references, sources).total())
 
     def score_systems(self, sources: Sequence[str] | None, references: Any, systems: Mapping[str, Sequence[str]]) -> dict[str, Score]:
-        """``{name: Score}`` for several systems on one test set, each distinct text encoded once."""
-        names = list(systems)
-        rows = [self._inputs(systems[n], references, sources) for n in names]
-        mts = [t for r in rows for t in r[0]]
-        refs = None if rows and rows[0][1] is None else [t for r in rows for t in (r[1] or [])]
-        srcs = None if rows and rows[0][2] is None else [t for r in rows for t in (r[2] or [])]
-        scores = self._row_scores(mts, refs, srcs)
-        out, start = {}, 0
-        for name, (preds, _, _, ref_counts) in zip(names, rows):
-            seg = self._segments(scores[start : start + len(preds)], ref_counts)
-            out[name] = self.score_stats(seg.total())
-            start += len(preds)
-        return out
+        """``{name: Score}`` for several systems on one test set. Each system is scored as
+        ``corpus_score`` scores it (the same bits); the sources and references form the same
+        batches every time, so (with ``cache_size`` > 0) they are encoded once."""
+        return {name: self.corpus_score(hyps, references, sources) for name, hyps in systems.items()}
 
     def pairwise(self, candidates: Sequence[str], references: Sequence[str], sources: Sequence[str] | str | None = None) -> np.ndarray:
         """``M[i, j]``: candidate ``i`` scored with ``references[j]`` as its reference and
@@ -319,7 +370,7 @@ class COMET(Metric):
             srcs = [s for s in per_cand for _ in refs]
         _, _, srcs, _ = self._inputs(mts, [[r] for _ in cands for r in refs], srcs)
         flat_refs = [r for _ in cands for r in refs]
-        return self._row_scores(mts, flat_refs, srcs).astype(np.float64).reshape(len(cands), len(refs))
+        return self._row_scores(mts, flat_refs, srcs).reshape(len(cands), len(refs))
 
     def _score(self, stats: Stats) -> Score:
         n = int(stats.counts[0])

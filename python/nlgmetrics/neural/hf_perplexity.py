@@ -35,7 +35,7 @@ from ..metrics.base import Score
 from ..metrics.perplexity import Perplexity
 from ..signature import Signature
 from ..stats import SegmentStats
-from ._models import DTYPES, load_auto_model, load_tokenizer, pick_device, require_torch, resolve_model_dir
+from ._models import DTYPES, load_auto_model, load_tokenizer, parse_device, pick_device, require_torch, resolve_model_dir
 
 
 def windows(n_tokens: int, max_length: int, stride: int) -> list[tuple[int, int, int]]:
@@ -66,7 +66,7 @@ class HFPerplexity(Perplexity):
         stride: int | None = None,
         max_length: int | None = None,
         batch_size: int = 8,
-        device: str | None = None,
+        device: "str | int | Any | None" = None,
         dtype: str = "float32",
         add_start_token: bool = False,
         n_threads: int = 0,
@@ -81,7 +81,7 @@ class HFPerplexity(Perplexity):
         self._max_length = max_length
         self._stride = stride
         self.batch_size = batch_size
-        self.device = device
+        self.device = parse_device(device)
         self.dtype = dtype
         self.add_start_token = bool(add_start_token)
         self._loaded: tuple[Any, Any, str] | None = None

@@ -32,6 +32,17 @@ class SystemRow:
     p_value: float | None
     bootstrap: np.ndarray | None = field(repr=False)
     segments: np.ndarray | None = field(default=None, repr=False)
+    spans: list | None = field(default=None, repr=False)  # per segment, the metric's error spans (xCOMET)
+
+
+def _error_spans(metric: Any, hyps: list[str], refs: list[list[str]]) -> list | None:
+    """Per-segment error spans of a metric that marks them (xCOMET's ``error_spans``)."""
+    if not callable(getattr(metric, "error_spans", None)):
+        return None
+    try:
+        return metric.error_spans(hyps, refs)
+    except NlgMetricsError:
+        return None
 
 
 @dataclass
@@ -112,7 +123,7 @@ def _corpus_only(metric_name: str, metric: Any, names: list[str], hyps: dict[str
     rows = []
     for n in names:
         score = metric.corpus_score(hyps[n], refs)
-        rows.append(SystemRow(n, score.to_dict(), None, None, None, None, None, None, _sentence_scores(metric, None, hyps[n], refs, scorer)))
+        rows.append(SystemRow(n, score.to_dict(), None, None, None, None, None, None, _sentence_scores(metric, None, hyps[n], refs, scorer), _error_spans(metric, hyps[n], refs)))
     first = metric.corpus_score(hyps[names[0]], refs)
     return MetricResult(metric_name, first.name, first.signature.format(), None, rows, "no bootstrap intervals or significance tests: the metric has no per-segment statistics")
 
@@ -142,7 +153,7 @@ def _with_intervals(metric_name: str, metric: Any, names: list[str], stats: dict
         ci = cis.get(n)
         score = ci.score if ci is not None else metric.score_stats(stats[n])
         interval = (ci.mean, ci.ci, ci.lower, ci.upper, p_values[n], ci.scores) if ci is not None else (None,) * 6
-        rows.append(SystemRow(n, score.to_dict(), *interval, _sentence_scores(metric, stats[n], hyps[n], refs, scorer)))
+        rows.append(SystemRow(n, score.to_dict(), *interval, _sentence_scores(metric, stats[n], hyps[n], refs, scorer), _error_spans(metric, hyps[n], refs)))
     first = cis.get(names[0])
     base_score = first.score if first is not None else metric.score_stats(stats[names[0]])
     return MetricResult(metric_name, base_score.name, base_score.signature.format(), first.signature.format() if first else None, rows, note)

@@ -179,11 +179,14 @@ def _segment_table(report: TextReport) -> str:
     scored = [m for m in report.metrics if all(r.segments is not None for r in m.rows)]
     header = ["segment", "reference(s)"] + [short[n] for n in report.systems]
     header += [f"{m.label} {short[r.system]}" for m in scored for r in m.rows]
+    marked = [(m, r) for m in report.metrics for r in m.rows if r.spans is not None]  # xCOMET's error spans
+    header += [f"{m.label} errors {short[r.system]}" for m, r in marked]
     rows = []
     for i, refs in enumerate(report.references):
         cells = f'<td class="name" data-value="{i + 1}">{i + 1}</td><td>' + "<br>".join(_text(r) for r in refs) + "</td>"
         cells += "".join(f"<td>{_text(report.hypotheses[n][i])}</td>" for n in report.systems)
         cells += "".join(number(float(r.segments[i]), 2, system=r.system, metric=m.name, field="segment", segment=i + 1) for m in scored for r in m.rows)
+        cells += "".join('<td class="spans">' + "<br>".join(esc(f"{s['severity']}: {s['text']} [{s['start']}:{s['end']}]") for s in r.spans[i]) + "</td>" for _, r in marked)
         rows.append(cells)
     note = ('<p class="meta">Click a heading to sort (numbers by their exact value), type in the box to keep the rows containing the text. '
             "Without scripts every row is shown in the order of the files.</p>")
