@@ -118,6 +118,8 @@ _EXPORTS: dict[str, str] = {
     # evaluate's google_bleu and exact_match
     "GLEU": ".metrics.gleu",
     "ExactMatch": ".metrics.exact_match",
+    # MetricX-24 / MetricX-23
+    "MetricX": ".neural.metricx", "metricx": ".neural.metricx",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -167,5 +167,6 @@ for _entry in [
     ("comet", "nlgmetrics.neural.comet:COMET", "COMET from a local unbabel-comet checkpoint, with sources (extra [neural])", ("unbabel-comet",), "neural"),
     ("google_bleu", _M + "gleu:GLEU", "Google BLEU (GLEU) as nltk's corpus_gleu / evaluate's google_bleu", ()),
     ("exact_match", _M + "exact_match:ExactMatch", "exact match rate as evaluate's exact_match", None),
+    ("metricx", "nlgmetrics.neural.metricx:MetricX", "MetricX-24/23 from a local mT5 checkpoint, lower is better (extra [neural])", ("metricx-24", "metricx-23"), "neural"),
 ]:
     register(*_entry)
