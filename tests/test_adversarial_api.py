@@ -583,13 +583,22 @@ def neural_metrics(tmp_path_factory):
         "bertscore": lambda: nlgmetrics.BERTScore(str(tiny_bert(tmp_path_factory.mktemp("bert"))), layer=2, device="cpu"),
         "bleurt": lambda: nlgmetrics.load("bleurt", checkpoint=str(tiny_bleurt(tmp_path_factory.mktemp("bleurt"))), device="cpu"),
         "comet": lambda: nlgmetrics.COMET(gold / "da-sparsemax-avg", encoder=gold / "xlmr-tiny", device="cpu"),
+        "metricx": lambda: _tiny_metricx(tmp_path_factory.mktemp("metricx")),
     }
     assert {e.name for e in NEURAL} <= set(builders), "a new neural metric needs a tiny model here"
     return {name: build() for name, build in builders.items() if name in {e.name for e in NEURAL}}
 
 
+def _tiny_metricx(directory):
+    from conftest import REPO
+    from metricx_models import expand
+
+    gold = REPO / "tests" / "goldens" / "metricx"
+    return nlgmetrics.MetricX(expand(gold / "metricx24-tiny", directory / "m"), tokenizer=gold / "tokenizer", device="cpu")
+
+
 def _neural_faces(name, metric, preds, refs, sources):
-    kw = {"sources": sources} if name == "comet" else {}
+    kw = {"sources": sources} if name in ("comet", "metricx") else {}
     yield lambda: metric.corpus_score(preds, refs, **kw)
     yield lambda: metric.sentence_scores(preds, refs, **kw)
     yield lambda: _neural_update_keeps_state(metric, preds, refs, kw)
