@@ -120,6 +120,8 @@ _EXPORTS: dict[str, str] = {
     "ExactMatch": ".metrics.exact_match",
     # MetricX-24 / MetricX-23
     "MetricX": ".neural.metricx", "metricx": ".neural.metricx",
+    # MAUVE
+    "MAUVE": ".neural.mauve", "mauve": ".neural.mauve",
 }
 
 __all__ = sorted(_EXPORTS)
