@@ -208,7 +208,8 @@ class MAUVE(Metric):
     # -- features -------------------------------------------------------------------------
     def _network(self) -> tuple[Any, Any]:
         if self.model is None:
-            raise InvalidOptionError("MAUVE from texts needs model= (a local model directory); or pass features to score_features")
+            raise InvalidOptionError("MAUVE from texts needs model= (a local model directory; the command line has no MAUVE "
+                                     "options: use nlgmetrics.MAUVE in Python), or pass features to score_features")
         return _load(self.model, pick_device(self.device), self.dtype)
 
     def features(self, texts: Sequence[str]) -> np.ndarray:
@@ -250,6 +251,7 @@ class MAUVE(Metric):
 
     def stats(self, predictions: Sequence[str], references: Any) -> Stats:  # type: ignore[override]
         """Statistics (the features) of generations ``predictions`` and human texts ``references``."""
+        self._network()  # a model first, even for no text: the command line has none to give
         return self.stats_from_features(self.features(predictions), self.features(_flat_texts(references)))
 
     def corpus_score(self, predictions: Sequence[str], references: Any) -> Score:  # type: ignore[override]
