@@ -12,7 +12,7 @@ model loading apart. Two checkpoints, random weights, vocabulary 250112 (mT5's):
 
 nlgmetrics scores all systems in one ``score_systems`` call at ``batch_size=1`` (the
 exact shapes: scores ``==`` the peer's) and at ``batch_size=16`` (rows of equal length
-batched; a few float32 ulps). MetricX reads source, candidate and reference as one
+batched; tens of float32 ulps at most). MetricX reads source, candidate and reference as one
 sequence, so systems share no encoder work unless their outputs coincide (identical rows
 are encoded once).
 

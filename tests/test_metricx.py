@@ -10,7 +10,7 @@ scripts/goldens/metricx_goldens.py rebuilds them in an isolated environment.
 
 Parity is exact (``==`` on the float32 scores) at the default ``batch_size=1``, the shapes
 of the repository's README run; larger batches (rows of equal length, no padding) are
-bounded by 1e-4.
+bounded by 2.5e-4 (1e-5 of the scale).
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ def test_batching_order_and_sharing_invariance(checkpoints):
     assert_exact(base, GOLDENS["models"]["metricx24-tiny"]["ref-1536"]["HuaweiTSC"])
     for bs in (3, 64):  # rows of equal length batched: other kernels' summation order, a few ulps
         batched = metric(checkpoints, "metricx24-tiny", batch_size=bs).sentence_scores(hyps, ref, sources=src)
-        np.testing.assert_allclose(batched, base, rtol=0, atol=1e-4)
+        np.testing.assert_allclose(batched, base, rtol=0, atol=2.5e-4)
     order = np.random.default_rng(0).permutation(len(hyps))
     shuffled = metric(checkpoints, "metricx24-tiny").sentence_scores([hyps[i] for i in order], [ref[i] for i in order], sources=[src[i] for i in order])
     assert_exact(shuffled, base[order])
