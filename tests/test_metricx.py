@@ -238,3 +238,33 @@ def test_cli(checkpoints, tmp_path):
     out = subprocess.run([sys.executable, "-m", "nlgmetrics", "score", "-m", "metricx", "-i", str(tmp_path / "hyp"), "-r", str(tmp_path / "ref")],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 2 and "--metricx-model" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_compare_and_sentence_level_cli(checkpoints, tmp_path, capsys):
+    """compare runs its paired bootstrap over the bound sources with no MetricX-specific code;
+    -sl's one-segment signature probe finds its source through -r."""
+    from nlgmetrics.cli.main import main
+
+    src, ref, systems = wmt()
+    n = 16
+    files = {}
+    for name, lines in (("src", src[:n]), ("ref", ref[:n]), *((s, h[:n]) for s, h in systems.items())):
+        files[name] = tmp_path / name
+        files[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    names = list(systems)[:2]
+    common = ["-m", "metricx", "--metricx-model", str(checkpoints["metricx24-tiny"]), "--metricx-tokenizer", str(TOKENIZER),
+              "--source", str(files["src"]), "-r", str(files["ref"]), "-i", *[str(files[s]) for s in names]]
+    gold = GOLDENS["models"]["metricx24-tiny"]["ref-1536"]
+    assert main(["compare", *common, "--paired-bs", "--paired-bs-n", "50", "-f", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    for row, name in zip(rows, names):
+        assert row["metricx"]["score"] == pytest.approx(np.mean(gold[name][:n]), abs=1e-12)
+    assert rows[0]["metricx"]["p_value"] is None and 0 < rows[1]["metricx"]["p_value"] <= 1
+    assert main(["score", *common[:-2], str(files[names[0]]), "-sl", "-f", "json"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [x["score"] for x in lines[:n]] == pytest.approx(gold[names[0]][:n], abs=0)
+
+
+def test_import_stays_cheap():
+    code = "import sys, nlgmetrics; nlgmetrics.MetricX; nlgmetrics.MAUVE; import nlgmetrics.cli.main; assert 'torch' not in sys.modules, 'torch imported'"
+    subprocess.run([sys.executable, "-c", code], check=True)
