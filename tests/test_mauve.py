@@ -15,7 +15,7 @@ torch = pytest.importorskip("torch")
 torch.set_num_threads(1)
 
 import nlgmetrics  # noqa: E402
-from nlgmetrics.errors import InputTypeError, InvalidInputError, InvalidOptionError, MissingExtraError  # noqa: E402
+from nlgmetrics.errors import InputTypeError, InvalidInputError, InvalidOptionError, InvalidTextError, MissingExtraError  # noqa: E402
 from nlgmetrics.neural.mauve import MAUVE  # noqa: E402
 
 FIELDS = ("mauve", "frontier_integral", "mauve_star", "frontier_integral_star")
@@ -67,6 +67,18 @@ def test_statistics_merge_by_concatenation():
     shards = m.stats_from_features(p[:30], q[:50]) + m.stats_from_features(p[30:], np.zeros((0, 16), np.float32)) + m.stats_from_features(p[:0], q[50:])
     assert m.score_stats(shards).score == whole.score
     assert tuple(int(c) for c in shards.counts) == (100, 80)
+    assert shards.sequence.dtype == np.float32  # float32 features kept as they are
+
+
+def test_merge_past_the_sequence_limit_is_a_typed_error(monkeypatch):
+    from nlgmetrics import stats as stats_module
+
+    p, q = features(6, 40, 40, 16)
+    m = MAUVE()
+    monkeypatch.setattr(stats_module, "SEQUENCE_LIMIT_BYTES", 1024)
+    merged = m.stats_from_features(p[:20], q[:20]) + m.stats_from_features(p[20:], q[20:])
+    with pytest.raises(InvalidInputError, match="one call"):
+        m.score_stats(merged)
 
 
 @pytest.fixture(scope="module")
@@ -130,6 +142,8 @@ def test_errors(monkeypatch):
         MAUVE().corpus_score(["a b"], ["c d"])
     with pytest.raises(InvalidOptionError):
         MAUVE().sentence_scores(["a b"], ["c d"])
+    with pytest.raises(InvalidTextError):
+        MAUVE("unused").features(["ok", "bad \ud800"])
     for bad in ({"num_buckets": 0}, {"num_buckets": "many"}, {"kmeans_explained_var": 1.0}, {"pca_max_data": 0},
                 {"mauve_scaling_factor": -1}, {"seed": -1}, {"batch_size": 0}, {"dtype": "int8"}):
         with pytest.raises(InvalidOptionError):

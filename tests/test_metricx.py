@@ -27,7 +27,7 @@ from conftest import CORPORA, REPO, read_lines
 from metricx_models import expand
 
 from nlgmetrics import load
-from nlgmetrics.errors import InvalidInputError, InvalidOptionError, LengthMismatchError, MissingReferenceError
+from nlgmetrics.errors import InvalidInputError, InvalidOptionError, InvalidTextError, LengthMismatchError, MissingReferenceError
 from nlgmetrics.mbr import higher_is_better
 from nlgmetrics.neural.metricx import MetricX, format_input
 
@@ -214,6 +214,8 @@ def test_errors(checkpoints, tmp_path):
     with pytest.raises(InvalidOptionError, match="not an mT5"):
         MetricX(tmp_path / "bert", tokenizer=TOKENIZER).sentence_scores(hyps, ref[:3], sources=src[:3])
     assert metric(checkpoints, "metricx24-tiny").sentence_scores([], [], sources=[]).shape == (0,)
+    with pytest.raises(InvalidTextError):
+        metric(checkpoints, "metricx24-tiny").sentence_scores(["ok", "bad \ud800"], ["a", "b"], sources=["s", "s"])
 
 
 def test_cli(checkpoints, tmp_path):

@@ -168,6 +168,6 @@ for _entry in [
     ("google_bleu", _M + "gleu:GLEU", "Google BLEU (GLEU) as nltk's corpus_gleu / evaluate's google_bleu", ()),
     ("exact_match", _M + "exact_match:ExactMatch", "exact match rate as evaluate's exact_match", None),
     ("metricx", "nlgmetrics.neural.metricx:MetricX", "MetricX-24/23 from a local mT5 checkpoint, lower is better (extra [neural])", ("metricx-24", "metricx-23"), "neural"),
-    ("mauve", "nlgmetrics.neural.mauve:MAUVE", "MAUVE of generations vs human texts as mauve-text 0.4.0 (extras [mauve], [neural])", (), "distribution"),
+    ("mauve", "nlgmetrics.neural.mauve:MAUVE", "MAUVE of generations vs human texts as mauve-text 0.4.0 (extras [mauve], [neural])", (), "neural"),
 ]:
     register(*_entry)

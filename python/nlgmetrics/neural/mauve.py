@@ -48,7 +48,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._inputs import as_texts
-from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, MissingExtraError
+from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, InvalidTextError, MissingExtraError
 from ..metrics.base import Metric, Score
 from ..stats import Stats
 from ._models import DTYPES, pick_device, require_torch, resolve_model_dir, torch_dtype, torch_threads
@@ -216,6 +216,7 @@ class MAUVE(Metric):
         """mauve-text's features of ``texts`` (empty texts dropped): float32, one row a text."""
         torch, _ = require_torch()
         texts = [t for t in as_texts(texts, "texts") if len(t) > 0]
+        _check_unicode(texts)
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
         tok, model = self._network()
@@ -241,13 +242,19 @@ class MAUVE(Metric):
         p, q = _as_features(p_features, "p_features"), _as_features(q_features, "q_features")
         if p.shape[0] and q.shape[0] and p.shape[1] != q.shape[1]:
             raise InvalidInputError(f"p_features have {p.shape[1]} dimensions, q_features {q.shape[1]}")
-        width = p.shape[1] if p.shape[0] else q.shape[1]
-        rows = np.zeros((p.shape[0] + q.shape[0], width + 1), dtype=np.float64)
-        rows[p.shape[0] :, 0] = 1.0
-        rows[: p.shape[0], 1:] = p
-        rows[p.shape[0] :, 1:] = q
+        n = p.shape[0] + q.shape[0]
         dtypes = {str(a.dtype): 1 for a in (p, q) if a.shape[0]}
-        return Stats(self.key, self.count_fields, (p.shape[0], q.shape[0]), n_segments=p.shape[0], tables={"dtype": dtypes}, sequence=rows)
+        if not n:  # no text: the identity of merging
+            return Stats(self.key, self.count_fields, (0, 0), tables={"dtype": dtypes})
+        width = p.shape[1] if p.shape[0] else q.shape[1]
+        # float32 features are kept as float32 (exact, half the memory), others as float64
+        rows = np.zeros((n, width + 1), dtype=np.float32 if set(dtypes) == {"float32"} else np.float64)
+        rows[p.shape[0] :, 0] = 1.0
+        if p.shape[0]:
+            rows[: p.shape[0], 1:] = p
+        if q.shape[0]:
+            rows[p.shape[0] :, 1:] = q
+        return Stats(self.key, self.count_fields, (p.shape[0], q.shape[0]), n_segments=n, tables={"dtype": dtypes}, sequence=rows)
 
     def stats(self, predictions: Sequence[str], references: Any) -> Stats:  # type: ignore[override]
         """Statistics (the features) of generations ``predictions`` and human texts ``references``."""
@@ -277,6 +284,9 @@ class MAUVE(Metric):
 
     def _score(self, stats: Stats) -> Score:
         rows = stats.sequence
+        if rows is None and stats.n_segments:
+            raise InvalidInputError("these merged statistics dropped their features (more than the 64 MiB the statistics keep "
+                                    "in order): score the whole sample in one call (corpus_score or score_features)")
         if rows is None or not len(rows):
             raise InvalidInputError("MAUVE needs at least one generation and one human text")
         in_q = rows[:, 0] == 1.0
@@ -306,6 +316,14 @@ class MAUVE(Metric):
 
     def sentence_scores(self, *args: Any, **kwargs: Any) -> np.ndarray:  # type: ignore[override]
         return self._segment_stats([], [])
+
+
+def _check_unicode(texts: list[str]) -> None:
+    for i, t in enumerate(texts):
+        try:
+            t.encode("utf-8")
+        except UnicodeEncodeError:
+            raise InvalidTextError(f"text {i} is not valid Unicode (a lone surrogate): the tokenizer cannot read it") from None
 
 
 def _flat_texts(references: Any) -> list[str]:

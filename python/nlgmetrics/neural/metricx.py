@@ -42,7 +42,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from .._inputs import as_references, as_texts
-from ..errors import InvalidInputError, InvalidOptionError, LengthMismatchError, MissingReferenceError
+from ..errors import InvalidInputError, InvalidOptionError, InvalidTextError, LengthMismatchError, MissingReferenceError
 from ..metrics.base import Metric, Score
 from ..stats import SegmentStats, Stats
 from ._models import DTYPES, equal_length_batches, pick_device, require_torch, resolve_model_dir, torch_dtype, torch_threads
@@ -284,6 +284,11 @@ class MetricX(Metric):
         _, tok, _ = self._loaded()
         if not texts:
             return []
+        for i, t in enumerate(texts):
+            try:
+                t.encode("utf-8")
+            except UnicodeEncodeError:
+                raise InvalidTextError(f"row {i} is not valid Unicode (a lone surrogate): the tokenizer cannot read it") from None
         ids = tok(list(texts), max_length=self.max_input_length, truncation=True, padding=False)["input_ids"]
         return [list(row[:-1]) for row in ids]
 
