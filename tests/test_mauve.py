@@ -106,13 +106,13 @@ def test_parity_from_texts(gpt2_dir, batch_size):
     from mauve.compute_mauve import get_features_from_input
 
     want = get_features_from_input(None, None, p, str(gpt2_dir), 32, -1, name="p", batch_size=batch_size)
-    got = MAUVE(gpt2_dir, max_text_length=32, batch_size=batch_size).features(p)
+    got = MAUVE(gpt2_dir, max_text_length=32, batch_size=batch_size, device="cpu").features(p)
     assert got.dtype == want.dtype and np.array_equal(got, want) and len(got) == len([t for t in p if t])
 
 
 def test_update_and_references_as_lists(gpt2_dir):
     p, q = texts()
-    m = MAUVE(gpt2_dir, max_text_length=32)
+    m = MAUVE(gpt2_dir, max_text_length=32, device="cpu")
     whole = m.corpus_score(p, q).score
     m.update(p[:40], q[:10]).update(p[40:], [[t] for t in q[10:]])
     assert m.compute().score == whole

@@ -54,6 +54,7 @@ def wmt():
 
 
 def metric(checkpoints, name, **options) -> MetricX:
+    options.setdefault("device", "cpu")  # the goldens are CPU kernels' bits
     return MetricX(checkpoints[name], version=GOLDENS["models"][name]["version"], tokenizer=TOKENIZER, **options)
 
 
@@ -225,7 +226,7 @@ def test_cli(checkpoints, tmp_path):
     (tmp_path / "ref").write_text("\n".join(ref[:n]) + "\n", encoding="utf-8")
     (tmp_path / "hyp").write_text("\n".join(systems["Online-B"][:n]) + "\n", encoding="utf-8")
     base = [sys.executable, "-m", "nlgmetrics", "score", "-m", "metricx", "--metricx-model", str(checkpoints["metricx24-tiny"]),
-            "--metricx-tokenizer", str(TOKENIZER), "--source", str(tmp_path / "src"), "-i", str(tmp_path / "hyp")]
+            "--metricx-tokenizer", str(TOKENIZER), "--metricx-device", "cpu", "--source", str(tmp_path / "src"), "-i", str(tmp_path / "hyp")]
     def score(extra):
         out = subprocess.run(base + extra + ["-f", "json"], capture_output=True, text=True, timeout=300)
         assert out.returncode == 0, out.stderr
@@ -254,7 +255,7 @@ def test_compare_and_sentence_level_cli(checkpoints, tmp_path, capsys):
         files[name] = tmp_path / name
         files[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
     names = list(systems)[:2]
-    common = ["-m", "metricx", "--metricx-model", str(checkpoints["metricx24-tiny"]), "--metricx-tokenizer", str(TOKENIZER),
+    common = ["-m", "metricx", "--metricx-model", str(checkpoints["metricx24-tiny"]), "--metricx-tokenizer", str(TOKENIZER), "--metricx-device", "cpu",
               "--source", str(files["src"]), "-r", str(files["ref"]), "-i", *[str(files[s]) for s in names]]
     gold = GOLDENS["models"]["metricx24-tiny"]["ref-1536"]
     assert main(["compare", *common, "--paired-bs", "--paired-bs-n", "50", "-f", "json"]) == 0
