@@ -183,7 +183,7 @@ def test_lower_is_better_everywhere(checkpoints):
 def test_signature_and_registry(checkpoints):
     m = metric(checkpoints, "metricx23-tiny", qe=True)
     sig = m.signature().format()
-    assert "metricx-23" in sig and "qe:yes" in sig and "max_input_length:1024" in sig
+    assert "flavour:metricx-23" in sig and "qe:yes" in sig and "version:nlgmetrics-" in sig and "max_input_length:1024" in sig
     sig24 = metric(checkpoints, "metricx24-tiny-bf16").signature().format()
     assert "metricx-24" in sig24 and "dtype:bfloat16" in sig24 and "max_input_length:1536" in sig24
     via = load("metricx", model=str(checkpoints["metricx24-tiny"]), tokenizer=str(TOKENIZER))
@@ -235,7 +235,7 @@ def test_cli(checkpoints, tmp_path):
 
     row = score(["-r", str(tmp_path / "ref")])
     assert row["score"] == pytest.approx(np.mean(GOLDENS["models"]["metricx24-tiny"]["ref-1536"]["Online-B"][:n]), abs=1e-12)
-    assert "version:metricx-24" in row["signature"] and "qe:no" in row["signature"]
+    assert "flavour:metricx-24" in row["signature"] and "qe:no" in row["signature"]
     row = score(["--metricx-qe", "-r", str(tmp_path / "ref")])  # -r aligns subsets; QE does not read it
     assert row["score"] == pytest.approx(np.mean(GOLDENS["models"]["metricx24-tiny"]["qe-1536"]["Online-B"][:n]), abs=1e-12)
     out = subprocess.run([sys.executable, "-m", "nlgmetrics", "score", "-m", "metricx", "-i", str(tmp_path / "hyp"), "-r", str(tmp_path / "ref")],

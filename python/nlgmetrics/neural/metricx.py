@@ -213,14 +213,14 @@ class MetricX(Metric):
     def _signature_items(self) -> dict[str, Any]:
         net, _, digest = self._loaded()
         label = Path(self.model).name or self.model
-        return {"version": VERSIONS[self.version], "qe": "yes" if self.qe else "no", "model": f"{label}@{digest}",
+        return {"flavour": VERSIONS[self.version], "qe": "yes" if self.qe else "no", "model": f"{label}@{digest}",
                 "max_input_length": self.max_input_length, "dtype": str(net.dtype).removeprefix("torch.")}
 
     def _stats_items(self) -> dict[str, Any]:
         return {"model": self.model, "version": self.version, "qe": self.qe, "max_input_length": self.max_input_length, "dtype": self.dtype}
 
     def _abbreviations(self) -> dict[str, str]:
-        return {"version": "v", "qe": "qe", "model": "m", "max_input_length": "ml", "dtype": "dt"}
+        return {"flavour": "f", "qe": "qe", "model": "m", "max_input_length": "ml", "dtype": "dt"}
 
     # -- inputs ---------------------------------------------------------------------------
     def _bound(self, n: int, refs: list[str] | None) -> list[str] | None:
