@@ -1,15 +1,17 @@
 """Regenerate tests/goldens/metricx/: tiny MetricX checkpoints and the MetricX repository's scores.
 
 MetricX is not on PyPI: its inference code is the google-research/metricx repository
-(``metricx23/`` and ``metricx24/``: ``models.py``, ``predict.py``), whose ``predict`` needs
-``datasets`` and ``accelerate`` (versions that clash with the test environment's hub
-client), so this runs once in an isolated environment that sees the test environment's
-torch and transformers:
+(``metricx23/`` and ``metricx24/``: ``models.py``, ``predict.py``; goldens made at commit
+fc4978e), whose ``predict`` needs ``datasets`` and ``accelerate`` (versions that clash with
+the test environment's hub client) and whose model code runs only under its pinned
+transformers 4.30.2 (later versions hand its decoder a self-attention cache for the
+cross-attention). So this runs once in an isolated environment that sees the test
+environment's torch and sentencepiece, with transformers 4.30.2 in front:
 
     python3 -m venv /tmp/metricx-ref
     echo "$VIRTUAL_ENV/lib/python3.11/site-packages" > /tmp/metricx-ref/lib/python3.11/site-packages/shared.pth
     /tmp/metricx-ref/bin/pip install transformers==4.30.2 tokenizers==0.13.3 datasets==4.0.0 accelerate==1.10.1 huggingface_hub==0.36.2 "protobuf>=7.36,<8"
-    /tmp/metricx-ref/bin/python scripts/goldens/metricx_goldens.py /path/to/metricx-checkout [../shared/corpora]
+    METRICX_COMMIT=fc4978e /tmp/metricx-ref/bin/python scripts/goldens/metricx_goldens.py /path/to/metricx-checkout [../shared/corpora]
 
 What it builds (fixed seeds; nothing is downloaded):
 
