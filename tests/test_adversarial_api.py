@@ -605,7 +605,7 @@ def neural_metrics(tmp_path_factory):
     torch = pytest.importorskip("torch")
     torch.set_num_threads(1)
     from conftest import REPO
-    from neural_models import tiny_bert, tiny_bleurt
+    from neural_models import tiny_bert, tiny_bleurt, tiny_gpt2
 
     gold = REPO / "tests" / "goldens" / "comet"
     builders = {
@@ -613,13 +613,24 @@ def neural_metrics(tmp_path_factory):
         "bleurt": lambda: nlgmetrics.load("bleurt", checkpoint=str(tiny_bleurt(tmp_path_factory.mktemp("bleurt"))), device="cpu"),
         "comet": lambda: nlgmetrics.COMET(gold / "da-sparsemax-avg", encoder=gold / "xlmr-tiny", device="cpu"),
         "xcomet": lambda: nlgmetrics.XCOMET(gold.parent / "xcomet" / "xcomet-sparsemax", encoder=gold.parent / "xcomet" / "xlmr-xl-tiny", device="cpu"),
+        "metricx": lambda: _tiny_metricx(tmp_path_factory.mktemp("metricx")),
+        "mauve": lambda: nlgmetrics.MAUVE(str(tiny_gpt2(tmp_path_factory.mktemp("mauve") / "gpt2")), max_text_length=32, kmeans_num_redo=1, device="cpu"),
     }
     assert {e.name for e in NEURAL} <= set(builders), "a new neural metric needs a tiny model here"
     return {name: build() for name, build in builders.items() if name in {e.name for e in NEURAL}}
 
 
+def _tiny_metricx(directory):
+    from conftest import REPO
+    from metricx_models import expand
+
+    gold = REPO / "tests" / "goldens" / "metricx"
+    return nlgmetrics.MetricX(expand(gold / "metricx24-tiny", directory / "m"), tokenizer=gold / "tokenizer", device="cpu")
+
+
 def _neural_faces(name, metric, preds, refs, sources):
     kw = {"sources": sources} if name in ("comet", "xcomet") else {}
+    kw = {"sources": sources} if name in ("comet", "metricx") else {}
     yield lambda: metric.corpus_score(preds, refs, **kw)
     yield lambda: metric.sentence_scores(preds, refs, **kw)
     yield lambda: _neural_update_keeps_state(metric, preds, refs, kw)

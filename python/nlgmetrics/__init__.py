@@ -124,6 +124,10 @@ _EXPORTS: dict[str, str] = {
     "RougeLsumWarning": ".metrics.rouge",
     # xCOMET (extra [neural])
     "XCOMET": ".neural.xcomet", "xcomet": ".neural.xcomet",
+    # MetricX-24 / MetricX-23
+    "MetricX": ".neural.metricx", "metricx": ".neural.metricx",
+    # MAUVE
+    "MAUVE": ".neural.mauve", "mauve": ".neural.mauve",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -176,5 +176,7 @@ for _entry in [
     ("coverage", _M + "coverage:Coverage", "data-to-text coverage: share of input items mentioned (update(predictions, items))", (), "items"),
     ("content_selection_ordering", _M + "coverage:ContentSelectionOrdering", "data-to-text content selection and ordering (Wiseman et al.)", (), "records"),
     ("xcomet", "nlgmetrics.neural.xcomet:XCOMET", "xCOMET from a local unbabel-comet XCOMET checkpoint, with error spans (extra [neural])", ("unbabel-comet",), "neural"),
+    ("metricx", "nlgmetrics.neural.metricx:MetricX", "MetricX-24/23 from a local mT5 checkpoint, lower is better (extra [neural])", ("metricx-24", "metricx-23"), "neural"),
+    ("mauve", "nlgmetrics.neural.mauve:MAUVE", "MAUVE of generations vs human texts as mauve-text 0.4.0 (extras [mauve], [neural])", (), "neural"),
 ]:
     register(*_entry)

@@ -67,6 +67,8 @@ RANGES: dict[str, Range] = {
     "n_threads": _r(0, 1024),  # the core also caps it at the machine's parallelism
     "seed": _r(0, 2**32 - 1),
     "comet_batch_size": _r(1, 1_000_000),
+    "metricx_batch_size": _r(1, 1_000_000),
+    "metricx_max_input_length": _r(2, 1_000_000),
     "confidence_n": _RESAMPLES,
     "paired_bs_n": _RESAMPLES,
     "paired_ar_n": _r(1, 10_000_000),
