@@ -235,7 +235,56 @@ def case_xcomet(tmp: Path, src, ref, systems, batch: int) -> None:
     row(f"{len(systems)} systems x {len(src)}, float32 (segments with identical spans: {same}/{n})", n, peer_s, ours_s, diff)
 
 
-CASES = {"comet": case_comet, "bertscore": case_bertscore, "xcomet": case_xcomet}
+def case_metricx(tmp: Path, src, ref, systems, batch: int) -> None:
+    """MetricX-24 (mT5-large dimensions, the Hybrid-Large checkpoints' size), nlgmetrics only:
+    the repository's predict needs transformers 4.30 and datasets, which this machine lacks,
+    so the row gives throughput and the deviation of batched and bfloat16 scoring from the
+    exact batch-1 float32 scores on a sample."""
+    import numpy as np
+    import torch
+    from safetensors.torch import save_file
+    from transformers import MT5Config, MT5ForConditionalGeneration
+
+    from nlgmetrics.neural.metricx import MetricX
+
+    dims = dict(d_model=1024, d_kv=64, d_ff=2816, num_layers=24, num_decoder_layers=24, num_heads=16) if DIMS is LARGE else \
+        dict(d_model=64, d_kv=16, d_ff=128, num_layers=2, num_decoder_layers=2, num_heads=4)
+    config = MT5Config(vocab_size=250112, feed_forward_proj="gated-gelu", tie_word_embeddings=False, decoder_start_token_id=0,
+                       eos_token_id=1, pad_token_id=0, architectures=["MT5ForRegression"], torch_dtype="float32", **dims)
+    torch.manual_seed(0)
+    model = MT5ForConditionalGeneration(config)
+    target = tmp / "metricx"
+    target.mkdir(parents=True, exist_ok=True)
+    config.save_pretrained(str(target))
+    save_file({k: v.clone().contiguous() for k, v in model.state_dict().items()}, str(target / "model.safetensors"), metadata={"format": "pt"})
+    del model
+    tokenizer = REPO / "tests" / "goldens" / "metricx" / "tokenizer"
+    print("\n### MetricX-24 (mT5-large dimensions), nlgmetrics only\n", flush=True)
+    print("| case | segments | seconds | segs/s | max abs diff vs batch 1 float32 (first 256) |")
+    print("|---|---:|---:|---:|---:|", flush=True)
+    sample = 256
+    exact = MetricX(str(target), tokenizer=str(tokenizer), batch_size=1, device=DEVICE, dtype="float32")
+    first = next(iter(systems.values()))
+    base = exact.sentence_scores(first[:sample], ref[:sample], sources=src[:sample])
+    del exact
+    n = sum(len(h) for h in systems.values())
+    for bs, dtype in ((1, "float32"), (batch, "float32"), (batch, "bfloat16")):
+        m = MetricX(str(target), tokenizer=str(tokenizer), batch_size=bs, device=DEVICE, dtype=dtype)
+        part = m.sentence_scores(first[:sample], ref[:sample], sources=src[:sample])
+        if bs == 1:
+            k = min(len(first), 512)  # one segment a call: a sample is enough for its rate
+            _, secs = timed(lambda: m.sentence_scores(first[:k], ref[:k], sources=src[:k]))
+            count = k
+        else:
+            _, secs = timed(lambda: m.score_systems(src, ref, systems))
+            count = n
+        print(f"| batch {bs}, {dtype} | {count} | {secs:.2f} | {count / secs:.0f} | {float(np.abs(part - base).max()):.1e} |", flush=True)
+        del m
+        if DEVICE == "cuda":
+            torch.cuda.empty_cache()
+
+
+CASES = {"comet": case_comet, "bertscore": case_bertscore, "xcomet": case_xcomet, "metricx": case_metricx}
 
 
 def main() -> None:
