@@ -124,6 +124,35 @@ def test_model_metrics_once_per_worker(spark, tmp_path_factory):
         assert g.signature.format() == whole.signature.format(), name
 
 
+def test_metrics_load_once_per_python_worker(spark, rows):
+    """Many partitions, few worker processes: each process unpickles a call's metrics (and
+    so loads a model) once, however many partitions and batches it scores."""
+    import os
+
+    df = _df(spark, rows, 8).repartition(8)
+    ns.score(df, [load("bleu"), make_metric("meteor")])
+    ns.segment_scores(df, [load("chrf")]).count()
+
+    def report(frames):
+        import json
+
+        import pandas as pd
+
+        from nlgmetrics.integrations import spark as module
+
+        for _ in frames:
+            pass
+        yield pd.DataFrame({"pid": [os.getpid()], "loads": [json.dumps(module._LOADS)]})
+
+    import json
+
+    seen = [(r["pid"], json.loads(r["loads"])) for r in df.mapInPandas(report, "pid long, loads string").collect()]
+    assert len(seen) == 8
+    assert len({pid for pid, _ in seen}) <= 2  # local[2]: the Python workers are reused
+    for _, loads in seen:
+        assert loads and set(loads.values()) == {1}
+
+
 def test_errors(spark, rows):
     with pytest.raises(InputTypeError, match="pyspark.sql.DataFrame"):
         ns.score([1, 2], load("bleu"))

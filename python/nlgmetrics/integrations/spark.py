@@ -32,6 +32,8 @@ from . import _blocks
 
 # token -> the unpickled jobs of one call, kept for the life of a Python worker process
 _CACHE: dict[str, Any] = {}
+# token -> how many times this process unpickled that call's metrics (1 with worker reuse)
+_LOADS: dict[str, int] = {}
 
 
 def _spark() -> Any:
@@ -48,6 +50,7 @@ def _jobs(shared: Any) -> Any:
     if token not in _CACHE:
         _CACHE.clear()  # one call's metrics at a time: an earlier model is released
         _CACHE[token] = pickle.loads(broadcast.value)
+        _LOADS[token] = _LOADS.get(token, 0) + 1
     return _CACHE[token]
 
 
