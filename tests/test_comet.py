@@ -386,3 +386,15 @@ def test_other_dtypes_run(name):
     got = metric(name, dtype="float64").sentence_scores(hyps, refs_for(name, ref[:30]), sources=src[:30])
     np.testing.assert_allclose(got, GOLDENS["models"][name]["HuaweiTSC"]["scores"][:30], atol=1e-5)
     assert "dtype:float64" in metric(name, dtype="float64").signature().format()
+
+
+def test_unpaired_surrogates_are_typed_errors():
+    from nlgmetrics.errors import InvalidTextError
+
+    m = metric("kiwi-mt-src")
+    with pytest.raises(InvalidTextError, match="sources"):
+        m.corpus_score(["a b"], None, sources=["\ud800"])
+    with pytest.raises(InvalidTextError, match="predictions"):
+        m.corpus_score(["\udfff"], None, sources=["a"])
+    with pytest.raises(InvalidTextError, match="references"):
+        metric("da-sparsemax-avg").corpus_score(["a"], ["\ud800"], sources=["b"])
