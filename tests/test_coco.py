@@ -186,3 +186,18 @@ def test_docstring_examples():
     for mod in (nlgmetrics.tasks.rewards, nlgmetrics.tasks.coco, nlgmetrics.metrics.bleu_coco, nlgmetrics.metrics.cider):
         result = doctest.testmod(mod)
         assert result.failed == 0 and result.attempted > 0, mod.__name__
+
+
+def test_tsv_results_find_integer_image_ids(coco_json, tmp_path, capsys):
+    # COCO annotation files number their images; a TSV's ids are text: "1042" finds 1042
+    a, r, _, _ = coco_json
+    results = json.loads(r.read_text())
+    tsv = tmp_path / "res.tsv"
+    tsv.write_text("".join(f"{x['image_id']}\t{x['caption']}\n" for x in results), encoding="utf-8")
+    assert main(["coco", "-a", str(a), "-R", str(r), "--format", "json"]) == 0
+    want = json.loads(capsys.readouterr().out)
+    assert main(["coco", "-a", str(a), "-R", str(tsv), "--format", "json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["n_images"] == want["n_images"] == 300 and got["eval"] == want["eval"]
+    ev = evaluate(a, tsv)
+    assert ev.image_ids == evaluate(a, r).image_ids  # the annotations' integer ids

@@ -554,3 +554,14 @@ def test_half_precision_stays_within_the_documented_bound(name):
         got = m.sentence_scores(hyps, refs_for(name, ref[:40]), sources=src[:40])
         assert got.dtype == np.float64 and 0 < np.abs(got - base).max() <= bound
         assert f"dtype:{dtype}" in m.signature().format()
+
+def test_unpaired_surrogates_are_typed_errors():
+    from nlgmetrics.errors import InvalidTextError
+
+    m = metric("kiwi-mt-src")
+    with pytest.raises(InvalidTextError, match="sources"):
+        m.corpus_score(["a b"], None, sources=["\ud800"])
+    with pytest.raises(InvalidTextError, match="predictions"):
+        m.corpus_score(["\udfff"], None, sources=["a"])
+    with pytest.raises(InvalidTextError, match="references"):
+        metric("da-sparsemax-avg").corpus_score(["a"], ["\ud800"], sources=["b"])

@@ -314,3 +314,36 @@ def test_a_damaged_raw_file_is_one_line_and_status_1(tmp_path, monkeypatch, capf
     assert nm_main(["sacrebleu", "-t", "wmt22", "-l", "en-de", "--echo", "src"]) == 1
     out, err = capfd.readouterr()
     assert out == "" and err.count("\n") == 1 and "not a WMT XML file" in err
+
+
+def test_interrupt_and_corrupt_inputs_are_quiet(tmp_path, monkeypatch, capfd):
+    import gzip
+
+    from nlgmetrics.cli import sacrebleu_cli
+
+    ref = tmp_path / "ref.txt"
+    ref.write_text("the cat sat on the mat\n" * 200, encoding="utf-8")
+    full = gzip.compress(("the cat is on the mat\n" * 200).encode())
+    trunc = tmp_path / "hyp.gz"
+    trunc.write_bytes(full[: len(full) // 2])  # cut mid-stream
+    capfd.readouterr()
+    assert nm_main(["sacrebleu", str(ref), "-i", str(trunc)]) == 1
+    out, err = capfd.readouterr()
+    assert out == "" and err.count("\n") == 1 and "corrupt compressed input" in err
+    # malformed cached XML reaching the reader: one line, status 1
+    def bad_xml(*a, **k):
+        import xml.etree.ElementTree as ET
+
+        ET.fromstring("<dataset><doc")
+
+    monkeypatch.setattr(sacrebleu_cli, "_run", bad_xml)
+    assert nm_main(["sacrebleu", str(ref), "-i", str(ref)]) == 1
+    out, err = capfd.readouterr()
+    assert out == "" and err.count("\n") == 1 and "malformed XML" in err
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sacrebleu_cli, "_run", interrupted)
+    assert nm_main(["sacrebleu", str(ref), "-i", str(ref)]) == 130
+    assert capfd.readouterr() == ("", "")

@@ -519,6 +519,19 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         msg = f"{e.strerror}: {e.filename}" if isinstance(e, OSError) and e.filename else str(e)
         _error(msg)
         code = 1
+    except KeyboardInterrupt:  # Ctrl-C: no traceback, the shell's status for SIGINT
+        return 130
+    except EOFError as e:  # a truncated .gz: "Compressed file ended before the end-of-stream marker..."
+        _error(f"corrupt compressed input: {e}")
+        code = 1
+    except SyntaxError as e:  # xml.etree's ParseError: a malformed (cached) XML test set
+        _error(f"malformed XML: {e}")
+        code = 1
+    except Exception as e:  # zlib.error (a damaged .gz block) and the like: one line, not a traceback
+        if type(e).__module__ != "zlib":
+            raise
+        _error(f"corrupt compressed input: {e}")
+        code = 1
     if out:
         text = "\n".join(out) + "\n"
         try:

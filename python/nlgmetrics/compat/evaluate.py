@@ -110,7 +110,7 @@ def _tokenized(tokenizer: Any, predictions: list, references: list) -> tuple[str
 def _bleu(predictions, references, tokenizer=None, max_order=4, smooth=False) -> dict:
     refs = _per_prediction(references)
     tokenize, preds, refs = _tokenized(tokenizer, list(predictions), refs)
-    s = _load_metric("bleu", flavour="nmt", tokenize=tokenize, max_order=max_order, smooth=smooth).corpus_score(preds, refs)
+    s = _load_metric("bleu", flavour="nmt", tokenize=tokenize, max_order=max_order, smooth=bool(smooth)).corpus_score(preds, refs)
     return {"bleu": s.score, "precisions": s.precisions, "brevity_penalty": s.brevity_penalty, "length_ratio": s.length_ratio,
             "translation_length": s.translation_length, "reference_length": s.reference_length}
 
@@ -125,8 +125,8 @@ def _exact_match(predictions, references, regexes_to_ignore=None, ignore_case=Fa
     preds = list(predictions)
     if not preds:  # numpy's mean of no flags
         return {"exact_match": np.float64("nan")}
-    metric = _load_metric("exact_match", flavour="evaluate", regexes_to_ignore=regexes_to_ignore, ignore_case=ignore_case,
-                          ignore_punctuation=ignore_punctuation, ignore_numbers=ignore_numbers)
+    metric = _load_metric("exact_match", flavour="evaluate", regexes_to_ignore=regexes_to_ignore, ignore_case=bool(ignore_case),
+                          ignore_punctuation=bool(ignore_punctuation), ignore_numbers=bool(ignore_numbers))
     return {"exact_match": np.float64(metric.corpus_score(preds, [[r] for r in references]).score)}
 
 
@@ -150,9 +150,9 @@ def _bertscore(predictions, references, lang=None, model_type=None, num_layers=N
     if model_type is None and lang is None:
         raise ValueError("Either 'lang' (e.g. 'en') or 'model_type' (e.g. 'microsoft/deberta-xlarge-mnli') must be specified")
     # bert_score's own batching (reference_batching): evaluate's numbers, batch for batch
-    metric = _load_metric("bertscore", model=model_type, layer=num_layers, lang=lang, idf=idf, device=device, batch_size=batch_size,
-                          rescale_with_baseline=rescale_with_baseline, baseline_path=baseline_path,
-                          use_fast_tokenizer=use_fast_tokenizer, reference_batching=True)
+    metric = _load_metric("bertscore", model=model_type, layer=num_layers, lang=lang, idf=bool(idf), device=device, batch_size=batch_size,
+                          rescale_with_baseline=bool(rescale_with_baseline), baseline_path=baseline_path,
+                          use_fast_tokenizer=bool(use_fast_tokenizer), reference_batching=True)
     p, r, f = metric.prf(list(predictions), _per_prediction(references))
     return {"precision": p.tolist(), "recall": r.tolist(), "f1": f.tolist(), "hashcode": _bertscore_hash(metric, model_type, idf, baseline_path)}
 

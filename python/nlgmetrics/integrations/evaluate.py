@@ -55,22 +55,23 @@ def _plain(value: Any) -> Any:
 def _sacrebleu(preds, refs, *, smooth_method="exp", smooth_value=None, force=False, lowercase=False,
                tokenize=None, use_effective_order=False) -> dict:
     # ``force`` only silences sacrebleu's warning about tokenized input: nothing to do
-    metric = load_metric("bleu", smooth_method=smooth_method, smooth_value=smooth_value, lowercase=lowercase,
-                         tokenize=tokenize, effective_order=use_effective_order)
+    # evaluate's scripts hand their flags to sacrebleu, which reads them by truth value
+    metric = load_metric("bleu", smooth_method=smooth_method, smooth_value=smooth_value, lowercase=bool(lowercase),
+                         tokenize=tokenize, effective_order=bool(use_effective_order))
     s = metric.corpus_score(preds, refs)
     return {"score": s.score, **{k: _plain(getattr(s, k)) for k in ("counts", "totals", "precisions", "bp", "sys_len", "ref_len")}}
 
 
 def _chrf(preds, refs, *, char_order=6, word_order=0, beta=2, lowercase=False, whitespace=False,
           eps_smoothing=False) -> dict:
-    s = load_metric("chrf", char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase,
-                    whitespace=whitespace, eps_smoothing=eps_smoothing).corpus_score(preds, refs)
+    s = load_metric("chrf", char_order=char_order, word_order=word_order, beta=beta, lowercase=bool(lowercase),
+                    whitespace=bool(whitespace), eps_smoothing=bool(eps_smoothing)).corpus_score(preds, refs)
     return {"score": s.score, "char_order": s.char_order, "word_order": s.word_order, "beta": s.beta}
 
 
 def _ter(preds, refs, *, normalized=False, ignore_punct=False, support_zh_ja_chars=False, case_sensitive=False) -> dict:
-    s = load_metric("ter", normalized=normalized, no_punct=ignore_punct, asian_support=support_zh_ja_chars,
-                    case_sensitive=case_sensitive).corpus_score(preds, refs)
+    s = load_metric("ter", normalized=bool(normalized), no_punct=bool(ignore_punct), asian_support=bool(support_zh_ja_chars),
+                    case_sensitive=bool(case_sensitive)).corpus_score(preds, refs)
     return {"score": s.score, "num_edits": s.num_edits, "ref_length": s.ref_length}
 
 
@@ -86,7 +87,7 @@ def _rouge(preds, refs, *, rouge_types=None, use_aggregator=True, use_stemmer=Fa
     if tokenizer is not None:
         raise InvalidOptionError("rouge: a custom tokenizer callable is not supported; see ROUGE(tokenizer=...) for the named ones")
     types = list(rouge_types) if rouge_types is not None else ["rouge1", "rouge2", "rougeL", "rougeLsum"]
-    metric = load_metric("rouge", rouge_types=types, use_stemmer=use_stemmer)
+    metric = load_metric("rouge", rouge_types=types, use_stemmer=bool(use_stemmer))
     if use_aggregator:
         agg = metric.bootstrap(preds, refs, seed=seed)
         return {t: agg[t].mid.fmeasure for t in types}

@@ -201,7 +201,10 @@ _INIT_SIGNATURES: dict[type, inspect.Signature] = {}
 
 def check_options(cls: type, args: tuple, options: dict[str, Any]) -> None:
     """Refuse an unknown, missing or repeated constructor option with an InvalidOptionError
-    naming it (Python's own TypeError would not say which options exist)."""
+    naming it (Python's own TypeError would not say which options exist), and a non-bool
+    value for an option whose default is a bool (``TER(normalized="yes")`` would read as
+    true: a typo'd string or a number is refused, not guessed)."""
+    _check_bool_options(cls, options)
     if not args and _binds_by_keyword(cls.__init__, options):
         return  # the usual case, decided without inspect
     import inspect  # here, not at the top: it costs a fresh interpreter ~10 ms
@@ -215,6 +218,40 @@ def check_options(cls: type, args: tuple, options: dict[str, Any]) -> None:
         named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
         known = [p.name for p in list(sig.parameters.values())[1:] if p.kind in named]
         raise UnknownOptionError(f"{cls.__name__}: {e}; its options are: {', '.join(known)}") from None
+
+
+def _bool_defaults(init: Any) -> dict[str, Any]:
+    """The parameters of ``init`` (after ``__wrapped__``) whose default is a bool, an int or a float."""
+    while hasattr(init, "__wrapped__"):
+        init = init.__wrapped__
+    code = getattr(init, "__code__", None)
+    if code is None:
+        return {}
+    kinds = (bool, int, float)
+    out = {k: v for k, v in (init.__kwdefaults__ or {}).items() if type(v) in kinds}
+    defaults = init.__defaults__ or ()
+    if defaults:
+        names = code.co_varnames[code.co_argcount - len(defaults) : code.co_argcount]
+        out.update({k: v for k, v in zip(names, defaults) if type(v) in kinds})
+    return out
+
+
+_BOOL_DEFAULTS: dict[type, dict[str, Any]] = {}
+
+
+def _check_bool_options(cls: type, options: dict[str, Any]) -> None:
+    bools = _BOOL_DEFAULTS.get(cls)
+    if bools is None:
+        bools = _BOOL_DEFAULTS[cls] = _bool_defaults(cls.__init__)
+    for key, value in options.items():
+        if key not in bools:
+            continue
+        is_bool = isinstance(value, bool) or type(value).__name__ == "bool_"  # numpy's bool too
+        if isinstance(bools[key], bool):
+            if not is_bool:
+                raise InvalidOptionError(f"{cls.__name__}: {key} must be True or False, got {value!r}")
+        elif is_bool:  # a number option: True is no number
+            raise InvalidOptionError(f"{cls.__name__}: {key} must be a number, got {value!r}")
 
 
 def _binds_by_keyword(init: Any, options: dict[str, Any]) -> bool:

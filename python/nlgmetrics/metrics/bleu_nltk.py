@@ -132,6 +132,9 @@ class NltkBLEU(BLEU):
         for name, value in (("epsilon", epsilon), ("alpha", alpha), ("k", k)):
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise InvalidOptionError(f"{name} must be a number, got {value!r}")
+            if isinstance(value, int) and not -(2**63) <= value < 2**63:
+                # an int keeps method6 exact in the core's 64-bit arithmetic; nltk's Fractions go further
+                raise InvalidOptionError(f"{name} as an integer must fit in 64 bits, got {value!r}; pass a float")
         if not 0 <= epsilon <= 1:  # method1 adds epsilon to a zero count: above 1 a precision exceeds 1
             raise InvalidOptionError(f"epsilon must be in [0, 1], got {epsilon!r}")
         self.epsilon, self.alpha, self.k = epsilon, alpha, k

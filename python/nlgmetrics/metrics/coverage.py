@@ -135,7 +135,10 @@ class Coverage(Metric):
         preds = as_texts(predictions, "predictions")
         if isinstance(items, (str, bytes)):
             raise InputTypeError("items must be a sequence (one entry per prediction)")
-        entries = list(items)
+        try:
+            entries = list(items)
+        except TypeError:
+            raise InputTypeError(f"items must be a sequence (one entry per prediction), got {type(items).__name__}") from None
         if len(entries) != len(preds):
             raise LengthMismatchError(f"{len(preds)} predictions but {len(entries)} item lists")
         counts = np.zeros((len(preds), 2), dtype=np.uint64)

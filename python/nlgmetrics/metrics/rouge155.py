@@ -266,8 +266,8 @@ class Rouge155(ROUGE):
             self.stemming,
             list(smart_stopwords()) if self.remove_stopwords else None,
             list(wordnet_exceptions()) if (self.stemming or self.stem_models_only) and self.wordnet_exceptions else [],
-            self.length_limit,
-            self.byte_limit,
+            _clamped(self.length_limit),
+            _clamped(self.byte_limit),
             self.n_threads,
             stem_models_only=self.stem_models_only,
             token_counts=self.counting_unit == "token",
@@ -314,3 +314,8 @@ class Rouge155(ROUGE):
 
 
 __all__ = ["Rouge155", "PRF", "smart_stopwords", "wordnet_exceptions"]
+
+
+def _clamped(limit: int | None) -> int | None:
+    """A limit past any text's length truncates nothing: the core's 64-bit count holds it."""
+    return None if limit is None else min(limit, 2**63 - 1)

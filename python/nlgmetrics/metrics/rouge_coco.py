@@ -49,8 +49,10 @@ class CocoRouge(ROUGE):
         if tokenize not in TOKENIZERS:
             raise InvalidOptionError(f"unknown tokenize {tokenize!r} for coco ROUGE; known: {', '.join(TOKENIZERS)}")
         self.tokenize = tokenize
-        if not isinstance(beta, (int, float)) or not 0 <= beta < float("inf"):
+        if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not 0 <= beta < float("inf"):
             raise InvalidOptionError(f"beta must be a finite number >= 0, got {beta!r}")
+        if beta > 1.3407807929942596e154:  # beta**2 overflows: pycocoevalcap raises OverflowError, the core would give NaN
+            raise InvalidOptionError(f"beta must be at most 1.34e154 (beta**2 must be a finite float), got {beta!r}")
         self.beta = float(beta)
         self.rouge_types = ("rougeL",)
         self.sum_fields = ("rougeL_precision", "rougeL_recall", "rougeL_score")

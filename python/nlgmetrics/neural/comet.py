@@ -42,7 +42,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from .._inputs import as_references, as_texts
+from .._inputs import as_references, as_texts, check_all_text
 from .._locking import state_lock
 from ..errors import InvalidInputError, InvalidOptionError, LengthMismatchError, MissingReferenceError
 from ..metrics.base import Metric, Score
@@ -224,6 +224,10 @@ class COMET(Metric):
             raise InvalidInputError(f"this COMET model ({kind}) needs the sources: pass sources= (CLI: --source SRC)")
         if wants_ref and refs is None and (kind == "regression_metric" or srcs is None or not wants_src):
             raise MissingReferenceError(f"this COMET model ({kind}) needs references")
+        # the tokenizer's raw TypeError on an unpaired surrogate, as a typed error naming the text
+        for texts, what in ((preds, "predictions"), (refs, "references"), (srcs if wants_src else None, "sources")):
+            if texts is not None:
+                check_all_text(texts, what)
         return preds, refs, (srcs if wants_src else None), ref_counts
 
     # -- the computation ------------------------------------------------------------------

@@ -189,7 +189,26 @@ class CocoEval:
 
 
 def align(annotations: dict[Any, list[str]], results: dict[Any, str]) -> tuple[list[Any], list[str], list[list[str]]]:
-    """Images with a result, in annotation order; their results and references."""
+    """Images with a result, in annotation order; their results and references.
+
+    A TSV's image ids are text: ``"42"`` finds the annotations' image ``42`` (COCO's ids
+    are integers) when no annotation id is the text itself and no two ids print alike."""
+    if any(isinstance(k, str) and k not in annotations for k in results):
+        by_text: dict[str, Any] = {}
+        clash = set()
+        for k in annotations:
+            text = str(k)
+            if text in by_text and by_text[text] != k:
+                clash.add(text)
+            by_text[text] = k
+        rekeyed: dict[Any, str] = {}
+        for k, caption in results.items():
+            if isinstance(k, str) and k not in annotations and k in by_text and k not in clash:
+                k = by_text[k]
+            if k in rekeyed:
+                raise InvalidInputError(f"image {k!r} has more than one result caption")
+            rekeyed[k] = caption
+        results = rekeyed
     missing = [k for k in results if k not in annotations]
     if missing:
         warnings.warn(f"{len(missing)} result image(s) have no annotations and are ignored (e.g. {missing[0]!r})", stacklevel=3)

@@ -35,7 +35,7 @@ class RougeScorer(scoring.BaseScorer):
 
     def _metric(self, types: tuple[str, ...]) -> ROUGE:
         if types not in self._metrics:
-            self._metrics[types] = ROUGE(rouge_types=list(types), use_stemmer=self._use_stemmer, n_threads=1)
+            self._metrics[types] = ROUGE(rouge_types=list(types), use_stemmer=bool(self._use_stemmer), n_threads=1)
         return self._metrics[types]
 
     def _check_types(self) -> None:

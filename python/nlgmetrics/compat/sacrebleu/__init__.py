@@ -31,7 +31,7 @@ _TEST_SET_NAMES = ("DATASETS", "SACREBLEU_DIR", "get_source_file", "get_referenc
 
 def __getattr__(name: str):
     # the test-set catalogue loads on first use, so importing the metrics stays cheap
-    if name in ("dataset", "utils"):
+    if name in ("dataset", "utils", "tokenizers"):
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")

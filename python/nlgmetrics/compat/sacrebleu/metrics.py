@@ -159,8 +159,9 @@ class BLEU(Metric):
         self.effective_order = effective_order
         assert smooth_method in self.SMOOTH_DEFAULTS, "Unknown smooth_method {self.smooth_method!r}"
         tok = tokenize if tokenize is not None else self._TOKENIZER_MAP.get(trg_lang, self.TOKENIZER_DEFAULT)
-        self._native = _NativeBLEU(tokenize=tok, lowercase=lowercase, smooth_method=smooth_method, smooth_value=smooth_value,
-                                   max_ngram_order=max_ngram_order, effective_order=effective_order)
+        # sacrebleu reads its flags by truth value (lowercase=1 is lowercase): the same here
+        self._native = _NativeBLEU(tokenize=tok, lowercase=bool(lowercase), smooth_method=smooth_method, smooth_value=smooth_value,
+                                   max_ngram_order=max_ngram_order, effective_order=bool(effective_order))
         self.tokenizer_signature = signature_name(tok)
         if references is not None:
             self._ref_cache = self._cache_references(references)
@@ -174,7 +175,7 @@ class BLEU(Metric):
         from ...stats import SegmentStats
 
         assert smooth_method in BLEU.SMOOTH_DEFAULTS, "Unknown smooth_method {smooth_method!r}"
-        native = _NativeBLEU(smooth_method=smooth_method, smooth_value=smooth_value, effective_order=effective_order,
+        native = _NativeBLEU(smooth_method=smooth_method, smooth_value=smooth_value, effective_order=bool(effective_order),
                              max_ngram_order=max_ngram_order)
         row = np.array([[sys_len, ref_len, *correct[:max_ngram_order], *total[:max_ngram_order]]], dtype=np.uint64)
         s = native.score_stats(SegmentStats(key=native.key, count_fields=native.count_fields, counts=row).total())
@@ -207,8 +208,8 @@ class CHRF(Metric):
         self.lowercase = lowercase
         self.whitespace = whitespace
         self.eps_smoothing = eps_smoothing
-        self._native = _NativeCHRF(char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase,
-                                   whitespace=whitespace, eps_smoothing=eps_smoothing)
+        self._native = _NativeCHRF(char_order=char_order, word_order=word_order, beta=beta, lowercase=bool(lowercase),
+                                   whitespace=bool(whitespace), eps_smoothing=bool(eps_smoothing))
         if references is not None:
             self._ref_cache = self._cache_references(references)
 
@@ -228,7 +229,8 @@ class TER(Metric):
         self.normalized = normalized
         self.asian_support = asian_support
         self.case_sensitive = case_sensitive
-        self._native = _NativeTER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
+        self._native = _NativeTER(normalized=bool(normalized), no_punct=bool(no_punct), asian_support=bool(asian_support),
+                                  case_sensitive=bool(case_sensitive))
         self.tokenizer_signature = "tercom"
         if references is not None:
             self._ref_cache = self._cache_references(references)
