@@ -118,6 +118,9 @@ _EXPORTS: dict[str, str] = {
     # evaluate's google_bleu and exact_match
     "GLEU": ".metrics.gleu",
     "ExactMatch": ".metrics.exact_match",
+    # question answering (SQuAD official scripts)
+    "SQuAD": ".metrics.squad",
+    "SQuADv2": ".metrics.squad",
 }
 
 __all__ = sorted(_EXPORTS)

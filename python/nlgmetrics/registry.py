@@ -167,5 +167,7 @@ for _entry in [
     ("comet", "nlgmetrics.neural.comet:COMET", "COMET from a local unbabel-comet checkpoint, with sources (extra [neural])", ("unbabel-comet",), "neural"),
     ("google_bleu", _M + "gleu:GLEU", "Google BLEU (GLEU) as nltk's corpus_gleu / evaluate's google_bleu", ()),
     ("exact_match", _M + "exact_match:ExactMatch", "exact match rate as evaluate's exact_match", None),
+    ("squad", _M + "squad:SQuAD", "SQuAD v1.1 exact match and token F1 (official evaluate-v1.1.py)", ()),
+    ("squad_v2", _M + "squad:SQuADv2", "SQuAD v2.0 exact/F1, HasAns/NoAns, no-answer threshold search (official evaluate-v2.0.py)", ()),
 ]:
     register(*_entry)

@@ -1,0 +1,333 @@
+//! Extractive question answering: the SQuAD answer normalisation and token F1 of the
+//! official scripts (evaluate-v1.1.py and evaluate-v2.0.py).
+//!
+//! `normalize_answer(s)` is, in the scripts' order: `s.lower()`, removal of every
+//! character of Python's `string.punctuation` (the 32 ASCII punctuation marks),
+//! `re.sub(r'\b(a|an|the)\b', ' ', s)` (Python's Unicode `\b`: the edge of a run of `\w`
+//! characters, so only whole runs "a", "an", "the" go) and `' '.join(s.split())` (Python's
+//! whitespace). Its tokens are that string's `split()`; two normalised answers are equal
+//! exactly when their token sequences are.
+
+use super::py_word::is_py_word;
+use crate::error::{Error, Result};
+use crate::parallel;
+use crate::pystr::is_py_space;
+
+/// Which official script's rules apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Version {
+    /// evaluate-v1.1.py: F1 is 0 when no token is shared (two empty answers included);
+    /// every gold answer counts; a question needs at least one.
+    V1,
+    /// evaluate-v2.0.py: gold answers whose normalisation is empty are dropped, and a
+    /// question left without any has the single gold answer `""`; F1 is 1 when both sides
+    /// are empty and 0 when only one is.
+    V2,
+}
+
+/// The normalised tokens of one text: `text` holds the lowercased text without ASCII
+/// punctuation; `spans` are the byte ranges of the tokens in it.
+#[derive(Default, Clone, Debug)]
+pub struct Tokens {
+    text: String,
+    spans: Vec<(usize, usize)>,
+    sorted: Vec<(usize, usize)>,
+}
+
+#[inline]
+fn is_article(w: &str) -> bool {
+    matches!(w, "a" | "an" | "the")
+}
+
+impl Tokens {
+    /// Tokens of `normalize_answer(s).split()`.
+    pub fn fill(&mut self, s: &str) {
+        self.text.clear();
+        self.spans.clear();
+        if s.is_ascii() {
+            self.text.extend(s.bytes().filter(|b| !b.is_ascii_punctuation()).map(|b| b.to_ascii_lowercase() as char));
+            self.split_ascii();
+        } else {
+            // str.lower() first (final sigma depends on the letters around it), then the
+            // punctuation, which lowercasing never produces nor removes
+            let lowered = s.to_lowercase();
+            self.text.extend(lowered.chars().filter(|c| !c.is_ascii_punctuation()));
+            self.split_unicode();
+        }
+    }
+
+    fn split_ascii(&mut self) {
+        let b = self.text.as_bytes();
+        let n = b.len();
+        let mut open: Option<usize> = None;
+        let mut i = 0;
+        while i < n {
+            let c = b[i];
+            if matches!(c, b'\t'..=b'\r' | b'\x1c'..=b'\x1f' | b' ') {
+                if let Some(s) = open.take() {
+                    self.spans.push((s, i));
+                }
+                i += 1;
+            } else if c.is_ascii_alphanumeric() || c == b'_' {
+                let mut j = i + 1;
+                while j < n && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
+                    j += 1;
+                }
+                if is_article(&self.text[i..j]) {
+                    if let Some(s) = open.take() {
+                        self.spans.push((s, i));
+                    }
+                } else if open.is_none() {
+                    open = Some(i);
+                }
+                i = j;
+            } else {
+                if open.is_none() {
+                    open = Some(i);
+                }
+                i += 1;
+            }
+        }
+        if let Some(s) = open {
+            self.spans.push((s, n));
+        }
+    }
+
+    fn split_unicode(&mut self) {
+        let t = self.text.as_str();
+        let n = t.len();
+        let mut open: Option<usize> = None;
+        let mut it = t.char_indices().peekable();
+        while let Some((i, c)) = it.next() {
+            if is_py_space(c) {
+                if let Some(s) = open.take() {
+                    self.spans.push((s, i));
+                }
+            } else if is_py_word(c) {
+                let mut j = i + c.len_utf8();
+                while let Some(&(k, d)) = it.peek() {
+                    if !is_py_word(d) {
+                        break;
+                    }
+                    j = k + d.len_utf8();
+                    it.next();
+                }
+                if is_article(&t[i..j]) {
+                    if let Some(s) = open.take() {
+                        self.spans.push((s, i));
+                    }
+                } else if open.is_none() {
+                    open = Some(i);
+                }
+            } else if open.is_none() {
+                open = Some(i);
+            }
+        }
+        if let Some(s) = open {
+            self.spans.push((s, n));
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    pub fn token(&self, i: usize) -> &str {
+        let (a, b) = self.spans[i];
+        &self.text[a..b]
+    }
+
+    /// `normalize_answer(s)`: the tokens joined by single spaces.
+    pub fn normalized(&self) -> String {
+        let mut out = String::with_capacity(self.text.len());
+        for i in 0..self.len() {
+            if i > 0 {
+                out.push(' ');
+            }
+            out.push_str(self.token(i));
+        }
+        out
+    }
+
+    /// Same token sequence (so the same normalised string).
+    pub fn same_as(&self, other: &Tokens) -> bool {
+        self.len() == other.len() && (0..self.len()).all(|i| self.token(i) == other.token(i))
+    }
+
+    fn sort(&mut self) {
+        self.sorted.clear();
+        self.sorted.extend_from_slice(&self.spans);
+        let t = &self.text;
+        self.sorted.sort_unstable_by(|&(a, b), &(c, d)| t[a..b].cmp(&t[c..d]));
+    }
+
+    /// `sum((Counter(self) & Counter(other)).values())`; both must be sorted.
+    fn shared(&self, other: &Tokens) -> usize {
+        let (mut i, mut j, mut n) = (0, 0, 0);
+        let (x, y) = (&self.sorted, &other.sorted);
+        while i < x.len() && j < y.len() {
+            let a = &self.text[x[i].0..x[i].1];
+            let b = &other.text[y[j].0..y[j].1];
+            match a.cmp(b) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => {
+                    n += 1;
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        n
+    }
+}
+
+/// The tokens of `normalize_answer(s).split()` as strings.
+pub fn squad_tokens(s: &str) -> Vec<String> {
+    let mut t = Tokens::default();
+    t.fill(s);
+    (0..t.len()).map(|i| t.token(i).to_string()).collect()
+}
+
+/// Token F1 of the scripts from `(shared, pred_len, gold_len)`, in their float order:
+/// `p = 1.0 * shared / pred_len`, `r = 1.0 * shared / gold_len`, `2 * p * r / (p + r)`.
+#[inline]
+pub fn f1_value(version: Version, shared: u64, pred_len: u64, gold_len: u64) -> f64 {
+    if version == Version::V2 && (pred_len == 0 || gold_len == 0) {
+        return if pred_len == gold_len { 1.0 } else { 0.0 };
+    }
+    if shared == 0 {
+        return 0.0;
+    }
+    let p = shared as f64 / pred_len as f64;
+    let r = shared as f64 / gold_len as f64;
+    (2.0 * p * r) / (p + r)
+}
+
+/// Statistics columns of one question.
+pub const WIDTH: usize = 5;
+
+/// Per question `[exact, shared, pred_len, gold_len, pred_nonempty]` (the token counts of
+/// the gold answer with the highest F1, the first of equals, as the scripts' `max`) and
+/// its F1. Question `i`'s gold answers are `golds[starts[i]..starts[i + 1]]`.
+pub fn batch_stats(version: Version, preds: &[&str], golds: &[&str], starts: &[usize], n_threads: usize) -> Result<(Vec<u64>, Vec<f64>)> {
+    super::check_flat_references(preds.len(), golds.len(), starts)?;
+    if version == Version::V1 {
+        if let Some(i) = starts.windows(2).position(|w| w[0] == w[1]) {
+            return Err(Error::InvalidInput(format!(
+                "question {i} has no gold answer: SQuAD v1.1 needs at least one (use SQuAD v2.0 for unanswerable questions)"
+            )));
+        }
+    }
+    let rows = parallel::map_rows(preds.len(), WIDTH, n_threads, || (Tokens::default(), Tokens::default()), |(p, g), i, row: &mut [u64]| {
+        p.fill(preds[i]);
+        p.sort();
+        let mut best_exact = 0u64;
+        let mut best: Option<(f64, [u64; 3])> = None;
+        let mut consider = |g: &Tokens, shared: usize| {
+            let exact = u64::from(p.same_as(g));
+            best_exact = best_exact.max(exact);
+            let triple = [shared as u64, p.len() as u64, g.len() as u64];
+            let f = f1_value(version, triple[0], triple[1], triple[2]);
+            if best.is_none_or(|(b, _)| f > b) {
+                best = Some((f, triple));
+            }
+        };
+        let mut any = false;
+        for gold in &golds[starts[i]..starts[i + 1]] {
+            g.fill(gold);
+            if version == Version::V2 && g.is_empty() {
+                continue;
+            }
+            any = true;
+            g.sort();
+            let shared = p.shared(g);
+            consider(g, shared);
+        }
+        if !any {
+            // v2.0: no gold answer survives normalisation: the one gold answer is ""
+            g.fill("");
+            consider(g, 0);
+        }
+        let (_, [shared, pl, gl]) = best.expect("at least one gold answer");
+        row.copy_from_slice(&[best_exact, shared, pl, gl, u64::from(!preds[i].is_empty())]);
+        Ok::<(), Error>(())
+    })?;
+    let f1 = rows.chunks(WIDTH).map(|r| f1_value(version, r[1], r[2], r[3])).collect();
+    Ok((rows, f1))
+}
+
+/// evaluate-v2.0.py's `find_best_thresh`: questions in `order` (the script sorts its
+/// no-answer probabilities with Python's stable sort), starting from the number of
+/// unanswerable questions; a question adds its score when it has an answer, -1 when it
+/// is unanswerable and the prediction is not empty. Returns the best running total and
+/// the question that reached it (`None`: none beat the start, threshold 0.0).
+pub fn best_threshold(scores: &[f64], has_ans: &[bool], pred_nonempty: &[bool], order: &[usize]) -> Result<(f64, Option<usize>)> {
+    let n = scores.len();
+    if has_ans.len() != n || pred_nonempty.len() != n {
+        return Err(Error::LengthMismatch { what: "scores and answer flags".into(), left: n, right: has_ans.len().min(pred_nonempty.len()) });
+    }
+    if order.iter().any(|&i| i >= n) {
+        return Err(Error::InvalidInput("question order out of range".into()));
+    }
+    let mut cur = has_ans.iter().filter(|&&h| !h).count() as f64;
+    let mut best = cur;
+    let mut at = None;
+    for &i in order {
+        let diff = if has_ans[i] {
+            scores[i]
+        } else if pred_nonempty[i] {
+            -1.0
+        } else {
+            0.0
+        };
+        cur += diff;
+        if cur > best {
+            best = cur;
+            at = Some(i);
+        }
+    }
+    Ok((best, at))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(s: &str) -> Vec<String> {
+        squad_tokens(s)
+    }
+
+    #[test]
+    fn normalisation_matches_the_script() {
+        assert_eq!(toks("The  Cat, a dog!"), ["cat", "dog"]);
+        assert_eq!(toks("an-the"), ["anthe"]); // punctuation goes first
+        assert_eq!(toks("x—the—y"), ["x—", "—y"]); // an em dash is not \w
+        assert_eq!(toks("théa the"), ["théa"]);
+        assert_eq!(toks("ΑΣ the"), ["ας"]); // final sigma
+        assert_eq!(toks("a_the a"), ["athe"]); // _ is punctuation, removed first
+        assert_eq!(toks("\u{3000}北京\u{3000}the"), ["北京"]);
+        assert!(toks("The a AN .").is_empty());
+    }
+
+    #[test]
+    fn f1_and_exact() {
+        let (rows, f1) = batch_stats(Version::V1, &["the cat sat", ""], &["cat", "a cat sat", "x"], &[0, 2, 3], 1).unwrap();
+        assert_eq!(&rows[..5], &[1, 2, 2, 2, 1]);
+        assert_eq!(f1, [1.0, 0.0]);
+        let (rows, f1) = batch_stats(Version::V2, &["", "x"], &["the", "a"], &[0, 1, 2], 1).unwrap();
+        assert_eq!(f1, [1.0, 0.0]);
+        assert_eq!(rows[0], 1);
+        assert!(batch_stats(Version::V1, &["x"], &[], &[0, 0], 1).is_err());
+    }
+
+    #[test]
+    fn threshold_search() {
+        let (best, at) = best_threshold(&[1.0, 0.5, 0.0], &[true, true, false], &[true, true, true], &[0, 1, 2]).unwrap();
+        assert_eq!((best, at), (2.5, Some(1)));
+    }
+}
