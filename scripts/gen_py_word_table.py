@@ -1,5 +1,7 @@
 """Writes crates/nlgmetrics-core/src/text/py_word.rs: the code points Python's ``re``
-matches with ``\\w`` in a str pattern (``str.isalnum()`` or ``_``), as sorted ranges.
+matches with ``\\w`` in a str pattern (``str.isalnum()`` or ``_``), as sorted ranges, and
+Python's ``str.lower`` of every non-ASCII code point it changes (Rust's own tables follow a
+newer Unicode, which lowercases letters Python's database does not have yet).
 
 The SQuAD normalisation removes articles with ``re.sub(r'\\b(a|an|the)\\b', ' ', s)``; its
 ``\\b`` is the edge of a run of these characters. Run with the Python whose Unicode
@@ -32,6 +34,11 @@ def ranges() -> list[tuple[int, int]]:
     return out
 
 
+def _escape(text: str) -> str:
+    """A Rust string literal's body: every character as ``\\u{...}``."""
+    return "".join("\\u{%x}" % ord(x) for x in text)
+
+
 def main() -> None:
     rs = ranges()
     lines = [
@@ -46,8 +53,26 @@ def main() -> None:
     ]
     for i in range(0, len(rs), 6):
         lines.append("    " + " ".join(f"(0x{a:x}, 0x{b:x})," for a, b in rs[i : i + 6]))
+    lower = [(c, chr(c).lower()) for c in range(0x80, 0x110000) if not 0xD800 <= c <= 0xDFFF and chr(c).lower() != chr(c)]
     lines += [
         "];",
+        "",
+        "/// `chr(c).lower()` for every non-ASCII `c` it changes, sorted by `c`.",
+        f"pub static LOWER: [(u32, &str); {len(lower)}] = [",
+    ]
+    for i in range(0, len(lower), 6):
+        lines.append("    " + " ".join(f"(0x{c:x}, \"{_escape(low)}\")," for c, low in lower[i : i + 6]))
+    lines += [
+        "];",
+        "",
+        "/// Python's lowercase of one non-ASCII character (no final-sigma context), appended to `out`.",
+        "#[inline]",
+        "pub fn push_py_lower(c: char, out: &mut String) {",
+        "    match LOWER.binary_search_by_key(&(c as u32), |&(k, _)| k) {",
+        "        Ok(i) => out.push_str(LOWER[i].1),",
+        "        Err(_) => out.push(c),",
+        "    }",
+        "}",
         "",
         "/// Whether Python's `re` matches `c` with `\\w` (a str pattern).",
         "#[inline]",

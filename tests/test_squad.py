@@ -335,3 +335,17 @@ def test_cli_errors(tmp_path, capsys):
     pred.write_text('{"b": 3}')
     assert main(["squad", "--data", str(data), "--pred", str(pred)]) == 1
     assert "not a string" in capsys.readouterr().err
+
+
+def test_word_table_is_pythons_re_word_class():
+    """The core's ``\\w`` table against Python's ``re`` on every code point: ``"the" + c``
+    keeps its article exactly when ``c`` continues the word."""
+    word = re.compile(r"\w")
+    cps = [c for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
+    got = normalize_answer(["the" + chr(c) for c in cps])
+    wrong = [hex(c) for c, n in zip(cps, got) if chr(c) not in string.punctuation and n.startswith("the") != (word.match(chr(c)) is not None)]
+    assert not wrong, wrong[:20]
+    # and str.lower of every code point (Python's Unicode database, not Rust's newer one)
+    texts = ["X" + chr(c) + chr(c).upper() for c in cps]
+    wrong = [ascii(t) for t, n in zip(texts, normalize_answer(texts)) if n != ref_normalize(t)]
+    assert not wrong, wrong[:20]

@@ -8,7 +8,7 @@
 //! whitespace). Its tokens are that string's `split()`; two normalised answers are equal
 //! exactly when their token sequences are.
 
-use super::py_word::is_py_word;
+use super::py_word::{is_py_word, push_py_lower};
 use crate::error::{Error, Result};
 use crate::parallel;
 use crate::pystr::is_py_space;
@@ -48,10 +48,24 @@ impl Tokens {
             self.text.extend(s.bytes().filter(|b| !b.is_ascii_punctuation()).map(|b| b.to_ascii_lowercase() as char));
             self.split_ascii();
         } else {
-            // str.lower() first (final sigma depends on the letters around it), then the
-            // punctuation, which lowercasing never produces nor removes
-            let lowered = s.to_lowercase();
-            self.text.extend(lowered.chars().filter(|c| !c.is_ascii_punctuation()));
+            // str.lower() first, then the punctuation, which lowercasing never produces
+            // nor removes. Python's own lowercase table (its Unicode version); a capital
+            // sigma's lowercase depends on the letters around it (final sigma), which
+            // Rust's to_lowercase decides by the same rule.
+            if s.contains('\u{3a3}') {
+                let lowered = s.to_lowercase();
+                self.text.extend(lowered.chars().filter(|c| !c.is_ascii_punctuation()));
+            } else {
+                for c in s.chars() {
+                    if c.is_ascii() {
+                        if !c.is_ascii_punctuation() {
+                            self.text.push(c.to_ascii_lowercase());
+                        }
+                    } else {
+                        push_py_lower(c, &mut self.text);
+                    }
+                }
+            }
             self.split_unicode();
         }
     }
