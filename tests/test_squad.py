@@ -349,3 +349,14 @@ def test_word_table_is_pythons_re_word_class():
     texts = ["X" + chr(c) + chr(c).upper() for c in cps]
     wrong = [ascii(t) for t, n in zip(texts, normalize_answer(texts)) if n != ref_normalize(t)]
     assert not wrong, wrong[:20]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.lists(st.sampled_from(["x", "y", "z", "w", "the", "X,", "y.", "北京", "ß"]), min_size=20, max_size=90).map(" ".join),
+                          st.lists(st.lists(st.sampled_from(["x", "y", "z", "q", "a", "Y", "北京"]), min_size=20, max_size=90).map(" ".join), min_size=1, max_size=3)),
+                min_size=1, max_size=5))
+def test_long_answers_match_script_functions(rows):
+    """Answers long enough for the sorted token count (short ones pair tokens directly)."""
+    preds = [p for p, _ in rows]
+    golds = [g for _, g in rows]
+    assert SQuAD(n_threads=1).corpus_score(preds, golds).official == ref_v1(preds, golds)

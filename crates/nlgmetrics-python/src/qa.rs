@@ -38,7 +38,7 @@ fn gold_runs<'py>(obj: &Bound<'py, PyAny>) -> Option<(Vec<Bound<'py, PyString>>,
 }
 
 /// Per question `[exact, shared, pred_len, gold_len, pred_nonempty]` (uint64, shape (n, 5))
-/// and its F1 (float64), as evaluate-v1.1.py (`version="1.1"`) or evaluate-v2.0.py
+/// its F1 (float64) and its number of gold answers (int64), as evaluate-v1.1.py (`version="1.1"`) or evaluate-v2.0.py
 /// (`"2.0"`) score it against its gold answers. `None` when the inputs are not a list of
 /// str and a list of lists (or tuples) of str.
 #[pyfunction]
@@ -49,7 +49,7 @@ fn squad_stats<'py>(
     golds: &Bound<'py, PyAny>,
     version: &str,
     n_threads: usize,
-) -> PyResult<Option<(Bound<'py, PyArray2<u64>>, Bound<'py, PyArray1<f64>>)>> {
+) -> PyResult<Option<(Bound<'py, PyArray2<u64>>, Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<i64>>)>> {
     let (Some(pred_objs), Some((gold_objs, starts))) = (str_items(preds), gold_runs(golds)) else {
         return Ok(None);
     };
@@ -59,7 +59,8 @@ fn squad_stats<'py>(
     let v = self::version(version);
     let (rows, f1) = detached(py, || qa::batch_stats(v?, &p, &g, &starts, n_threads))?;
     let n = p.len();
-    Ok(Some((matrix(py, rows, n, qa::WIDTH)?, PyArray1::from_vec(py, f1))))
+    let counts = starts.windows(2).map(|w| (w[1] - w[0]) as i64).collect();
+    Ok(Some((matrix(py, rows, n, qa::WIDTH)?, PyArray1::from_vec(py, f1), PyArray1::from_vec(py, counts))))
 }
 
 /// `normalize_answer(text)` of the SQuAD scripts for each text.

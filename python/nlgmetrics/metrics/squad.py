@@ -132,8 +132,7 @@ class _SquadBase(Metric):
         if type(predictions) is list and type(references) is list and len(predictions) == len(references):
             got = _core.squad_stats(predictions, references, self.version, self.n_threads)
             if got is not None:
-                rows, f1 = got
-                return rows, f1, np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references))
+                return got
         preds = list(predictions)
         golds = _gold_lists(references, len(preds))
         missing = []
@@ -146,12 +145,12 @@ class _SquadBase(Metric):
         got = _core.squad_stats(preds, golds, self.version, self.n_threads)
         if got is None:  # a lone surrogate
             raise InputTypeError("predictions and references must be encodable text")
-        rows, f1 = got
+        rows, f1, ref_counts = got
         if missing:
             rows, f1 = rows.copy(), f1.copy()
             rows[missing] = (0, 0, 0, 1, 1)  # no exact match, F1 0; a non-empty wrong answer
             f1[missing] = 0.0
-        return rows, f1, np.fromiter((len(r) for r in golds), dtype=np.int64, count=len(golds))
+        return rows, f1, ref_counts
 
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
         return self.stats(predictions, references)
