@@ -81,10 +81,9 @@ def main() -> None:
         "        return c.is_ascii_alphanumeric() || c == '_';",
         "    }",
         "    let c = c as u32;",
-        "    match WORD_RANGES.binary_search_by(|&(lo, hi)| if hi < c { std::cmp::Ordering::Less } else if lo > c { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Equal }) {",
-        "        Ok(_) => true,",
-        "        Err(_) => false,",
-        "    }",
+        "    WORD_RANGES",
+        "        .binary_search_by(|&(lo, hi)| if hi < c { std::cmp::Ordering::Less } else if lo > c { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Equal })",
+        "        .is_ok()",
         "}",
         "",
     ]

@@ -13,6 +13,9 @@ fn version(v: &str) -> Result<Version, Error> {
     }
 }
 
+/// Per-question rows, F1 values and gold answer counts.
+type SquadStats<'py> = (Bound<'py, PyArray2<u64>>, Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<i64>>);
+
 /// Gold answers from a list whose items are lists or tuples of str (empty ones too: an
 /// unanswerable question): the flat strings and `n + 1` offsets. `None` for any other shape.
 fn gold_runs<'py>(obj: &Bound<'py, PyAny>) -> Option<(Vec<Bound<'py, PyString>>, Vec<usize>)> {
@@ -49,7 +52,7 @@ fn squad_stats<'py>(
     golds: &Bound<'py, PyAny>,
     version: &str,
     n_threads: usize,
-) -> PyResult<Option<(Bound<'py, PyArray2<u64>>, Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<i64>>)>> {
+) -> PyResult<Option<SquadStats<'py>>> {
     let (Some(pred_objs), Some((gold_objs, starts))) = (str_items(preds), gold_runs(golds)) else {
         return Ok(None);
     };

@@ -123,44 +123,6 @@ impl Tokens {
         }
     }
 
-    #[allow(dead_code)]
-    fn split_ascii(&mut self) {
-        let b = self.text.as_bytes();
-        let n = b.len();
-        let mut open: Option<usize> = None;
-        let mut i = 0;
-        while i < n {
-            let c = b[i];
-            if matches!(c, b'\t'..=b'\r' | b'\x1c'..=b'\x1f' | b' ') {
-                if let Some(s) = open.take() {
-                    self.spans.push((s, i));
-                }
-                i += 1;
-            } else if c.is_ascii_alphanumeric() || c == b'_' {
-                let mut j = i + 1;
-                while j < n && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
-                    j += 1;
-                }
-                if is_article(&self.text[i..j]) {
-                    if let Some(s) = open.take() {
-                        self.spans.push((s, i));
-                    }
-                } else if open.is_none() {
-                    open = Some(i);
-                }
-                i = j;
-            } else {
-                if open.is_none() {
-                    open = Some(i);
-                }
-                i += 1;
-            }
-        }
-        if let Some(s) = open {
-            self.spans.push((s, n));
-        }
-    }
-
     fn split_unicode(&mut self) {
         let t = self.text.as_str();
         let n = t.len();
