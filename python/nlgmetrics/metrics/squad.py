@@ -65,8 +65,16 @@ def normalize_answer(texts: Sequence[str], n_threads: int = 0) -> list[str]:
 
 
 def _gold_lists(references: Any, n: int) -> list[list[str]]:
-    if isinstance(references, (str, bytes)) or not isinstance(references, Sequence):
-        raise InputTypeError("references must be a list with one list of gold answers per question")
+    from .._inputs import _is_table, as_references
+
+    if _is_table(references):  # a DataFrame: its columns are gold answer streams
+        return as_references(references, n)
+    try:
+        if isinstance(references, (str, bytes, dict)):
+            raise TypeError
+        references = list(references)
+    except TypeError:
+        raise InputTypeError("references must be a list with one list of gold answers per question") from None
     if len(references) != n:
         raise LengthMismatchError(f"predictions and references: lengths differ ({n} vs {len(references)})")
     out = []
@@ -74,9 +82,12 @@ def _gold_lists(references: Any, n: int) -> list[list[str]]:
         if isinstance(r, str):
             out.append([r])
             continue
-        if isinstance(r, dict) or not isinstance(r, Sequence):
-            raise InputTypeError(f"references[{i}] must be a list of gold answer strings, got {type(r).__name__}")
-        golds = list(r)
+        try:
+            if isinstance(r, (bytes, dict)):
+                raise TypeError
+            golds = list(r)
+        except TypeError:
+            raise InputTypeError(f"references[{i}] must be a list of gold answer strings, got {type(r).__name__}") from None
         for j, g in enumerate(golds):
             if not isinstance(g, str):
                 raise InputTypeError(f"references[{i}][{j}] must be a str, got {type(g).__name__}")
@@ -136,7 +147,10 @@ class _SquadBase(Metric):
             got = _core.squad_stats(predictions, references, self.version, self.n_threads)
             if got is not None:
                 return got
-        preds = list(predictions)
+        try:
+            preds = list(predictions)
+        except TypeError:
+            raise InputTypeError(f"predictions must be a list of answer strings, got {type(predictions).__name__}") from None
         golds = _gold_lists(references, len(preds))
         missing = []
         for i, p in enumerate(preds):
@@ -162,6 +176,8 @@ class _SquadBase(Metric):
         if isinstance(predictions, Sequence) and not isinstance(predictions, str) and len(predictions) and isinstance(predictions[0], dict):
             if na_probs is not None:
                 raise InputTypeError("give na_probs either as an argument or in the prediction dicts, not both")
+            if isinstance(references, (str, bytes, dict)) or not isinstance(references, Sequence):
+                raise InputTypeError("references must be a list of {'id', 'answers'} dicts with the prediction dicts")
             return _from_dicts(predictions, references)
         return predictions, references, na_probs
 
