@@ -128,6 +128,9 @@ _EXPORTS: dict[str, str] = {
     "MetricX": ".neural.metricx", "metricx": ".neural.metricx",
     # MAUVE
     "MAUVE": ".neural.mauve", "mauve": ".neural.mauve",
+    # question answering (SQuAD official scripts)
+    "SQuAD": ".metrics.squad",
+    "SQuADv2": ".metrics.squad",
 }
 
 __all__ = sorted(_EXPORTS)

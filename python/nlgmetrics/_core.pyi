@@ -417,3 +417,18 @@ def parent_stats(
     lowercase: bool,
     n_threads: int = 0,
 ) -> np.ndarray: ...
+
+# Question answering (SQuAD official scripts)
+def squad_stats(
+    preds: object, golds: object, version: str, n_threads: int = 0
+) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.float64], npt.NDArray[np.int64]] | None:
+    """Per question [exact, shared, pred_len, gold_len, pred_nonempty] (n x 5), F1 and the number of gold answers, as
+    evaluate-v1.1.py ("1.1") or evaluate-v2.0.py ("2.0"); None if not a list of str and a
+    list of lists/tuples of str."""
+def squad_normalize(texts: list[str], n_threads: int = 0) -> list[str]: ...
+def squad_best_threshold(
+    scores: npt.NDArray[np.float64],
+    has_ans: npt.NDArray[np.bool_],
+    pred_nonempty: npt.NDArray[np.bool_],
+    order: npt.NDArray[np.int64],
+) -> tuple[float, int | None]: ...

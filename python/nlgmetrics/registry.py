@@ -178,5 +178,7 @@ for _entry in [
     ("xcomet", "nlgmetrics.neural.xcomet:XCOMET", "xCOMET from a local unbabel-comet XCOMET checkpoint, with error spans (extra [neural])", ("unbabel-comet",), "neural"),
     ("metricx", "nlgmetrics.neural.metricx:MetricX", "MetricX-24/23 from a local mT5 checkpoint, lower is better (extra [neural])", ("metricx-24", "metricx-23"), "neural"),
     ("mauve", "nlgmetrics.neural.mauve:MAUVE", "MAUVE of generations vs human texts as mauve-text 0.4.0 (extras [mauve], [neural])", (), "neural"),
+    ("squad", _M + "squad:SQuAD", "SQuAD v1.1 exact match and token F1 (official evaluate-v1.1.py)", ()),
+    ("squad_v2", _M + "squad:SQuADv2", "SQuAD v2.0 exact/F1, HasAns/NoAns, no-answer threshold search (official evaluate-v2.0.py)", ()),
 ]:
     register(*_entry)

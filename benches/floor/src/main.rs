@@ -33,6 +33,10 @@
 //!   one scatter by the top 16 bits, then an LSD byte radix sort of each bucket; the
 //!   answer is the number of distinct scores.
 //! - `read` (FILE: any): read the file into memory (a compiled table cache's load floor).
+//! - `qa` (FILE: `prediction\tgold\tgold...` lines, ASCII): SQuAD's least work per
+//!   question: lowercase, drop ASCII punctuation and the articles, split on whitespace,
+//!   hash each token once, sort the hashes and count the shared tokens against each gold
+//!   answer (exact match and F1 need nothing more).
 //!
 //! Reading the strings out of Python is not included (the data comes from a file read
 //! before the clock starts); nlgmetrics' times include it.
@@ -314,6 +318,63 @@ fn per_pair(lines: &[String], threads: usize, f: fn(&str, &[&str], &mut Scratch)
     std::thread::scope(|sc| {
         let handles: Vec<_> = lines.chunks(chunk).map(|part| sc.spawn(move || run(part))).collect();
         handles.into_iter().map(|h| h.join().expect("worker")).sum()
+    })
+}
+
+/// Sorted hashes of a text's SQuAD tokens (ASCII): lowercased, punctuation dropped,
+/// articles dropped.
+fn qa_hashes(text: &str, out: &mut Vec<u64>) {
+    out.clear();
+    let mut h = Fx::default();
+    let mut word = [0u8; 3];
+    let mut len = 0usize;
+    let flush = |h: &mut Fx, len: &mut usize, word: &[u8; 3], out: &mut Vec<u64>| {
+        if *len > 0 && !matches!(&word[..(*len).min(3)], b"a" | b"an" | b"the" if *len <= 3) {
+            out.push(h.finish());
+        }
+        *h = Fx::default();
+        *len = 0;
+    };
+    for &b in text.as_bytes() {
+        if b.is_ascii_whitespace() {
+            flush(&mut h, &mut len, &word, out);
+        } else if !b.is_ascii_punctuation() {
+            let c = b.to_ascii_lowercase();
+            if len < 3 {
+                word[len] = c;
+            }
+            len += 1;
+            h.write_u8(c);
+        }
+    }
+    flush(&mut h, &mut len, &word, out);
+    out.sort_unstable();
+}
+
+fn qa_pair(hyp: &str, refs: &[&str], _s: &mut Scratch) -> u64 {
+    thread_local! {
+        static BUF: std::cell::RefCell<(Vec<u64>, Vec<u64>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+    }
+    BUF.with(|b| {
+        let (p, g) = &mut *b.borrow_mut();
+        qa_hashes(hyp, p);
+        let mut total = 0u64;
+        for r in refs {
+            qa_hashes(r, g);
+            let (mut i, mut j) = (0, 0);
+            while i < p.len() && j < g.len() {
+                match p[i].cmp(&g[j]) {
+                    std::cmp::Ordering::Less => i += 1,
+                    std::cmp::Ordering::Greater => j += 1,
+                    std::cmp::Ordering::Equal => {
+                        total += 1;
+                        i += 1;
+                        j += 1;
+                    }
+                }
+            }
+        }
+        total
     })
 }
 
@@ -891,7 +952,7 @@ fn thread_cpu_ns() -> u64 {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() != 5 {
-        eprintln!("usage: nlgmetrics-floor ngram[:N]|ngram-first[:N]|lcs|rouge|chars[:N]|edit|edit-chars|distinct|nist|sort|read FILE THREADS REPEAT");
+        eprintln!("usage: nlgmetrics-floor ngram[:N]|ngram-first[:N]|lcs|rouge|chars[:N]|edit|edit-chars|distinct|nist|sort|read|qa FILE THREADS REPEAT");
         std::process::exit(2);
     }
     let (task, path) = match args[1].split_once(':') {
@@ -928,6 +989,7 @@ fn main() {
             "chars" => per_pair(&lines, threads, chars_pair),
             "edit" => per_pair(&lines, threads, edit_pair),
             "edit-chars" => per_pair(&lines, threads, edit_chars_pair),
+            "qa" => per_pair(&lines, threads, qa_pair),
             "distinct" => distinct(&lines),
             "nist" => nist(&lines),
             "sort" => {

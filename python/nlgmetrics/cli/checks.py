@@ -113,6 +113,7 @@ RANGES: dict[str, Range] = {
     "bertscore_batch_size": _BATCH,
     "bleurt_batch_size": _BATCH,
     "bleurt_max_length": _r(1, 1_000_000),
+    "na_prob_thresh": _FINITE,  # nlgmetrics squad (v2.0 no-answer threshold)
 }
 
 # Per subcommand, a dest whose numeric range differs from the shared one above.

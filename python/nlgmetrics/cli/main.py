@@ -60,7 +60,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 # Every subcommand, in the order `nlgmetrics --help` lists them.
-COMMANDS = ("score", "compare", "correlate", "list", "classify", "coco", "report", "sacrebleu")
+COMMANDS = ("score", "compare", "correlate", "list", "classify", "coco", "report", "sacrebleu", "squad")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -105,6 +105,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     # sacrebleu's own command line (cli/sacrebleu_cli.py parses the rest)
     if only in (None, "sacrebleu"):
         sub.add_parser("sacrebleu", help="sacrebleu 2.6's command line, byte-identical output", add_help=False)
+    # --- squad subcommand (question answering, cli/squad.py) ---
+    if only in (None, "squad"):
+        from .squad import add_parser as _add_squad
+
+        _add_squad(sub)
+    # --- end squad ---
     return p
 
 
@@ -536,6 +542,10 @@ def _dispatch(sub: argparse.ArgumentParser, args: argparse.Namespace, started: A
         from .coco import run as _run_coco
 
         return _run_coco(args, out, sys.stderr)
+    if args.command == "squad":  # question answering
+        from .squad import run as _run_squad
+
+        return _run_squad(args, out, sys.stderr)
     if args.command == "classify":
         from .classify import run as _run_classify
 

@@ -1,0 +1,78 @@
+"""``nlgmetrics squad``: the official SQuAD evaluation scripts' output from their files.
+
+    nlgmetrics squad --data dev-v2.0.json --pred predictions.json [--na-prob na_prob.json]
+
+Prints what evaluate-v1.1.py (``{"exact_match": ..., "f1": ...}``) or evaluate-v2.0.py
+(indented ``exact``, ``f1``, ``total``, ``HasAns_*``, ``NoAns_*``, ``best_*``) prints: the same
+keys and values. ``--out-file`` writes the v2.0 dictionary there instead (compact, as the
+script). The version is the dataset's (``--version`` overrides it). A question without a
+prediction scores 0 with the script's message on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def add_parser(sub: Any) -> None:
+    c = sub.add_parser("squad", help="SQuAD v1.1 / v2.0 exact match and F1, as the official evaluation scripts")
+    c.add_argument("-d", "--data", required=True, metavar="DATA.json", help="SQuAD dataset JSON (dev-v1.1.json, dev-v2.0.json)")
+    c.add_argument("-p", "--pred", required=True, metavar="PRED.json", help="predictions JSON: {question id: answer text}")
+    c.add_argument("-n", "--na-prob", metavar="NA_PROB.json", help="v2.0: no-answer probabilities {question id: p} (adds the threshold search)")
+    c.add_argument("-t", "--na-prob-thresh", type=float, default=1.0, help="v2.0: predict no answer above this probability (default: 1.0)")
+    c.add_argument("-o", "--out-file", metavar="EVAL.json", help="write the result there instead of stdout")
+    c.add_argument("--version", dest="squad_version", choices=["auto", "1.1", "2.0"], default="auto", help="the script to follow (default: the dataset's version)")
+    c.add_argument("--n-threads", type=int, default=0, help="worker threads (0 = all cores); results do not depend on it")
+
+
+def _load(path: str, what: str) -> Any:
+    import json
+
+    from ..errors import InvalidInputError
+
+    with open(path, "rb") as f:
+        raw = f.read()
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as e:
+        raise InvalidInputError(f"{path}: not valid JSON ({what}): {e.msg} at line {e.lineno} column {e.colno} (char {e.pos})") from None
+    except UnicodeDecodeError as e:
+        raise InvalidInputError(f"{path}: not UTF-8 text ({what}) at byte {e.start}") from None
+
+
+def run(args: argparse.Namespace, out, err) -> int:
+    import json
+
+    from ..metrics.squad import dataset_version, evaluate_official
+    from .guard import UsageError
+
+    if args.na_prob_thresh != args.na_prob_thresh:
+        raise UsageError("--na-prob-thresh must be a number")
+    dataset = _load(args.data, "the dataset")
+    version = dataset_version(dataset) if args.squad_version == "auto" else args.squad_version
+    if version == "1.1" and args.na_prob:
+        raise UsageError("--na-prob is for SQuAD v2.0 (evaluate-v1.1.py has no no-answer probabilities)")
+    preds = _load(args.pred, "the predictions")
+    na = _load(args.na_prob, "the no-answer probabilities") if args.na_prob else None
+
+    def warn(message: str) -> None:
+        err.write(message + "\n")
+
+    result = evaluate_official(dataset, preds, na, version=version, na_prob_thresh=args.na_prob_thresh, n_threads=args.n_threads,
+                               warn=warn, names=(args.data, args.pred, args.na_prob or ""))
+    if version == "1.1":
+        text = json.dumps(result)
+    elif args.out_file:
+        text = json.dumps(result)
+    else:
+        text = json.dumps(result, indent=2)
+    if args.out_file:
+        with open(args.out_file, "w") as f:
+            f.write(text)
+    else:
+        out.write(text + "\n")
+    return 0
