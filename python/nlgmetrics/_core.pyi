@@ -417,3 +417,11 @@ def parent_stats(
     lowercase: bool,
     n_threads: int = 0,
 ) -> np.ndarray: ...
+# -- rouge / rouge-chinese packages (crates/nlgmetrics-python/src/rouge_pltrdy.rs) ----
+def rouge_pltrdy_stats(
+    hyps: Sequence[str], refs: Sequence[str], metrics: Sequence[str], variant: str, exclusive: bool = True, n_threads: int = 0
+) -> npt.NDArray[np.float64]:
+    """Per pair, per metric ``[P, R, F]``, then a flag (0: a side has no sentence,
+    1: a side has no word, 2: scored); shape (n, 3T + 1). ``variant``: "pltrdy" or "rouge-chinese"."""
+def rouge_chinese_cut_sent(text: str) -> list[str]:
+    """``rouge_chinese.Rouge().cut_sent(text)``."""

@@ -20,6 +20,7 @@ mod nist;
 mod tokenize;
 mod parent;
 mod signals;
+mod rouge_pltrdy;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -40,5 +41,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     edit::register(m)?;
     nist::register(m)?;
     parent::register(m)?;
+    rouge_pltrdy::register(m)?;
     Ok(())
 }

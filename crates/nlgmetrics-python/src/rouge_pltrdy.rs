@@ -1,0 +1,46 @@
+//! Bindings for the `rouge` (pltrdy) / `rouge-chinese` ROUGE flavours.
+
+use crate::convert::{detached, matrix};
+use nlgmetrics_core::text::rouge_pltrdy::{self, Config, Kind, Variant};
+use nlgmetrics_core::Error;
+use numpy::PyArray2;
+use pyo3::prelude::*;
+
+/// Per pair, per metric `[P, R, F]`, then 1 if both sides have a sentence (else 0);
+/// shape (n, 3T + 1). `variant` is "pltrdy" or "rouge-chinese".
+#[pyfunction]
+#[pyo3(signature = (hyps, refs, metrics, variant, exclusive=true, n_threads=0))]
+fn rouge_pltrdy_stats<'py>(
+    py: Python<'py>,
+    hyps: Vec<String>,
+    refs: Vec<String>,
+    metrics: Vec<String>,
+    variant: &str,
+    exclusive: bool,
+    n_threads: usize,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let n = hyps.len();
+    let build = || -> Result<Config, Error> {
+        Ok(Config {
+            variant: Variant::from_name(variant)?,
+            kinds: metrics.iter().map(|m| Kind::from_name(m)).collect::<Result<_, _>>()?,
+            exclusive,
+        })
+    };
+    let cfg = detached(py, build)?;
+    let width = cfg.width();
+    let data = detached(py, || rouge_pltrdy::batch_stats(&hyps, &refs, &cfg, n_threads))?;
+    matrix(py, data, n, width)
+}
+
+/// `rouge-chinese`'s `Rouge.cut_sent(text)`.
+#[pyfunction]
+fn rouge_chinese_cut_sent(text: &str) -> Vec<String> {
+    rouge_pltrdy::cut_sent(text)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(rouge_pltrdy_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(rouge_chinese_cut_sent, m)?)?;
+    Ok(())
+}
