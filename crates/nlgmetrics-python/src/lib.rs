@@ -42,5 +42,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     nist::register(m)?;
     parent::register(m)?;
     rouge_pltrdy::register(m)?;
+    rouge_pltrdy::register_presets(m)?;
     Ok(())
 }

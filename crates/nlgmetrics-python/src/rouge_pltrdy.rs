@@ -44,3 +44,32 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rouge_chinese_cut_sent, m)?)?;
     Ok(())
 }
+
+/// LLaMA-Factory 0.9.5 `ComputeSimilarity` rows `[rouge-1, rouge-2, rouge-l, bleu-4]`
+/// (×100, rounded to 4 digits): `cut_*` are `" ".join(jieba.cut(text))`.
+#[pyfunction]
+#[pyo3(signature = (raw_h, raw_r, cut_h, cut_r, n_threads=0))]
+fn llamafactory_rows<'py>(
+    py: Python<'py>,
+    raw_h: Vec<String>,
+    raw_r: Vec<String>,
+    cut_h: Vec<String>,
+    cut_r: Vec<String>,
+    n_threads: usize,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let n = raw_h.len();
+    let data = detached(py, || nlgmetrics_core::text::llm_presets::llamafactory_rows(&raw_h, &raw_r, &cut_h, &cut_r, n_threads))?;
+    matrix(py, data, n, 4)
+}
+
+/// CPython's `round(x, ndigits)` of every value (0 <= ndigits <= 8).
+#[pyfunction]
+fn py_round_array(values: Vec<f64>, ndigits: u32) -> Vec<f64> {
+    values.into_iter().map(|v| nlgmetrics_core::text::llm_presets::py_round(v, ndigits)).collect()
+}
+
+pub fn register_presets(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(llamafactory_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(py_round_array, m)?)?;
+    Ok(())
+}

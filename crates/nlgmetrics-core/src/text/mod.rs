@@ -5,6 +5,7 @@ pub mod rouge;
 pub mod rouge155;
 pub mod rouge_coco;
 pub mod rouge_pltrdy;
+pub mod llm_presets;
 pub mod rouge_lcs;
 pub mod rouge_doc;
 pub mod bleu_coco;
