@@ -43,5 +43,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     parent::register(m)?;
     rouge_pltrdy::register(m)?;
     rouge_pltrdy::register_presets(m)?;
+    rouge_pltrdy::register_depths(m)?;
     Ok(())
 }

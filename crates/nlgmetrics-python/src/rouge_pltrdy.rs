@@ -73,3 +73,15 @@ pub fn register_presets(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(py_round_array, m)?)?;
     Ok(())
 }
+
+/// Per pair, the deepest nesting of `rouge` 1.0.1's recursive LCS traceback (`_recon`).
+#[pyfunction]
+#[pyo3(signature = (hyps, refs, n_threads=0))]
+fn rouge_pltrdy_traceback_depths(py: Python<'_>, hyps: Vec<String>, refs: Vec<String>, n_threads: usize) -> PyResult<Vec<u64>> {
+    detached(py, || rouge_pltrdy::pltrdy_traceback_depths(&hyps, &refs, n_threads))
+}
+
+pub fn register_depths(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(rouge_pltrdy_traceback_depths, m)?)?;
+    Ok(())
+}

@@ -18,8 +18,8 @@ def run(args, out, usage_error) -> int:
         raise usage_error(f"--preset {args.preset} reads the toolchain's JSON lines: give --jsonl FILE")
     if args.references or args.input:
         raise usage_error("--preset reads --jsonl only; drop -r/-i")
-    pred_key, ref_key, fn = PRESETS[args.preset]
-    preds, refs = [], []
+    fields, fn = PRESETS[args.preset]
+    records = []
     for lineno, line in enumerate(read_lines(args.jsonl), 1):
         if not line.strip():
             continue
@@ -27,11 +27,11 @@ def run(args, out, usage_error) -> int:
             obj = json.loads(line)
         except (json.JSONDecodeError, RecursionError):
             raise InvalidInputError(f"{args.jsonl}:{lineno}: invalid JSON") from None
-        if not isinstance(obj, dict) or not isinstance(obj.get(pred_key), str) or not isinstance(obj.get(ref_key), str):
-            raise InvalidInputError(f'{args.jsonl}:{lineno}: expected an object with string fields "{pred_key}" and "{ref_key}" ({args.preset} layout)')
-        preds.append(obj[pred_key])
-        refs.append(obj[ref_key])
-    result = fn(preds, refs, args.n_threads)
+        if not isinstance(obj, dict) or not all(isinstance(obj.get(k), t) for k, t in fields.items()):
+            want = " and ".join(f'"{k}" ({"string" if t is str else "list"})' for k, t in fields.items())
+            raise InvalidInputError(f"{args.jsonl}:{lineno}: expected an object with fields {want} ({args.preset} layout)")
+        records.append(obj)
+    result = fn(records, args.jsonl, args.n_threads)
     if args.format == "json":
         out.write(json.dumps(result, indent=4) + "\n")
     else:

@@ -201,8 +201,8 @@ fn rouge_n(h: &[u32], r: &[u32], n: usize, exclusive: bool) -> [f64; 3] {
 }
 
 /// The words of `rouge`'s recursive `_recon_lcs(x, y)` traceback (`x` the reference
-/// sentence), added to `union`.
-fn recon_lcs_words(x: &[u32], y: &[u32], table: &mut Vec<u32>, union: &mut FxHashSet<u32>) {
+/// sentence), added to `union`; returns the number of nested `_recon` calls it makes.
+fn recon_lcs_words(x: &[u32], y: &[u32], table: &mut Vec<u32>, union: &mut FxHashSet<u32>) -> usize {
     let (n, m) = (x.len(), y.len());
     let w = m + 1;
     table.clear();
@@ -213,7 +213,9 @@ fn recon_lcs_words(x: &[u32], y: &[u32], table: &mut Vec<u32>, union: &mut FxHas
         }
     }
     let (mut i, mut j) = (n, m);
+    let mut calls = 1;
     while i > 0 && j > 0 {
+        calls += 1;
         if x[i - 1] == y[j - 1] {
             union.insert(x[i - 1]);
             i -= 1;
@@ -224,6 +226,30 @@ fn recon_lcs_words(x: &[u32], y: &[u32], table: &mut Vec<u32>, union: &mut FxHas
             j -= 1;
         }
     }
+    calls
+}
+
+/// The deepest nesting of `rouge` 1.0.1's recursive `_recon` over the sentence pairs of
+/// ROUGE-L (`exclusive=True`), per pair; 0 where a side has no sentence. CPython raises
+/// `RecursionError` when this plus the caller's frame depth passes the recursion limit.
+pub fn pltrdy_traceback_depths<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(hyps: &[H], refs: &[R], n_threads: usize) -> Result<Vec<u64>> {
+    if hyps.len() != refs.len() {
+        return Err(Error::LengthMismatch { what: "predictions and references".into(), left: hyps.len(), right: refs.len() });
+    }
+    map_rows(hyps.len(), 1, n_threads, Scratch::default, |s, i, row| {
+        s.vocab.clear();
+        let hs = sentences(hyps[i].as_ref(), Variant::Pltrdy, &mut s.vocab);
+        let rs = sentences(refs[i].as_ref(), Variant::Pltrdy, &mut s.vocab);
+        let mut union = FxHashSet::default();
+        let mut deepest = 0usize;
+        for r in &rs {
+            for h in &hs {
+                deepest = deepest.max(recon_lcs_words(r, h, &mut s.table, &mut union));
+            }
+        }
+        row[0] = deepest as u64;
+        Ok(())
+    })
 }
 
 fn rouge_l(hyp: &[Vec<u32>], reference: &[Vec<u32>], hw: &[u32], rw: &[u32], cfg: &Config, s: &mut Scratch) -> [f64; 3] {
@@ -242,7 +268,7 @@ fn rouge_l(hyp: &[Vec<u32>], reference: &[Vec<u32>], hw: &[u32], rw: &[u32], cfg
             let mut union: FxHashSet<u32> = FxHashSet::default();
             for r in reference {
                 for h in hyp {
-                    recon_lcs_words(r, h, &mut s.table, &mut union);
+                    let _ = recon_lcs_words(r, h, &mut s.table, &mut union);
                 }
             }
             let m = rw.iter().collect::<FxHashSet<_>>().len();
