@@ -34,6 +34,7 @@ use crate::parallel::map_rows;
 use crate::pystr::{py_rstrip, py_split};
 use crate::text::rouge_lcs::lcs_len;
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::borrow::Cow;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Variant {
@@ -48,7 +49,9 @@ impl Variant {
         match name {
             "pltrdy" => Ok(Variant::Pltrdy),
             "rouge-chinese" => Ok(Variant::Chinese),
-            _ => Err(Error::InvalidOption(format!("unknown ROUGE package flavour {name:?}; known: pltrdy, rouge-chinese"))),
+            _ => Err(Error::InvalidOption(format!(
+                "unknown ROUGE package flavour {name:?}; known: pltrdy, rouge-chinese"
+            ))),
         }
     }
 }
@@ -96,15 +99,36 @@ const QUOTES: [char; 2] = ['\u{201d}', '\u{2019}'];
 pub fn cut_sent(para: &str) -> Vec<String> {
     let mut c: Vec<char> = para.chars().collect();
     // ([。！？\?])([^”’]) -> \1\n\2
-    c = sub_pass(&c, |c, i| (TERMINATORS.contains(&c[i]) && i + 1 < c.len() && !QUOTES.contains(&c[i + 1])).then_some(1));
-    // (\.{6})([^”’])
-    c = sub_pass(&c, |c, i| (i + 6 < c.len() && c[i..i + 6].iter().all(|&x| x == '.') && !QUOTES.contains(&c[i + 6])).then_some(6));
-    // (\…{2})([^”’])
-    c = sub_pass(&c, |c, i| (i + 2 < c.len() && c[i] == '…' && c[i + 1] == '…' && !QUOTES.contains(&c[i + 2])).then_some(2));
-    // ([。！？\?][”’])([^，。！？\?])
     c = sub_pass(&c, |c, i| {
-        (i + 2 < c.len() && TERMINATORS.contains(&c[i]) && QUOTES.contains(&c[i + 1]) && c[i + 2] != '，' && !TERMINATORS.contains(&c[i + 2])).then_some(2)
+        (TERMINATORS.contains(&c[i]) && i + 1 < c.len() && !QUOTES.contains(&c[i + 1])).then_some(1)
     });
+    // (\.{6})([^”’])
+    if c.windows(6).any(|w| w.iter().all(|&x| x == '.')) {
+        c = sub_pass(&c, |c, i| {
+            (i + 6 < c.len()
+                && c[i..i + 6].iter().all(|&x| x == '.')
+                && !QUOTES.contains(&c[i + 6]))
+            .then_some(6)
+        });
+    }
+    // (\…{2})([^”’])
+    if c.windows(2).any(|w| w[0] == '…' && w[1] == '…') {
+        c = sub_pass(&c, |c, i| {
+            (i + 2 < c.len() && c[i] == '…' && c[i + 1] == '…' && !QUOTES.contains(&c[i + 2]))
+                .then_some(2)
+        });
+    }
+    // ([。！？\?][”’])([^，。！？\?])
+    if c.iter().any(|x| QUOTES.contains(x)) {
+        c = sub_pass(&c, |c, i| {
+            (i + 2 < c.len()
+                && TERMINATORS.contains(&c[i])
+                && QUOTES.contains(&c[i + 1])
+                && c[i + 2] != '，'
+                && !TERMINATORS.contains(&c[i + 2]))
+            .then_some(2)
+        });
+    }
     let s: String = c.into_iter().collect();
     py_rstrip(&s).split('\n').map(str::to_string).collect()
 }
@@ -131,56 +155,127 @@ fn sub_pass(c: &[char], at: impl Fn(&[char], usize) -> Option<usize>) -> Vec<cha
 
 #[derive(Default)]
 pub struct Scratch {
-    vocab: FxHashMap<String, u32>,
     row: Vec<u32>,
     table: Vec<u32>,
+    set_h: FxHashSet<u64>,
+    set_r: FxHashSet<u64>,
+    marks: Vec<u8>,
 }
 
-/// Sentences as lists of interned word ids (`[""]` for a whitespace-only piece).
-fn sentences(text: &str, variant: Variant, vocab: &mut FxHashMap<String, u32>) -> Vec<Vec<u32>> {
-    let mut intern = |w: &str| -> u32 {
-        if let Some(&id) = vocab.get(w) {
-            return id;
-        }
-        let id = vocab.len() as u32;
-        vocab.insert(w.to_string(), id);
-        id
-    };
-    let mut words_of = |piece: &str| -> Vec<u32> {
-        let mut ws: Vec<u32> = py_split(piece).map(&mut intern).collect();
-        if ws.is_empty() {
-            ws.push(intern(""));
-        }
-        ws
-    };
+/// The non-empty sentence pieces of a text (borrowed where no break is inserted).
+fn pieces(text: &str, variant: Variant) -> Vec<Cow<'_, str>> {
     match variant {
-        Variant::Pltrdy => text.split('.').filter(|p| !p.is_empty()).map(&mut words_of).collect(),
+        Variant::Pltrdy => text
+            .split('.')
+            .filter(|p| !p.is_empty())
+            .map(Cow::Borrowed)
+            .collect(),
         Variant::Chinese => {
-            if !text.contains(|c: char| TERMINATORS.contains(&c) || c == '.' || c == '…' || c == '\n') {
+            if !text.contains(|c: char| {
+                TERMINATORS.contains(&c) || c == '.' || c == '\u{2026}' || c == '\n'
+            }) {
                 // No pass can insert a break: one piece, the rstripped text.
                 let t = py_rstrip(text);
-                return if t.is_empty() { Vec::new() } else { vec![words_of(t)] };
+                return if t.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![Cow::Borrowed(t)]
+                };
             }
-            cut_sent(text).iter().filter(|p| !p.is_empty()).map(|p| words_of(p)).collect()
+            cut_sent(text)
+                .into_iter()
+                .filter(|p| !p.is_empty())
+                .map(Cow::Owned)
+                .collect()
         }
     }
 }
 
+/// Sentences as lists of interned word ids (`[""]` for a whitespace-only piece).
+fn sentences<'a>(pieces: &'a [Cow<'a, str>], vocab: &mut FxHashMap<&'a str, u32>) -> Vec<Vec<u32>> {
+    let mut intern = |w: &'a str| -> u32 {
+        let next = vocab.len() as u32;
+        *vocab.entry(w).or_insert(next)
+    };
+    pieces
+        .iter()
+        .map(|piece| {
+            let mut ws: Vec<u32> = py_split(piece).map(&mut intern).collect();
+            if ws.is_empty() {
+                ws.push(intern(""));
+            }
+            ws
+        })
+        .collect()
+}
+
 fn prf(hyp: usize, reference: usize, overlap: usize) -> [f64; 3] {
-    let p = if hyp == 0 { 0.0 } else { overlap as f64 / hyp as f64 };
-    let r = if reference == 0 { 0.0 } else { overlap as f64 / reference as f64 };
+    let p = if hyp == 0 {
+        0.0
+    } else {
+        overlap as f64 / hyp as f64
+    };
+    let r = if reference == 0 {
+        0.0
+    } else {
+        overlap as f64 / reference as f64
+    };
     [p, r, 2.0 * ((p * r) / (p + r + 1e-8))]
 }
 
-fn rouge_n(h: &[u32], r: &[u32], n: usize, exclusive: bool) -> [f64; 3] {
+fn rouge_n(
+    h: &[u32],
+    r: &[u32],
+    n: usize,
+    exclusive: bool,
+    n_ids: usize,
+    s: &mut Scratch,
+) -> [f64; 3] {
     let hn = if h.len() >= n { h.len() - n + 1 } else { 0 };
     let rn = if r.len() >= n { r.len() - n + 1 } else { 0 };
+    if exclusive && n == 1 {
+        // distinct words: marks over the pair's dense ids (1 hyp, 2 ref)
+        s.marks.clear();
+        s.marks.resize(n_ids, 0);
+        let (mut ch, mut cr, mut o) = (0usize, 0usize, 0usize);
+        for &w in h {
+            if s.marks[w as usize] & 1 == 0 {
+                s.marks[w as usize] |= 1;
+                ch += 1;
+            }
+        }
+        for &w in r {
+            let m = &mut s.marks[w as usize];
+            if *m & 2 == 0 {
+                *m |= 2;
+                cr += 1;
+                if *m & 1 != 0 {
+                    o += 1;
+                }
+            }
+        }
+        return prf(ch, cr, o);
+    }
+    if exclusive && n == 2 {
+        s.set_h.clear();
+        s.set_r.clear();
+        s.set_h
+            .extend(h.windows(2).map(|g| ((g[0] as u64) << 32) | g[1] as u64));
+        s.set_r
+            .extend(r.windows(2).map(|g| ((g[0] as u64) << 32) | g[1] as u64));
+        let o = s.set_h.iter().filter(|g| s.set_r.contains(*g)).count();
+        return prf(s.set_h.len(), s.set_r.len(), o);
+    }
     let hg = || (0..hn).map(|i| &h[i..i + n]);
     let rg = || (0..rn).map(|i| &r[i..i + n]);
     if exclusive {
         let hs: FxHashSet<&[u32]> = hg().collect();
         let rs: FxHashSet<&[u32]> = rg().collect();
-        let o = if hs.len() <= rs.len() { hs.iter().filter(|g| rs.contains(*g)).count() } else { rs.iter().filter(|g| hs.contains(*g)).count() };
+        let o = if hs.len() <= rs.len() {
+            hs.iter().filter(|g| rs.contains(*g)).count()
+        } else {
+            rs.iter().filter(|g| hs.contains(*g)).count()
+        };
         prf(hs.len(), rs.len(), o)
     } else {
         let mut counts: FxHashMap<&[u32], i64> = FxHashMap::default();
@@ -202,14 +297,23 @@ fn rouge_n(h: &[u32], r: &[u32], n: usize, exclusive: bool) -> [f64; 3] {
 
 /// The words of `rouge`'s recursive `_recon_lcs(x, y)` traceback (`x` the reference
 /// sentence), added to `union`; returns the number of nested `_recon` calls it makes.
-fn recon_lcs_words(x: &[u32], y: &[u32], table: &mut Vec<u32>, union: &mut FxHashSet<u32>) -> usize {
+fn recon_lcs_words(
+    x: &[u32],
+    y: &[u32],
+    table: &mut Vec<u32>,
+    union: &mut FxHashSet<u32>,
+) -> usize {
     let (n, m) = (x.len(), y.len());
     let w = m + 1;
     table.clear();
     table.resize((n + 1) * w, 0);
     for i in 1..=n {
         for j in 1..=m {
-            table[i * w + j] = if x[i - 1] == y[j - 1] { table[(i - 1) * w + j - 1] + 1 } else { table[(i - 1) * w + j].max(table[i * w + j - 1]) };
+            table[i * w + j] = if x[i - 1] == y[j - 1] {
+                table[(i - 1) * w + j - 1] + 1
+            } else {
+                table[(i - 1) * w + j].max(table[i * w + j - 1])
+            };
         }
     }
     let (mut i, mut j) = (n, m);
@@ -232,14 +336,24 @@ fn recon_lcs_words(x: &[u32], y: &[u32], table: &mut Vec<u32>, union: &mut FxHas
 /// The deepest nesting of `rouge` 1.0.1's recursive `_recon` over the sentence pairs of
 /// ROUGE-L (`exclusive=True`), per pair; 0 where a side has no sentence. CPython raises
 /// `RecursionError` when this plus the caller's frame depth passes the recursion limit.
-pub fn pltrdy_traceback_depths<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(hyps: &[H], refs: &[R], n_threads: usize) -> Result<Vec<u64>> {
+pub fn pltrdy_traceback_depths<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
+    hyps: &[H],
+    refs: &[R],
+    n_threads: usize,
+) -> Result<Vec<u64>> {
     if hyps.len() != refs.len() {
-        return Err(Error::LengthMismatch { what: "predictions and references".into(), left: hyps.len(), right: refs.len() });
+        return Err(Error::LengthMismatch {
+            what: "predictions and references".into(),
+            left: hyps.len(),
+            right: refs.len(),
+        });
     }
     map_rows(hyps.len(), 1, n_threads, Scratch::default, |s, i, row| {
-        s.vocab.clear();
-        let hs = sentences(hyps[i].as_ref(), Variant::Pltrdy, &mut s.vocab);
-        let rs = sentences(refs[i].as_ref(), Variant::Pltrdy, &mut s.vocab);
+        let hp = pieces(hyps[i].as_ref(), Variant::Pltrdy);
+        let rp = pieces(refs[i].as_ref(), Variant::Pltrdy);
+        let mut vocab: FxHashMap<&str, u32> = FxHashMap::default();
+        let hs = sentences(&hp, &mut vocab);
+        let rs = sentences(&rp, &mut vocab);
         let mut union = FxHashSet::default();
         let mut deepest = 0usize;
         for r in &rs {
@@ -252,7 +366,14 @@ pub fn pltrdy_traceback_depths<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(hyps:
     })
 }
 
-fn rouge_l(hyp: &[Vec<u32>], reference: &[Vec<u32>], hw: &[u32], rw: &[u32], cfg: &Config, s: &mut Scratch) -> [f64; 3] {
+fn rouge_l(
+    hyp: &[Vec<u32>],
+    reference: &[Vec<u32>],
+    hw: &[u32],
+    rw: &[u32],
+    cfg: &Config,
+    s: &mut Scratch,
+) -> [f64; 3] {
     let (llcs, m, n) = match (cfg.variant, cfg.exclusive) {
         (Variant::Chinese, _) => (lcs_len(rw, hw, &mut s.row), rw.len(), hw.len()),
         (Variant::Pltrdy, false) => {
@@ -282,38 +403,63 @@ fn rouge_l(hyp: &[Vec<u32>], reference: &[Vec<u32>], hw: &[u32], rw: &[u32], cfg
 }
 
 pub fn segment_stats(hyp: &str, reference: &str, cfg: &Config, s: &mut Scratch, out: &mut [f64]) {
-    s.vocab.clear();
-    let hs = sentences(hyp, cfg.variant, &mut s.vocab);
-    let rs = sentences(reference, cfg.variant, &mut s.vocab);
+    let hp = pieces(hyp, cfg.variant);
+    let rp = pieces(reference, cfg.variant);
     out.fill(0.0);
-    if hs.is_empty() || rs.is_empty() {
+    if hp.is_empty() || rp.is_empty() {
         return;
     }
+    let mut vocab: FxHashMap<&str, u32> =
+        FxHashMap::with_capacity_and_hasher(128, Default::default());
+    let hs = sentences(&hp, &mut vocab);
+    let rs = sentences(&rp, &mut vocab);
+    let n_ids = vocab.len();
     let hw: Vec<u32> = hs.concat();
     let rw: Vec<u32> = rs.concat();
-    let empty_word = s.vocab.get("").copied();
+    let empty_word = vocab.get("").copied();
     let wordless = |w: &[u32]| empty_word.is_some_and(|e| w.iter().all(|&x| x == e));
     for (k, kind) in cfg.kinds.iter().enumerate() {
         let v = match *kind {
-            Kind::N(n) => rouge_n(&hw, &rw, n, cfg.exclusive),
+            Kind::N(n) => rouge_n(&hw, &rw, n, cfg.exclusive, n_ids, s),
             Kind::L => rouge_l(&hs, &rs, &hw, &rw, cfg, s),
         };
         out[3 * k..3 * k + 3].copy_from_slice(&v);
     }
-    out[3 * cfg.kinds.len()] = if wordless(&hw) || wordless(&rw) { 1.0 } else { 2.0 };
+    out[3 * cfg.kinds.len()] = if wordless(&hw) || wordless(&rw) {
+        1.0
+    } else {
+        2.0
+    };
 }
 
-pub fn batch_stats<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(hyps: &[H], refs: &[R], cfg: &Config, n_threads: usize) -> Result<Vec<f64>> {
+pub fn batch_stats<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
+    hyps: &[H],
+    refs: &[R],
+    cfg: &Config,
+    n_threads: usize,
+) -> Result<Vec<f64>> {
     if hyps.len() != refs.len() {
-        return Err(Error::LengthMismatch { what: "predictions and references".into(), left: hyps.len(), right: refs.len() });
+        return Err(Error::LengthMismatch {
+            what: "predictions and references".into(),
+            left: hyps.len(),
+            right: refs.len(),
+        });
     }
     if cfg.kinds.is_empty() {
-        return Err(Error::InvalidOption("name at least one ROUGE metric".into()));
+        return Err(Error::InvalidOption(
+            "name at least one ROUGE metric".into(),
+        ));
     }
-    map_rows(hyps.len(), cfg.width(), n_threads, Scratch::default, |s, i, row| {
-        segment_stats(hyps[i].as_ref(), refs[i].as_ref(), cfg, s, row);
-        Ok(())
-    })
+    map_rows(
+        hyps.len(),
+        cfg.width(),
+        n_threads,
+        Scratch::default,
+        |s, i, row| {
+            segment_stats(hyps[i].as_ref(), refs[i].as_ref(), cfg, s, row);
+            Ok(())
+        },
+    )
 }
 
 #[cfg(test)]
@@ -321,7 +467,11 @@ mod tests {
     use super::*;
 
     fn cfg(variant: Variant) -> Config {
-        Config { variant, kinds: vec![Kind::N(1), Kind::N(2), Kind::L], exclusive: true }
+        Config {
+            variant,
+            kinds: vec![Kind::N(1), Kind::N(2), Kind::L],
+            exclusive: true,
+        }
     }
 
     #[test]
@@ -336,13 +486,31 @@ mod tests {
     #[test]
     fn unique_ngrams() {
         let mut out = vec![0.0; 10];
-        segment_stats("the the cat", "the cat", &cfg(Variant::Pltrdy), &mut Scratch::default(), &mut out);
+        segment_stats(
+            "the the cat",
+            "the cat",
+            &cfg(Variant::Pltrdy),
+            &mut Scratch::default(),
+            &mut out,
+        );
         // rouge-1 sets: {the, cat} vs {the, cat}
         assert_eq!((out[0], out[1]), (1.0, 1.0));
         assert_eq!(out[9], 2.0);
-        segment_stats("a. ", " . ", &cfg(Variant::Pltrdy), &mut Scratch::default(), &mut out);
+        segment_stats(
+            "a. ",
+            " . ",
+            &cfg(Variant::Pltrdy),
+            &mut Scratch::default(),
+            &mut out,
+        );
         assert_eq!(out[9], 1.0);
-        segment_stats("...", "a", &cfg(Variant::Pltrdy), &mut Scratch::default(), &mut out);
+        segment_stats(
+            "...",
+            "a",
+            &cfg(Variant::Pltrdy),
+            &mut Scratch::default(),
+            &mut out,
+        );
         assert_eq!(out[9], 0.0);
     }
 }
