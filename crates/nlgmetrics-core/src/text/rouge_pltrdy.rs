@@ -133,6 +133,39 @@ pub fn cut_sent(para: &str) -> Vec<String> {
     py_rstrip(&s).split('\n').map(str::to_string).collect()
 }
 
+/// [`cut_sent`] as slices of the text when only its first pass can apply (no `......`,
+/// `……` or closing quote in the text); `None` otherwise.
+fn cut_sent_borrowed(para: &str) -> Option<Vec<&str>> {
+    if para.contains("......") || para.contains("……") || para.contains(|c: char| QUOTES.contains(&c)) {
+        return None;
+    }
+    let t = py_rstrip(para);
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut it = t.char_indices().peekable();
+    // breaks of `([。！？\?])([^”’])` (no quotes here: every terminator with a next
+    // character), scanning past the consumed character, and the text's own line breaks
+    while let Some((i, c)) = it.next() {
+        if c == '\n' {
+            out.push(&t[start..i]);
+            start = i + 1;
+        } else if TERMINATORS.contains(&c) {
+            let end = i + c.len_utf8();
+            if let Some(&(_, next)) = it.peek() {
+                out.push(&t[start..end]);
+                start = end;
+                it.next(); // the consumed character
+                if next == '\n' {
+                    out.push("");
+                    start = end + 1;
+                }
+            }
+        }
+    }
+    out.push(&t[start..]);
+    Some(out)
+}
+
 /// One `re.sub(r"(A)(B)", r"\1\n\2", ...)` pass: `at(c, i)` gives the length of group 1
 /// when the pattern matches at `i` (group 2 is always one character). Matches do not
 /// overlap; scanning resumes after group 2, as `re.sub` does.
@@ -182,11 +215,10 @@ fn pieces(text: &str, variant: Variant) -> Vec<Cow<'_, str>> {
                     vec![Cow::Borrowed(t)]
                 };
             }
-            cut_sent(text)
-                .into_iter()
-                .filter(|p| !p.is_empty())
-                .map(Cow::Owned)
-                .collect()
+            if let Some(p) = cut_sent_borrowed(text) {
+                return p.into_iter().filter(|p| !p.is_empty()).map(Cow::Borrowed).collect();
+            }
+            cut_sent(text).into_iter().filter(|p| !p.is_empty()).map(Cow::Owned).collect()
         }
     }
 }
@@ -471,6 +503,15 @@ mod tests {
             variant,
             kinds: vec![Kind::N(1), Kind::N(2), Kind::L],
             exclusive: true,
+        }
+    }
+
+    #[test]
+    fn borrowed_cut_sent_equals_the_passes() {
+        for t in ["你好。世界", "a。。。x", "a？ ", "", "a。\n\nb", "a。\n", "x?y? z！\n\n。", "  \n ", "。"] {
+            let want: Vec<String> = cut_sent(t);
+            let got: Vec<&str> = cut_sent_borrowed(t).unwrap();
+            assert_eq!(got, want, "{t:?}");
         }
     }
 
