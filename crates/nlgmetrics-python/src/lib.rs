@@ -21,6 +21,7 @@ mod tokenize;
 mod parent;
 mod signals;
 mod qa;
+mod rouge_pltrdy;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -42,5 +43,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     nist::register(m)?;
     parent::register(m)?;
     qa::register(m)?;
+    rouge_pltrdy::register(m)?;
+    rouge_pltrdy::register_presets(m)?;
+    rouge_pltrdy::register_depths(m)?;
     Ok(())
 }

@@ -250,6 +250,7 @@ def _declare_score_options(s: Any) -> None:
     s.add_argument("-i", "--input", nargs="+", action=ExtendAction, default=None, metavar="HYP", help="system output file(s); stdin when absent (repeat -i to add files)")
     s.add_argument("--jsonl", default=None, metavar="FILE", help='JSON lines with "prediction" and "references" (instead of -r/-i)')
     s.add_argument("-m", "--metrics", nargs="+", action=ExtendAction, default=["bleu"], metavar="METRIC", help="metrics to compute (default: bleu; repeat -m to add metrics)")
+    s.add_argument("--preset", default=None, metavar="NAME", help="a toolchain's whole metric pipeline on its own --jsonl file, e.g. llamafactory (generated_predictions.jsonl); replaces -m")
     s.add_argument("-f", "--format", choices=["text", "json", "tsv"], default="text", help="output format (default: text)")
     s.add_argument("-tok", "--tokenize", default=None, help="tokenizer for the metrics that take one")
     s.add_argument("-lc", "--lowercase", action="store_true", help="lowercase BLEU (as sacrebleu: chrF takes --chrf-lowercase, TER --ter-case-sensitive), PER, NIST and diversity")
@@ -393,6 +394,10 @@ def _inputs(args: argparse.Namespace, metrics: list[tuple[str, Any]] = ()) -> tu
 
 
 def _score(args: argparse.Namespace, out, built: dict[str, Any]) -> int:
+    if getattr(args, "preset", None):  # llm presets: a toolchain's own pipeline (cli/presets.py)
+        from .presets import run as _run_preset
+
+        return _run_preset(args, out, UsageError)
     if args.confidence and args.sentence_level:  # significance
         raise UsageError("--confidence needs corpus-level scores; drop --sentence-level")
     metrics = [(name, built[name]) for name in args.metrics]

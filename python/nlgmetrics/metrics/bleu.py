@@ -87,6 +87,7 @@ class SacreBLEU(BLEU):
         max_ngram_order: int = 4,
         effective_order: bool = False,
         trg_lang: str = "",
+        spm_model: str | None = None,
         n_threads: int = 0,
     ):
         super().__init__(n_threads=n_threads)
@@ -101,7 +102,16 @@ class SacreBLEU(BLEU):
         if tokenize not in _tok.TOKENIZERS:
             raise InvalidOptionError(f"unknown tokenizer {tokenize!r}; known: {', '.join(_tok.TOKENIZERS)}")
         self.tokenize = tokenize
-        self.tokenizer_signature = _tok.signature_name(tokenize)
+        self.spm_model = None
+        if tokenize in ("flores101", "flores200"):  # spBLEU: a SentencePiece model, never downloaded
+            from ..spm_tokenizers import model_path
+
+            self.spm_model = model_path(tokenize, spm_model)
+            self.tokenizer_signature = tokenize
+        elif spm_model is not None:
+            raise InvalidOptionError("spm_model applies to tokenize='flores101' or 'flores200' only")
+        else:
+            self.tokenizer_signature = _tok.signature_name(tokenize)
         self.lowercase = bool(lowercase)
         if smooth_value is not None and (
             isinstance(smooth_value, bool) or not isinstance(smooth_value, (int, float)) or not (math.isfinite(smooth_value) and smooth_value >= 0)
@@ -137,7 +147,12 @@ class SacreBLEU(BLEU):
         """Texts for the core; tokenizers that live in Python run here first."""
         if self.tokenize in _tok.CORE_TOKENIZERS:
             return preds, refs, self.tokenize, self.lowercase
-        pre = _tok.pretokenizer(self.tokenize)
+        if self.spm_model is not None:
+            from ..spm_tokenizers import spm_pretokenizer
+
+            pre = spm_pretokenizer(self.tokenize, self.spm_model)
+        else:
+            pre = _tok.pretokenizer(self.tokenize)
 
         def prep(s: str) -> str:
             return pre((s.lower() if self.lowercase else s).rstrip())

@@ -388,3 +388,4 @@ from . import rouge_coco as _rouge_coco  # noqa: E402,F401
 
 # The other flavours register themselves when their modules load.
 from . import rouge155, rouge_coco  # noqa: E402,F401
+from . import rouge_pltrdy  # noqa: E402,F401  (flavours 'pltrdy' and 'rouge-chinese')

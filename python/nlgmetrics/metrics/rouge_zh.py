@@ -17,7 +17,7 @@ def _jieba():
     try:
         import jieba
     except ImportError:
-        raise MissingExtraError("tokenizer='jieba' needs the jieba package: pip install jieba") from None
+        raise MissingExtraError("tokenizer='jieba' needs the jieba package: pip install nlgmetrics[zh] (or pip install jieba)") from None
     jieba.setLogLevel(60)
     return jieba
 

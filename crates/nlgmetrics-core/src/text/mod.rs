@@ -4,6 +4,8 @@ pub mod bleu;
 pub mod rouge;
 pub mod rouge155;
 pub mod rouge_coco;
+pub mod rouge_pltrdy;
+pub mod llm_presets;
 pub mod rouge_lcs;
 pub mod rouge_doc;
 pub mod bleu_coco;

@@ -1,0 +1,186 @@
+"""Whole-pipeline numbers of LLM fine-tuning and evaluation toolchains, from their own
+prediction files.
+
+- :func:`llamafactory`: LLaMA-Factory 0.9.5's ``ComputeSimilarity``
+  (``src/llamafactory/train/sft/metric.py``; ``predict_bleu-4``, ``predict_rouge-1/2/l``
+  of ``predict_results.json``), also ChatGLM-6B's ``ptuning/main.py``. Per example: jieba
+  words (``jieba.cut``, default mode) joined by spaces into ``rouge_chinese.Rouge().get_scores``
+  (F of rouge-1, rouge-2, rouge-l; 0.0 when a side has no word), and nltk ``sentence_bleu``
+  of the characters (``[list(label)]``, ``list(predict)``) with
+  ``SmoothingFunction().method3``; every value ``round(v * 100, 4)``; the result is
+  ``float(np.mean(...))`` of each list (numpy's pairwise sum, bit for bit).
+  ``aggregate="sum"`` takes ``sum(scores) / len(scores)`` instead, as LLaMA-Factory's
+  ``scripts/eval_bleu_rouge.py`` does on ``generated_predictions.jsonl``.
+- :func:`opencompass_jieba_rouge`: OpenCompass's ``JiebaRougeEvaluator`` (its
+  ``general_postprocess``: text up to the first line break, ``.`` or ``,``, punctuation
+  and English articles removed, whitespace collapsed; jieba words; empty texts replaced by
+  placeholders; ``rouge_chinese.Rouge().get_scores(avg=True)`` F ×100).
+- :func:`longbench_rouge`: LongBench's ``scorer`` for its ROUGE datasets (``rouge_score``:
+  dureader and vcsum through ``rouge_zh_score``, jieba words; gov_report, qmsum,
+  multi_news, samsum): PyPI ``rouge`` (pltrdy) ``get_scores([pred], [answer], avg=True)``
+  rouge-l F, 0.0 where it raises (no sentence, or Python's recursion limit in its recursive
+  LCS traceback: long unpunctuated texts), the best answer per example, then
+  ``round(100 * total / n, 2)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from .. import _core
+from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
+
+LLAMAFACTORY_KEYS = ("rouge-1", "rouge-2", "rouge-l", "bleu-4")
+
+
+def _texts(values: Any, what: str) -> list[str]:
+    if isinstance(values, (str, bytes)):
+        raise InputTypeError(f"{what} must be a list of strings, not one string")
+    out = list(values)
+    for i, v in enumerate(out):
+        if not isinstance(v, str):
+            raise InputTypeError(f"{what}[{i}] must be a string, got {type(v).__name__}")
+    return out
+
+
+def llamafactory_rows(predictions: Sequence[str], labels: Sequence[str], *, n_threads: int = 0) -> np.ndarray:
+    """Per example ``[rouge-1, rouge-2, rouge-l, bleu-4]`` as LLaMA-Factory's
+    ``ComputeSimilarity`` appends them (×100, rounded to 4 digits); shape (n, 4)."""
+    from .rouge_pltrdy import jieba_join
+
+    preds = _texts(predictions, "predictions")
+    labs = _texts(labels, "labels")
+    if len(preds) != len(labs):
+        raise LengthMismatchError(f"predictions and labels: lengths differ ({len(preds)} vs {len(labs)})")
+    return _core.llamafactory_rows(preds, labs, jieba_join(preds), jieba_join(labs), n_threads)
+
+
+def llamafactory(predictions: Sequence[str], labels: Sequence[str], *, aggregate: str = "mean", n_threads: int = 0) -> dict[str, float]:
+    """LLaMA-Factory 0.9.5's ``ComputeSimilarity`` result: ``{"rouge-1", "rouge-2",
+    "rouge-l", "bleu-4"}`` on a 0–100 scale (``predict_`` prefixed in its
+    ``predict_results.json``). ``aggregate="mean"`` is ``np.mean`` (the trainer),
+    ``"sum"`` is ``sum(scores) / len(scores)`` (``scripts/eval_bleu_rouge.py``).
+
+    >>> from nlgmetrics.metrics.llm_presets import llamafactory
+    >>> llamafactory(["今天天气很好"], ["今天天气不错"])
+    {'rouge-1': 40.0, 'rouge-2': 0.0, 'rouge-l': 40.0, 'bleu-4': 50.8133}
+    """
+    if aggregate not in ("mean", "sum"):
+        raise InvalidOptionError(f"aggregate must be 'mean' or 'sum', got {aggregate!r}")
+    rows = llamafactory_rows(predictions, labels, n_threads=n_threads)
+    if not len(rows):
+        raise InvalidInputError("LLaMA-Factory's scores of no example are undefined (np.mean of an empty list)")
+    if aggregate == "mean":
+        return {k: float(np.mean(np.ascontiguousarray(rows[:, j]))) for j, k in enumerate(LLAMAFACTORY_KEYS)}
+    # the builtin sum, as the script: plain on Python 3.11, compensated from 3.12
+    return {k: sum(rows[:, j].tolist()) / len(rows) for j, k in enumerate(LLAMAFACTORY_KEYS)}
+
+
+def general_postprocess(text: str) -> str:
+    """OpenCompass's ``general_postprocess`` text normalisation (Python ``re`` semantics)."""
+    import re
+
+    text = re.split(r"[\n.,]", text, maxsplit=1)[0]
+    text = re.sub(r"[^\w\s]", "", text)
+    text = re.sub(r"\b(a|an|the)\b", "", text, flags=re.IGNORECASE)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def opencompass_jieba_rouge(predictions: Sequence[str], references: Sequence[str], *, n_threads: int = 0) -> dict[str, float]:
+    """OpenCompass's ``JiebaRougeEvaluator.score``: ``{"rouge1", "rouge2", "rougeL"}`` (0–100).
+
+    >>> from nlgmetrics.metrics.llm_presets import opencompass_jieba_rouge
+    >>> round(opencompass_jieba_rouge(["今天天气很好。"], ["今天天气不错"])["rouge1"], 4)
+    40.0
+    """
+    from .rouge_pltrdy import ChineseROUGE, jieba_join
+
+    preds = _texts(predictions, "predictions")
+    refs = _texts(references, "references")
+    if len(preds) != len(refs):
+        raise LengthMismatchError(f"predictions and references: lengths differ ({len(preds)} vs {len(refs)})")
+    if not preds:
+        raise InvalidInputError("OpenCompass's JiebaRougeEvaluator of no example is undefined (division by zero)")
+    p = [t or "__PREDPLACEHOLDER__" for t in jieba_join([general_postprocess(t) for t in preds])]
+    r = [t or "__REFRPLACEHOLDER__" for t in jieba_join([general_postprocess(t) for t in refs])]
+    s = ChineseROUGE(n_threads=n_threads).corpus_score(p, r)
+    return {k: s.types[t].fmeasure * 100 for k, t in (("rouge1", "rouge-1"), ("rouge2", "rouge-2"), ("rougeL", "rouge-l"))}
+
+
+LONGBENCH_ROUGE = {"dureader": True, "vcsum": True, "gov_report": False, "qmsum": False, "multi_news": False, "samsum": False}
+# Frames below Rouge.get_scores when `python eval.py` runs LongBench's scorer: <module>,
+# scorer, [rouge_zh_score,] rouge_score; and from get_scores down to the first _recon call:
+# get_scores, _get_scores, the metric lambda, rouge_l_summary_level, _union_lcs, _recon_lcs.
+_GET_SCORES_TO_RECON = 6
+
+
+def longbench_rouge_rows(dataset: str, predictions: Sequence[str], answers: Sequence[Sequence[str]], *, recursion_limit: int = 1000, n_threads: int = 0) -> np.ndarray:
+    """Per example the score LongBench's ``scorer`` adds (0–1): the best answer's
+    ``rouge_score`` / ``rouge_zh_score``."""
+    from .rouge_pltrdy import jieba_join
+
+    if dataset not in LONGBENCH_ROUGE:
+        raise InvalidOptionError(f"LongBench dataset {dataset!r} is not scored by ROUGE; ROUGE datasets: {', '.join(LONGBENCH_ROUGE)}")
+    preds = _texts(predictions, "predictions")
+    answers = list(answers)
+    if len(preds) != len(answers):
+        raise LengthMismatchError(f"predictions and answers: lengths differ ({len(preds)} vs {len(answers)})")
+    if dataset == "samsum":
+        preds = [p.lstrip("\n").split("\n")[0] for p in preds]
+    zh = LONGBENCH_ROUGE[dataset]
+    owner, hyps, refs = [], [], []
+    for i, gts in enumerate(answers):
+        for gt in _texts(gts, f"answers[{i}]"):
+            owner.append(i)
+            hyps.append(preds[i])
+            refs.append(gt)
+    if zh:
+        hyps, refs = jieba_join(hyps), jieba_join(refs)
+    m = _core.rouge_pltrdy_stats(hyps, refs, ["rouge-l"], "pltrdy", True, n_threads)
+    depth = np.asarray(_core.rouge_pltrdy_traceback_depths(hyps, refs, n_threads), dtype=np.int64)
+    below = 4 if zh else 3
+    f = np.where((m[:, -1] > 0) & (below + _GET_SCORES_TO_RECON + depth <= recursion_limit), m[:, 2], 0.0)
+    out = np.zeros(len(preds))
+    for i, v in zip(owner, f.tolist()):
+        out[i] = max(out[i], v)
+    return out
+
+
+def longbench_rouge(dataset: str, predictions: Sequence[str], answers: Sequence[Sequence[str]], *, recursion_limit: int = 1000, n_threads: int = 0) -> float:
+    """LongBench's ``scorer(dataset, predictions, answers, all_classes)`` for a ROUGE
+    dataset: ``round(100 * total_score / len(predictions), 2)``. ``recursion_limit`` is
+    CPython's (``sys.getrecursionlimit()``, 1000) for ``python eval.py`` on CPython 3.11."""
+    rows = longbench_rouge_rows(dataset, predictions, answers, recursion_limit=recursion_limit, n_threads=n_threads)
+    if not len(rows):
+        raise InvalidInputError("LongBench's scorer of no example divides by zero")
+    total = 0.0
+    for v in rows.tolist():
+        total += v
+    return float(_core.py_round_array([100 * total / len(rows)], 2)[0])
+
+
+# --- presets of `nlgmetrics score --preset NAME` --------------------------------------
+def _llamafactory_preset(aggregate: str):
+    def run(records: list[dict], path: str, n_threads: int) -> dict[str, float]:
+        return llamafactory([r["predict"] for r in records], [r["label"] for r in records], aggregate=aggregate, n_threads=n_threads)
+
+    return run
+
+
+def _longbench_preset(records: list[dict], path: str, n_threads: int) -> dict[str, float]:
+    import os
+
+    dataset = os.path.basename(path).split(".")[0]
+    if dataset not in LONGBENCH_ROUGE:
+        raise InvalidInputError(f"{path}: LongBench names the dataset by the file name; {dataset!r} is not one of its ROUGE datasets ({', '.join(LONGBENCH_ROUGE)})")
+    return {dataset: longbench_rouge(dataset, [r["pred"] for r in records], [r["answers"] for r in records], n_threads=n_threads)}
+
+
+# name -> ({field: type}, function(records, path, n_threads) -> dict)
+PRESETS: dict[str, tuple[dict[str, type], Any]] = {
+    "llamafactory": ({"predict": str, "label": str}, _llamafactory_preset("mean")),
+    "llamafactory-script": ({"predict": str, "label": str}, _llamafactory_preset("sum")),
+    "longbench": ({"pred": str, "answers": list}, _longbench_preset),
+}
