@@ -119,6 +119,9 @@ _EXPORTS: dict[str, str] = {
     # evaluate's google_bleu and exact_match
     "GLEU": ".metrics.gleu",
     "ExactMatch": ".metrics.exact_match",
+    # text simplification
+    "SARI": ".metrics.sari",
+    "sari": ".metrics.sari",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -167,5 +167,6 @@ for _entry in [
     ("comet", "nlgmetrics.neural.comet:COMET", "COMET from a local unbabel-comet checkpoint, with sources (extra [neural])", ("unbabel-comet",), "neural"),
     ("google_bleu", _M + "gleu:GLEU", "Google BLEU (GLEU) as nltk's corpus_gleu / evaluate's google_bleu", ()),
     ("exact_match", _M + "exact_match:ExactMatch", "exact match rate as evaluate's exact_match", None),
+    ("sari", _M + "sari:SARI", "SARI for text simplification, with sources (EASSE corpus_sari, evaluate's sari, Xu et al. 2016 SARI.py)", ("easse", "evaluate", "xu2016"), "simplification"),
 ]:
     register(*_entry)

@@ -20,6 +20,7 @@ mod nist;
 mod tokenize;
 mod parent;
 mod signals;
+mod sari;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -40,5 +41,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     edit::register(m)?;
     nist::register(m)?;
     parent::register(m)?;
+    sari::register(m)?;
     Ok(())
 }

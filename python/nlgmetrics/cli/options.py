@@ -45,3 +45,4 @@ from . import opts_parent  # noqa: E402,F401
 from . import opts_bertscore  # noqa: E402,F401
 from . import opts_bleurt  # noqa: E402,F401
 from . import opts_comet  # noqa: E402,F401
+from . import opts_sari  # noqa: E402,F401

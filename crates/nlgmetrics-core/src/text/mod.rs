@@ -18,6 +18,7 @@ pub mod edit;
 pub mod nist;
 pub mod per;
 pub mod parent;
+pub mod sari;
 
 /// Checks the offsets of references given as one flat slice (segment `i`'s references are
 /// `refs[starts[i]..starts[i + 1]]`, `n_hyps + 1` offsets), as the bindings read them.

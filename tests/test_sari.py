@@ -1,0 +1,154 @@
+"""SARI: ``==`` to EASSE's corpus_sari, evaluate's sari and the original SARI.py
+(goldens from the programs themselves: scripts/goldens/make_sari_goldens.py), on real
+corpora slices and generated adversarial cases; streaming/merging properties; errors."""
+
+from __future__ import annotations
+
+import json
+import pickle
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from nlgmetrics import SARI, load
+from nlgmetrics._core import __version__ as _v
+
+
+def nlgmetrics_version():
+    return _v
+from nlgmetrics.errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
+
+GOLDENS = json.loads((Path(__file__).parent / "goldens" / "sari" / "goldens.json").read_text(encoding="utf-8"))["cases"]
+CASES = {c["name"]: c for c in GOLDENS}
+IDS = [c["name"] for c in GOLDENS]
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_easse_corpus_sari_equals_goldens(name):
+    c = CASES[name]
+    s = SARI("easse").corpus_score(c["predictions"], c["references"], sources=c["sources"])
+    g = c["easse"]
+    assert s.score == g["corpus"]
+    assert (s.add, s.keep, s.delete) == (g["add"], g["keep"], g["del"])
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_easse_sentence_sari_equals_goldens(name):
+    c = CASES[name]
+    got = SARI("easse").sentence_scores(c["predictions"], c["references"], sources=c["sources"])
+    assert got.tolist() == c["easse"]["sentences"]
+
+
+@pytest.mark.parametrize("option", sorted(CASES["cjk_fullwidth_case"]["easse_options"]))
+def test_easse_tokenizer_and_case_options_equal_goldens(option):
+    c = CASES["cjk_fullwidth_case"]
+    g = c["easse_options"][option]
+    m = SARI("easse", tokenize=g["tokenizer"], lowercase=g["lowercase"])
+    assert m.corpus_score(c["predictions"], c["references"], sources=c["sources"]).score == g["corpus"]
+    assert m.sentence_scores(c["predictions"], c["references"], sources=c["sources"]).tolist() == g["sentences"]
+
+
+@pytest.mark.parametrize("flavour", ["evaluate", "xu2016"])
+@pytest.mark.parametrize("name", IDS)
+def test_sentence_mean_flavours_equal_goldens(flavour, name):
+    c = CASES[name]
+    m = SARI(flavour)
+    assert m.corpus_score(c["predictions"], c["references"], sources=c["sources"]).score == c[flavour]["corpus"]
+    assert m.sentence_scores(c["predictions"], c["references"], sources=c["sources"]).tolist() == c[flavour]["sentences"]
+
+
+def test_flavours_differ_by_points_on_the_docstring_example():
+    c = CASES["evaluate_docstring"]
+    scores = {f: SARI(f).corpus_score(c["predictions"], c["references"], sources=c["sources"]).score for f in ("easse", "evaluate", "xu2016")}
+    assert scores["evaluate"] == 26.953601953601954  # evaluate's own docstring value
+    assert abs(scores["easse"] - scores["evaluate"]) > 4
+
+
+@pytest.mark.parametrize("flavour", ["easse", "evaluate", "xu2016"])
+def test_streaming_and_merge_equal_one_pass(flavour):
+    c = CASES["random_varying_refs"]
+    p, r, s = c["predictions"], c["references"], c["sources"]
+    one = SARI(flavour).corpus_score(p, r, sources=s)
+    a, b = SARI(flavour), SARI(flavour)
+    for i in range(0, 60, 7):
+        a.update(p[i:min(i + 7, 60)], r[i:min(i + 7, 60)], sources=s[i:min(i + 7, 60)])
+    b.add_batch(predictions=p[60:], references=r[60:], sources=s[60:])
+    merged = a.merge(b).compute()
+    assert merged.score == one.score
+    assert merged.signature.format() == one.signature.format()
+    rt = pickle.loads(pickle.dumps(SARI(flavour, sources=s)))
+    assert rt.corpus_score(p, r).score == one.score
+
+
+def test_bound_sources_and_threads():
+    c = CASES["wmt22_zhen_two_refs"]
+    bound = SARI(sources=c["sources"], n_threads=1)
+    assert bound.corpus_score(c["predictions"], c["references"]).score == c["easse"]["corpus"]
+    assert SARI(n_threads=3).stats(c["predictions"], c["references"], sources=c["sources"]).counts.tolist() == \
+        bound.stats(c["predictions"], c["references"]).counts.tolist()
+
+
+def test_signature_names_flavour():
+    c = CASES["xu2016_main"]
+    sig = {f: SARI(f).corpus_score(c["predictions"], c["references"], sources=c["sources"]).signature.format(short=True) for f in ("easse", "evaluate", "xu2016")}
+    assert sig["easse"] == "#:3|f:easse|tok:13a|c:lc|v:nlgmetrics-" + nlgmetrics_version()
+    assert sig["evaluate"] == "#:3|f:evaluate|tok:13a|c:lc|v:nlgmetrics-" + nlgmetrics_version()
+    assert sig["xu2016"] == "#:3|f:xu2016|tok:space|c:lc|v:nlgmetrics-" + nlgmetrics_version()
+    assert load("sari", flavour="evaluate").flavour == "evaluate"
+
+
+def test_sentence_parts_and_bootstrap_totals():
+    c = CASES["cnndm_lead80_pgcov"]
+    m = SARI()
+    parts = m.sentence_parts(c["predictions"][:5], c["references"][:5], sources=c["sources"][:5])
+    assert parts["score"].tolist() == c["easse"]["sentences"][:5]
+    assert np.allclose((parts["add"] + parts["keep"] + parts["del"]) / 3, parts["score"], rtol=0, atol=1e-12)
+    seg = m.stats(c["predictions"], c["references"], sources=c["sources"])
+    tot = seg.total()
+    assert m._scores_from_totals(tot.counts.reshape(1, -1), np.zeros((1, 0)))[0] == c["easse"]["corpus"]
+
+
+def test_errors():
+    with pytest.raises(InvalidInputError, match="needs the sources"):
+        SARI().corpus_score(["a"], [["a"]])
+    with pytest.raises(LengthMismatchError):
+        SARI().corpus_score(["a", "b"], [["a"], ["b"]], sources=["a"])
+    with pytest.raises(InvalidOptionError, match="flavour"):
+        SARI("tensor2tensor")
+    with pytest.raises(InvalidOptionError, match="tokenizer"):
+        SARI(tokenize="none")
+    with pytest.raises(InvalidOptionError, match="fixes its preprocessing"):
+        SARI("evaluate", lowercase=False)
+    with pytest.raises(InputTypeError):
+        SARI().corpus_score(["a"], [["a"]], sources=[3])
+    with pytest.raises(InvalidInputError, match="nothing to score"):
+        SARI("evaluate").compute()
+
+
+def _cli(*args: str):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "nlgmetrics", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_cli_reads_sources(tmp_path):
+    c = CASES["random_uniform_refs"]
+    (tmp_path / "src").write_text("\n".join(c["sources"]) + "\n", encoding="utf-8")
+    (tmp_path / "hyp").write_text("\n".join(c["predictions"]) + "\n", encoding="utf-8")
+    refs = []
+    for k in range(4):
+        (tmp_path / f"ref{k}").write_text("\n".join(r[k] for r in c["references"]) + "\n", encoding="utf-8")
+        refs += ["-r", str(tmp_path / f"ref{k}")]
+    # lines are read as the CLI reads them: compare with the API on the same files' lines
+    from nlgmetrics.io.text import read_lines
+
+    srcs, hyps = read_lines(str(tmp_path / "src")), read_lines(str(tmp_path / "hyp"))
+    rs = [list(x) for x in zip(*(read_lines(str(tmp_path / f"ref{k}")) for k in range(4)))]
+    for flavour in ("easse", "evaluate"):
+        run = _cli("score", "-m", "sari", "--sari-flavour", flavour, "--source", str(tmp_path / "src"), *refs, "-i", str(tmp_path / "hyp"), "-b", "-w", "12")
+        assert run.returncode == 0, run.stderr
+        assert float(run.stdout) == round(SARI(flavour).corpus_score(hyps, rs, sources=srcs).score, 12)
+    missing = _cli("score", "-m", "sari", *refs, "-i", str(tmp_path / "hyp"))
+    assert missing.returncode == 2 and "--source" in missing.stderr and "Traceback" not in missing.stderr
