@@ -68,14 +68,10 @@ fn normalise(cfg: &SariConfig, s: &str) -> String {
 }
 
 /// Token ids of `s` (split on whitespace for EASSE, on `' '` otherwise).
-fn ids(cfg: &SariConfig, s: &str, vocab: &mut FxHashMap<String, u32>) -> Vec<u32> {
-    let mut get = |t: &str| -> u32 {
-        if let Some(&i) = vocab.get(t) {
-            return i;
-        }
-        let i = vocab.len() as u32;
-        vocab.insert(t.to_owned(), i);
-        i
+fn ids<'a>(cfg: &SariConfig, s: &'a str, vocab: &mut FxHashMap<&'a str, u32>) -> Vec<u32> {
+    let mut get = |t: &'a str| -> u32 {
+        let next = vocab.len() as u32;
+        *vocab.entry(t).or_insert(next)
     };
     match cfg.flavour {
         Flavour::Easse => py_split(s).map(&mut get).collect(),
@@ -87,8 +83,8 @@ type Gram = [u32; ORDER];
 
 /// Distinct n-grams of order `n` in first-occurrence order, with their counts.
 fn grams(toks: &[u32], n: usize) -> (Vec<Gram>, FxHashMap<Gram, u64>) {
-    let mut order = Vec::new();
-    let mut counts: FxHashMap<Gram, u64> = FxHashMap::default();
+    let mut order = Vec::with_capacity(toks.len());
+    let mut counts: FxHashMap<Gram, u64> = FxHashMap::with_capacity_and_hasher(toks.len(), Default::default());
     if toks.len() >= n {
         for w in toks.windows(n) {
             let mut g = [u32::MAX; ORDER];
@@ -103,6 +99,22 @@ fn grams(toks: &[u32], n: usize) -> (Vec<Gram>, FxHashMap<Gram, u64>) {
     (order, counts)
 }
 
+/// The summed n-gram counts of order `n` over all references.
+fn ref_grams(refs: &[Vec<u32>], n: usize) -> FxHashMap<Gram, u64> {
+    let cap = refs.iter().map(|r| r.len()).sum();
+    let mut counts: FxHashMap<Gram, u64> = FxHashMap::with_capacity_and_hasher(cap, Default::default());
+    for toks in refs {
+        if toks.len() >= n {
+            for w in toks.windows(n) {
+                let mut g = [u32::MAX; ORDER];
+                g[..n].copy_from_slice(w);
+                *counts.entry(g).or_insert(0) += 1;
+            }
+        }
+    }
+    counts
+}
+
 struct Seg {
     src: Vec<u32>,
     sys: Vec<u32>,
@@ -110,11 +122,12 @@ struct Seg {
 }
 
 fn prepare<S: AsRef<str>>(cfg: &SariConfig, src: &str, sys: &str, refs: &[S]) -> Seg {
-    let mut vocab = FxHashMap::default();
-    let src = ids(cfg, &normalise(cfg, src), &mut vocab);
-    let sys = ids(cfg, &normalise(cfg, sys), &mut vocab);
-    let refs = refs.iter().map(|r| ids(cfg, &normalise(cfg, r.as_ref()), &mut vocab)).collect();
-    Seg { src, sys, refs }
+    let texts: Vec<String> = [src, sys].into_iter().chain(refs.iter().map(|r| r.as_ref())).map(|t| normalise(cfg, t)).collect();
+    let mut vocab: FxHashMap<&str, u32> = FxHashMap::with_capacity_and_hasher(64, Default::default());
+    let mut toks = texts.iter().map(|t| ids(cfg, t, &mut vocab));
+    let src = toks.next().unwrap_or_default();
+    let sys = toks.next().unwrap_or_default();
+    Seg { src, sys, refs: toks.collect() }
 }
 
 /// EASSE `compute_ngram_stats` of one segment: `out[stat * 4 + n]` with stats
@@ -124,12 +137,7 @@ fn easse_row(seg: &Seg, out: &mut [u64]) {
     for n in 0..ORDER {
         let (o_order, o) = grams(&seg.src, n + 1);
         let (s_order, s) = grams(&seg.sys, n + 1);
-        let mut r: FxHashMap<Gram, u64> = FxHashMap::default();
-        for rf in &seg.refs {
-            for (g, c) in grams(rf, n + 1).1 {
-                *r.entry(g).or_insert(0) += c;
-            }
-        }
+        let r = ref_grams(&seg.refs, n + 1);
         // ADD (sets)
         let (mut add_c, mut add_t, mut add_r) = (0u64, 0u64, 0u64);
         for g in &s_order {
@@ -163,7 +171,6 @@ fn easse_row(seg: &Seg, out: &mut [u64]) {
             del_r += dr;
             del_c += ds.min(dr);
         }
-        let _ = &s_order;
         for (k, v) in [add_c, add_t, add_r, keep_c, keep_t, keep_r, del_c, del_t, del_r].into_iter().enumerate() {
             out[k * ORDER + n] = v;
         }
@@ -175,12 +182,7 @@ fn sari_ngram(src: &[u32], sys: &[u32], refs: &[Vec<u32>], n: usize, t2t: bool) 
     let numref = refs.len() as u64;
     let (s_order, s) = grams(src, n);
     let (c_order, c) = grams(sys, n);
-    let mut r: FxHashMap<Gram, u64> = FxHashMap::default();
-    for rf in refs {
-        for (g, k) in grams(rf, n).1 {
-            *r.entry(g).or_insert(0) += k;
-        }
-    }
+    let r = ref_grams(refs, n);
     let empty = if t2t { 1.0 } else { 0.0 };
     // KEEP: iterate the source's n-grams in first-occurrence order (Counter & keeps it)
     let (mut keep_len, mut keepall_len, mut keepall_sum) = (0u64, 0u64, 0u64);
