@@ -106,7 +106,28 @@ def test_sentence_parts_and_bootstrap_totals():
     assert np.allclose((parts["add"] + parts["keep"] + parts["del"]) / 3, parts["score"], rtol=0, atol=1e-12)
     seg = m.stats(c["predictions"], c["references"], sources=c["sources"])
     tot = seg.total()
-    assert m._scores_from_totals(tot.counts.reshape(1, -1), np.zeros((1, 0)))[0] == c["easse"]["corpus"]
+    assert m._scores_from_totals(tot.counts.reshape(1, -1), np.zeros((1, 0)), n_segments=np.array([tot.n_segments]))[0] == c["easse"]["corpus"]
+
+
+@pytest.mark.parametrize("flavour", ["easse", "evaluate", "xu2016"])
+def test_bootstrap_and_paired_test_run_on_bound_sources(flavour):
+    from nlgmetrics.engines.significance import bootstrap_ci, paired_test
+
+    c = CASES["wmt22_zhen_two_refs"]
+    m = SARI(flavour, sources=c["sources"])
+    ci = bootstrap_ci(m, m.stats(c["predictions"], c["references"]), n_resamples=50)
+    assert ci.score.score == c[flavour]["corpus"] and ci.lower < ci.score.score < ci.upper
+    res = paired_test(m, c["references"], ("base", c["sources"]), [("sys", c["predictions"])], n_samples=50)
+    assert res.systems[1].score == c[flavour]["corpus"]
+
+
+def test_pairwise_with_one_bound_source():
+    m = SARI("evaluate", sources="a b c")
+    got = m.pairwise(["a b", "a c d"], ["a b", "c"])
+    want = [[m.corpus_score([p], [[r]], sources=["a b c"]).score for r in ("a b", "c")] for p in ("a b", "a c d")]
+    assert got.tolist() == want
+    with pytest.raises(InvalidInputError, match="one source"):
+        SARI().pairwise(["a"], ["a"])
 
 
 def test_errors():
@@ -152,3 +173,33 @@ def test_cli_reads_sources(tmp_path):
         assert float(run.stdout) == round(SARI(flavour).corpus_score(hyps, rs, sources=srcs).score, 12)
     missing = _cli("score", "-m", "sari", *refs, "-i", str(tmp_path / "hyp"))
     assert missing.returncode == 2 and "--source" in missing.stderr and "Traceback" not in missing.stderr
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_text = st.text(st.sampled_from(list("ab c.\u00e9\u6f22\u3000\tA!")), max_size=14)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(_text, _text, st.lists(_text, min_size=1, max_size=3)), min_size=1, max_size=6), st.integers(0, 5))
+def test_generated_text_scores_in_range_and_split_anywhere(rows, cut):
+    srcs = [r[0] for r in rows]
+    preds = [r[1] for r in rows]
+    refs = [r[2] for r in rows]
+    cut = min(cut, len(rows))
+    for flavour in ("easse", "evaluate", "xu2016"):
+        m = SARI(flavour)
+        whole = m.corpus_score(preds, refs, sources=srcs).score
+        sent = m.sentence_scores(preds, refs, sources=srcs)
+        assert 0.0 <= whole <= 100.0 and ((sent >= 0) & (sent <= 100)).all()
+        if flavour != "easse":  # a mean of the sentence scores, in segment order
+            total = 0
+            for v in m.stats(preds, refs, sources=srcs).sums[:, 3].tolist():
+                total += v
+            assert whole == 100 * (total / len(sent))
+        a = SARI(flavour)
+        if cut:
+            a.update(preds[:cut], refs[:cut], sources=srcs[:cut])
+        if cut < len(rows):
+            a.update(preds[cut:], refs[cut:], sources=srcs[cut:])
+        assert a.compute().score == whole

@@ -193,13 +193,6 @@ class SARI(Metric):
             return _core.sari_easse_scores(np.ascontiguousarray(seg.counts))[:, 0].copy()
         return 100 * seg.sums[:, 3]
 
-    def _scores_from_totals(self, counts: np.ndarray, sums: np.ndarray, n_segments: np.ndarray | None = None) -> np.ndarray:
-        if self.flavour == "easse":
-            return _core.sari_easse_scores(np.ascontiguousarray(counts, dtype=np.uint64))[:, 0].copy()
-        if n_segments is None:
-            raise InvalidInputError("SARI: sentence-mean flavours need the number of segments of each total")
-        return 100 * (np.asarray(sums, dtype=np.float64)[:, 3] / np.asarray(n_segments, dtype=np.float64))
-
 
 def sari(predictions: Sequence[str], references: Any, sources: Sequence[str] | str, **options: Any) -> Score:
     return SARI(**options).corpus_score(predictions, references, sources)
