@@ -203,3 +203,19 @@ def test_generated_text_scores_in_range_and_split_anywhere(rows, cut):
         if cut < len(rows):
             a.update(preds[cut:], refs[cut:], sources=srcs[cut:])
         assert a.compute().score == whole
+
+
+def test_evaluate_faces():
+    from nlgmetrics.compat import evaluate as compat
+    from nlgmetrics.integrations import evaluate as face
+
+    c = CASES["random_varying_refs"]
+    m = compat.load("sari")
+    assert m.compute(sources=c["sources"], predictions=c["predictions"], references=c["references"]) == {"sari": c["evaluate"]["corpus"]}
+    m.add_batch(sources=c["sources"][:50], predictions=c["predictions"][:50], references=c["references"][:50])
+    m.add_batch(sources=c["sources"][50:], predictions=c["predictions"][50:], references=c["references"][50:])
+    assert m.compute() == {"sari": c["evaluate"]["corpus"]}
+    with pytest.raises(InvalidOptionError, match="flavour"):
+        face.load("sari")
+    got = face.load("sari", flavour="xu2016").compute(sources=c["sources"], predictions=c["predictions"], references=c["references"])
+    assert got["score"] == c["xu2016"]["corpus"]

@@ -9,7 +9,8 @@ numpy's global generator, as evaluate's does), ``sacrebleu``, ``chrf``, ``ter``,
 ``BLEU(flavour="nmt")``), ``google_bleu`` (nltk's GLEU: the registered ``google_bleu``),
 ``exact_match`` (``ExactMatch(flavour="evaluate")``: evaluate's numpy steps), ``meteor`` (nltk's ``meteor_score`` over
 nltk's ``word_tokenize``: ``METEOR(flavour="nltk", tokenize="nltk")``, WordNet 3.0 and the
-English Punkt model installed, never downloaded) and ``bertscore`` (the registered
+English Punkt model installed, never downloaded), ``sari`` (``SARI(flavour="evaluate")``;
+``sources=`` as evaluate takes them) and ``bertscore`` (the registered
 ``bertscore``, extra ``[neural]``, models from local files). Every name resolves through
 the one registry (:func:`nlgmetrics.load`); this module only adapts the arguments and the
 result dicts. Other names raise :class:`~nlgmetrics.errors.InvalidOptionError` saying what
@@ -173,6 +174,15 @@ def _bertscore_hash(metric: Any, model_type: Any, idf: bool, baseline_path: Any)
     return msg
 
 
+def _sari(predictions, references, sources=None) -> dict:
+    """evaluate's ``sari``: ``SARI(flavour="evaluate")``, the mean of tensor2tensor's SARIsent."""
+    if sources is None:
+        raise InvalidInputError("sari needs sources= (add_batch(sources=..., predictions=..., references=...))")
+    if not (len(sources) == len(predictions) == len(references)):
+        raise ValueError("Sources length must match predictions and references lengths.")
+    return {"sari": _load_metric("sari", flavour="evaluate").corpus_score(list(predictions), list(references), sources=list(sources)).score}
+
+
 def _native(name: str) -> Callable[..., Any]:
     adapter = _native_evaluate._ADAPTERS[name]
 
@@ -199,6 +209,7 @@ _COMPUTE: dict[str, Callable[..., Any]] = {
     "exact_match": _exact_match,
     "meteor": _meteor,
     "bertscore": _bertscore,
+    "sari": _sari,
 }
 
 
@@ -210,20 +221,28 @@ class EvaluationModule:
         self._compute = compute
         self._predictions: list[Any] = []
         self._references: list[Any] = []
+        self._sources: list[Any] = []  # the third input column of metrics that read sources (sari)
 
     def add(self, *, prediction=None, reference=None, **kwargs) -> None:
         self._predictions.append(prediction)
         self._references.append(reference)
+        if "source" in kwargs:
+            self._sources.append(kwargs["source"])
 
     def add_batch(self, *, predictions=None, references=None, **kwargs) -> None:
         self._predictions += list(predictions)
         self._references += list(references)
+        if kwargs.get("sources") is not None:
+            self._sources += list(kwargs["sources"])
 
     def compute(self, *, predictions=None, references=None, **kwargs) -> Any:
+        sources = kwargs.pop("sources", None)
         if predictions is not None or references is not None:
-            self.add_batch(predictions=predictions, references=references)
-        preds, refs = self._predictions, self._references
-        self._predictions, self._references = [], []
+            self.add_batch(predictions=predictions, references=references, sources=sources)
+        preds, refs, srcs = self._predictions, self._references, self._sources
+        self._predictions, self._references, self._sources = [], [], []
+        if srcs:
+            kwargs["sources"] = srcs
         return self._compute(preds, refs, **kwargs)
 
     def __repr__(self) -> str:
