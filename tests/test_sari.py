@@ -219,3 +219,16 @@ def test_evaluate_faces():
         face.load("sari")
     got = face.load("sari", flavour="xu2016").compute(sources=c["sources"], predictions=c["predictions"], references=c["references"])
     assert got["score"] == c["xu2016"]["corpus"]
+
+
+def test_cli_sentence_level_and_refused_streaming(tmp_path):
+    c = CASES["repeated_ngrams"]
+    for name, lines in (("src", c["sources"]), ("hyp", c["predictions"]), ("ref", [r[0] for r in c["references"]])):
+        (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    common = ["-m", "sari", "--source", str(tmp_path / "src"), "-r", str(tmp_path / "ref"), "-i", str(tmp_path / "hyp")]
+    run = _cli("score", *common, "-sl", "-w", "12")
+    assert run.returncode == 0, run.stderr
+    want = SARI().sentence_scores(c["predictions"], [[r[0]] for r in c["references"]], sources=c["sources"])
+    assert [float(line.split("=")[1]) for line in run.stdout.split("\n") if line] == [round(v, 12) for v in want]
+    refused = _cli("score", *common, "--chunk-size", "2")
+    assert refused.returncode == 2 and "--chunk-size" in refused.stderr and "Traceback" not in refused.stderr
