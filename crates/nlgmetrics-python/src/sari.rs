@@ -58,7 +58,7 @@ fn sari_sentence_stats<'py>(
 #[pyfunction]
 fn sari_easse_scores<'py>(py: Python<'py>, stats: PyReadonlyArray2<'py, u64>) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let (values, width) = rows_of(&stats);
-    let rows = if width == 0 { 0 } else { values.len() / width };
+    let rows = values.len().checked_div(width).unwrap_or(0);
     let out = detached(py, || {
         if width != EASSE_WIDTH {
             return Err(Error::InvalidInput(format!("EASSE SARI statistics have {EASSE_WIDTH} columns, got {width}")));

@@ -10,6 +10,7 @@
 //!   the keep-recall fix), on 13a-tokenised, lowercased text split on `' '`.
 //! - `Xu2016`: the original `SARI.py` (`SARIsent`: 0/0 = 0, keep recall as written),
 //!   on raw text lowercased and split on `' '`.
+//!
 //! The last two are sentence scores: rows are `[keep, del, add, sari]` (0-1) and the
 //! corpus value is the mean of `sari` (× 100), summed in segment order.
 
