@@ -230,5 +230,9 @@ def test_cli_sentence_level_and_refused_streaming(tmp_path):
     assert run.returncode == 0, run.stderr
     want = SARI().sentence_scores(c["predictions"], [[r[0]] for r in c["references"]], sources=c["sources"])
     assert [float(line.split("=")[1]) for line in run.stdout.split("\n") if line] == [round(v, 12) for v in want]
+    (tmp_path / "hyp2").write_text("\n".join(c["sources"]) + "\n", encoding="utf-8")
+    compared = _cli("compare", "-pbs", "-m", "sari", "--source", str(tmp_path / "src"), "-r", str(tmp_path / "ref"),
+                    "-i", str(tmp_path / "hyp"), str(tmp_path / "hyp2"), "--paired-bs-n", "20")
+    assert compared.returncode == 0, compared.stderr
     refused = _cli("score", *common, "--chunk-size", "2")
     assert refused.returncode == 2 and "--chunk-size" in refused.stderr and "Traceback" not in refused.stderr
