@@ -236,3 +236,14 @@ def test_cli_sentence_level_and_refused_streaming(tmp_path):
     assert compared.returncode == 0, compared.stderr
     refused = _cli("score", *common, "--chunk-size", "2")
     assert refused.returncode == 2 and "--chunk-size" in refused.stderr and "Traceback" not in refused.stderr
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_easse_legacy_equals_goldens(name):
+    c = CASES[name]
+    m = SARI("easse", legacy=True)
+    s = m.corpus_score(c["predictions"], c["references"], sources=c["sources"])
+    g = c["easse_legacy"]
+    assert (s.score, s.add, s.keep, s.delete) == (g["corpus"], g["add"], g["keep"], g["del"])
+    assert m.sentence_scores(c["predictions"], c["references"], sources=c["sources"]).tolist() == g["sentences"]
+    assert "legacy:yes" in s.signature.format()

@@ -419,7 +419,7 @@ def parent_stats(
 ) -> np.ndarray: ...
 
 # SARI (text simplification)
-def sari_easse_stats(sources: list[str], hyps: list[str], refs: list[list[str]], tokenizer: str, lowercase: bool, n_threads: int = 0) -> npt.NDArray[np.uint64]:
+def sari_easse_stats(sources: list[str], hyps: list[str], refs: list[list[str]], tokenizer: str, lowercase: bool, n_threads: int = 0, legacy: bool = False) -> npt.NDArray[np.uint64]:
     """EASSE corpus_sari statistics, shape (n, 36): column stat * 4 + order (add, keep, del x correct, sys total, ref total)."""
 def sari_sentence_stats(sources: list[str], hyps: list[str], refs: list[list[str]], flavour: str, n_threads: int = 0) -> npt.NDArray[np.float64]:
     """Sentence SARI of the evaluate / xu2016 flavours, shape (n, 4): keep, del, add, sari (0-1)."""

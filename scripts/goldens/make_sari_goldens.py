@@ -4,7 +4,7 @@
   (github.com/feralvam/easse @ 6a4352ec299ed03fda8ee45445ca43d9c7673e89), ``corpus_sari``
   and ``get_corpus_sari_operation_scores`` with their defaults (lowercase=True,
   tokenizer='13a', legacy=False, macro averaging, F1 for deletion); also tokenizer
-  'intl' and lowercase=False on one case (its 'none' raises NotImplementedError under
+  'intl' and lowercase=False on one case, and legacy=True on every case (its 'none' raises NotImplementedError under
   sacrebleu 2: BaseTokenizer is abstract). EASSE takes the references as streams
   (every segment the same number); for a case whose segments have different numbers of
   references the corpus value is EASSE's own ``compute_ngram_stats`` of each segment
@@ -149,10 +149,11 @@ def main(easse_dir: str, evaluate_py: str, xu_py: str) -> None:
             add, keep, dele = es.get_corpus_sari_operation_scores(srcs, preds, streams, **kw)
             corpus = es.corpus_sari(srcs, preds, streams, **kw)
         else:
-            lc, tok = kw.get("lowercase", True), kw.get("tokenizer", "13a")
+            legacy = kw.get("legacy", False)
+            lc, tok = kw.get("lowercase", True) and not legacy, kw.get("tokenizer", "13a")
             total = None
             for s, p, r in zip(srcs, preds, refs):
-                st = es.compute_ngram_stats([prep.normalize(s, lc, tok)], [prep.normalize(p, lc, tok)], [[prep.normalize(x, lc, tok)] for x in r])
+                st = es.compute_ngram_stats([s if legacy else prep.normalize(s, lc, tok)], [prep.normalize(p, lc, tok)], [[prep.normalize(x, lc, tok)] for x in r])
                 total = st if total is None else tuple([a + b for a, b in zip(x, y)] for x, y in zip(total, st))
             a, k, d = es.compute_macro_sari(*total)
             add, keep, dele = 100.0 * a, 100.0 * k, 100.0 * d
@@ -168,6 +169,7 @@ def main(easse_dir: str, evaluate_py: str, xu_py: str) -> None:
         if case["name"] == "cjk_fullwidth_case":
             entry["easse_options"] = {f"{t}_{lc}": {"tokenizer": t, "lowercase": lc, **easse_values(srcs, preds, refs, tokenizer=t, lowercase=lc)}
                                       for t in ("13a", "intl") for lc in (True, False)}
+        entry["easse_legacy"] = easse_values(srcs, preds, refs, legacy=True)
         entry["evaluate"] = {
             "corpus": ev.Sari._compute(None, srcs, preds, refs)["sari"],
             "sentences": [100 * ev.SARIsent(ev.normalize(s), ev.normalize(p), [ev.normalize(x) for x in r]) for s, p, r in zip(srcs, preds, refs)],

@@ -5,18 +5,19 @@ use nlgmetrics_core::Error;
 use numpy::{PyArray2, PyReadonlyArray2};
 use pyo3::prelude::*;
 
-fn config(flavour: &str, tokenizer: &str, lowercase: bool) -> Result<SariConfig, Error> {
+fn config(flavour: &str, tokenizer: &str, lowercase: bool, legacy: bool) -> Result<SariConfig, Error> {
     let flavour = Flavour::from_name(flavour)?;
     let tokenizer = match tokenizer {
         "13a" | "intl" => Tokenizer::from_name(tokenizer)?,
         _ => return Err(Error::InvalidOption(format!("unknown SARI tokenizer {tokenizer:?}; known: 13a, intl"))),
     };
-    Ok(SariConfig { flavour, tokenizer, lowercase })
+    Ok(SariConfig { flavour, tokenizer, lowercase, legacy })
 }
 
 /// EASSE SARI statistics: uint64 array (n, 36), column `stat * 4 + order`.
 #[pyfunction]
-#[pyo3(signature = (sources, hyps, refs, tokenizer, lowercase, n_threads=0))]
+#[pyo3(signature = (sources, hyps, refs, tokenizer, lowercase, n_threads=0, legacy=false))]
+#[allow(clippy::too_many_arguments)]
 fn sari_easse_stats<'py>(
     py: Python<'py>,
     sources: Vec<String>,
@@ -25,9 +26,10 @@ fn sari_easse_stats<'py>(
     tokenizer: &str,
     lowercase: bool,
     n_threads: usize,
+    legacy: bool,
 ) -> PyResult<Bound<'py, PyArray2<u64>>> {
     let n = hyps.len();
-    let data = detached(py, || sari::easse_stats(&config("easse", tokenizer, lowercase)?, &sources, &hyps, &refs, n_threads))?;
+    let data = detached(py, || sari::easse_stats(&config("easse", tokenizer, lowercase, legacy)?, &sources, &hyps, &refs, n_threads))?;
     matrix(py, data, n, EASSE_WIDTH)
 }
 
@@ -45,7 +47,7 @@ fn sari_sentence_stats<'py>(
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let n = hyps.len();
     let data = detached(py, || {
-        let cfg = config(flavour, "13a", true)?;
+        let cfg = config(flavour, "13a", true, false)?;
         if cfg.flavour == Flavour::Easse {
             return Err(Error::InvalidOption("the easse flavour has integer statistics: use sari_easse_stats".into()));
         }

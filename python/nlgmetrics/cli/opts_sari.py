@@ -15,6 +15,7 @@ from .options import register_options
 def _add_sari(g: argparse._ArgumentGroup) -> None:
     g.add_argument("--sari-flavour", default="easse", choices=["easse", "evaluate", "xu2016"], help="SARI flavour (default: easse, EASSE's corpus_sari)")
     g.add_argument("--sari-case-sensitive", action="store_true", help="SARI easse: do not lowercase (EASSE's lowercase=False)")
+    g.add_argument("--sari-legacy", action="store_true", help="SARI easse: EASSE's legacy=True (sources only split, nothing lowercased)")
 
 
 def _collect_sari(a: argparse.Namespace) -> dict[str, Any]:
@@ -27,6 +28,7 @@ def _collect_sari(a: argparse.Namespace) -> dict[str, Any]:
     opts: dict[str, Any] = {"flavour": a.sari_flavour, "sources": read_lines(source)}
     if a.sari_flavour == "easse":
         opts["lowercase"] = not a.sari_case_sensitive
+        opts["legacy"] = a.sari_legacy
         if a.tokenize is not None:
             opts["tokenize"] = a.tokenize
     return opts

@@ -15,6 +15,8 @@ Flavours (the published implementations differ by several points on the same inp
   per order, precision/recall/F1 of each operation (0 when undefined), averages the
   four orders, and reports ``(add + keep + del) / 3`` × 100 (F1 for deletion: EASSE's
   default, the Java implementation's). A sentence score is ``corpus_sari`` of one segment.
+  ``legacy=True`` is EASSE's ``legacy`` mode (scores reported by earlier work: the
+  sources are only split, not tokenized, and nothing is lowercased).
 - ``evaluate``: Hugging Face evaluate's ``sari`` (tensor2tensor's ``SARIsent``): text
   lowercased and 13a-tokenized, split on ``' '``; per segment, per order keep F1,
   delete precision and add F1 with 0/0 = 1 and the keep-recall fix; the corpus value is
@@ -64,7 +66,7 @@ class SARI(Metric):
     name = "SARI"
 
     def __init__(self, flavour: str = "easse", *, sources: Sequence[str] | str | None = None, tokenize: str = "13a",
-                 lowercase: bool = True, n_threads: int = 0):
+                 lowercase: bool = True, legacy: bool = False, n_threads: int = 0):
         super().__init__(n_threads=n_threads)
         if flavour not in FLAVOURS:
             raise InvalidOptionError(f"unknown SARI flavour {flavour!r}; known: {', '.join(FLAVOURS)}")
@@ -72,12 +74,15 @@ class SARI(Metric):
         if flavour == "easse":
             if tokenize not in ("13a", "intl"):
                 raise InvalidOptionError(f"unknown tokenizer {tokenize!r} for EASSE SARI; known: 13a, intl")
-            self.tokenize, self.lowercase = tokenize, bool(lowercase)
+            # legacy=True: EASSE's reproduction of the Java tool (sources only split, nothing lowercased)
+            self.legacy = bool(legacy)
+            self.tokenize, self.lowercase = tokenize, bool(lowercase) and not self.legacy
             self.count_fields, self.sum_fields = EASSE_FIELDS, ()
         else:
             fixed = "13a" if flavour == "evaluate" else "space"
-            if tokenize not in ("13a", fixed) or not lowercase:
-                raise InvalidOptionError(f"SARI flavour {flavour!r} fixes its preprocessing (lowercase, tok {fixed}); options tokenize/lowercase are EASSE's")
+            self.legacy = False
+            if tokenize not in ("13a", fixed) or not lowercase or legacy:
+                raise InvalidOptionError(f"SARI flavour {flavour!r} fixes its preprocessing (lowercase, tok {fixed}); options tokenize/lowercase/legacy are EASSE's")
             self.tokenize, self.lowercase = fixed, True
             self.count_fields, self.sum_fields = (), SENTENCE_FIELDS
         self._sources: list[str] | str | None = None
@@ -87,17 +92,17 @@ class SARI(Metric):
     def with_sources(self, sources: Sequence[str] | str) -> "SARI":
         """A copy bound to ``sources`` (one per segment, or one string shared by all)."""
         return SARI(self.flavour, sources=sources, tokenize=self.tokenize if self.flavour == "easse" else "13a",
-                    lowercase=self.lowercase, n_threads=self.n_threads)
+                    lowercase=self.lowercase, legacy=self.legacy, n_threads=self.n_threads)
 
     def __getstate__(self) -> dict[str, Any]:
         return self.__dict__.copy()
 
     # -- identity -------------------------------------------------------------------------
     def _signature_items(self) -> dict[str, Any]:
-        return {"flavour": self.flavour, "tok": self.tokenize, "case": "lc" if self.lowercase else "mixed"}
+        return {"flavour": self.flavour, "tok": self.tokenize, "case": "lc" if self.lowercase else "mixed", "legacy": True if self.legacy else None}
 
     def _abbreviations(self) -> dict[str, str]:
-        return {"flavour": "f", "tok": "tok", "case": "c"}
+        return {"flavour": "f", "tok": "tok", "case": "c", "legacy": "legacy"}
 
     # -- inputs ---------------------------------------------------------------------------
     def _sources_for(self, n: int, sources: Any) -> list[str]:
@@ -120,7 +125,7 @@ class SARI(Metric):
         ref_counts = np.fromiter((len(r) for r in refs), dtype=np.int64, count=len(refs))
         try:
             if self.flavour == "easse":
-                counts = _core.sari_easse_stats(srcs, preds, refs, self.tokenize, self.lowercase, self.n_threads)
+                counts = _core.sari_easse_stats(srcs, preds, refs, self.tokenize, self.lowercase, self.n_threads, self.legacy)
                 return SegmentStats(key=self.key, count_fields=self.count_fields, counts=counts, ref_counts=ref_counts)
             sums = _core.sari_sentence_stats(srcs, preds, refs, self.flavour, self.n_threads)
         except (UnicodeEncodeError, TypeError) as e:

@@ -51,13 +51,15 @@ pub struct SariConfig {
     pub tokenizer: Tokenizer,
     /// EASSE's `lowercase`; the other flavours always lowercase.
     pub lowercase: bool,
+    /// EASSE's `legacy=True`: sources are not normalised (only split), nothing is lowercased.
+    pub legacy: bool,
 }
 
 /// The text each flavour splits into tokens.
 fn normalise(cfg: &SariConfig, s: &str) -> String {
     match cfg.flavour {
         Flavour::Easse => {
-            if cfg.lowercase {
+            if cfg.lowercase && !cfg.legacy {
                 cfg.tokenizer.tokenize(&py_lower(s))
             } else {
                 cfg.tokenizer.tokenize(s)
@@ -123,7 +125,10 @@ struct Seg {
 }
 
 fn prepare<S: AsRef<str>>(cfg: &SariConfig, src: &str, sys: &str, refs: &[S]) -> Seg {
-    let texts: Vec<String> = [src, sys].into_iter().chain(refs.iter().map(|r| r.as_ref())).map(|t| normalise(cfg, t)).collect();
+    let mut texts: Vec<String> = [src, sys].into_iter().chain(refs.iter().map(|r| r.as_ref())).map(|t| normalise(cfg, t)).collect();
+    if cfg.flavour == Flavour::Easse && cfg.legacy {
+        texts[0] = src.to_owned();
+    }
     let mut vocab: FxHashMap<&str, u32> = FxHashMap::with_capacity_and_hasher(64, Default::default());
     let mut toks = texts.iter().map(|t| ids(cfg, t, &mut vocab));
     let src = toks.next().unwrap_or_default();
@@ -329,7 +334,7 @@ mod tests {
     use super::*;
 
     fn cfg(f: Flavour) -> SariConfig {
-        SariConfig { flavour: f, tokenizer: Tokenizer::Mteval13a, lowercase: true }
+        SariConfig { flavour: f, tokenizer: Tokenizer::Mteval13a, lowercase: true, legacy: false }
     }
 
     #[test]
