@@ -326,7 +326,7 @@ def test_classification_report_with_mathtext_labels_and_names_renders(tmp_path, 
 def test_plot_functions_draw_dollar_signs_literally():
     import numpy as np
 
-    from nlgmetrics import plots
+    from nlgmetrics.report import plots
 
     names = ["$x", "a$b^$c", "x^2_y", "back\\slash", "$\\frac{1}$"]
     fig, ax = plots.system_bars(names, [1.0, 2.0, 3.0, 4.0, 5.0], [0.5, 1.5, 2.5, 3.5, 4.5], [1.5, 2.5, 3.5, 4.5, 5.5], metric="$BLEU_")

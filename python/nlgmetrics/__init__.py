@@ -131,6 +131,9 @@ _EXPORTS: dict[str, str] = {
     # question answering (SQuAD official scripts)
     "SQuAD": ".metrics.squad",
     "SQuADv2": ".metrics.squad",
+    # text simplification
+    "SARI": ".metrics.sari",
+    "sari": ".metrics.sari",
 }
 
 __all__ = sorted(_EXPORTS)

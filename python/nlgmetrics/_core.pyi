@@ -446,3 +446,10 @@ def llamafactory_rows(raw_h: Sequence[str], raw_r: Sequence[str], cut_h: Sequenc
     """LLaMA-Factory 0.9.5 ``ComputeSimilarity`` rows ``[rouge-1, rouge-2, rouge-l, bleu-4]`` (×100, rounded to 4 digits)."""
 def py_round_array(values: Sequence[float], ndigits: int) -> list[float]:
     """CPython's ``round(x, ndigits)`` of every value (0 <= ndigits <= 8)."""
+# SARI (text simplification)
+def sari_easse_stats(sources: list[str], hyps: list[str], refs: list[list[str]], tokenizer: str, lowercase: bool, n_threads: int = 0, legacy: bool = False) -> npt.NDArray[np.uint64]:
+    """EASSE corpus_sari statistics, shape (n, 36): column stat * 4 + order (add, keep, del x correct, sys total, ref total)."""
+def sari_sentence_stats(sources: list[str], hyps: list[str], refs: list[list[str]], flavour: str, n_threads: int = 0) -> npt.NDArray[np.float64]:
+    """Sentence SARI of the evaluate / xu2016 flavours, shape (n, 4): keep, del, add, sari (0-1)."""
+def sari_easse_scores(stats: npt.NDArray[np.uint64]) -> npt.NDArray[np.float64]:
+    """EASSE SARI of summed statistics rows (n, 36), shape (n, 4): sari, add, keep, del (0-100)."""

@@ -22,6 +22,7 @@ mod parent;
 mod signals;
 mod qa;
 mod rouge_pltrdy;
+mod sari;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -46,5 +47,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     rouge_pltrdy::register(m)?;
     rouge_pltrdy::register_presets(m)?;
     rouge_pltrdy::register_depths(m)?;
+    sari::register(m)?;
     Ok(())
 }

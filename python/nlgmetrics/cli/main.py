@@ -344,6 +344,8 @@ def _check_capabilities(command: str, args: argparse.Namespace, metrics: list[tu
         if data_to_text.needs_tables(metric) and (command != "score" or streaming):
             what = f"`{command}`" if command != "score" else "--chunk-size/--scheduler"
             raise UsageError(f"{name} also reads the input tables (score --jsonl only): {what} cannot use it")
+        if streaming and getattr(metric, "name", "") == "SARI":  # its sources are bound whole, not chunked
+            raise UsageError(f"{name} reads --source whole: drop --chunk-size/--scheduler")
 
 
 def build_metrics(command: str, parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, Any]:
@@ -423,7 +425,8 @@ def _score(args: argparse.Namespace, out, built: dict[str, Any]) -> int:
             if args.sentence_level:
                 # JSON rows carry every part of the segment's score as named fields (rouge1_recall, ...)
                 parts = metric.sentence_parts(hyps, refs) if args.format == "json" else {"score": metric.sentence_scores(hyps, refs)}
-                sig = metric.signature(metric.stats(hyps[:1], refs[:1] if refs is not None else None).total()).format(short=args.short) if hyps else ""
+                k = len(hyps) if getattr(metric, "name", "") == "SARI" else 1  # SARI's bound sources align with the whole input
+                sig = metric.signature(metric.stats(hyps[:k], refs[:k] if refs is not None else None).total()).format(short=args.short) if hyps else ""
                 for i, value in enumerate(parts["score"]):
                     row = {"system": sys_name, "segment": i + 1, "metric": metric.name, "score": float(value), "signature": sig}
                     row.update({k: v[i] if isinstance(v, list) else float(v[i]) for k, v in parts.items() if k != "score"})  # lists: per-segment data (xcomet's error_spans)

@@ -18,7 +18,7 @@ from .options import register_options
 
 
 def _add_comet(g: argparse._ArgumentGroup) -> None:
-    g.add_argument("--source", "--src", dest="source", default=None, metavar="SRC", help="source file, one segment per line (metrics that read sources: comet)")
+    g.add_argument("--source", "--src", dest="source", default=None, metavar="SRC", help="source file, one segment per line (metrics that read sources: comet, sari)")
     g.add_argument("--comet-model", default=None, metavar="PATH", help="unbabel-comet model directory (hparams.yaml, checkpoints/model.ckpt) or cached name (required for comet)")
     g.add_argument("--comet-encoder", default=None, metavar="PATH", help="directory with the encoder's config.json and tokenizer (default: found next to the model or in the HF cache)")
     g.add_argument("--comet-batch-size", type=int, default=16, help="segments per batch (default: 16)")

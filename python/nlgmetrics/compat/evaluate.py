@@ -9,7 +9,8 @@ numpy's global generator, as evaluate's does), ``sacrebleu``, ``chrf``, ``ter``,
 ``BLEU(flavour="nmt")``), ``google_bleu`` (nltk's GLEU: the registered ``google_bleu``),
 ``exact_match`` (``ExactMatch(flavour="evaluate")``: evaluate's numpy steps), ``meteor`` (nltk's ``meteor_score`` over
 nltk's ``word_tokenize``: ``METEOR(flavour="nltk", tokenize="nltk")``, WordNet 3.0 and the
-English Punkt model installed, never downloaded) and ``bertscore`` (the registered
+English Punkt model installed, never downloaded), ``sari`` (``SARI(flavour="evaluate")``;
+``sources=`` as evaluate takes them) and ``bertscore`` (the registered
 ``bertscore``, extra ``[neural]``, models from local files). Every name resolves through
 the one registry (:func:`nlgmetrics.load`); this module only adapts the arguments and the
 result dicts. Other names raise :class:`~nlgmetrics.errors.InvalidOptionError` saying what
@@ -174,6 +175,15 @@ def _bertscore_hash(metric: Any, model_type: Any, idf: bool, baseline_path: Any)
     return msg
 
 
+def _sari(predictions, references, sources=None) -> dict:
+    """evaluate's ``sari``: ``SARI(flavour="evaluate")``, the mean of tensor2tensor's SARIsent."""
+    if sources is None:
+        raise InvalidInputError("sari needs sources= (add_batch(sources=..., predictions=..., references=...))")
+    if not (len(sources) == len(predictions) == len(references)):
+        raise ValueError("Sources length must match predictions and references lengths.")
+    return {"sari": _load_metric("sari", flavour="evaluate").corpus_score(list(predictions), list(references), sources=list(sources)).score}
+
+
 def _native(name: str) -> Callable[..., Any]:
     adapter = _native_evaluate._ADAPTERS[name]
 
@@ -202,6 +212,7 @@ _COMPUTE: dict[str, Callable[..., Any]] = {
     "exact_match": _exact_match,
     "meteor": _meteor,
     "bertscore": _bertscore,
+    "sari": _sari,
 }
 
 
@@ -220,6 +231,7 @@ class EvaluationModule(_native_evaluate.EvaluationModule):
 
     def __init__(self, name: str, compute: Callable[..., Any], options: dict[str, Any] | None = None):
         super().__init__(name, compute, dict(options or {}))
+        self._sources: list[Any] = []  # the third input column of the metrics that read sources (sari)
 
     def _batch(self, predictions: Any, references: Any) -> tuple[list[Any], list[Any]]:
         # evaluate takes any array-like (2-D label arrays included): rows, as given
@@ -235,10 +247,61 @@ class EvaluationModule(_native_evaluate.EvaluationModule):
         return preds, refs
 
     def add(self, *, prediction=None, reference=None, **kwargs) -> None:
-        super().add(prediction=prediction, reference=reference)
+        if kwargs.get("source") is None:
+            return super().add(prediction=prediction, reference=reference)
+        with self._lock:  # the three columns grow together
+            self._predictions.append(prediction)
+            self._references.append(reference)
+            self._sources.append(kwargs["source"])
+            self._added = True
 
     def add_batch(self, *, predictions=None, references=None, **kwargs) -> None:
-        super().add_batch(predictions=predictions, references=references)
+        if kwargs.get("sources") is None:
+            return super().add_batch(predictions=predictions, references=references)
+        preds, refs = self._batch(predictions, references)
+        srcs = self._source_list(kwargs["sources"], len(preds))
+        with self._lock:
+            self._predictions += preds
+            self._references += refs
+            self._sources += srcs
+            self._added = True
+
+    def _source_list(self, sources: Any, n: int) -> list[Any]:
+        try:
+            srcs = list(sources)
+        except TypeError as e:
+            raise InputTypeError(f"{self.name}: sources must be a sequence ({e})") from None
+        if len(srcs) != n:
+            raise LengthMismatchError(f"{n} predictions but {len(srcs)} sources")
+        return srcs
+
+    def compute(self, *, predictions=None, references=None, **kwargs) -> Any:
+        sources = kwargs.pop("sources", None)
+        with self._lock:
+            bound = bool(self._sources)
+        if sources is None and not bound:
+            return super().compute(predictions=predictions, references=references, **kwargs)
+        options = {**self._options, **kwargs}
+        self._check_options(options)
+        extra_preds: list[Any] = []
+        extra_refs: list[Any] = []
+        if predictions is not None or references is not None:
+            extra_preds, extra_refs = self._batch(predictions, references)
+        extra_srcs = self._source_list(sources, len(extra_preds)) if sources is not None else []
+        with self._lock:
+            n, k = len(self._predictions), len(self._sources)
+            preds = self._predictions[:n] + extra_preds
+            refs = self._references[:n] + extra_refs
+            srcs = self._sources[:k] + extra_srcs
+        if len(srcs) != len(preds):
+            raise LengthMismatchError(f"{len(preds)} predictions but {len(srcs)} sources (give a source with every example)")
+        result = self._compute(preds, refs, sources=srcs, **options)
+        with self._lock:  # examples added by other threads meanwhile stay for the next compute
+            del self._predictions[:n]
+            del self._references[:n]
+            del self._sources[:k]
+            self._added = bool(self._predictions)
+        return result
 
     def __repr__(self) -> str:
         return f'EvaluationModule(name: "{self.name}")'

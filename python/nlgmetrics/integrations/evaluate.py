@@ -112,6 +112,9 @@ _DIFFERENT = {
     "meteor": "evaluate's 'meteor' is nltk's meteor_score over word_tokenize tokens, which is "
     "nlgmetrics.load('meteor', flavour='nltk', tokenize='nltk') and nlgmetrics.compat.evaluate.load('meteor'); "
     "METEOR 1.5 (the default) is another metric",
+    "sari": "evaluate's 'sari' is tensor2tensor's SARIsent averaged over sentences, which is "
+    "nlgmetrics.load('sari', flavour='evaluate') and nlgmetrics.compat.evaluate.load('sari'); EASSE's "
+    "corpus_sari (the default) gives other numbers: name flavour='easse'|'evaluate'|'xu2016'",
 }
 
 

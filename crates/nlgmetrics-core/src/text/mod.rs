@@ -22,6 +22,7 @@ pub mod per;
 pub mod parent;
 pub mod py_word;
 pub mod qa;
+pub mod sari;
 
 /// Checks the offsets of references given as one flat slice (segment `i`'s references are
 /// `refs[starts[i]..starts[i + 1]]`, `n_hyps + 1` offsets), as the bindings read them.

@@ -1,0 +1,352 @@
+//! SARI (Xu et al. 2016), text simplification: n-grams (n = 1..4) that the system
+//! adds, keeps and deletes relative to the source, scored against the references.
+//!
+//! Three flavours, each copying one implementation's arithmetic:
+//! - `Easse`: EASSE `corpus_sari` (`get_corpus_sari_operation_scores`, defaults: macro
+//!   averaging over n, F1 for deletion). Sources, outputs and references are normalised
+//!   (lowercase, then a sacrebleu tokenizer) and split on whitespace. Statistics are 36
+//!   integer counts per segment (9 counts × 4 orders), summed over the corpus before scoring.
+//! - `Evaluate`: Hugging Face evaluate's `sari` (tensor2tensor's `SARIsent`: 0/0 = 1,
+//!   the keep-recall fix), on 13a-tokenised, lowercased text split on `' '`.
+//! - `Xu2016`: the original `SARI.py` (`SARIsent`: 0/0 = 0, keep recall as written),
+//!   on raw text lowercased and split on `' '`.
+//!
+//! The last two are sentence scores: rows are `[keep, del, add, sari]` (0-1) and the
+//! corpus value is the mean of `sari` (× 100), summed in segment order.
+
+use crate::error::{Error, Result};
+use crate::parallel::map_rows;
+use crate::pystr::{py_lower, py_split};
+use crate::tokenize::Tokenizer;
+use rustc_hash::FxHashMap;
+
+pub const ORDER: usize = 4;
+/// Integer statistics of one EASSE segment.
+pub const EASSE_WIDTH: usize = 9 * ORDER;
+/// Float statistics of one sentence-level segment: keep, del, add, sari.
+pub const SENT_WIDTH: usize = 4;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavour {
+    Easse,
+    Evaluate,
+    Xu2016,
+}
+
+impl Flavour {
+    pub fn from_name(name: &str) -> Result<Self> {
+        match name {
+            "easse" => Ok(Flavour::Easse),
+            "evaluate" => Ok(Flavour::Evaluate),
+            "xu2016" => Ok(Flavour::Xu2016),
+            _ => Err(Error::InvalidOption(format!("unknown SARI flavour {name:?}; known: easse, evaluate, xu2016"))),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct SariConfig {
+    pub flavour: Flavour,
+    /// EASSE's tokenizer (`None`, `Mteval13a`, `Intl`); ignored by the other flavours.
+    pub tokenizer: Tokenizer,
+    /// EASSE's `lowercase`; the other flavours always lowercase.
+    pub lowercase: bool,
+    /// EASSE's `legacy=True`: sources are not normalised (only split), nothing is lowercased.
+    pub legacy: bool,
+}
+
+/// The text each flavour splits into tokens.
+fn normalise(cfg: &SariConfig, s: &str) -> String {
+    match cfg.flavour {
+        Flavour::Easse => {
+            if cfg.lowercase && !cfg.legacy {
+                cfg.tokenizer.tokenize(&py_lower(s))
+            } else {
+                cfg.tokenizer.tokenize(s)
+            }
+        }
+        Flavour::Evaluate => Tokenizer::Mteval13a.tokenize(&py_lower(s)),
+        Flavour::Xu2016 => py_lower(s),
+    }
+}
+
+/// Token ids of `s` (split on whitespace for EASSE, on `' '` otherwise).
+fn ids<'a>(cfg: &SariConfig, s: &'a str, vocab: &mut FxHashMap<&'a str, u32>) -> Vec<u32> {
+    let mut get = |t: &'a str| -> u32 {
+        let next = vocab.len() as u32;
+        *vocab.entry(t).or_insert(next)
+    };
+    match cfg.flavour {
+        Flavour::Easse => py_split(s).map(&mut get).collect(),
+        _ => s.split(' ').map(&mut get).collect(),
+    }
+}
+
+type Gram = [u32; ORDER];
+
+/// Distinct n-grams of order `n` in first-occurrence order, with their counts.
+fn grams(toks: &[u32], n: usize) -> (Vec<Gram>, FxHashMap<Gram, u64>) {
+    let mut order = Vec::with_capacity(toks.len());
+    let mut counts: FxHashMap<Gram, u64> = FxHashMap::with_capacity_and_hasher(toks.len(), Default::default());
+    if toks.len() >= n {
+        for w in toks.windows(n) {
+            let mut g = [u32::MAX; ORDER];
+            g[..n].copy_from_slice(w);
+            let c = counts.entry(g).or_insert(0);
+            if *c == 0 {
+                order.push(g);
+            }
+            *c += 1;
+        }
+    }
+    (order, counts)
+}
+
+/// The summed n-gram counts of order `n` over all references.
+fn ref_grams(refs: &[Vec<u32>], n: usize) -> FxHashMap<Gram, u64> {
+    let cap = refs.iter().map(|r| r.len()).sum();
+    let mut counts: FxHashMap<Gram, u64> = FxHashMap::with_capacity_and_hasher(cap, Default::default());
+    for toks in refs {
+        if toks.len() >= n {
+            for w in toks.windows(n) {
+                let mut g = [u32::MAX; ORDER];
+                g[..n].copy_from_slice(w);
+                *counts.entry(g).or_insert(0) += 1;
+            }
+        }
+    }
+    counts
+}
+
+struct Seg {
+    src: Vec<u32>,
+    sys: Vec<u32>,
+    refs: Vec<Vec<u32>>,
+}
+
+fn prepare<S: AsRef<str>>(cfg: &SariConfig, src: &str, sys: &str, refs: &[S]) -> Seg {
+    let mut texts: Vec<String> = [src, sys].into_iter().chain(refs.iter().map(|r| r.as_ref())).map(|t| normalise(cfg, t)).collect();
+    if cfg.flavour == Flavour::Easse && cfg.legacy {
+        texts[0] = src.to_owned();
+    }
+    let mut vocab: FxHashMap<&str, u32> = FxHashMap::with_capacity_and_hasher(64, Default::default());
+    let mut toks = texts.iter().map(|t| ids(cfg, t, &mut vocab));
+    let src = toks.next().unwrap_or_default();
+    let sys = toks.next().unwrap_or_default();
+    Seg { src, sys, refs: toks.collect() }
+}
+
+/// EASSE `compute_ngram_stats` of one segment: `out[stat * 4 + n]` with stats
+/// add (correct, sys total, ref total), keep (same), del (same).
+fn easse_row(seg: &Seg, out: &mut [u64]) {
+    let r_n = seg.refs.len() as u64;
+    for n in 0..ORDER {
+        let (o_order, o) = grams(&seg.src, n + 1);
+        let (s_order, s) = grams(&seg.sys, n + 1);
+        let r = ref_grams(&seg.refs, n + 1);
+        // ADD (sets)
+        let (mut add_c, mut add_t, mut add_r) = (0u64, 0u64, 0u64);
+        for g in &s_order {
+            if !o.contains_key(g) {
+                add_t += 1;
+                if r.contains_key(g) {
+                    add_c += 1;
+                }
+            }
+        }
+        for g in r.keys() {
+            if !o.contains_key(g) {
+                add_r += 1;
+            }
+        }
+        // KEEP and DELETE (counts weighted by the number of references)
+        let (mut keep_c, mut keep_t, mut keep_r) = (0u64, 0u64, 0u64);
+        let (mut del_c, mut del_t, mut del_r) = (0u64, 0u64, 0u64);
+        for g in &o_order {
+            let oc = o[g] * r_n;
+            let sc = s.get(g).copied().unwrap_or(0) * r_n;
+            let rc = r.get(g).copied().unwrap_or(0);
+            let ks = oc.min(sc);
+            let kr = oc.min(rc);
+            keep_t += ks;
+            keep_r += kr;
+            keep_c += ks.min(kr);
+            let ds = oc.saturating_sub(sc);
+            let dr = oc.saturating_sub(rc);
+            del_t += ds;
+            del_r += dr;
+            del_c += ds.min(dr);
+        }
+        for (k, v) in [add_c, add_t, add_r, keep_c, keep_t, keep_r, del_c, del_t, del_r].into_iter().enumerate() {
+            out[k * ORDER + n] = v;
+        }
+    }
+}
+
+/// `SARIngram` of evaluate (`t2t = true`) or of the original script: (keep, del, add).
+fn sari_ngram(src: &[u32], sys: &[u32], refs: &[Vec<u32>], n: usize, t2t: bool) -> (f64, f64, f64) {
+    let numref = refs.len() as u64;
+    let (s_order, s) = grams(src, n);
+    let (c_order, c) = grams(sys, n);
+    let r = ref_grams(refs, n);
+    let empty = if t2t { 1.0 } else { 0.0 };
+    // KEEP: iterate the source's n-grams in first-occurrence order (Counter & keeps it)
+    let (mut keep_len, mut keepall_len, mut keepall_sum) = (0u64, 0u64, 0u64);
+    let (mut tmp1, mut tmp2f, mut tmp2i) = (0.0f64, 0.0f64, 0u64);
+    // DELETION
+    let (mut del_len, mut dtmp1) = (0u64, 0.0f64);
+    for g in &s_order {
+        let s_rep = s[g] * numref;
+        let c_rep = c.get(g).copied().unwrap_or(0) * numref;
+        let rc = r.get(g).copied().unwrap_or(0);
+        let keep = s_rep.min(c_rep);
+        let all = s_rep.min(rc);
+        if all > 0 {
+            keepall_len += 1;
+            keepall_sum += all;
+        }
+        if keep > 0 {
+            keep_len += 1;
+            let good = keep.min(rc);
+            if good > 0 {
+                tmp1 += good as f64 / keep as f64;
+                if t2t {
+                    tmp2i += good;
+                } else {
+                    tmp2f += good as f64 / all as f64;
+                }
+            }
+        }
+        let del = s_rep.saturating_sub(c_rep);
+        if del > 0 {
+            del_len += 1;
+            let good = del.saturating_sub(rc);
+            if good > 0 {
+                dtmp1 += good as f64 / del as f64;
+            }
+        }
+    }
+    let mut keep_p = empty;
+    let mut keep_r = empty;
+    if keep_len > 0 {
+        keep_p = tmp1 / keep_len as f64;
+    }
+    if keepall_len > 0 {
+        keep_r = if t2t { tmp2i as f64 / keepall_sum as f64 } else { tmp2f / keepall_len as f64 };
+    }
+    let keep = if keep_p > 0.0 || keep_r > 0.0 { 2.0 * keep_p * keep_r / (keep_p + keep_r) } else { 0.0 };
+    let mut del_p = empty;
+    if del_len > 0 {
+        del_p = dtmp1 / del_len as f64;
+    }
+    // ADDITION (sets)
+    let (mut add_len, mut add_good) = (0u64, 0u64);
+    for g in &c_order {
+        if !s.contains_key(g) {
+            add_len += 1;
+            if r.contains_key(g) {
+                add_good += 1;
+            }
+        }
+    }
+    let add_all = r.keys().filter(|g| !s.contains_key(*g)).count() as u64;
+    let mut add_p = empty;
+    let mut add_r = empty;
+    if add_len > 0 {
+        add_p = add_good as f64 / add_len as f64;
+    }
+    if add_all > 0 {
+        add_r = add_good as f64 / add_all as f64;
+    }
+    let add = if add_p > 0.0 || add_r > 0.0 { 2.0 * add_p * add_r / (add_p + add_r) } else { 0.0 };
+    (keep, del_p, add)
+}
+
+/// `SARIsent`: `[avg keep, avg del, avg add, sari]`, all in 0-1.
+fn sent_row(seg: &Seg, t2t: bool) -> [f64; SENT_WIDTH] {
+    let (mut k, mut d, mut a) = ([0.0; ORDER], [0.0; ORDER], [0.0; ORDER]);
+    for n in 0..ORDER {
+        (k[n], d[n], a[n]) = sari_ngram(&seg.src, &seg.sys, &seg.refs, n + 1, t2t);
+    }
+    let avg = |v: [f64; ORDER]| (((v[0] + v[1]) + v[2]) + v[3]) / 4.0;
+    let (k, d, a) = (avg(k), avg(d), avg(a));
+    [k, d, a, (k + d + a) / 3.0]
+}
+
+fn check(n_src: usize, n_sys: usize, n_refs: usize) -> Result<()> {
+    if n_src != n_sys {
+        return Err(Error::LengthMismatch { what: "sources and predictions".into(), left: n_src, right: n_sys });
+    }
+    if n_refs != n_sys {
+        return Err(Error::LengthMismatch { what: "predictions and references".into(), left: n_sys, right: n_refs });
+    }
+    Ok(())
+}
+
+/// EASSE statistics, row-major (n × 36 u64).
+pub fn easse_stats<S: AsRef<str> + Sync>(cfg: &SariConfig, srcs: &[S], syss: &[S], refs: &[Vec<S>], n_threads: usize) -> Result<Vec<u64>> {
+    check(srcs.len(), syss.len(), refs.len())?;
+    map_rows(syss.len(), EASSE_WIDTH, n_threads, || (), |_, i, row: &mut [u64]| {
+        easse_row(&prepare(cfg, srcs[i].as_ref(), syss[i].as_ref(), &refs[i]), row);
+        Ok::<(), Error>(())
+    })
+}
+
+/// Sentence-level statistics of evaluate / xu2016, row-major (n × 4 f64).
+pub fn sent_stats<S: AsRef<str> + Sync>(cfg: &SariConfig, srcs: &[S], syss: &[S], refs: &[Vec<S>], n_threads: usize) -> Result<Vec<f64>> {
+    check(srcs.len(), syss.len(), refs.len())?;
+    let t2t = match cfg.flavour {
+        Flavour::Evaluate => true,
+        Flavour::Xu2016 => false,
+        Flavour::Easse => return Err(Error::InvalidOption("EASSE SARI has integer statistics (easse_stats)".into())),
+    };
+    map_rows(syss.len(), SENT_WIDTH, n_threads, || (), |_, i, row: &mut [f64]| {
+        row.copy_from_slice(&sent_row(&prepare(cfg, srcs[i].as_ref(), syss[i].as_ref(), &refs[i]), t2t));
+        Ok::<(), Error>(())
+    })
+}
+
+/// EASSE `compute_macro_sari` (F1 for deletion) × 100 of one summed row:
+/// `[sari, add, keep, del]`.
+pub fn easse_score(row: &[u64]) -> [f64; 4] {
+    let prf = |c: u64, t: u64, r: u64| -> f64 {
+        let p = if t > 0 { c as f64 / t as f64 } else { 0.0 };
+        let rr = if r > 0 { c as f64 / r as f64 } else { 0.0 };
+        if p > 0.0 && rr > 0.0 {
+            2.0 * p * rr / (p + rr)
+        } else {
+            0.0
+        }
+    };
+    let (mut add, mut keep, mut del) = (0.0f64, 0.0f64, 0.0f64);
+    let at = |stat: usize, n: usize| row[stat * ORDER + n];
+    for n in 0..ORDER {
+        add += prf(at(0, n), at(1, n), at(2, n)) / ORDER as f64;
+        keep += prf(at(3, n), at(4, n), at(5, n)) / ORDER as f64;
+        del += prf(at(6, n), at(7, n), at(8, n)) / ORDER as f64;
+    }
+    let (add, keep, del) = (100.0 * add, 100.0 * keep, 100.0 * del);
+    [(add + keep + del) / 3.0, add, keep, del]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(f: Flavour) -> SariConfig {
+        SariConfig { flavour: f, tokenizer: Tokenizer::Mteval13a, lowercase: true, legacy: false }
+    }
+
+    #[test]
+    fn evaluate_docstring_example() {
+        let refs = vec![vec!["About 95 species are currently known .", "About 95 species are now accepted .", "95 species are now accepted ."]];
+        let v = sent_stats(&cfg(Flavour::Evaluate), &["About 95 species are currently accepted ."], &["About 95 you now get in ."], &refs, 1).unwrap();
+        assert_eq!(100.0 * v[3], 26.953601953601954);
+    }
+
+    #[test]
+    fn lengths_checked() {
+        let refs: Vec<Vec<&str>> = vec![vec!["a"]];
+        assert!(easse_stats(&cfg(Flavour::Easse), &["a", "b"], &["a"], &refs, 1).is_err());
+    }
+}
