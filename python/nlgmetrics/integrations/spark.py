@@ -49,7 +49,7 @@ def _jobs(shared: Any) -> Any:
     token, broadcast = shared
     if token not in _CACHE:
         _CACHE.clear()  # one call's metrics at a time: an earlier model is released
-        _CACHE[token] = pickle.loads(broadcast.value)
+        _CACHE[token] = pickle.loads(broadcast.value)  # in-job transport: bytes this job pickled (as Spark ships closures)
         _LOADS[token] = _LOADS.get(token, 0) + 1
     return _CACHE[token]
 
@@ -110,7 +110,7 @@ def _scores_fn(shared: Any, names: list[str], references: str | None, sources: s
 
 def _merge_group(items: Any) -> bytes:
     """Merge one group of (partition, payload) in partition order (groups are contiguous)."""
-    ordered = [pickle.loads(p) for _, p in sorted(items, key=lambda kv: kv[0])]
+    ordered = [pickle.loads(p) for _, p in sorted(items, key=lambda kv: kv[0])]  # in-job transport: bytes this job pickled
     ordered = [x for x in ordered if x is not None]
     return pickle.dumps(_blocks.merge(*ordered) if ordered else None, protocol=5)
 
@@ -135,7 +135,7 @@ def _tree_reduce(frame: Any, n_parts: int, split_every: int) -> Any:
         got = [(0, _merge_group(got))]
     if not got:
         return None
-    return pickle.loads(got[0][1])
+    return pickle.loads(got[0][1])  # in-job transport: bytes this job pickled
 
 
 # -- driver side ------------------------------------------------------------------------
