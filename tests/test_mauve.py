@@ -71,7 +71,7 @@ def test_statistics_merge_by_concatenation():
 
 
 def test_merge_past_the_sequence_limit_is_a_typed_error(monkeypatch):
-    from nlgmetrics import stats as stats_module
+    from nlgmetrics.stats import _totals as stats_module  # where the limit is read
 
     p, q = features(6, 40, 40, 16)
     m = MAUVE()
@@ -151,3 +151,31 @@ def test_errors(monkeypatch):
     monkeypatch.setitem(sys.modules, "faiss", None)
     with pytest.raises(MissingExtraError, match=r"nlgmetrics\[mauve\]"):
         MAUVE().score_features(p, q)
+
+
+def test_command_line_equals_the_api(gpt2_dir, tmp_path):
+    """``score -m mauve --mauve-model DIR``: -i generations, -r human texts (read as sets),
+    the number the API gives; without a model, one line and exit 2."""
+    import json
+    import subprocess
+    import sys
+
+    p, q = texts()
+    n = min(len(p), len(q))
+    (tmp_path / "p.txt").write_text("".join(t + "\n" for t in p[:n]), encoding="utf-8")
+    (tmp_path / "q.txt").write_text("".join(t + "\n" for t in q[:n]), encoding="utf-8")
+    base = [sys.executable, "-m", "nlgmetrics", "score", "-m", "mauve", "-i", str(tmp_path / "p.txt"), "-r", str(tmp_path / "q.txt")]
+    out = subprocess.run(base + ["--mauve-model", str(gpt2_dir), "--mauve-max-text-length", "32", "--mauve-device", "cpu", "-f", "json"],
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    rows = got if isinstance(got, list) else [got]
+    from nlgmetrics.io.text import read_lines
+
+    # the lines as the command line reads every text file (sacrebleu's convention strips
+    # each line: the whitespace-only text becomes empty, which MAUVE drops)
+    p_lines, q_lines = read_lines(str(tmp_path / "p.txt")), read_lines(str(tmp_path / "q.txt"))
+    want = MAUVE(gpt2_dir, max_text_length=32, device="cpu").corpus_score(p_lines, q_lines).score
+    assert [r["score"] for r in rows if "score" in r][0] == want
+    missing = subprocess.run(base, capture_output=True, text=True, timeout=600)
+    assert missing.returncode == 2 and "--mauve-model" in missing.stderr and len(missing.stderr.strip().splitlines()) == 1

@@ -47,3 +47,4 @@ from . import opts_bleurt  # noqa: E402,F401
 from . import opts_comet  # noqa: E402,F401
 from . import opts_metricx  # noqa: E402,F401
 from . import opts_sari  # noqa: E402,F401
+from . import opts_mauve  # noqa: E402,F401

@@ -208,8 +208,8 @@ class MAUVE(Metric):
     # -- features -------------------------------------------------------------------------
     def _network(self) -> tuple[Any, Any]:
         if self.model is None:
-            raise InvalidOptionError("MAUVE from texts needs model= (a local model directory; the command line has no MAUVE "
-                                     "options: use nlgmetrics.MAUVE in Python), or pass features to score_features")
+            raise InvalidOptionError("MAUVE from texts needs model= (a local model directory; on the command line '--mauve-model PATH'), "
+                                     "or pass features to score_features")
         return _load(self.model, pick_device(self.device), self.dtype)
 
     def features(self, texts: Sequence[str]) -> np.ndarray:
@@ -258,7 +258,7 @@ class MAUVE(Metric):
 
     def stats(self, predictions: Sequence[str], references: Any) -> Stats:  # type: ignore[override]
         """Statistics (the features) of generations ``predictions`` and human texts ``references``."""
-        self._network()  # a model first, even for no text: the command line has none to give
+        self._network()  # a model first, even for no text: an empty call still names the missing model
         return self.stats_from_features(self.features(predictions), self.features(_flat_texts(references)))
 
     def corpus_score(self, predictions: Sequence[str], references: Any) -> Score:  # type: ignore[override]
