@@ -94,6 +94,8 @@ FEEDERS: dict[str, Callable[[Any, int], Any]] = {
     "content_selection_ordering": lambda m, k: m.update(_slice(RECORDS, k), list(reversed(_slice(RECORDS, k)))),
     "distinct": lambda m, k: m.update(BATCHES[k][0]),
     "parent": lambda m, k: m.update(*BATCHES[k], TABLES[k * BATCH : (k + 1) * BATCH]),
+    # SARI reads sources: each segment's first reference stands in for it
+    "sari": lambda m, k: m.update(*BATCHES[k], sources=[r[0] if isinstance(r, (list, tuple)) else r for r in BATCHES[k][1]]),
 }
 # Built with their corpus-wide weights fixed (their update needs them).
 BUILDERS: dict[str, Callable[[], Any]] = {

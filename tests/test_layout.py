@@ -37,6 +37,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "nlgmetrics._sacrebleu_float32",
             "nlgmetrics._safe_pickle",
             "nlgmetrics._orientation",
+            "nlgmetrics.spm_tokenizers",
         ),
     ),
     ("core", ("nlgmetrics._core", "nlgmetrics.errors", "nlgmetrics._resources", "nlgmetrics._locking")),
@@ -49,6 +50,7 @@ REGISTRATION = {
     ("nlgmetrics.metrics.bleu", "nlgmetrics.metrics.bleu_"),
     ("nlgmetrics.metrics.rouge", "nlgmetrics.metrics.rouge155"),
     ("nlgmetrics.metrics.rouge", "nlgmetrics.metrics.rouge_coco"),
+    ("nlgmetrics.metrics.rouge", "nlgmetrics.metrics.rouge_pltrdy"),
 }
 
 

@@ -87,7 +87,7 @@ def test_faces_agree():
     s = ROUGE().corpus_score(PREDS, REFS)
     d = s.to_dict()
     assert d["types"]["rouge1"]["fmeasure"] == s.types["rouge1"].fmeasure
-    assert set(ROUGE.flavours) == {"rouge-score", "rouge155", "coco"}
+    assert set(ROUGE.flavours) == {"rouge-score", "rouge155", "coco", "pltrdy", "rouge-chinese"}
     prf = ROUGE().sentence_prf(PREDS, REFS)
     np.testing.assert_array_equal(prf["rouge1"].fmeasure, ROUGE().sentence_scores(PREDS, REFS))
 

@@ -100,9 +100,11 @@ SINGLE_ITEM_CALLS = {
     # rouge-score's LCS of a 300,000 x 300,000-word pair: ~10 s
     "rouge_l": ("a, b = words(300_000, 50), words(300_000, 50)",
                 "nlgmetrics.load('rouge', rouge_types=['rougeL']).corpus_score([a], [b])"),
-    # character and word n-grams of a 3,000,000-word segment and its reference: ~6 s (a
-    # shorter call can end before the signal, 1 s after the start, on a fast machine)
-    "chrf": ("a, b = words(3_000_000, 1000), words(3_000_000, 1000)", "nlgmetrics.load('chrf').corpus_score([a], [b])"),
+    # character and word n-grams of an 18,000,000-word segment and its reference (3,000,000
+    # random words six times over): ~4 s (3,000,000 words now take 0.6 s, which ends before
+    # the signal, 1 s after the start)
+    "chrf": ("a, b = words(3_000_000, 1000), words(3_000_000, 1000)\na, b = ' '.join([a] * 6), ' '.join([b] * 6)",
+             "nlgmetrics.load('chrf').corpus_score([a], [b])"),
     # n-gram counts of a 20,000,000-word segment and its reference: ~3.5 s (5M words now
     # take about 1 s, which can end before the signal)
     "bleu": ("a, b = words(20_000_000, 10), words(20_000_000, 10)", "nlgmetrics.load('bleu').corpus_score([a], [b])"),
@@ -114,8 +116,8 @@ SINGLE_ITEM_CALLS = {
     # a CIDEr-D document-frequency table of 200,000 images: ~30 s
     "cider_fit": ("refs = [[words(10, 5000) for _ in range(5)] for _ in range(200_000)]\nfrom nlgmetrics.tasks.rewards import CiderDF",
                   "CiderDF.fit(refs)"),
-    # a ROC curve over 10,000,000 scores: ~6 s
-    "roc_curve": ("g = np.random.default_rng(0); y = g.integers(0, 2, 10_000_000); s = g.random(10_000_000)\n"
+    # a ROC curve over 60,000,000 scores: ~6 s (10,000,000 now take 0.9 s)
+    "roc_curve": ("g = np.random.default_rng(0); y = g.integers(0, 2, 60_000_000, dtype=np.int8); s = g.random(60_000_000)\n"
                   "from nlgmetrics.classification import roc_curve", "roc_curve(y, s)"),
 }
 _CALL = """

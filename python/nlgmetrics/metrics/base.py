@@ -233,7 +233,14 @@ def _bool_defaults(init: Any) -> dict[str, Any]:
     if defaults:
         names = code.co_varnames[code.co_argcount - len(defaults) : code.co_argcount]
         out.update({k: v for k, v in zip(names, defaults) if type(v) in kinds})
-    return out
+    # an option declared to take more than its default's type (BERTScore's idf: a bool or
+    # an idf table) is checked by its metric, not here
+    notes = getattr(init, "__annotations__", {}) or {}
+
+    def plain(note: Any) -> bool:
+        return all(part.strip() in ("bool", "int", "float", "None") for part in str(note).split("|"))
+
+    return {k: v for k, v in out.items() if k not in notes or plain(notes[k])}
 
 
 _BOOL_DEFAULTS: dict[type, dict[str, Any]] = {}

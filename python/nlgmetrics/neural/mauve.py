@@ -269,9 +269,7 @@ class MAUVE(Metric):
         return self.score_stats(self.stats_from_features(p_features, q_features))
 
     def update(self, predictions: Sequence[str], references: Any) -> "MAUVE":  # type: ignore[override]
-        total = self.stats(predictions, references)
-        self._state = total if self._state is None else self._state + total
-        return self
+        return self._accumulate(self.stats(predictions, references))  # the locked, key-checked path
 
     def score_stats(self, stats: Any) -> Score:
         if not isinstance(stats, Stats):

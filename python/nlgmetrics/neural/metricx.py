@@ -330,9 +330,7 @@ class MetricX(Metric):
         return self._sentence_scores(self.stats(predictions, references, sources))
 
     def update(self, predictions: Sequence[str], references: Any = None, sources: Sequence[str] | str | None = None) -> "MetricX":
-        total = self.stats(predictions, references, sources).total()
-        self._state = total if self._state is None else self._state + total
-        return self
+        return self._accumulate(self.stats(predictions, references, sources).total())  # the locked, key-checked path
 
     def score_systems(self, sources: Sequence[str] | None, references: Any, systems: Mapping[str, Sequence[str]]) -> dict[str, Score]:
         """``{name: Score}`` for several systems on one test set in one pass (rows that
