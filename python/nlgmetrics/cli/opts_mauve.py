@@ -18,18 +18,9 @@ if TYPE_CHECKING:
 from .options import register_options
 
 
-def _buckets(text: str) -> int | str:
-    if text == "auto":
-        return text
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected 'auto' or a positive integer, got {text!r}") from None
-
-
 def _add_mauve(g: argparse._ArgumentGroup) -> None:
     g.add_argument("--mauve-model", default=None, metavar="PATH", help="local causal language model directory whose features MAUVE compares (required for mauve)")
-    g.add_argument("--mauve-num-buckets", type=_buckets, default=None, metavar="K", help="k-means clusters: 'auto' (texts / 10, as mauve-text) or a number")
+    g.add_argument("--mauve-num-buckets", type=int, default=None, metavar="K", help="k-means clusters (default: texts / 10, mauve-text's 'auto')")
     g.add_argument("--mauve-max-text-length", type=int, default=1024, metavar="N", help="tokens per text (default: 1024, as mauve-text)")
     g.add_argument("--mauve-batch-size", type=int, default=1, metavar="N", help="texts per featurizing batch (default: 1, mauve-text's shapes)")
     g.add_argument("--mauve-seed", type=int, default=25, metavar="N", help="k-means seed (default: 25, as mauve-text)")
