@@ -134,3 +134,24 @@ def test_every_public_function_taking_n_threads_caps_it(call):
         assert calls[call](huge) == calls[call](1)
     with pytest.raises(InvalidOptionError):
         calls[call](-1)
+
+
+def test_state_lock_survives_garbage_collection_inside_it():
+    """A collection while the lock table's guard is held runs other objects' finalizers on
+    the same thread (they take the guard too): with a plain Lock this deadlocked. Forced
+    here with a collection on every allocation; bounded by a subprocess timeout."""
+    import subprocess
+    import sys
+
+    script = (
+        "import gc\n"
+        "from nlgmetrics._locking import state_lock\n"
+        "class Box:\n"
+        "    def __init__(self): self.me = self  # a cycle: freed by the collector, not by refcount\n"
+        "gc.set_threshold(1)\n"
+        "for _ in range(20000):\n"
+        "    state_lock(Box())\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]

@@ -18,7 +18,9 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh 
 if TYPE_CHECKING:
     from typing import Any
 
-_guard = threading.Lock()
+# Re-entrant: a garbage collection can run a finalizer (``_forget``) on this very thread
+# while it holds the guard (any allocation below may trigger one); a plain Lock deadlocked.
+_guard = threading.RLock()
 _locks: dict[int, threading.RLock] = {}
 
 
@@ -32,7 +34,9 @@ def state_lock(obj: Any) -> threading.RLock:
     key = id(obj)
     with _guard:
         lock = _locks.get(key)
-        if lock is None:
-            lock = _locks[key] = threading.RLock()
-            weakref.finalize(obj, _forget, key)
-        return lock
+        if lock is not None:
+            return lock
+        lock = _locks[key] = threading.RLock()
+    # registered outside the guard: creating it may collect garbage and run other finalizers
+    weakref.finalize(obj, _forget, key)
+    return lock
