@@ -296,7 +296,13 @@ def ter_pairwise(
     n_threads: int = 0,
 ) -> npt.NDArray[np.float64]: ...
 def ter_tokenize(
-    lines: list[str], normalized: bool, no_punct: bool, asian_support: bool, case_sensitive: bool, n_threads: int = 0
+    lines: list[str],
+    normalized: bool,
+    no_punct: bool,
+    asian_support: bool,
+    case_sensitive: bool,
+    n_threads: int = 0,
+    rstrip: bool = True,
 ) -> list[str]: ...
 # Stubs of the native functions added by the METEOR family (nlgmetrics._core).
 

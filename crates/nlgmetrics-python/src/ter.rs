@@ -1,6 +1,6 @@
 use crate::convert::{detached, matrix};
 use nlgmetrics_core::text::ter::{self, TerConfig, BEAM_WIDTH, MAX_SHIFT_CANDIDATES, MAX_SHIFT_DIST, MAX_SHIFT_SIZE};
-use nlgmetrics_core::tokenize::ter::{tokenize_into, TercomOptions};
+use nlgmetrics_core::tokenize::ter::{preprocess_into, tokenize_into, TercomOptions};
 use nlgmetrics_core::{parallel, Error};
 use numpy::{PyArray1, PyArray2, PyReadonlyArray1};
 use pyo3::prelude::*;
@@ -63,14 +63,17 @@ fn ter_pairwise<'py>(
     matrix(py, data, n, m)
 }
 
-/// sacrebleu's `TercomTokenizer` on each line.
+/// sacrebleu's `TercomTokenizer` on each line; with `rstrip` (the default) on the
+/// right-stripped line, as the TER metric preprocesses it.
 #[pyfunction]
-#[pyo3(signature = (lines, normalized, no_punct, asian_support, case_sensitive, n_threads=0))]
-fn ter_tokenize(py: Python<'_>, lines: Vec<String>, normalized: bool, no_punct: bool, asian_support: bool, case_sensitive: bool, n_threads: usize) -> PyResult<Vec<String>> {
+#[pyo3(signature = (lines, normalized, no_punct, asian_support, case_sensitive, n_threads=0, rstrip=true))]
+#[allow(clippy::too_many_arguments)]
+fn ter_tokenize(py: Python<'_>, lines: Vec<String>, normalized: bool, no_punct: bool, asian_support: bool, case_sensitive: bool, n_threads: usize, rstrip: bool) -> PyResult<Vec<String>> {
     let opts = TercomOptions { normalized, no_punct, asian_support, case_sensitive };
+    let apply = if rstrip { preprocess_into } else { tokenize_into };
     detached(py, || {
         parallel::map_rows(lines.len(), 1, n_threads, || (), |_, i, row: &mut [String]| {
-            tokenize_into(opts, &lines[i], &mut row[0]);
+            apply(opts, &lines[i], &mut row[0]);
             Ok::<(), Error>(())
         })
     })

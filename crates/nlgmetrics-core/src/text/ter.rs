@@ -64,7 +64,7 @@
 use crate::error::{Error, Result};
 use crate::interrupt::Budget;
 use crate::parallel::map_rows;
-use crate::tokenize::ter::{tokenize_into, TercomOptions};
+use crate::tokenize::ter::{preprocess_into, TercomOptions};
 use rustc_hash::FxHashMap;
 
 /// Longest phrase that can be shifted (tercom's limit).
@@ -792,7 +792,7 @@ pub struct Scratch {
 /// normalizer is not idempotent: `"his 40's,"` → `"his 40's ,"` → `"his 40 's ,"`.
 /// Hypotheses are tokenized once.
 pub fn tokenize_reference_into(opts: TercomOptions, text: &str, out: &mut String, tmp: &mut String) {
-    tokenize_into(opts, text, tmp);
+    preprocess_into(opts, text, tmp);
     if !opts.normalized && tmp.is_ascii() {
         // the second pass changes nothing: the text is already lowercased (or kept
         // as is), stripped of the removed punctuation and joined by single spaces
@@ -800,7 +800,7 @@ pub fn tokenize_reference_into(opts: TercomOptions, text: &str, out: &mut String
         out.push_str(tmp);
         return;
     }
-    tokenize_into(opts, tmp, out);
+    preprocess_into(opts, tmp, out);
 }
 
 fn intern<'a>(ids: &mut FxHashMap<&'a str, u32>, text: &'a str) -> Vec<u32> {
@@ -818,7 +818,7 @@ pub fn segment_stats<S: AsRef<str>>(cfg: &TerConfig, hyp: &str, refs: &[S], s: &
     if refs.is_empty() {
         return Err(Error::MissingReference { index: 0 });
     }
-    tokenize_into(cfg.tokenizer, hyp, &mut s.text);
+    preprocess_into(cfg.tokenizer, hyp, &mut s.text);
     if s.refs.len() < refs.len() {
         s.refs.resize_with(refs.len(), String::new);
     }
@@ -872,7 +872,7 @@ pub fn score(edits: u64, ref_length: f64) -> f64 {
 pub fn pairwise<S: AsRef<str> + Sync>(cfg: &TerConfig, cands: &[S], refs: &[S], n_threads: usize) -> Result<Vec<f64>> {
     let tok = |xs: &[S]| -> Result<Vec<String>> {
         map_rows(xs.len(), 1, n_threads, || (), |_, i, row: &mut [String]| {
-            tokenize_into(cfg.tokenizer, xs[i].as_ref(), &mut row[0]);
+            preprocess_into(cfg.tokenizer, xs[i].as_ref(), &mut row[0]);
             Ok(())
         })
     };

@@ -1,6 +1,7 @@
 //! sacrebleu's `TercomTokenizer` (a port of tercom's `Normalizer.java`), bit for bit.
 //!
-//! Steps, applied to the right-stripped sentence (empty → empty):
+//! Steps, applied to the sentence as given (empty → empty); the TER metric right-strips
+//! it first (`TER._preprocess_segment`), see [`preprocess_into`]:
 //! 1. `lower()` unless `case_sensitive`;
 //! 2. `normalized`: join lines, unescape four XML entities, pad with spaces, split ASCII
 //!    punctuation, possessives, the 13a-style period/comma/dash rules; with
@@ -108,10 +109,17 @@ fn normalize_western(sent: &str) -> Vec<char> {
     rewrite_pairs(&b, |x, y| is_digit(x) && y == '-', |x, y, o| o.extend([x, ' ', y, ' ']))
 }
 
-/// Tokenize one sentence into `out` (cleared first), tokens joined by single spaces.
+/// `TER._preprocess_segment`: the tokenizer on the right-stripped sentence. Stripping
+/// is not a no-op: `"40's\t"` keeps its possessive whole (`"'s "` needs a space after),
+/// `"40's"` splits it.
+pub fn preprocess_into(opts: TercomOptions, sent: &str, out: &mut String) {
+    tokenize_into(opts, py_rstrip(sent), out);
+}
+
+/// `TercomTokenizer.__call__`: one sentence into `out` (cleared first), tokens joined
+/// by single spaces.
 pub fn tokenize_into(opts: TercomOptions, sent: &str, out: &mut String) {
     out.clear();
-    let sent = py_rstrip(sent);
     if sent.is_empty() {
         return;
     }
@@ -170,6 +178,12 @@ pub fn tokenize(opts: TercomOptions, sent: &str) -> String {
     out
 }
 
+pub fn preprocess(opts: TercomOptions, sent: &str) -> String {
+    let mut out = String::new();
+    preprocess_into(opts, sent, &mut out);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,6 +207,16 @@ mod tests {
         assert_eq!(tokenize(norm(), "1990-2000 a-b"), "1990 - 2000 a-b");
         assert_eq!(tokenize(norm(), "a &amp;lt; b &quot;c&quot;"), "a < b \" c \"");
         assert_eq!(tokenize(norm(), "line\n-break\nnext"), "linebreak next");
+    }
+
+    #[test]
+    fn the_metric_strips_the_tokenizer_does_not() {
+        // "'s " needs a literal space after it; a trailing tab is not one
+        assert_eq!(tokenize(norm(), "40's\t"), "40's");
+        assert_eq!(tokenize(norm(), "40's\r"), "40's");
+        assert_eq!(preprocess(norm(), "40's\t"), "40 's");
+        assert_eq!(tokenize(norm(), "40's\n"), "40 's");
+        assert_eq!(tokenize(norm(), "a's\u{a0}"), "a's");
     }
 
     #[test]

@@ -23,7 +23,7 @@ class TercomTokenizer(BaseTokenizer):
         from ...._inputs import check_all_text
 
         try:
-            return _core.ter_tokenize([sent], self._normalized, self._no_punct, self._asian_support, self._case_sensitive, 1)[0]
+            return _core.ter_tokenize([sent], self._normalized, self._no_punct, self._asian_support, self._case_sensitive, 1, rstrip=False)[0]
         except UnicodeEncodeError:
             check_all_text([sent], "sent")
             raise
