@@ -2,7 +2,7 @@
 
 Every loader of a model, checkpoint or table (COMET checkpoints and hparams.yaml, BLEURT,
 BERTScore and perplexity weights through transformers, CIDEr document-frequency files,
-the cached METEOR tables) is fed every known payload shape: ``__reduce__`` to
+MetricX and MAUVE weights, the cached METEOR tables) is fed every known payload shape: ``__reduce__`` to
 ``os.system`` / ``builtins.eval`` / ``builtins.exec`` / ``subprocess.call`` at pickle
 protocols 0, 2, 4 and 5; a protocol-4 ``STACK_GLOBAL`` with a dotted name that reaches
 ``eval`` through an allowed module (``torch._utils`` + ``_rebuild_tensor.__builtins__.get``);
@@ -36,10 +36,12 @@ from nlgmetrics.errors import NlgMetricsError
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
+from metricx_models import expand as expand_metricx  # noqa: E402
 from neural_models import tiny_bert, tiny_bleurt, tiny_gpt2  # noqa: E402
 
 torch.set_num_threads(1)
 COMET_GOLD = REPO / "tests" / "goldens" / "comet"
+METRICX_GOLD = REPO / "tests" / "goldens" / "metricx"
 
 
 # -- payloads ------------------------------------------------------------------------
@@ -133,7 +135,8 @@ def models(tmp_path_factory):
         bleurt = None
     else:
         bleurt = tiny_bleurt(root / "bleurt", safetensors=False)
-    return {"bert": tiny_bert(root / "bert", layers=2), "gpt2": tiny_gpt2(root / "gpt2"), "bleurt": bleurt}
+    return {"bert": tiny_bert(root / "bert", layers=2), "gpt2": tiny_gpt2(root / "gpt2"), "bleurt": bleurt,
+            "metricx": expand_metricx(METRICX_GOLD / "metricx24-tiny", root / "metricx")}
 
 
 def _model_copy(src: Path, dst: Path, payload: bytes | None, weights: str = "pytorch_model.bin") -> Path:
@@ -191,6 +194,16 @@ def load_perplexity(tmp: Path, payload: bytes, models) -> None:
     HFPerplexity(str(d), device="cpu").sentence_scores(["the cat sat"])
 
 
+def load_metricx(tmp: Path, payload: bytes, models) -> None:
+    d = _model_copy(models["metricx"], tmp / "metricx", payload)
+    _score_dir("metricx", d)
+
+
+def load_mauve(tmp: Path, payload: bytes, models) -> None:
+    d = _model_copy(models["gpt2"], tmp / "gpt2", payload)
+    _score_dir("mauve", d)
+
+
 def load_bertscore_baseline(tmp: Path, payload: bytes, models) -> None:
     from nlgmetrics import BERTScore
 
@@ -229,7 +242,7 @@ class _CliExit(Exception):
 
 LOADERS = {
     "comet": load_comet, "comet-cli": load_comet_cli, "bleurt": load_bleurt, "bertscore": load_bertscore,
-    "perplexity": load_perplexity, "bertscore-baseline": load_bertscore_baseline, "cider-pickle": load_cider_pickle, "cider-df": load_cider_df, "cider-cli": load_cider_cli,
+    "perplexity": load_perplexity, "metricx": load_metricx, "mauve": load_mauve, "bertscore-baseline": load_bertscore_baseline, "cider-pickle": load_cider_pickle, "cider-df": load_cider_df, "cider-cli": load_cider_cli,
 }
 
 
@@ -278,14 +291,14 @@ def test_comet_hparams_yaml_tags_run_nothing(name, tmp_path):
     assert not sentinel.exists() and "\n" not in str(e.value)
 
 
-@pytest.mark.parametrize("loader", ["bertscore", "perplexity"])
+@pytest.mark.parametrize("loader", ["bertscore", "perplexity", "metricx", "mauve"])
 def test_remote_code_in_config_is_never_run(loader, tmp_path, models):
     """``auto_map`` naming a module in the model directory: transformers would import it
     with trust_remote_code; nlgmetrics never trusts it."""
     import json
 
     sentinel = tmp_path / "CODE-RAN"
-    src = models["bert" if loader == "bertscore" else "gpt2"]
+    src = models[MODEL_OF[loader]]
     d = tmp_path / "remote"
     shutil.copytree(src, d)
     config = json.loads((d / "config.json").read_text(encoding="utf-8"))
@@ -293,16 +306,12 @@ def test_remote_code_in_config_is_never_run(loader, tmp_path, models):
     (d / "config.json").write_text(json.dumps(config), encoding="utf-8")
     (d / "evil.py").write_text(f"{_code(sentinel)}\n", encoding="utf-8")
     tok_config = d / "tokenizer_config.json"
-    tc = json.loads(tok_config.read_text(encoding="utf-8"))
-    tc["auto_map"] = {"AutoTokenizer": ["evil.EvilTokenizer", None]}
-    tok_config.write_text(json.dumps(tc), encoding="utf-8")
-    from nlgmetrics import BERTScore, HFPerplexity
-
+    if tok_config.is_file():  # MetricX reads its tokenizer from its own directory
+        tc = json.loads(tok_config.read_text(encoding="utf-8"))
+        tc["auto_map"] = {"AutoTokenizer": ["evil.EvilTokenizer", None]}
+        tok_config.write_text(json.dumps(tc), encoding="utf-8")
     try:
-        if loader == "bertscore":
-            BERTScore(str(d), layer=1, device="cpu").prf(["a"], ["a"])
-        else:
-            HFPerplexity(str(d), device="cpu").sentence_scores(["the cat sat"])
+        _score_dir(loader, d)
     except NlgMetricsError as e:
         assert "\n" not in str(e)
     assert not sentinel.exists()
@@ -327,12 +336,18 @@ def test_payload_inside_a_real_comet_checkpoint_runs_nothing(tmp_path):
         np.testing.assert_array_equal(got, want)
 
 
-MODEL_OF = {"bleurt": "bleurt", "bertscore": "bert", "perplexity": "gpt2"}
+MODEL_OF = {"bleurt": "bleurt", "bertscore": "bert", "perplexity": "gpt2", "metricx": "metricx", "mauve": "gpt2"}
 
 
-def _score_dir(loader: str, d: Path) -> None:
+def _score_dir(loader: str, d: Path) -> object:
     from nlgmetrics import BERTScore, BLEURT, HFPerplexity
+    from nlgmetrics.neural.mauve import MAUVE
+    from nlgmetrics.neural.metricx import MetricX
 
+    if loader == "metricx":
+        return MetricX(d, version="24", tokenizer=METRICX_GOLD / "tokenizer", device="cpu").sentence_scores(["a cat sat"], ["the cat"], sources=["猫"])
+    if loader == "mauve":
+        return MAUVE(d, device="cpu", max_text_length=16).features(["the cat sat on the mat", "a dog"])
     if loader == "bleurt":
         BLEURT(d, device="cpu").sentence_scores(["a"], ["a"])
     elif loader == "bertscore":
@@ -368,19 +383,50 @@ def test_damaged_weights_are_typed_errors(loader, weights, damage, tmp_path, mod
     assert "\n" not in str(e.value) and str(d) in str(e.value)
 
 
-def test_pickled_weights_still_load_and_score_the_same(tmp_path, models):
-    """The safe path (our weights-only read + state_dict) gives the numbers transformers gives."""
+@pytest.mark.parametrize("loader", ["bertscore", "perplexity", "metricx", "mauve"])
+def test_pickled_weights_still_load_and_score_the_same(loader, tmp_path, models, monkeypatch):
+    """The safe path (our weights-only read + state_dict, config overrides carried on the
+    config) gives the numbers transformers gives from safetensors."""
     from safetensors.torch import load_file
 
-    from nlgmetrics import BERTScore, HFPerplexity
+    src = models[MODEL_OF[loader]]
+    pickled = tmp_path / f"{loader}-bin"
+    shutil.copytree(src, pickled)
+    torch.save(load_file(str(pickled / "model.safetensors")), pickled / "pytorch_model.bin")
+    (pickled / "model.safetensors").unlink()
+    import transformers.modeling_utils as modeling_utils
 
-    for kind, make in (("bert", lambda d: BERTScore(str(d), layer=1, device="cpu").prf(["a cat sat"], ["the cat"])),
-                       ("gpt2", lambda d: HFPerplexity(str(d), device="cpu").sentence_scores(["the cat sat on the mat"]))):
-        pickled = tmp_path / f"{kind}-bin"
-        shutil.copytree(models[kind], pickled)
-        torch.save(load_file(str(pickled / "model.safetensors")), pickled / "pytorch_model.bin")
-        (pickled / "model.safetensors").unlink()
-        np.testing.assert_array_equal(np.asarray(make(pickled)), np.asarray(make(models[kind])))
+    real = modeling_utils.load_state_dict
+
+    def guarded(checkpoint_file, *args, **kwargs):
+        # transformers unpickling the file itself is what older versions do without
+        # weights_only: the pickled bytes must reach only our weights-only read
+        assert not str(checkpoint_file).endswith(".bin"), f"transformers read {checkpoint_file} itself"
+        return real(checkpoint_file, *args, **kwargs)
+
+    monkeypatch.setattr(modeling_utils, "load_state_dict", guarded)
+    got, want = np.asarray(_score_dir(loader, pickled)), np.asarray(_score_dir(loader, src))
+    assert got.size > 0
+    np.testing.assert_array_equal(got, want)
+
+
+def test_model_weights_are_read_in_one_place():
+    """The class, at the source: every model ``from_pretrained`` in the package goes through
+    ``neural/_weights.load_pretrained`` (tokenizers and configs read no pickles)."""
+    import re
+
+    call = re.compile(r"\.(\w+)\.from_pretrained\(")
+    found = []
+    for path in sorted((REPO / "python" / "nlgmetrics").rglob("*.py")):
+        if path.name == "_weights.py":
+            continue
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for name in call.findall(line.split("#")[0]):
+                if not (name.endswith("Tokenizer") or name.endswith("TokenizerFast") or name.endswith("Config") or name == "config_class"):
+                    found.append(f"{path.relative_to(REPO)}:{i}: {line.strip()}")
+            if "from_pretrained(" in line and "Tokenizer" in line and "Auto" in line and "trust_remote_code=False" not in line:
+                found.append(f"{path.relative_to(REPO)}:{i}: an Auto tokenizer without trust_remote_code=False")
+    assert not found, "\n".join(found)
 
 
 def test_cider_pickle_with_numpy_scalars_still_loads(tmp_path):

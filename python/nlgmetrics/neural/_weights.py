@@ -90,18 +90,26 @@ def pickled_state_dict(model_dir: Path) -> dict[str, Any] | None:
     return None
 
 
-def load_pretrained(factory: Any, model_dir: Path, **kwargs: Any) -> Any:
+def load_pretrained(factory: Any, model_dir: Path, *, config_overrides: dict[str, Any] | None = None, **kwargs: Any) -> Any:
     """``factory.from_pretrained`` on a local directory with no pickle reaching transformers
-    and no remote code."""
+    and no remote code. ``config_overrides`` are set on the config before the model is
+    built (on the state-dict path a keyword such as ``pad_token_id`` would otherwise reach
+    the model's constructor, not its config)."""
     _, transformers = require_torch()
     state_dict = pickled_state_dict(model_dir)
     try:
+        mapping = getattr(factory, "_model_mapping", None)  # an Auto* factory: its class for this config
+        config = None
+        if state_dict is not None or config_overrides:
+            config = load_config(model_dir) if mapping is not None else factory.config_class.from_pretrained(str(model_dir), local_files_only=True)
+            for name, value in (config_overrides or {}).items():
+                setattr(config, name, value)
         if state_dict is None:
             if any((model_dir / n).is_file() for n in SAFETENSORS):  # never a fallback to a pickle beside them
                 kwargs["use_safetensors"] = True
+            if config is not None:
+                kwargs["config"] = config
             return factory.from_pretrained(str(model_dir), local_files_only=True, trust_remote_code=False, **kwargs)
-        config = transformers.AutoConfig.from_pretrained(str(model_dir), local_files_only=True, trust_remote_code=False)
-        mapping = getattr(factory, "_model_mapping", None)  # an Auto* factory: its class for this config
         model_class = mapping[type(config)] if mapping is not None else factory
         return model_class.from_pretrained(None, config=config, state_dict=state_dict, **kwargs)
     except InvalidOptionError:

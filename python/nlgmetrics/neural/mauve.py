@@ -51,7 +51,9 @@ from .._inputs import as_texts
 from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, InvalidTextError, MissingExtraError
 from ..metrics.base import Metric, Score
 from ..stats import Stats
+from .._safe_pickle import describe
 from ._models import DTYPES, pick_device, require_torch, resolve_model_dir, torch_dtype, torch_threads
+from ._weights import load_pretrained
 
 
 def _require_mauve_deps() -> tuple[Any, Any, Any]:
@@ -388,10 +390,10 @@ def _load(model: str, device: str, dtype: str) -> tuple[Any, Any]:
         _, transformers = require_torch()
         directory = resolve_model_dir(model)
         try:
-            tok = transformers.AutoTokenizer.from_pretrained(str(directory), local_files_only=True)
-            net = transformers.AutoModel.from_pretrained(str(directory), local_files_only=True, pad_token_id=tok.eos_token_id, dtype=torch_dtype(dtype))
-        except (OSError, ValueError, KeyError) as e:
-            raise InvalidOptionError(f"cannot load a model and tokenizer from {str(directory)!r}: {e}") from None
+            tok = transformers.AutoTokenizer.from_pretrained(str(directory), local_files_only=True, trust_remote_code=False)
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise InvalidOptionError(f"cannot load a tokenizer from {str(directory)!r}: {describe(e)}") from None
+        net = load_pretrained(transformers.AutoModel, directory, config_overrides={"pad_token_id": tok.eos_token_id}, dtype=torch_dtype(dtype))
         _CACHE[key] = (tok, net.to(device).eval())
     return _CACHE[key]
 

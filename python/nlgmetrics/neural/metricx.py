@@ -46,6 +46,7 @@ from ..errors import InvalidInputError, InvalidOptionError, InvalidTextError, Le
 from ..metrics.base import Metric, Score
 from ..stats import SegmentStats, Stats
 from ._models import DTYPES, equal_length_batches, pick_device, require_torch, resolve_model_dir, torch_dtype, torch_threads
+from ._weights import load_config, load_pretrained
 
 HEAD_TOKEN = 250089  # <extra_id_10> in mT5's vocabulary: the regression head's logit
 VERSIONS = {"24": "metricx-24", "23": "metricx-23"}
@@ -73,24 +74,19 @@ class MetricXNetwork:
     """An mT5 checkpoint read as MetricX reads it: encoder, one decoder step, one logit."""
 
     def __init__(self, directory: Path, *, device: str, dtype: str | None):
-        torch, transformers = require_torch()
-        try:
-            config = transformers.AutoConfig.from_pretrained(str(directory), local_files_only=True)
-        except (OSError, ValueError) as e:
-            raise InvalidOptionError(f"cannot read the MetricX config in {str(directory)!r}: {e}") from None
+        require_torch()
+        config = load_config(directory)
         if config.model_type not in ("mt5", "t5"):
             raise InvalidOptionError(f"{str(directory)!r} is not an mT5 checkpoint (model_type {config.model_type!r})")
         if config.vocab_size <= HEAD_TOKEN:
             raise InvalidOptionError(f"{str(directory)!r} has {config.vocab_size} output rows; the MetricX head reads row {HEAD_TOKEN}")
-        try:
-            # MT5ForRegression never ties its head to the embeddings (whatever
-            # tie_word_embeddings says, which only switches the rescaling on): read lm_head as stored
-            model, info = transformers.MT5ForConditionalGeneration.from_pretrained(
-                str(directory), local_files_only=True, dtype=torch_dtype(dtype) if dtype else "auto",
-                tie_word_embeddings=False, output_loading_info=True,
-            )
-        except (OSError, ValueError, KeyError, RuntimeError) as e:
-            raise InvalidOptionError(f"cannot load the MetricX weights from {str(directory)!r}: {e}") from None
+        _, transformers = require_torch()
+        # MT5ForRegression never ties its head to the embeddings (whatever
+        # tie_word_embeddings says, which only switches the rescaling on): read lm_head as stored
+        model, info = load_pretrained(
+            transformers.MT5ForConditionalGeneration, directory, config_overrides={"tie_word_embeddings": False},
+            dtype=torch_dtype(dtype) if dtype else "auto", output_loading_info=True,
+        )
         missing = [k for k in info.get("missing_keys", []) if not k.endswith("embed_tokens.weight")]
         if missing:
             raise InvalidOptionError(f"the MetricX checkpoint {str(directory)!r} lacks {', '.join(sorted(missing)[:5])}")
@@ -126,7 +122,7 @@ def _load(model: str, tokenizer: str | None, device: str, dtype: str | None) -> 
     directory = resolve_model_dir(model)
     tok_dir = directory if tokenizer is None else resolve_model_dir(tokenizer) if (Path(tokenizer) / "config.json").is_file() else Path(tokenizer)
     try:
-        tok = transformers.AutoTokenizer.from_pretrained(str(tok_dir), local_files_only=True)
+        tok = transformers.AutoTokenizer.from_pretrained(str(tok_dir), local_files_only=True, trust_remote_code=False)
     except (OSError, ValueError, TypeError) as e:
         hint = "" if tokenizer else " (MetricX checkpoints ship without one: pass tokenizer= the mT5 tokenizer's directory, CLI --metricx-tokenizer)"
         raise InvalidOptionError(f"cannot load a tokenizer from {str(tok_dir)!r}{hint}: {e}") from None
