@@ -50,6 +50,7 @@ def _jieba():
         import jieba
     except ImportError:
         raise MissingExtraError("qa_f1_zh_score needs jieba: pip install nlgmetrics[zh]") from None
+    jieba.setLogLevel(60)  # its dictionary-loading messages are not ours to print
     return jieba
 
 
@@ -90,3 +91,75 @@ def longbench_qa_f1(predictions: Sequence[str], answers: Sequence[Sequence[str]]
     for v in rows:
         total += v
     return round(100 * total / len(rows), 2)
+
+
+# -- the registry metric ----------------------------------------------------------------------
+from .base import Metric, Score  # noqa: E402
+
+FLAVOURS = ("en", "zh")
+
+
+class LongBenchQA(Metric):
+    """LongBench's QA F1 as a registry metric (``longbench_qa``): flavour ``en`` is
+    ``qa_f1_score`` (narrativeqa, qasper, multifieldqa_en, hotpotqa, 2wikimqa, musique,
+    triviaqa), ``zh`` is ``qa_f1_zh_score`` (multifieldqa_zh; jieba). ``first_line=True`` keeps
+    the prediction's first line, as ``eval.py`` does for triviaqa.
+
+    Statistics per example: ``f1`` (max over its gold answers, 0–1, kept in order so the
+    corpus value is ``eval.py``'s own ``total_score += score``) and ``total`` (1). The score
+    is ``round(100 * total_score / len(predictions), 2)``; ``unrounded`` is the value before
+    ``round``.
+
+    >>> from nlgmetrics import LongBenchQA
+    >>> LongBenchQA().corpus_score(["The Eiffel Tower", "in 1889"], [["Eiffel Tower"], ["1887", "in 1889"]]).score
+    100.0
+    """
+
+    name = "longbench_qa"
+    count_fields = ("total",)
+    sum_fields = ("f1",)
+
+    def __init__(self, flavour: str = "en", *, first_line: bool = False, n_threads: int = 0):
+        super().__init__(n_threads=n_threads)
+        if flavour not in FLAVOURS:
+            raise InvalidOptionError(f"unknown longbench_qa flavour {flavour!r}; known: {', '.join(FLAVOURS)}")
+        self.flavour = flavour
+        self.first_line = bool(first_line)
+        if flavour == "zh":
+            _jieba()  # a missing extra is named when the metric is built, not mid-corpus
+
+    def _signature_items(self) -> dict[str, Any]:
+        jieba = getattr(_jieba(), "__version__", "unknown") if self.flavour == "zh" else None
+        return {"flavour": self.flavour, "first_line": "yes" if self.first_line else "no", "jieba": jieba, "version": "longbench-eval.py"}
+
+    def _abbreviations(self) -> dict[str, str]:
+        return {"flavour": "f", "first_line": "fl", "jieba": "jieba", "version": "v"}
+
+    def _segment_stats(self, predictions: list[str], references: list[list[str]]):
+        import numpy as np
+
+        from ..stats import SegmentStats
+
+        rows = longbench_qa_f1_rows(predictions, references, zh=self.flavour == "zh", first_line=self.first_line)
+        counts = np.ones((len(rows), 1), dtype=np.uint64)
+        ref_counts = np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references))
+        sums = np.asarray(rows, dtype=np.float64).reshape(-1, 1)
+        return SegmentStats(self.key, self.count_fields, counts, self.sum_fields, sums, ref_counts=ref_counts, sequence_field="f1")
+
+    def _score(self, stats) -> Score:
+        import math
+
+        from ..stats import sequential_column_sums
+
+        n = int(stats.counts[0])
+        if n == 0:
+            raise InvalidInputError("LongBench's scorer of no example divides by zero")
+        if stats.sequence is not None and len(stats.sequence) == stats.n_segments == n:
+            total = float(sequential_column_sums(stats.sequence))  # total_score += score, in order
+        else:  # totals rebuilt from sums (bootstrap): the exactly rounded sum
+            total = math.fsum(stats.sum_partials[0])
+        unrounded = 100 * total / n
+        return Score(self.name, round(unrounded, 2), self.signature(stats), stats, unrounded=unrounded, total=n)
+
+    def _sentence_scores(self, seg):
+        return 100.0 * seg.sums[:, 0]
