@@ -228,6 +228,8 @@ def evaluate_official(dataset_json: Any, predictions: Any, warn: Any = None) -> 
                     answers = [x["text"] for x in qa["answers"]]
                     if not all(isinstance(a, str) for a in answers):
                         raise InvalidInputError(f"cmrc2018: question {qid}: answer texts must be strings")
+                    if not answers:
+                        raise InvalidInputError(f"cmrc2018: question {qid} has no gold answer (the script's max() of nothing)")
                     golds.append(answers)
                     if qid not in predictions:
                         warn(UNANSWERED.format(qid))

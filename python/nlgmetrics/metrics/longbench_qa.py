@@ -14,7 +14,7 @@ import string
 from collections import Counter
 from typing import Any, Sequence
 
-from ..errors import InputTypeError, InvalidInputError, LengthMismatchError, MissingExtraError
+from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError, MissingExtraError
 
 _CN_PUNCT = ("！？｡。＂＃＄％＆＇（）＊＋，－／：；＜＝＞＠［＼］＾＿｀｛｜｝～｟｠｢｣､、〃》「」『』【】"
              "〔〕〖〗〘〙〚〛〜〝〞〟〰〾〿–—‘’‛“”„‟…‧﹏.")
