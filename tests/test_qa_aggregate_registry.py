@@ -292,3 +292,43 @@ def test_every_new_entry_is_registered_with_its_kind():
     for name in ("pass_at_k", *AGGREGATES):
         with pytest.raises(NlgMetricsError):
             nlgmetrics.load(name).pairwise(["a"], ["b"])
+
+
+# -- lm-eval's exact_match and f1 -------------------------------------------------------------
+EMF1 = golden("lm_eval_em_f1")
+
+
+@pytest.mark.parametrize("i", range(len(EMF1["exact_match"])))
+def test_lm_eval_exact_match_flavour_equals_lm_eval(i):
+    case = EMF1["exact_match"][i]
+    metric = nlgmetrics.load("exact_match", flavour="lm-eval", **case["kwargs"])
+    assert metric.sentence_scores(case["predictions"], case["golds"]).tolist() == case["per_doc"]
+    assert metric.corpus_score(case["predictions"], case["golds"]).score == case["mean"]
+
+
+def test_lm_eval_exact_match_differs_from_a_whole_batch():
+    """lm-eval calls evaluate's code one document at a time: numpy's width cut of a longer
+    lowercase acts within a document, not across the corpus as in flavour 'evaluate'."""
+    preds, refs = ["İ", "aa"], [["İ"], ["a"]]
+    assert nlgmetrics.load("exact_match", flavour="evaluate", ignore_case=True).corpus_score(preds, refs).score == 0.0
+    assert nlgmetrics.load("exact_match", flavour="lm-eval", ignore_case=True).corpus_score(preds, refs).score == 0.5
+    assert "lm-eval" in nlgmetrics.load("exact_match", flavour="lm-eval").signature().format()
+
+
+@pytest.mark.parametrize("i", range(len(EMF1["f1"])))
+def test_lm_eval_f1_aggregation_equals_lm_eval(i):
+    case = EMF1["f1"][i]
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert agg.f1(case["items"]) == case["f1"]
+
+
+def test_lm_eval_f1_bad_input():
+    with pytest.raises(InvalidInputError):
+        agg.f1([])
+    with pytest.raises(InputTypeError):
+        agg.f1([(1,)])
+    with pytest.raises(NlgMetricsError):
+        agg.f1([(0, 2), (1, 2), (2, 0)])  # more than two labels: sklearn's binary average refuses

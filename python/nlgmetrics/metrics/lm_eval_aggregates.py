@@ -247,3 +247,29 @@ class BitsPerByte(_LmEvalWeighted):
 
     def _value(self, mean: float) -> float:
         return -mean / math.log(2)
+
+
+def f1(items: Any) -> float:
+    """lm-eval 0.4.13's registered ``f1`` aggregation (GLUE MRPC/QQP, MC-TACO, KoBEST and the
+    other task configs that list ``metric: f1`` without their own aggregation): items are
+    ``(gold, prediction)`` label pairs, one per document, scored by scikit-learn's binary
+    ``f1_score(golds, predictions)`` (positive label 1; ``nlgmetrics.classification``'s, the
+    same numbers) and reported as ``np.max`` of it."""
+    from .._inputs import as_sequence
+    from ..classification.prf import f1_score
+
+    if isinstance(items, (str, bytes)):
+        raise InputTypeError("lm-eval f1: give (gold, prediction) pairs")
+    golds, preds = [], []
+    for i, item in enumerate(as_sequence(items, "items")):
+        if isinstance(item, (str, bytes, dict, set)):
+            raise InputTypeError(f"lm-eval f1: item {i} is not a (gold, prediction) pair")
+        try:
+            gold, pred = item
+        except (TypeError, ValueError):
+            raise InputTypeError(f"lm-eval f1: item {i} is not a (gold, prediction) pair") from None
+        golds.append(gold)
+        preds.append(pred)
+    if not golds:
+        raise InvalidInputError("lm-eval f1: no documents (lm-eval's zip(*items) of nothing)")
+    return float(np.max(f1_score(golds, preds)))
