@@ -332,3 +332,39 @@ def test_lm_eval_f1_bad_input():
         agg.f1([(1,)])
     with pytest.raises(NlgMetricsError):
         agg.f1([(0, 2), (1, 2), (2, 0)])  # more than two labels: sklearn's binary average refuses
+
+
+# -- DROP (lm-eval's drop task) -----------------------------------------------------------------
+DROP_CASES = golden("drop")["cases"]
+
+
+@pytest.mark.parametrize("i", range(len(DROP_CASES)))
+def test_drop_equals_lm_eval(i):
+    case = DROP_CASES[i]
+    m = nlgmetrics.load("drop")
+    seg = m.stats(case["predictions"], case["answers"])
+    assert seg.sums[:, 0].tolist() == case["f1"]
+    assert seg.counts[:, 0].astype(float).tolist() == case["em"]
+    s = m.score_stats(seg)
+    assert (s.f1, s.em) == (case["mean_f1"], case["mean_em"])
+    half = len(case["predictions"]) // 2
+    merged = nlgmetrics.load("drop").update(case["predictions"][:half], case["answers"][:half])
+    merged.merge(nlgmetrics.load("drop").update(case["predictions"][half:], case["answers"][half:]))
+    assert merged.compute().score == case["mean_f1"]
+
+
+def test_drop_bad_input_and_large_alignments():
+    from nlgmetrics.metrics.drop import get_metrics
+
+    m = nlgmetrics.load("drop")
+    with pytest.raises(InputTypeError):
+        m.corpus_score([3], [["3"]])
+    with pytest.raises(InvalidInputError):
+        m.corpus_score(["a"], [[[]]])
+    with pytest.raises(InvalidInputError):
+        m.corpus_score(["a"], [[]])
+    with pytest.raises(LengthMismatchError):
+        m.corpus_score(["a", "b"], [["a"]])
+    # more bags than the exhaustive search takes: scipy's assignment, the same totals
+    spans = [f"w{j}" for j in range(9)]
+    assert get_metrics(spans, list(reversed(spans))) == (1.0, 1.0)

@@ -140,6 +140,7 @@ _EXPORTS: dict[str, str] = {
     "BitsPerByte": ".metrics.lm_eval_aggregates",
     "LongBenchQA": ".metrics.longbench_qa", "longbench_qa_f1": ".metrics.longbench_qa",
     "CMRC2018": ".metrics.cmrc2018", "cmrc2018": ".metrics.cmrc2018",
+    "DROP": ".metrics.drop",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -214,6 +214,56 @@ def lm_eval_em_f1_goldens(python: str, rng: random.Random) -> dict:
             "f1": [{"items": items, "f1": v} for items, v in zip(f1_cases, got["f1"])]}
 
 
+DROP_PROGRAM = r"""
+import importlib.util, json, os, sys
+import lm_eval
+import lm_eval.api.metrics as M
+spec = importlib.util.spec_from_file_location("drop_utils", os.path.join(os.path.dirname(lm_eval.__file__), "tasks", "drop", "utils.py"))
+du = importlib.util.module_from_spec(spec); spec.loader.exec_module(du)
+out = []
+for case in json.load(sys.stdin):
+    rows = [du.process_results({"answers": [tuple(g) for g in golds]}, [pred]) for pred, golds in zip(case["predictions"], case["answers"])]
+    out.append({"em": [float(r["em"]) for r in rows], "f1": [float(r["f1"]) for r in rows],
+                "mean_em": M.mean([r["em"] for r in rows]), "mean_f1": M.mean([r["f1"] for r in rows])})
+print(json.dumps(out))
+"""
+
+NUMBERS = ["3", "3.0", "three", "1,000", "1000", "-2", "2.50", "1e3", "nan", "inf", "12 yards", "7-yard", "1_000", "0", "44"]
+DATES = ["5 May 1990", "May 1990", "1990", "5 may", "1991"]
+
+
+def drop_goldens(python: str, rng: random.Random) -> dict:
+    refs = [json.loads(line) for line in (CORPORA / "captioning_coco" / "references.jsonl").open(encoding="utf-8")][:150]
+
+    def answer() -> list[str]:
+        kind = rng.random()
+        if kind < 0.35:
+            return [rng.choice(NUMBERS)]
+        if kind < 0.5:
+            return [rng.choice(DATES)]
+        if kind < 0.65:
+            return [rng.choice(rng.choice(refs)["references"]).split(" with ")[0] for _ in range(rng.randint(2, 4))]
+        if kind < 0.75:
+            return adversarial(rng, rng.randint(1, 3), 0, 4)
+        return [rng.choice(rng.choice(refs)["references"])]
+
+    cases = []
+    for _ in range(4):
+        answers = [[answer() for _ in range(rng.randint(1, 3))] for _ in range(150)]
+        preds = []
+        for golds in answers:
+            g = rng.choice(golds)
+            preds.append(rng.choice([" ".join(g), ", ".join(g), g[0], g[0].upper() + ".", rng.choice(NUMBERS), "the " + g[-1],
+                                     " and ".join(reversed(g)), adversarial(rng, 1, 0, 5)[0], ""]))
+        cases.append({"predictions": preds, "answers": answers})
+    cases.append({"predictions": ["", " ", "the", "3", "x"], "answers": [[[""]], [[" "], ["a"]], [["the"]], [["3.0"], [" "]], [["x", "x"]]]})
+    got = run(python, DROP_PROGRAM, cases)
+    for case, g in zip(cases, got):
+        case.update(g)
+    return {"reference": "lm-eval 0.4.13 (PyPI): tasks/drop/utils.py process_results (scipy's linear_sum_assignment), mean aggregation",
+            "cases": cases}
+
+
 # -- LongBench -----------------------------------------------------------------------------------
 LONGBENCH_PROGRAM = r"""
 import json, sys, types
@@ -377,6 +427,7 @@ def main() -> None:
     if a.lm_eval_python:
         made["lm_eval"] = lm_eval_goldens(a.lm_eval_python, random.Random(2))
         made["lm_eval_em_f1"] = lm_eval_em_f1_goldens(a.lm_eval_python, random.Random(5))
+        made["drop"] = drop_goldens(a.lm_eval_python, random.Random(6))
     if a.longbench:
         made["longbench_qa"] = longbench_goldens(a.longbench, random.Random(3))
     if a.cmrc2018:
