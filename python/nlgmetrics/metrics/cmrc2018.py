@@ -153,10 +153,10 @@ class CMRC2018(Metric):
         super().__init__(n_threads=n_threads)
 
     def _signature_items(self) -> dict[str, Any]:
-        return {"version": "cmrc2018_evaluate.py-v5", "tok": "mixed-nltk"}
+        return {"tok": "mixed-nltk", "ref": "cmrc2018_evaluate.py-v5"}
 
     def _abbreviations(self) -> dict[str, str]:
-        return {"version": "v", "tok": "tok"}
+        return {"tok": "tok", "ref": "ref"}
 
     def stats(self, predictions: Any, references: Any):  # type: ignore[override]
         """Per question statistics; a prediction may be ``None`` (unanswered)."""

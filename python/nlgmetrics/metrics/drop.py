@@ -121,7 +121,7 @@ def get_metrics(predicted: str | Sequence[str], gold: str | Sequence[str]) -> tu
     max_scores = np.zeros([max(len(g_bags), len(p_bags))])
     for r, c in _assignment(scores):
         max_scores[r] = max(max_scores[r], scores[r, c])
-    return em, round(np.mean(max_scores), 2)
+    return em, float(round(np.mean(max_scores), 2))  # numpy's round of np.float64, as lm-eval
 
 
 def question_scores(prediction: str | Sequence[str], golds: Sequence[str | Sequence[str]]) -> tuple[float, float]:
@@ -168,10 +168,10 @@ class DROP(Metric):
         super().__init__(n_threads=n_threads)
 
     def _signature_items(self) -> dict[str, Any]:
-        return {"version": "lm-eval-0.4.13-drop"}
+        return {"ref": "lm-eval-0.4.13-drop"}
 
     def _abbreviations(self) -> dict[str, str]:
-        return {"version": "v"}
+        return {"ref": "ref"}
 
     def stats(self, predictions: Any, references: Any):  # type: ignore[override]
         """Per question: ``em``, ``total`` and ``f1``."""

@@ -126,10 +126,10 @@ class _LmEvalWeighted(Metric):
         super().__init__(n_threads=n_threads)
 
     def _signature_items(self) -> dict[str, Any]:
-        return {"agg": self.aggregation, "unit": self.unit, "version": "lm-eval-0.4.13"}
+        return {"agg": self.aggregation, "unit": self.unit, "ref": "lm-eval-0.4.13"}
 
     def _abbreviations(self) -> dict[str, str]:
-        return {"agg": "agg", "unit": "u", "version": "v"}
+        return {"agg": "agg", "unit": "u", "ref": "ref"}
 
     def _value(self, mean: float) -> float:
         raise NotImplementedError

