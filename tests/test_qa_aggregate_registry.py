@@ -368,3 +368,28 @@ def test_drop_bad_input_and_large_alignments():
     # more bags than the exhaustive search takes: scipy's assignment, the same totals
     spans = [f"w{j}" for j in range(9)]
     assert get_metrics(spans, list(reversed(spans))) == (1.0, 1.0)
+
+
+def test_cmrc2018_find_lcs_without_the_table_equals_the_script():
+    """The script's find_lcs (its full table, restated) against ours: run and end position."""
+    import random
+
+    from nlgmetrics.metrics.cmrc2018 import find_lcs
+
+    def table_lcs(s1, s2):
+        m = [[0 for _ in range(len(s2) + 1)] for _ in range(len(s1) + 1)]
+        mmax = p = 0
+        for i in range(len(s1)):
+            for j in range(len(s2)):
+                if s1[i] == s2[j]:
+                    m[i + 1][j + 1] = m[i][j] + 1
+                    if m[i + 1][j + 1] > mmax:
+                        mmax = m[i + 1][j + 1]
+                        p = i + 1
+        return s1[p - mmax:p], mmax
+
+    rng = random.Random(0)
+    for _ in range(2000):
+        a = [rng.choice("abcd") for _ in range(rng.randint(0, 12))]
+        b = [rng.choice("abcd") for _ in range(rng.randint(0, 12))]
+        assert find_lcs(a, b) == table_lcs(a, b)

@@ -49,15 +49,24 @@ def remove_punctuation(in_str: str) -> str:
 
 
 def find_lcs(s1: Sequence[str], s2: Sequence[str]) -> tuple[Sequence[str], int]:
-    m = [[0] * (len(s2) + 1) for _ in range(len(s1) + 1)]
+    """The script's ``find_lcs`` (longest common contiguous run, its first end position in
+    row-major order), without its ``len(s1) x len(s2)`` table: each row keeps only the cells
+    where the tokens match (the same cells, visited in the same order), so memory follows the
+    matches and time the matches plus ``len(s1)``."""
+    positions: dict[str, list[int]] = {}
+    for j, tok in enumerate(s2):
+        positions.setdefault(tok, []).append(j)
+    prev: dict[int, int] = {}
     mmax = p = 0
-    for i in range(len(s1)):
-        for j in range(len(s2)):
-            if s1[i] == s2[j]:
-                m[i + 1][j + 1] = m[i][j] + 1
-                if m[i + 1][j + 1] > mmax:
-                    mmax = m[i + 1][j + 1]
-                    p = i + 1
+    for i, tok in enumerate(s1):
+        cur: dict[int, int] = {}
+        for j in positions.get(tok, ()):
+            v = prev.get(j, 0) + 1
+            cur[j + 1] = v
+            if v > mmax:
+                mmax = v
+                p = i + 1
+        prev = cur
     return s1[p - mmax:p], mmax
 
 

@@ -139,16 +139,43 @@ def question_scores(prediction: str | Sequence[str], golds: Sequence[str | Seque
 
 
 def _spans(value: Any, what: str) -> str | list[str]:
+    """A string (one span) or a sequence of span strings (list, tuple, array, Series)."""
+    from .._inputs import as_sequence
+
     if isinstance(value, str):
-        return value
-    if isinstance(value, (bytes, dict, set, frozenset)) or not isinstance(value, (list, tuple)):
+        return str(value)
+    if isinstance(value, (bytes, dict, set, frozenset)) or not hasattr(value, "__iter__"):
         raise InputTypeError(f"{what} must be a string or a list of span strings, got {type(value).__name__}")
-    if not value:
+    spans = as_sequence(value, what)
+    if not spans:
         raise InvalidInputError(f"{what} has no span")
-    for j, s in enumerate(value):
-        if not isinstance(s, str):
-            raise InputTypeError(f"{what}[{j}] must be a string, got {type(s).__name__}")
-    return list(value)
+    for j, span in enumerate(spans):
+        if not isinstance(span, str):
+            raise InputTypeError(f"{what}[{j}] must be a string, got {type(span).__name__}")
+    return [str(span) for span in spans]
+
+
+def _gold_answers(references: Any, n: int) -> list[list[str | list[str]]]:
+    """Per question its gold answers; a table's columns are gold answer streams (one span each)."""
+    from .._inputs import _is_table, as_references, as_sequence
+
+    if _is_table(references):
+        return as_references(references, n)  # type: ignore[return-value]
+    refs = as_sequence(references, "references")
+    if len(refs) != n:
+        raise LengthMismatchError(f"drop: {n} predictions but {len(refs)} references")
+    golds: list[list[str | list[str]]] = []
+    for i, r in enumerate(refs):
+        if isinstance(r, str):
+            golds.append([str(r)])
+            continue
+        if isinstance(r, (bytes, dict, set, frozenset)) or not hasattr(r, "__iter__"):
+            raise InputTypeError(f"references[{i}] must be a list of gold answers, got {type(r).__name__}")
+        answers = as_sequence(r, f"references[{i}]")
+        if not answers:
+            raise MissingReferenceError(f"references[{i}] holds no gold answer")
+        golds.append([_spans(g, f"references[{i}][{j}]") for j, g in enumerate(answers)])
+    return golds
 
 
 class DROP(Metric):
@@ -181,19 +208,7 @@ class DROP(Metric):
         if isinstance(predictions, (str, bytes)) or isinstance(references, (str, bytes)):
             raise InputTypeError("drop: predictions and references must be sequences, one item per question")
         preds = [_spans(p, f"predictions[{i}]") for i, p in enumerate(as_sequence(predictions, "predictions"))]
-        refs = as_sequence(references, "references")
-        if len(refs) != len(preds):
-            raise LengthMismatchError(f"drop: {len(preds)} predictions but {len(refs)} references")
-        golds = []
-        for i, r in enumerate(refs):
-            if isinstance(r, str):
-                golds.append([r])
-                continue
-            if isinstance(r, (bytes, dict, set, frozenset)) or not isinstance(r, (list, tuple)):
-                raise InputTypeError(f"references[{i}] must be a list of gold answers, got {type(r).__name__}")
-            if not r:
-                raise MissingReferenceError(f"references[{i}] holds no gold answer")
-            golds.append([_spans(g, f"references[{i}][{j}]") for j, g in enumerate(r)])
+        golds = _gold_answers(references, len(preds))
         counts = np.zeros((len(preds), 2), dtype=np.uint64)
         counts[:, 1] = 1
         f1 = np.zeros((len(preds), 1), dtype=np.float64)
