@@ -194,6 +194,9 @@ class CMRC2018(Metric):
         return SegmentStats(self.key, self.count_fields, counts, self.sum_fields, np.asarray(f1s, dtype=np.float64).reshape(-1, 1),
                             ref_counts=ref_counts, sequence_field="f1")
 
+    def _segment_stats(self, predictions, references):
+        return self.stats(predictions, references)
+
     def _score(self, stats) -> Score:
         import math
 

@@ -219,6 +219,9 @@ class DROP(Metric):
         ref_counts = np.fromiter((len(g) for g in golds), dtype=np.int64, count=len(golds))
         return SegmentStats(self.key, self.count_fields, counts, self.sum_fields, f1, ref_counts=ref_counts, sequence_field="f1")
 
+    def _segment_stats(self, predictions, references):
+        return self.stats(predictions, references)
+
     def _score(self, stats) -> Score:
         em, total = (int(x) for x in stats.counts)
         if total == 0:
