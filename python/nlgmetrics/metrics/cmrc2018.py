@@ -139,6 +139,13 @@ def _question_rows(predictions: Sequence[str | None], answers: Sequence[Sequence
     return f1s, ems, skips
 
 
+class CMRC2018Score(Score):
+    def format(self, width: int = 3, score_only: bool = False) -> str:
+        if score_only:
+            return f"{self.score:.{width}f}"
+        return f"cmrc2018 F1 = {self.f1:.{width}f}, EM = {self.em:.{width}f}, AVERAGE = {self.average:.{width}f} (total {self.total}, skip {self.skip})"
+
+
 class CMRC2018(Metric):
     """CMRC 2018's official F1 / EM (``cmrc2018_evaluate.py`` v5) as a registry metric.
 
@@ -213,7 +220,7 @@ class CMRC2018(Metric):
         em_score = 100.0 * em / total
         average = (em_score + f1) * 0.5
         official = {"AVERAGE": "%.3f" % average, "F1": "%.3f" % f1, "EM": "%.3f" % em_score, "TOTAL": total, "SKIP": skip}
-        s = Score(self.name, f1, self.signature(stats), stats, f1=f1, em=em_score, average=average, total=total, skip=skip)
+        s = CMRC2018Score(self.name, f1, self.signature(stats), stats, f1=f1, em=em_score, average=average, total=total, skip=skip)
         s.official = official
         return s
 

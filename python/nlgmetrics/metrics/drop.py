@@ -178,6 +178,13 @@ def _gold_answers(references: Any, n: int) -> list[list[str | list[str]]]:
     return golds
 
 
+class DROPScore(Score):
+    def format(self, width: int = 2, score_only: bool = False) -> str:
+        if score_only:
+            return f"{self.score:.{width}f}"
+        return f"drop f1 = {self.f1:.{width}f}, em = {self.em:.{width}f}"
+
+
 class DROP(Metric):
     """DROP F1 / exact match (lm-eval 0.4.13's ``drop`` task); see the module docstring.
 
@@ -232,7 +239,7 @@ class DROP(Metric):
         else:
             f1_sum = math.fsum(stats.sum_partials[0])
         f1 = f1_sum / total
-        return Score(self.name, f1, self.signature(stats), stats, f1=f1, em=em / total, total=total)
+        return DROPScore(self.name, f1, self.signature(stats), stats, f1=f1, em=em / total, total=total)
 
     def _sentence_scores(self, seg) -> np.ndarray:
         return seg.sums[:, 0].copy()
