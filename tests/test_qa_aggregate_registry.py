@@ -393,3 +393,18 @@ def test_cmrc2018_find_lcs_without_the_table_equals_the_script():
         a = [rng.choice("abcd") for _ in range(rng.randint(0, 12))]
         b = [rng.choice("abcd") for _ in range(rng.randint(0, 12))]
         assert find_lcs(a, b) == table_lcs(a, b)
+
+
+@pytest.mark.parametrize("name", sorted(CMRC["cases"]))
+def test_cmrc2018_command_prints_the_scripts_line(name, tmp_path, capsys):
+    case = CMRC["cases"][name]
+    data, pred = tmp_path / "data.json", tmp_path / "pred.json"
+    data.write_text(json.dumps(case["dataset"], ensure_ascii=False), encoding="utf-8")
+    pred.write_text(json.dumps(case["predictions"], ensure_ascii=False), encoding="utf-8")
+    code, out, err = run_cli(["cmrc2018", data, pred], capsys)
+    assert code == 0, err
+    assert out == json.dumps({**case["printed"], "FILE": str(pred)}) + "\n"
+    assert err.splitlines() == [f"nlgmetrics: {m}" for m in case["stderr"]]
+    pred.write_text('{"a": ')
+    code, out, err = run_cli(["cmrc2018", data, pred], capsys)
+    assert code == 1 and out == "" and "not valid JSON" in err and err.count("\n") == 1

@@ -60,7 +60,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 # Every subcommand, in the order `nlgmetrics --help` lists them.
-COMMANDS = ("score", "compare", "correlate", "list", "classify", "coco", "report", "sacrebleu", "squad")
+COMMANDS = ("score", "compare", "correlate", "list", "classify", "coco", "report", "sacrebleu", "squad", "cmrc2018")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -111,6 +111,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
         _add_squad(sub)
     # --- end squad ---
+    # --- cmrc2018 subcommand (the official script's files, cli/cmrc2018.py) ---
+    if only in (None, "cmrc2018"):
+        from .cmrc2018 import add_parser as _add_cmrc2018
+
+        _add_cmrc2018(sub)
+    # --- end cmrc2018 ---
     return p
 
 
@@ -576,6 +582,10 @@ def _dispatch(sub: argparse.ArgumentParser, args: argparse.Namespace, started: A
         from .squad import run as _run_squad
 
         return _run_squad(args, out, sys.stderr)
+    if args.command == "cmrc2018":  # CMRC 2018's official files
+        from .cmrc2018 import run as _run_cmrc2018
+
+        return _run_cmrc2018(args, out, sys.stderr)
     if args.command == "classify":
         from .classify import run as _run_classify
 
