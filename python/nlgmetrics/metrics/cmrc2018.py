@@ -91,7 +91,8 @@ def calc_em_score(answers: Sequence[str], prediction: str) -> int:
 
 
 def cmrc2018(predictions: Sequence[str], answers: Sequence[Sequence[str]]) -> dict[str, float]:
-    """``{"f1", "em", "average"}`` as the script computes them (unrounded; it prints ``%.3f``)."""
+    """``{"f1", "em", "average"}`` as the script computes them (unrounded; it prints ``%.3f``):
+    the :class:`CMRC2018` metric's values."""
     if isinstance(predictions, str) or isinstance(answers, str):
         raise InputTypeError("cmrc2018: predictions and answers must be lists")
     predictions, answers = list(predictions), list(answers)
@@ -99,18 +100,13 @@ def cmrc2018(predictions: Sequence[str], answers: Sequence[Sequence[str]]) -> di
         raise LengthMismatchError(f"cmrc2018: {len(predictions)} predictions but {len(answers)} answer lists")
     if not predictions:
         raise InvalidInputError("cmrc2018: no questions (the script divides by zero)")
-    f1 = 0
-    em = 0
     for i, (pred, golds) in enumerate(zip(predictions, answers)):
         if not isinstance(pred, str) or isinstance(golds, str) or not all(isinstance(g, str) for g in golds):
             raise InputTypeError(f"cmrc2018: question {i}: a prediction string and a list of answer strings are required")
         if not golds:
             raise InvalidInputError(f"cmrc2018: question {i} has no gold answer (the script's max() of nothing)")
-        f1 += calc_f1_score(golds, pred)
-        em += calc_em_score(golds, pred)
-    f1_score = 100.0 * f1 / len(predictions)
-    em_score = 100.0 * em / len(predictions)
-    return {"f1": f1_score, "em": em_score, "average": (em_score + f1_score) * 0.5}
+    s = CMRC2018().corpus_score(predictions, [list(g) for g in answers])
+    return {"f1": s.f1, "em": s.em, "average": s.average}
 
 
 # -- the registry metric ----------------------------------------------------------------------
