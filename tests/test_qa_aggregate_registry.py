@@ -445,3 +445,14 @@ def test_coqa_equals_lm_eval(i):
     merged = nlgmetrics.load("coqa").update(case["predictions"][:half], case["golds"][:half])
     merged.merge(nlgmetrics.load("coqa").update(case["predictions"][half:], case["golds"][half:]))
     assert merged.compute().score == case["mean_f1"]
+
+
+def test_longbench_qa_dataset_option_is_eval_py_s_rule():
+    case = LB["cases"]["triviaqa_first_line"]
+    assert LongBenchQA(dataset="triviaqa").corpus_score(case["predictions"], case["answers"]).score == case["score"]
+    assert LongBenchQA(dataset="hotpotqa").signature().as_dict()["first_line"] == "no"
+    zh = LB["cases"]["multifieldqa_zh_wmt22"]
+    assert LongBenchQA(dataset="multifieldqa_zh").corpus_score(zh["predictions"], zh["answers"]).score == zh["score"]
+    for bad in ({"dataset": "trec"}, {"dataset": "triviaqa", "first_line": False}, {"dataset": "multifieldqa_zh", "flavour": "en"}, {"dataset": 3}):
+        with pytest.raises(InvalidOptionError):
+            LongBenchQA(**bad)

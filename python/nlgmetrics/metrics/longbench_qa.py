@@ -96,7 +96,18 @@ def longbench_qa_f1(predictions: Sequence[str], answers: Sequence[Sequence[str]]
 # -- the registry metric ----------------------------------------------------------------------
 from .base import Metric, Score  # noqa: E402
 
+
+def np_bool() -> type:
+    import numpy as np
+
+    return np.bool_
+
 FLAVOURS = ("en", "zh")
+# LongBench's QA datasets (eval.py's dataset2metric): the flavour each is scored with; eval.py
+# keeps the prediction's first line for triviaqa (and the non-QA trec, samsum, lsht)
+DATASETS = {"narrativeqa": "en", "qasper": "en", "multifieldqa_en": "en", "multifieldqa_zh": "zh", "hotpotqa": "en",
+            "2wikimqa": "en", "musique": "en", "triviaqa": "en"}
+FIRST_LINE = frozenset({"triviaqa"})
 
 
 class LongBenchQA(Metric):
@@ -119,21 +130,33 @@ class LongBenchQA(Metric):
     count_fields = ("total",)
     sum_fields = ("f1",)
 
-    def __init__(self, flavour: str = "en", *, first_line: bool = False, n_threads: int = 0):
+    def __init__(self, flavour: str | None = None, *, first_line: bool | None = None, dataset: str | None = None, n_threads: int = 0):
         super().__init__(n_threads=n_threads)
+        if dataset is not None:
+            if not isinstance(dataset, str) or dataset not in DATASETS:
+                raise InvalidOptionError(f"{dataset!r} is not a LongBench QA dataset; known: {', '.join(DATASETS)}")
+            if flavour is not None and flavour != DATASETS[dataset]:
+                raise InvalidOptionError(f"LongBench scores {dataset} with flavour {DATASETS[dataset]!r}, not {flavour!r}")
+            if first_line is not None and bool(first_line) != (dataset in FIRST_LINE):
+                raise InvalidOptionError(f"LongBench's eval.py {'keeps' if dataset in FIRST_LINE else 'does not keep'} only the first line for {dataset}")
+            flavour, first_line = DATASETS[dataset], dataset in FIRST_LINE
+        flavour = "en" if flavour is None else flavour
         if flavour not in FLAVOURS:
             raise InvalidOptionError(f"unknown longbench_qa flavour {flavour!r}; known: {', '.join(FLAVOURS)}")
+        if first_line is not None and not isinstance(first_line, (bool, np_bool())):
+            raise InvalidOptionError(f"LongBenchQA: first_line must be True or False, got {first_line!r}")
         self.flavour = flavour
         self.first_line = bool(first_line)
+        self.dataset = dataset
         if flavour == "zh":
             _jieba()  # a missing extra is named when the metric is built, not mid-corpus
 
     def _signature_items(self) -> dict[str, Any]:
         jieba = getattr(_jieba(), "__version__", "unknown") if self.flavour == "zh" else None
-        return {"flavour": self.flavour, "first_line": "yes" if self.first_line else "no", "jieba": jieba, "ref": "longbench-eval.py"}
+        return {"dataset": self.dataset, "flavour": self.flavour, "first_line": "yes" if self.first_line else "no", "jieba": jieba, "ref": "longbench-eval.py"}
 
     def _abbreviations(self) -> dict[str, str]:
-        return {"flavour": "f", "first_line": "fl", "jieba": "jieba", "ref": "ref"}
+        return {"dataset": "ds", "flavour": "f", "first_line": "fl", "jieba": "jieba", "ref": "ref"}
 
     def _segment_stats(self, predictions: list[str], references: list[list[str]]):
         import numpy as np
