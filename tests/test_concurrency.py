@@ -100,6 +100,7 @@ FEEDERS: dict[str, Callable[[Any, int], Any]] = {
     "pass_at_k": lambda m, k: m.update([len(p.split()) for p in BATCHES[k][0]], [len(p.split()) // 2 for p in BATCHES[k][0]]),
     **{name: (lambda m, k: m.update(list(_slice([float(x.sum()) for x in LOGPROBS], k)), [len(p.encode()) for p in BATCHES[k][0]]))
        for name in ("word_perplexity", "byte_perplexity", "bits_per_byte")},
+    "lm_eval_perplexity": lambda m, k: m.update(list(_slice([float(x.sum()) for x in LOGPROBS], k))),
 }
 # Built with their corpus-wide weights fixed (their update needs them).
 BUILDERS: dict[str, Callable[[], Any]] = {

@@ -456,3 +456,30 @@ def test_longbench_qa_dataset_option_is_eval_py_s_rule():
     for bad in ({"dataset": "trec"}, {"dataset": "triviaqa", "first_line": False}, {"dataset": "multifieldqa_zh", "flavour": "en"}, {"dataset": 3}):
         with pytest.raises(InvalidOptionError):
             LongBenchQA(**bad)
+
+
+@pytest.mark.parametrize("i", range(len(LM["cases"])))
+def test_lm_eval_perplexity_equals_lm_eval(i):
+    case = LM["cases"][i]
+    lls, want = case["loglikelihoods"], case["perplexity"]
+    m = nlgmetrics.load("lm_eval_perplexity")
+    if isinstance(want, dict):  # lm-eval's math.exp overflowed
+        assert want == {"error": "OverflowError"}
+        with pytest.raises(InvalidInputError, match="overflows"):
+            m.corpus_score(lls)
+        return
+    assert m.corpus_score(lls).score == want == agg.perplexity(lls)
+    merged = nlgmetrics.load("lm_eval_perplexity").update(lls[:7])
+    merged.merge(nlgmetrics.load("lm_eval_perplexity").update(lls[7:]))
+    assert merged.compute().score == want
+
+
+def test_lm_eval_perplexity_cli_reads_lambada_samples(tmp_path, capsys):
+    lls = LM["cases"][-1]["loglikelihoods"]
+    f = tmp_path / "samples_lambada_openai.jsonl"
+    f.write_text("".join(json.dumps({"doc_id": j, "perplexity": ll, "acc": 0}) + "\n" for j, ll in enumerate(lls)))
+    code, out, err = run_cli(["score", "-m", "lm_eval_perplexity", "--jsonl", f, "-f", "json"], capsys)
+    assert code == 0, err
+    assert json.loads(out)[0]["score"] == LM["cases"][-1]["perplexity"]
+    with pytest.raises(InputTypeError):
+        nlgmetrics.load("lm_eval_perplexity").corpus_score([-1.0], [3])

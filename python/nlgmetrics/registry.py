@@ -188,6 +188,7 @@ for _entry in [
     ("longbench_qa", _M + "longbench_qa:LongBenchQA", "LongBench qa_f1_score / qa_f1_zh_score with eval.py's scorer (round(100 * mean, 2))", ("en", "zh")),
     ("cmrc2018", _M + "cmrc2018:CMRC2018", "CMRC 2018 official F1 / EM (cmrc2018_evaluate.py v5)", ()),
     ("drop", _M + "drop:DROP", "DROP F1 / exact match as lm-eval 0.4.13's drop task (bag alignment, number matching)", ()),
+    ("lm_eval_perplexity", _M + "lm_eval_aggregates:LmEvalPerplexity", "lm-eval 0.4.13 perplexity (lambada): exp(-mean) of per-document loglikelihoods", (), "loglikelihoods"),
     ("coqa", _M + "coqa:CoQA", "CoQA F1 / exact match as lm-eval 0.4.13's coqa task (SQuAD v2.0 answers, leave-one-out over golds)", ()),
 ]:
     register(*_entry)

@@ -137,6 +137,7 @@ wt = importlib.util.module_from_spec(spec); spec.loader.exec_module(wt)
 from lm_eval.api.registry import get_aggregation
 agg_ppl = get_aggregation("weighted_perplexity")
 agg_bpb = get_aggregation("bits_per_byte")
+agg_mean_ppl = get_aggregation("perplexity")
 out = []
 for case in json.load(sys.stdin):
     docs = [wt.process_results({"page": page}, [ll]) for page, ll in zip(case["pages"], case["loglikelihoods"])]
@@ -146,6 +147,10 @@ for case in json.load(sys.stdin):
             row[name] = fn([tuple(x) for x in row["items"][name]])
         except Exception as e:
             row[name] = {"error": type(e).__name__}
+    try:  # the unweighted "perplexity" aggregation (lambada) of the same log-likelihoods
+        row["perplexity"] = agg_mean_ppl(case["loglikelihoods"])
+    except Exception as e:
+        row["perplexity"] = {"error": type(e).__name__}
     out.append(row)
 print(json.dumps({"version": lm_eval.__version__ if hasattr(lm_eval, "__version__") else "0.4.13", "cases": out}))
 """
@@ -160,10 +165,11 @@ def lm_eval_goldens(python: str, rng: random.Random) -> dict:
         lls = [-rng.uniform(0.2, 4.0) * max(1, len(p.encode("utf-8"))) for p in pages]
         cases.append({"pages": pages, "loglikelihoods": lls})
     cases.append({"pages": ["", "x"], "loglikelihoods": [-0.5, -2.0]})  # an empty document: 0 bytes, 1 "word"
+    cases.append({"pages": [f"w{i}" for i in range(300)], "loglikelihoods": [-rng.uniform(0, 12) for _ in range(300)]})  # lambada-like
     got = run(python, LM_EVAL_PROGRAM, cases)
     for case, g in zip(cases, got["cases"]):
         case.update(g)
-    return {"reference": "lm-eval 0.4.13 (PyPI): lm_eval.api.metrics aggregations weighted_perplexity, bits_per_byte; "
+    return {"reference": "lm-eval 0.4.13 (PyPI): lm_eval.api.metrics aggregations weighted_perplexity, bits_per_byte, perplexity; "
                          "items from tasks/wikitext/preprocess_wikitext.py process_results", "cases": cases}
 
 

@@ -3,7 +3,9 @@
 one ``{"task_id", "passed"}`` record per sample, or one ``{"task_id", "n", "c"}`` record per
 problem) and lm-eval's ``word_perplexity`` / ``byte_perplexity`` / ``bits_per_byte`` (lm-eval's
 ``--log_samples`` file ``samples_<task>_*.jsonl``, whose records hold ``"word_perplexity":
-[loglikelihood, words]`` and so on, or records ``{"loglikelihood", "count"}``)."""
+[loglikelihood, words]`` and so on, or records ``{"loglikelihood", "count"}``) and
+``lm_eval_perplexity`` (records with ``"perplexity": loglikelihood``, as lambada logs them, or
+``{"loglikelihood"}``)."""
 
 from __future__ import annotations
 
@@ -71,10 +73,18 @@ def inputs(metric: Any, kind: str, path: str, cache: dict[str, Any]) -> tuple[li
                 raise InvalidInputError(f"{path}:{lines[int(m.group(1)) - 1]}: {m.group(2)}") from None
             raise
         return ids, ns, cs
-    key = metric.name
+    key = getattr(metric, "logged_key", metric.name)
+    single = metric.name == "lm_eval_perplexity"  # one log-likelihood per document, no count
     lls, counts, names = [], [], []
     for lineno, rec in records:
-        if isinstance(rec, dict) and key in rec:
+        if single:
+            if isinstance(rec, dict) and key in rec:
+                ll, count = rec[key], 0
+            elif isinstance(rec, dict) and "loglikelihood" in rec:
+                ll, count = rec["loglikelihood"], 0
+            else:
+                raise InvalidInputError(f'{path}:{lineno}: expected "{key}": loglikelihood (lm-eval\'s logged sample) or "loglikelihood"')
+        elif isinstance(rec, dict) and key in rec:
             pair = rec[key]
             if not isinstance(pair, list) or len(pair) != 2:
                 raise InvalidInputError(f'{path}:{lineno}: "{key}" must be [loglikelihood, count], got {pair!r}')
@@ -90,6 +100,8 @@ def inputs(metric: Any, kind: str, path: str, cache: dict[str, Any]) -> tuple[li
         counts.append(count)
         doc = rec.get("doc_id", len(names)) if isinstance(rec, dict) else len(names)
         names.append(str(doc))
+    if single:
+        return names, lls, None
     return names, lls, counts
 
 

@@ -276,3 +276,116 @@ def f1(items: Any) -> float:
     if not golds:
         raise InvalidInputError("lm-eval f1: no documents (lm-eval's zip(*items) of nothing)")
     return float(np.max(f1_score(golds, preds)))
+
+
+def _loglikelihoods(values: Any) -> list:
+    from .._inputs import as_sequence
+
+    if isinstance(values, (str, bytes)):
+        raise InputTypeError("lm-eval perplexity: give one log-likelihood per document")
+    out = []
+    for i, ll in enumerate(as_sequence(values, "loglikelihoods")):
+        if not _number(ll):
+            raise InputTypeError(f"lm-eval perplexity: item {i} must be a number, got {type(ll).__name__}")
+        if isinstance(ll, (int, np.integer)) and abs(int(ll)) >= 2**53:
+            raise InvalidInputError(f"lm-eval perplexity: item {i}: {int(ll)} is past 2**53, where floats stop counting")
+        if not math.isfinite(ll) or ll > 0:
+            raise InvalidInputError(f"lm-eval perplexity: item {i}: loglikelihood {ll!r} is not a finite log-likelihood (<= 0)")
+        out.append(float(ll) if isinstance(ll, np.floating) else ll)
+    return out
+
+
+def _mean_perplexity(lls: list) -> float:
+    if not lls:
+        raise InvalidInputError("lm-eval perplexity: no documents")
+    total = sum(lls)
+    if not math.isfinite(total):
+        raise InvalidInputError("lm-eval perplexity: the sum of the log-likelihoods overflows a float")
+    return _exp(-(total / len(lls)), "lm-eval perplexity")
+
+
+def perplexity(items: Any) -> float:
+    """lm-eval 0.4.13's ``perplexity`` aggregation (lambada's ``perplexity``):
+    ``math.exp(-mean(items))`` of one log-likelihood per document, ``mean = sum / len``."""
+    return _mean_perplexity(_loglikelihoods(items))
+
+
+class LmEvalPerplexity(Metric):
+    """lm-eval's ``perplexity`` (registered metric of ``loglikelihood`` tasks, e.g. lambada):
+    ``math.exp(-sum(loglikelihoods) / len(loglikelihoods))``, one log-likelihood (of the
+    target continuation) per document.
+
+    >>> from nlgmetrics import LmEvalPerplexity
+    >>> round(LmEvalPerplexity().corpus_score([-1.0, -3.0]).score, 6)
+    7.389056
+    """
+
+    name = "lm_eval_perplexity"
+    logged_key = "perplexity"
+    count_fields = ("documents",)
+    sum_fields = ("loglikelihood",)
+
+    def __init__(self, *, n_threads: int = 0):
+        super().__init__(n_threads=n_threads)
+
+    def _signature_items(self) -> dict[str, Any]:
+        return {"agg": "perplexity", "ref": "lm-eval-0.4.13"}
+
+    def _abbreviations(self) -> dict[str, str]:
+        return {"agg": "agg", "ref": "ref"}
+
+    def stats(self, loglikelihoods: Any, counts: Any = None):  # type: ignore[override]
+        """Per document: ``documents`` (1) and ``loglikelihood``."""
+        from ..stats import SegmentStats
+
+        if counts is not None:
+            raise InputTypeError("lm_eval_perplexity takes one log-likelihood per document, no counts")
+        lls = _loglikelihoods(loglikelihoods)
+        sums = np.asarray(lls, dtype=np.float64).reshape(-1, 1)
+        return SegmentStats(self.key, self.count_fields, np.ones((len(lls), 1), dtype=np.uint64), self.sum_fields, sums,
+                            sequence_field="loglikelihood")
+
+    def _score(self, stats) -> Score:
+        docs = int(stats.counts[0])
+        seq = stats.sequence
+        if seq is not None and len(seq) == stats.n_segments == docs:
+            lls = seq.tolist()
+        else:
+            if docs == 0:
+                raise InvalidInputError("lm-eval perplexity: no documents")
+            lls = None
+        if lls is not None:
+            value, total = _mean_perplexity(lls), sum(lls)
+        else:
+            total = math.fsum(stats.sum_partials[0])
+            value = _exp(-(total / docs), "lm-eval perplexity")
+        return Score(self.name, value, self.signature(stats), stats, loglikelihood=total, documents=docs)
+
+    def _sentence_scores(self, seg) -> np.ndarray:
+        return np.array([_exp(-ll, self.name) for ll in seg.sums[:, 0].tolist()], dtype=np.float64)
+
+    def corpus_score(self, loglikelihoods: Any, counts: Any = None) -> Score:  # type: ignore[override]
+        return self.score_stats(self.stats(loglikelihoods, counts).total())
+
+    def sentence_scores(self, loglikelihoods: Any, counts: Any = None) -> np.ndarray:  # type: ignore[override]
+        return self._sentence_scores(self.stats(loglikelihoods, counts))
+
+    def update(self, loglikelihoods: Any, counts: Any = None) -> "LmEvalPerplexity":  # type: ignore[override]
+        return self._accumulate(self.stats(loglikelihoods, counts).total())
+
+    def add_batch(self, *, loglikelihoods: Any = None, predictions: Any = None, references: Any = None) -> "LmEvalPerplexity":  # type: ignore[override]
+        return self.update(predictions if loglikelihoods is None else loglikelihoods, references)
+
+    def add(self, *, loglikelihood: Any = None, prediction: Any = None, reference: Any = None) -> "LmEvalPerplexity":  # type: ignore[override]
+        return self.update([prediction if loglikelihood is None else loglikelihood], None if reference is None else [reference])
+
+    def compute(self, *, loglikelihoods: Any = None, predictions: Any = None, references: Any = None) -> Score:  # type: ignore[override]
+        values = predictions if loglikelihoods is None else loglikelihoods
+        if values is not None or references is not None:
+            self.update(values, references)
+        return self.score_stats(self._compute_state())
+
+    def pairwise(self, candidates: Any, references: Any) -> np.ndarray:
+        from ..errors import InvalidOptionError
+
+        raise InvalidOptionError(f"{self.name} has no pairwise form")
