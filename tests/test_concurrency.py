@@ -96,6 +96,11 @@ FEEDERS: dict[str, Callable[[Any, int], Any]] = {
     "parent": lambda m, k: m.update(*BATCHES[k], TABLES[k * BATCH : (k + 1) * BATCH]),
     # SARI reads sources: each segment's first reference stands in for it
     "sari": lambda m, k: m.update(*BATCHES[k], sources=[r[0] if isinstance(r, (list, tuple)) else r for r in BATCHES[k][1]]),
+    # per-problem (n, c) and per-document (loglikelihood, count) numbers
+    "pass_at_k": lambda m, k: m.update([len(p.split()) for p in BATCHES[k][0]], [len(p.split()) // 2 for p in BATCHES[k][0]]),
+    **{name: (lambda m, k: m.update(list(_slice([float(x.sum()) for x in LOGPROBS], k)), [len(p.encode()) for p in BATCHES[k][0]]))
+       for name in ("word_perplexity", "byte_perplexity", "bits_per_byte")},
+    "lm_eval_perplexity": lambda m, k: m.update(list(_slice([float(x.sum()) for x in LOGPROBS], k))),
 }
 # Built with their corpus-wide weights fixed (their update needs them).
 BUILDERS: dict[str, Callable[[], Any]] = {

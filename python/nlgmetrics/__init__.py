@@ -134,6 +134,14 @@ _EXPORTS: dict[str, str] = {
     # text simplification
     "SARI": ".metrics.sari",
     "sari": ".metrics.sari",
+    # QA and benchmark aggregates as registry metrics
+    "PassAtKMetric": ".metrics.pass_at_k", "pass_at_k": ".metrics.pass_at_k",
+    "WordPerplexity": ".metrics.lm_eval_aggregates", "BytePerplexity": ".metrics.lm_eval_aggregates",
+    "BitsPerByte": ".metrics.lm_eval_aggregates", "LmEvalPerplexity": ".metrics.lm_eval_aggregates",
+    "LongBenchQA": ".metrics.longbench_qa", "longbench_qa_f1": ".metrics.longbench_qa",
+    "CMRC2018": ".metrics.cmrc2018", "cmrc2018": ".metrics.cmrc2018",
+    "DROP": ".metrics.drop",
+    "CoQA": ".metrics.coqa",
 }
 
 __all__ = sorted(_EXPORTS)

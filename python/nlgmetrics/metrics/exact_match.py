@@ -23,6 +23,12 @@ Flavours:
   ``["İ", "a"]``. And ``regexes_to_ignore=[]`` with no ``ignore_*`` flag leaves the inputs
   Python lists, which evaluate compares as wholes: every flag is 1 when the two lists are
   equal (trailing NULs count there), else 0. One reference per prediction, as evaluate.
+- ``lm-eval``: lm-evaluation-harness 0.4.13's registered ``exact_match`` (evaluate's code,
+  copied into ``lm_eval/api/metrics.py``) as its ``generate_until`` tasks apply it: one
+  evaluate batch per document (the prediction repeated against each gold target, so the
+  numpy artefacts above act within a document), 1 when any target matches; the task's
+  ``mean`` over documents. The options are the task config's ``metric_list`` keywords
+  (``ignore_case``, ``ignore_punctuation``, ``regexes_to_ignore``, ``ignore_numbers``).
 
 Statistics per segment: ``matches`` (0 or 1) and ``n`` (1), merged by sum.
 """
@@ -90,7 +96,7 @@ class ExactMatch(Flavoured, Metric, default_flavour="plain"):
 
     @classmethod
     def _load_flavours(cls) -> None:
-        pass  # both flavours are defined below
+        pass  # the flavours are defined below
 
     def _signature_items(self) -> dict[str, Any]:
         items = {
@@ -164,21 +170,40 @@ class EvaluateExactMatch(ExactMatch):
     def _match_flags(self, predictions: list[str], references: list[list[str]]) -> np.ndarray:
         if any(len(r) != 1 for r in references):
             raise InvalidInputError("exact_match flavour 'evaluate' takes one reference per prediction, as evaluate")
-        preds: Any = list(predictions)
-        refs: Any = [r[0] for r in references]
-        if self.regexes_given:
-            for rx in self._regexes:
-                preds = np.array([rx.sub("", x) for x in preds])
-                refs = np.array([rx.sub("", x) for x in refs])
-        else:
-            preds, refs = np.asarray(preds), np.asarray(refs)
-        if self.ignore_case:
-            preds, refs = np.char.lower(preds), np.char.lower(refs)
-        if self.ignore_punctuation:
-            preds, refs = np.char.translate(preds, table=_PUNCTUATION), np.char.translate(refs, table=_PUNCTUATION)
-        if self.ignore_numbers:
-            preds, refs = np.char.translate(preds, table=_DIGITS), np.char.translate(refs, table=_DIGITS)
-        # numpy arrays compare element by element; two Python lists (regexes_to_ignore=[]
-        # without an ignore_* flag) compare as wholes, one flag for the batch
-        flags = preds == refs
-        return np.broadcast_to(np.asarray(flags, dtype=np.uint64), (len(predictions),))
+        return _evaluate_flags(self, list(predictions), [r[0] for r in references], len(predictions))
+
+
+def _evaluate_flags(m: ExactMatch, preds: Any, refs: Any, n: int) -> np.ndarray:
+    """evaluate 0.4's ``exact_match`` steps on one batch: the match flags (its ``score_list``)."""
+    if m.regexes_given:
+        for rx in m._regexes:
+            preds = np.array([rx.sub("", x) for x in preds])
+            refs = np.array([rx.sub("", x) for x in refs])
+    else:
+        preds, refs = np.asarray(preds), np.asarray(refs)
+    if m.ignore_case:
+        preds, refs = np.char.lower(preds), np.char.lower(refs)
+    if m.ignore_punctuation:
+        preds, refs = np.char.translate(preds, table=_PUNCTUATION), np.char.translate(refs, table=_PUNCTUATION)
+    if m.ignore_numbers:
+        preds, refs = np.char.translate(preds, table=_DIGITS), np.char.translate(refs, table=_DIGITS)
+    # numpy arrays compare element by element; two Python lists (regexes_to_ignore=[]
+    # without an ignore_* flag) compare as wholes, one flag for the batch
+    flags = preds == refs
+    return np.broadcast_to(np.asarray(flags, dtype=np.uint64), (n,))
+
+
+class LmEvalExactMatch(ExactMatch):
+    """``flavour="lm-eval"``: lm-evaluation-harness 0.4.13's registered ``exact_match``
+    (``exact_match_hf_evaluate``, evaluate's steps) as its ``generate_until`` tasks call it:
+    one evaluate batch per document, ``[prediction] * len(golds)`` against its gold targets,
+    1 when the batch's mean is above 0 (any gold matches); the task's mean over documents."""
+
+    flavour = "lm-eval"
+
+    def _match_flags(self, predictions: list[str], references: list[list[str]]) -> np.ndarray:
+        out = np.empty(len(predictions), dtype=np.uint64)
+        for i, (p, golds) in enumerate(zip(predictions, references)):
+            flags = _evaluate_flags(self, [p] * len(golds), list(golds), len(golds))
+            out[i] = 1 if np.mean(flags) > 0.0 else 0
+        return out

@@ -14,7 +14,7 @@ import string
 from collections import Counter
 from typing import Any, Sequence
 
-from ..errors import InputTypeError, InvalidInputError, LengthMismatchError, MissingExtraError
+from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError, MissingExtraError
 
 _CN_PUNCT = ("！？｡。＂＃＄％＆＇（）＊＋，－／：；＜＝＞＠［＼］＾＿｀｛｜｝～｟｠｢｣､、〃》「」『』【】"
              "〔〕〖〗〘〙〚〛〜〝〞〟〰〾〿–—‘’‛“”„‟…‧﹏.")
@@ -50,6 +50,7 @@ def _jieba():
         import jieba
     except ImportError:
         raise MissingExtraError("qa_f1_zh_score needs jieba: pip install nlgmetrics[zh]") from None
+    jieba.setLogLevel(60)  # its dictionary-loading messages are not ours to print
     return jieba
 
 
@@ -90,3 +91,98 @@ def longbench_qa_f1(predictions: Sequence[str], answers: Sequence[Sequence[str]]
     for v in rows:
         total += v
     return round(100 * total / len(rows), 2)
+
+
+# -- the registry metric ----------------------------------------------------------------------
+from .base import Metric, Score  # noqa: E402
+
+
+def np_bool() -> type:
+    import numpy as np
+
+    return np.bool_
+
+FLAVOURS = ("en", "zh")
+# LongBench's QA datasets (eval.py's dataset2metric): the flavour each is scored with; eval.py
+# keeps the prediction's first line for triviaqa (and the non-QA trec, samsum, lsht)
+DATASETS = {"narrativeqa": "en", "qasper": "en", "multifieldqa_en": "en", "multifieldqa_zh": "zh", "hotpotqa": "en",
+            "2wikimqa": "en", "musique": "en", "triviaqa": "en"}
+FIRST_LINE = frozenset({"triviaqa"})
+
+
+class LongBenchQA(Metric):
+    """LongBench's QA F1 as a registry metric (``longbench_qa``): flavour ``en`` is
+    ``qa_f1_score`` (narrativeqa, qasper, multifieldqa_en, hotpotqa, 2wikimqa, musique,
+    triviaqa), ``zh`` is ``qa_f1_zh_score`` (multifieldqa_zh; jieba). ``first_line=True`` keeps
+    the prediction's first line, as ``eval.py`` does for triviaqa.
+
+    Statistics per example: ``f1`` (max over its gold answers, 0–1, kept in order so the
+    corpus value is ``eval.py``'s own ``total_score += score``) and ``total`` (1). The score
+    is ``round(100 * total_score / len(predictions), 2)``; ``unrounded`` is the value before
+    ``round``.
+
+    >>> from nlgmetrics import LongBenchQA
+    >>> LongBenchQA().corpus_score(["The Eiffel Tower", "in 1889"], [["Eiffel Tower"], ["1887", "in 1889"]]).score
+    100.0
+    """
+
+    name = "longbench_qa"
+    count_fields = ("total",)
+    sum_fields = ("f1",)
+
+    def __init__(self, flavour: str | None = None, *, first_line: bool | None = None, dataset: str | None = None, n_threads: int = 0):
+        super().__init__(n_threads=n_threads)
+        if dataset is not None:
+            if not isinstance(dataset, str) or dataset not in DATASETS:
+                raise InvalidOptionError(f"{dataset!r} is not a LongBench QA dataset; known: {', '.join(DATASETS)}")
+            if flavour is not None and flavour != DATASETS[dataset]:
+                raise InvalidOptionError(f"LongBench scores {dataset} with flavour {DATASETS[dataset]!r}, not {flavour!r}")
+            if first_line is not None and bool(first_line) != (dataset in FIRST_LINE):
+                raise InvalidOptionError(f"LongBench's eval.py {'keeps' if dataset in FIRST_LINE else 'does not keep'} only the first line for {dataset}")
+            flavour, first_line = DATASETS[dataset], dataset in FIRST_LINE
+        flavour = "en" if flavour is None else flavour
+        if flavour not in FLAVOURS:
+            raise InvalidOptionError(f"unknown longbench_qa flavour {flavour!r}; known: {', '.join(FLAVOURS)}")
+        if first_line is not None and not isinstance(first_line, (bool, np_bool())):
+            raise InvalidOptionError(f"LongBenchQA: first_line must be True or False, got {first_line!r}")
+        self.flavour = flavour
+        self.first_line = bool(first_line)
+        self.dataset = dataset
+        if flavour == "zh":
+            _jieba()  # a missing extra is named when the metric is built, not mid-corpus
+
+    def _signature_items(self) -> dict[str, Any]:
+        jieba = getattr(_jieba(), "__version__", "unknown") if self.flavour == "zh" else None
+        return {"dataset": self.dataset, "flavour": self.flavour, "first_line": "yes" if self.first_line else "no", "jieba": jieba, "ref": "longbench-eval.py"}
+
+    def _abbreviations(self) -> dict[str, str]:
+        return {"dataset": "ds", "flavour": "f", "first_line": "fl", "jieba": "jieba", "ref": "ref"}
+
+    def _segment_stats(self, predictions: list[str], references: list[list[str]]):
+        import numpy as np
+
+        from ..stats import SegmentStats
+
+        rows = longbench_qa_f1_rows(predictions, references, zh=self.flavour == "zh", first_line=self.first_line)
+        counts = np.ones((len(rows), 1), dtype=np.uint64)
+        ref_counts = np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references))
+        sums = np.asarray(rows, dtype=np.float64).reshape(-1, 1)
+        return SegmentStats(self.key, self.count_fields, counts, self.sum_fields, sums, ref_counts=ref_counts, sequence_field="f1")
+
+    def _score(self, stats) -> Score:
+        import math
+
+        from ..stats import sequential_column_sums
+
+        n = int(stats.counts[0])
+        if n == 0:
+            raise InvalidInputError("LongBench's scorer of no example divides by zero")
+        if stats.sequence is not None and len(stats.sequence) == stats.n_segments == n:
+            total = float(sequential_column_sums(stats.sequence))  # total_score += score, in order
+        else:  # totals rebuilt from sums (bootstrap): the exactly rounded sum
+            total = math.fsum(stats.sum_partials[0])
+        unrounded = 100 * total / n
+        return Score(self.name, round(unrounded, 2), self.signature(stats), stats, unrounded=unrounded, total=n)
+
+    def _sentence_scores(self, seg):
+        return 100.0 * seg.sums[:, 0]
