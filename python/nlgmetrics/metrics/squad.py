@@ -34,6 +34,7 @@ per question of it, and have no threshold search.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import math
 from itertools import chain
@@ -406,15 +407,21 @@ def _fast_questions(dataset_json: Any) -> tuple[list[str], list[list[str]]] | No
     """:func:`_questions` without its checks, as ``(ids, gold answer lists)``, or ``None``
     when a check would fail.
 
-    The core reads the exact JSON shapes in place; other shapes take the Python walk, with
-    garbage collection waiting meanwhile: the walk makes a tuple and a list per question,
-    and each collection they trigger would traverse the whole parsed dataset (five times
-    the walk itself on SQuAD-sized input)."""
+    The core reads the exact JSON shapes in place; other shapes take the Python walk."""
+    with _gc_paused():
+        got = _core.squad_dataset_questions(dataset_json.get("data") if isinstance(dataset_json, dict) else None)
+        return got if got is not None else _walk(dataset_json)
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Any:
+    """Garbage collection waits: reading a dataset makes a few objects per question, and
+    each collection they trigger would traverse the whole parsed dataset (five times the
+    walk itself on SQuAD-sized input)."""
     was = gc.isenabled()
     gc.disable()
     try:
-        got = _core.squad_dataset_questions(dataset_json.get("data") if isinstance(dataset_json, dict) else None)
-        return got if got is not None else _walk(dataset_json)
+        yield
     finally:
         if was:
             gc.enable()
@@ -456,6 +463,12 @@ def evaluate_official(dataset_json: Any, predictions: Any, na_probs: Any = None,
     probabilities sorted stably in their own order, and reports the threshold as given
     (``1``, not ``1.0``, when the file says ``1``).
     """
+    with _gc_paused():
+        return _evaluate_official(dataset_json, predictions, na_probs, version, na_prob_thresh, n_threads, warn, names)
+
+
+def _evaluate_official(dataset_json: Any, predictions: Any, na_probs: Any, version: str | None, na_prob_thresh: float,
+                       n_threads: int, warn: Any, names: tuple[str, str, str]) -> dict[str, Any]:
     warn = warn or (lambda message: None)
     data_name, pred_name, na_name = names
     version = version or dataset_version(dataset_json)
