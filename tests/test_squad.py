@@ -256,6 +256,11 @@ def test_dataset_reader_edge_cases():
     # duplicates keyed by id (first place, last answers), an unanswerable question, int probabilities
     fast, slow = _both_paths(v2, preds, {"c": 1, "a": 0.25, "b": 0})
     assert fast == slow
+    ids, (rows, f1, ref_counts) = _core.squad_dataset_v2(data, preds)
+    assert ids == ["a", "b", "c"] and ref_counts.tolist() == [1, 0, 2]  # "a": first place, last answers
+    assert f1.tolist() == [0.0, 1.0, 1.0]
+    assert _core.squad_dataset_v2(data, {"a": "cat", "c": "x"}) is None  # "b" unanswered: the Python path warns
+    assert _core.squad_dataset_v2(_python_shapes(v2)["data"], preds) is None
     assert json.loads(fast[0])["best_exact_thresh"] in (0, 0.25, 1)
     # a question without a prediction nor a probability: 0.0, and the script's message
     fast, slow = _both_paths(v2, {"a": "cat", "c": "x"}, {"a": 0.5, "c": 0.5})

@@ -444,6 +444,12 @@ def squad_dataset_v1(
     """squad_stats of evaluate-v1.1.py's parsed inputs (the dataset's "data" list and {id: text}),
     read in place; None unless every question has a str prediction and a gold answer and the
     shapes are exact lists, dicts and str."""
+def squad_dataset_v2(
+    data: object, predictions: object, n_threads: int = 0
+) -> tuple[list[str], tuple[npt.NDArray[np.uint64], npt.NDArray[np.float64], npt.NDArray[np.int64]]] | None:
+    """(ids, squad_stats) of evaluate-v2.0.py's parsed inputs, the questions keyed by id as the
+    script's dict (first place, last answers); None unless every question has a str
+    prediction and the shapes are exact lists, dicts and str."""
 def squad_dataset_questions(data: object) -> tuple[list[str], list[list[str]]] | None:
     """(ids, gold answer texts per question) of a SQuAD dataset's "data" list, in order;
     None unless the shapes are exact lists, dicts and str."""

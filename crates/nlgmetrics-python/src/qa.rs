@@ -135,6 +135,67 @@ fn squad_dataset_v1<'py>(
     Ok(Some((matrix(py, rows, p.len(), qa::WIDTH)?, PyArray1::from_vec(py, f1), PyArray1::from_vec(py, counts))))
 }
 
+/// evaluate-v2.0.py's per-question statistics straight from its parsed inputs, with its
+/// questions keyed by id (an id asked twice keeps its first place and its last answers):
+/// the ids in that order and [`squad_stats`] of them. `None` unless every question has a
+/// str prediction and the shapes are exact (the caller's path then warns or names it).
+#[pyfunction]
+#[pyo3(signature = (data, predictions, n_threads=0))]
+fn squad_dataset_v2<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    predictions: &Bound<'py, PyAny>,
+    n_threads: usize,
+) -> PyResult<Option<(Bound<'py, PyList>, SquadStats<'py>)>> {
+    let (Some(q), Ok(by_id)) = (dataset_questions(data), predictions.cast_exact::<PyDict>()) else {
+        return Ok(None);
+    };
+    let Some(ids) = utf8_views(&q.ids) else {
+        return Ok(None);
+    };
+    // the script's dict: one entry per id at its first place, holding its last answers
+    let mut place: std::collections::HashMap<&str, usize> = std::collections::HashMap::with_capacity(ids.len());
+    let mut last: Vec<usize> = Vec::with_capacity(ids.len()); // question index of each entry's answers
+    let mut first: Vec<usize> = Vec::with_capacity(ids.len()); // question index of each entry's id
+    for (i, &id) in ids.iter().enumerate() {
+        match place.entry(id) {
+            std::collections::hash_map::Entry::Occupied(e) => {
+                let k = *e.get();
+                last[k] = i;
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(first.len());
+                first.push(i);
+                last.push(i);
+            }
+        }
+    }
+    if first.is_empty() {
+        return Ok(None);
+    }
+    let mut pred_objs = Vec::with_capacity(first.len());
+    for &i in &first {
+        let Some(p) = by_id.get_item(&q.ids[i])?.and_then(|p| p.cast_into_exact::<PyString>().ok()) else {
+            return Ok(None);
+        };
+        pred_objs.push(p);
+    }
+    let mut gold_objs = Vec::with_capacity(q.golds.len());
+    let mut starts = Vec::with_capacity(first.len() + 1);
+    starts.push(0);
+    for &i in &last {
+        gold_objs.extend_from_slice(&q.golds[q.starts[i]..q.starts[i + 1]]);
+        starts.push(gold_objs.len());
+    }
+    let (Some(p), Some(g)) = (utf8_views(&pred_objs), utf8_views(&gold_objs)) else {
+        return Ok(None);
+    };
+    let (rows, f1) = detached(py, || qa::batch_stats(Version::V2, &p, &g, &starts, n_threads))?;
+    let counts = starts.windows(2).map(|w| (w[1] - w[0]) as i64).collect();
+    let kept = PyList::new(py, first.iter().map(|&i| &q.ids[i]))?;
+    Ok(Some((kept, (matrix(py, rows, p.len(), qa::WIDTH)?, PyArray1::from_vec(py, f1), PyArray1::from_vec(py, counts)))))
+}
+
 /// The questions of a parsed SQuAD dataset's `data` list: their ids and their gold answer
 /// texts (a list per question), or `None` when the shapes are not exact (see above).
 #[pyfunction]
@@ -179,6 +240,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(squad_normalize, m)?)?;
     m.add_function(wrap_pyfunction!(squad_best_threshold, m)?)?;
     m.add_function(wrap_pyfunction!(squad_dataset_v1, m)?)?;
+    m.add_function(wrap_pyfunction!(squad_dataset_v2, m)?)?;
     m.add_function(wrap_pyfunction!(squad_dataset_questions, m)?)?;
     Ok(())
 }

@@ -37,7 +37,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import math
-from itertools import chain
+from itertools import chain, repeat
 from operator import itemgetter
 from typing import Any, Sequence
 
@@ -324,7 +324,9 @@ class SQuADv2(_SquadBase):
         """Per question: thresholded exact/F1 (overall and in its split), the raw values and
         flags the threshold search needs, and whether a no-answer probability was given."""
         predictions, references, na_probs = self._prepare_inputs(predictions, references, na_probs)
-        rows, f1, ref_counts = self._rows(predictions, references)
+        return self._segments(*self._rows(predictions, references), na_probs)
+
+    def _segments(self, rows: np.ndarray, f1: np.ndarray, ref_counts: np.ndarray, na_probs: Any) -> SegmentStats:
         n = len(rows)
         if na_probs is None:
             na = np.zeros(n, dtype=np.float64)
@@ -485,6 +487,14 @@ def _evaluate_official(dataset_json: Any, predictions: Any, na_probs: Any, versi
                 warn(f"Evaluation expects v-1.1, but got dataset with v-{dataset_json.get('version')}")
             metric = SQuAD(n_threads=n_threads)
             return dict(metric.score_stats(metric._segments(*got).total()).official)
+    if version == "2.0" and (na_probs is None or isinstance(na_probs, dict)):
+        # the common case in one core call: every question answered, the exact JSON shapes
+        got = _core.squad_dataset_v2(data, predictions, n_threads)
+        if got is not None:
+            ids, stats = got
+            metric = SQuADv2(na_prob_thresh=na_prob_thresh, n_threads=n_threads)
+            raw_na = _raw_na(ids, repeat(""), na_probs, na_name)
+            return _v2_official(metric, metric._segments(*stats, raw_na if na_probs is not None else None), ids, raw_na, na_probs)
     questions = _fast_questions(dataset_json)
     if questions is None:
         checked = _questions(dataset_json, data_name)  # names what is wrong
@@ -514,22 +524,31 @@ def _evaluate_official(dataset_json: Any, predictions: Any, na_probs: Any, versi
     if na_probs is not None and not isinstance(na_probs, dict):
         raise InvalidInputError(f"{na_name}: no-answer probabilities must be a JSON object {{question id: probability}}")
     preds = list(map(predictions.get, ids))
-    for i in [i for i, p in enumerate(preds) if type(p) is not str]:
+    for i in [] if set(map(type, preds)) == {str} else [i for i, p in enumerate(preds) if type(p) is not str]:
         if ids[i] in predictions:
             _prediction(predictions, ids[i], pred_name)  # not a string: names it
         warn(V2_MISSING.format(ids[i]))
     raw_na = _raw_na(ids, preds, na_probs, na_name)
     metric = SQuADv2(na_prob_thresh=na_prob_thresh, n_threads=n_threads)
     seg = metric.stats(preds, list(by_id.values()), raw_na if na_probs is not None else None)
+    return _v2_official(metric, seg, ids, raw_na, na_probs)
+
+
+def _v2_official(metric: "SQuADv2", seg: SegmentStats, ids: list[str], raw_na: list[Any], na_probs: dict | None) -> dict[str, Any]:
+    """evaluate-v2.0.py's dictionary from the questions' statistics (keyed by id, in order)."""
     cols = dict(zip(_V2_SEQUENCE, seg.sums[:, [metric.sum_fields.index(f) for f in _V2_SEQUENCE]].T))
     order = None
     if na_probs is not None:
-        rank = dict(zip(na_probs, range(len(na_probs))))
-        keys = list(map(rank.get, ids))
-        if None in keys:  # ids without a probability (unanswered) come after, in dataset order
-            late = len(rank)
-            keys = [late + i if k is None else k for i, k in enumerate(keys)]
-        order = np.lexsort((np.array(keys, dtype=np.int64), cols["na_prob"]))  # by probability, ties in the file's order
+        if list(na_probs) == ids:  # the file lists the questions in dataset order
+            keys = np.arange(len(ids), dtype=np.int64)
+        else:
+            rank = dict(zip(na_probs, range(len(na_probs))))
+            got = list(map(rank.get, ids))
+            if None in got:  # ids without a probability (unanswered) come after, in dataset order
+                late = len(rank)
+                got = [late + i if k is None else k for i, k in enumerate(got)]
+            keys = np.array(got, dtype=np.int64)
+        order = np.lexsort((keys, cols["na_prob"]))  # by probability, ties in the file's order
     return v2_eval(cols["f1_raw"], cols["exact_raw"], cols["has_ans"], cols["pred_nonempty"], cols["na_prob"],
                    metric.na_prob_thresh, with_best=na_probs is not None, order=order, thresh_values=raw_na)
 
