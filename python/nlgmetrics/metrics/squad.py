@@ -335,7 +335,7 @@ class SQuADv2(_SquadBase):
                 raise InputTypeError("na_probs must be a sequence of probabilities, one per question")
             try:
                 na = np.asarray(na_probs, dtype=np.float64).reshape(-1)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):
                 raise InputTypeError("na_probs must be numbers, one per question") from None
             if len(na) != n:
                 raise LengthMismatchError(f"predictions and na_probs: lengths differ ({n} vs {len(na)})")
@@ -559,9 +559,12 @@ def _raw_na(ids: list[str], preds: list[Any], na_probs: dict | None, na_name: st
     if na_probs is None:
         return [0.0] * len(ids)
     raw = list(map(na_probs.get, ids))
-    kinds = set(map(type, raw))
-    if kinds <= {float, int} and not any(p != p for p in raw if type(p) is float):
-        return raw  # the common case: every question has a number (bool is not int's type)
+    if set(map(type, raw)) <= {float, int}:  # the common case: every question has a number (bool's type is not int)
+        try:
+            if not np.isnan(np.asarray(raw, dtype=np.float64)).any():
+                return raw
+        except OverflowError:  # an int beyond float64: the loop below takes it as it is
+            pass
     out = []
     for qid, pred, p in zip(ids, preds, raw):
         if qid in na_probs:
