@@ -11,6 +11,8 @@ The checkpoint is a directory with ``config.json`` (``model_type: bleurt``), the
 (``model.safetensors`` or ``pytorch_model.bin``) and the tokenizer files (WordPiece
 ``vocab.txt`` or a SentencePiece model); it is read without bleurt-pytorch (see
 ``_bleurt_model``). Several references: the maximum over them. The corpus score is the mean.
+``n_threads=k`` runs torch with ``k`` threads during the forward pass (0: torch's own
+setting), so runs with the same ``k`` give the same bits wherever they run (docs/scale.md).
 """
 
 from __future__ import annotations
