@@ -2,10 +2,14 @@
 
 Each engine runs in its own process (so 1 and 2 workers start clean), scoring the same
 pairs with the same metrics; the scores are checked equal to the local ones to the bit.
-Reported: wall time of the scoring call (engine start-up excluded, shown apart), the
-overhead per row against the local path, and the speed-up from 1 to 2 workers.
+Every worker runs the metrics on ``--threads`` threads (default 1: one core a worker), and
+the local path runs once per worker count with that many threads, so "2 workers" means two
+cores on every row. Reported: wall time of the scoring call (engine start-up excluded,
+shown apart), the overhead per row against the local path on one core, and a scaling table
+(rows a second on 1 and 2 workers, the speed-up, rows a second per worker). The load
+average is printed before and after: the speed-up needs idle cores to show.
 
-    python benches/bench_engines.py --n 200000 --metrics bleu chrf --parts 16
+    python benches/bench_engines.py --rows 1000000 --metrics bleu chrf --parts 16
 """
 
 from __future__ import annotations
@@ -34,11 +38,11 @@ def pairs(n: int, seed: int = 0) -> tuple[list[str], list[str]]:
     return hyps, refs
 
 
-def run_one(engine: str, workers: int, n: int, metrics: list[str], parts: int) -> dict:
+def run_one(engine: str, workers: int, n: int, metrics: list[str], parts: int, threads: int) -> dict:
     from nlgmetrics import load
 
     hyps, refs = pairs(n)
-    ms = [load(m) for m in metrics]
+    ms = [load(m, n_threads=threads * workers if engine == "local" else threads) for m in metrics]
     t0 = time.perf_counter()
     if engine == "local":
         start = 0.0
@@ -94,35 +98,53 @@ def run_one(engine: str, workers: int, n: int, metrics: list[str], parts: int) -
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--n", type=int, default=200_000)
+    ap.add_argument("--rows", "--n", dest="rows", type=int, default=200_000, help="synthetic pairs to score")
     ap.add_argument("--metrics", nargs="+", default=["bleu", "chrf"])
     ap.add_argument("--parts", type=int, default=16)
+    ap.add_argument("--threads", type=int, default=1, help="metric threads per worker (the local path: this times the workers)")
     ap.add_argument("--engines", nargs="+", default=["local", "dask", "ray", "spark"])
     ap.add_argument("--one", nargs=2, metavar=("ENGINE", "WORKERS"))
     args = ap.parse_args()
     if args.one:
-        print(json.dumps(run_one(args.one[0], int(args.one[1]), args.n, args.metrics, args.parts)))
+        print(json.dumps(run_one(args.one[0], int(args.one[1]), args.rows, args.metrics, args.parts, args.threads)))
         return
     env = {**os.environ, "PYTHONWARNINGS": "ignore"}
     rows = []
+    load_before = os.getloadavg()
     for engine in args.engines:
-        for workers in ([1] if engine == "local" else [1, 2]):
-            cmd = [sys.executable, __file__, "--n", str(args.n), "--parts", str(args.parts), "--metrics", *args.metrics, "--one", engine, str(workers)]
+        for workers in (1, 2):
+            cmd = [sys.executable, __file__, "--rows", str(args.rows), "--parts", str(args.parts), "--threads", str(args.threads),
+                   "--metrics", *args.metrics, "--one", engine, str(workers)]
             out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
             line = [ln for ln in out.stdout.splitlines() if ln.startswith("{")]
             if out.returncode or not line:
                 print(f"{engine} x{workers} failed:\n{out.stderr[-2000:]}", file=sys.stderr)
                 continue
             rows.append(json.loads(line[-1]))
-    local = next(r for r in rows if r["engine"] == "local")
-    print(f"{args.n:,} synthetic pairs, metrics {', '.join(args.metrics)}, {args.parts} partitions/blocks")
-    print(f"| engine | workers | scoring s | start-up s | overhead µs/row vs local | 1→2 speed-up | scores == local |")
-    print("|---|---|---|---|---|---|---|")
+    report(rows, args, load_before, os.getloadavg())
+
+
+def report(rows: list[dict], args: argparse.Namespace, load_before: tuple, load_after: tuple) -> None:
+    n = args.rows
+    local = next(r for r in rows if r["engine"] == "local" and r["workers"] == 1)
+    print(f"{n:,} synthetic pairs, metrics {', '.join(args.metrics)}, {args.parts} partitions/blocks, {args.threads} thread(s) a worker;"
+          f" load average {load_before[0]:.2f} before, {load_after[0]:.2f} after")
+    print()
+    print("| engine | workers | scoring s | start-up s | overhead µs/row vs local ×1 | scores == local |")
+    print("|---|---|---|---|---|---|")
     for r in rows:
-        one = next((x for x in rows if x["engine"] == r["engine"] and x["workers"] == 1), r)
-        speed = f"{one['seconds'] / r['seconds']:.2f}×" if r["workers"] == 2 else ""
-        over = (r["seconds"] - local["seconds"]) / args.n * 1e6
-        print(f"| {r['engine']} | {r['workers']} | {r['seconds']:.2f} | {r['startup']:.1f} | {over:+.2f} | {speed} | {r['scores'] == local['scores']} |")
+        over = (r["seconds"] - local["seconds"]) / n * 1e6
+        print(f"| {r['engine']} | {r['workers']} | {r['seconds']:.2f} | {r['startup']:.1f} | {over:+.2f} | {r['scores'] == local['scores']} |")
+    print()
+    print("| engine | rows/s, 1 worker | rows/s, 2 workers | 1→2 speed-up | rows/s per worker (2) |")
+    print("|---|---|---|---|---|")
+    for engine in dict.fromkeys(r["engine"] for r in rows):
+        one = next((r for r in rows if r["engine"] == engine and r["workers"] == 1), None)
+        two = next((r for r in rows if r["engine"] == engine and r["workers"] == 2), None)
+        if one is None or two is None:
+            continue
+        a, b = n / one["seconds"], n / two["seconds"]
+        print(f"| {engine} | {a:,.0f} | {b:,.0f} | {b / a:.2f}× | {b / 2:,.0f} |")
 
 
 if __name__ == "__main__":

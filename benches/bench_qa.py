@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
 import random
 import subprocess
 import sys
@@ -112,7 +113,7 @@ def main() -> None:
         assert ours == peer2, (ours, peer2)
         rows.append((label, pc2, c, w))
     floor_s = None
-    exe = FLOOR / "target" / "release" / "nlgmetrics-floor"
+    exe = Path(os.environ.get("CARGO_TARGET_DIR") or FLOOR / "target") / "release" / "nlgmetrics-floor"
     if not exe.exists():
         subprocess.run(["cargo", "build", "--release", "-q"], cwd=FLOOR, check=True)
     with tempfile.TemporaryDirectory() as tmp:

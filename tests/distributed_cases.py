@@ -15,8 +15,11 @@ ONE_REF_NAMES = {"wer", "cer", "mer", "wil", "wip", "per"}
 TEXT = sorted(e.name for e in available() if e.text and e.name not in NOT_PAIRS)
 ONE_REF = [n for n in TEXT if n in ONE_REF_NAMES]
 MULTI_REF = [n for n in TEXT if n not in ONE_REF_NAMES]
-# Model-based metrics: their float32 model outputs move with the BLAS thread count and
-# the batch shapes (observed: ~3e-9 on BERTScore's F); the bound asserted.
+# Model-based metrics run torch on MODEL_THREADS threads everywhere (the metric's
+# n_threads, applied by the local call and by every actor / Python worker), so a block
+# scores to the same bits on a worker as locally. One call over the whole corpus batches
+# rows into other shapes, which can move float32's last bits: bounded by MODEL_TOL.
+MODEL_THREADS = 2
 MODEL_TOL = 1e-6
 COMET_GOLD = Path(__file__).resolve().parent / "goldens" / "comet"
 
@@ -72,9 +75,9 @@ def _sources(n: int) -> list[str]:
     return path.read_text(encoding="utf-8").splitlines()[:n]
 
 
-def model_metrics(tmp_path_factory) -> dict:
+def model_metrics(tmp_path_factory, n_threads: int = MODEL_THREADS) -> dict:
     """BERTScore and BLEURT on tiny models built from configs, COMET from the repository's
-    tiny golden checkpoint: name -> metric (CPU)."""
+    tiny golden checkpoint: name -> metric (CPU, torch on ``n_threads`` threads)."""
     from neural_models import tiny_bert, tiny_bleurt
 
     from nlgmetrics.neural.bertscore import BERTScore
@@ -84,9 +87,9 @@ def model_metrics(tmp_path_factory) -> dict:
     bert = str(tiny_bert(tmp_path_factory.mktemp("tiny-bert-dist")))
     bleurt = str(tiny_bleurt(tmp_path_factory.mktemp("tiny-bleurt-dist")))
     return {
-        "bertscore": BERTScore(bert, layer=2, device="cpu"),
-        "bleurt": BLEURT(bleurt, device="cpu"),
-        "comet": COMET(COMET_GOLD / "da-sparsemax-avg", encoder=COMET_GOLD / "xlmr-tiny"),
+        "bertscore": BERTScore(bert, layer=2, device="cpu", n_threads=n_threads),
+        "bleurt": BLEURT(bleurt, device="cpu", n_threads=n_threads),
+        "comet": COMET(COMET_GOLD / "da-sparsemax-avg", encoder=COMET_GOLD / "xlmr-tiny", n_threads=n_threads),
     }
 
 

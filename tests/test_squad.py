@@ -205,6 +205,88 @@ def test_evaluate_dict_shapes():
     assert SQuAD().compute(predictions=v1_preds, references=v1_refs).official == json.loads(c["expected.json"]["v1.1"]["stdout"])
 
 
+class _Dict(dict):
+    """A dict subclass: the core reads the exact JSON shapes only, so this takes the Python walk."""
+
+
+def _python_shapes(obj):
+    if isinstance(obj, dict):
+        return _Dict({k: _python_shapes(v) for k, v in obj.items()})
+    if isinstance(obj, list):
+        return [_python_shapes(v) for v in obj]
+    return obj
+
+
+def _both_paths(dataset, preds, na=None, **options):
+    """evaluate_official through the core's reader and through the Python walk: results
+    (as JSON text, so 1 and 1.0 differ) and the messages each path gave."""
+    out = []
+    for data in (dataset, _python_shapes(dataset)):
+        said = []
+        got = evaluate_official(data, preds, na, warn=said.append, **options)
+        out.append((json.dumps(got), said))
+    return out
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_core_dataset_reader_equals_the_python_walk(case):
+    from nlgmetrics import _core
+
+    c = load_case(case)
+    runs = [(c["dev-v1.1.json"], c["pred-v1.1.json"], None, {}), (c["dev-v1.1.json"], c["pred.json"], None, {}),
+            (c["dev-v2.0.json"], c["pred.json"], None, {}), (c["dev-v2.0.json"], c["pred.json"], c["na_prob.json"], {}),
+            (c["dev-v2.0.json"], c["pred.json"], c["na_prob.json"], {"na_prob_thresh": 0.5})]
+    for dataset, preds, na, options in runs:
+        fast, slow = _both_paths(dataset, preds, na, **options)
+        assert fast == slow
+    # the core did read the exact shapes, and declined the others
+    ids, golds = _core.squad_dataset_questions(c["dev-v2.0.json"]["data"])
+    assert list(zip(ids, golds)) == questions(c["dev-v2.0.json"])
+    assert _core.squad_dataset_questions(_python_shapes(c["dev-v2.0.json"])["data"]) is None
+    assert _core.squad_dataset_v1(_python_shapes(c["dev-v1.1.json"])["data"], c["pred-v1.1.json"]) is None
+
+
+def test_dataset_reader_edge_cases():
+    from nlgmetrics import _core
+
+    qa = lambda q, *answers: {"id": q, "answers": [{"text": a} for a in answers]}  # noqa: E731
+    data = [{"paragraphs": [{"qas": [qa("a", "The Cat!"), qa("b"), qa("a", "x y"), qa("c", "北京", "ＡＢＣ")]}]}]
+    v2 = {"version": "v2.0", "data": data}
+    preds = {"a": "cat", "b": "", "c": "ＡＢＣ"}
+    # duplicates keyed by id (first place, last answers), an unanswerable question, int probabilities
+    fast, slow = _both_paths(v2, preds, {"c": 1, "a": 0.25, "b": 0})
+    assert fast == slow
+    ids, (rows, f1, ref_counts) = _core.squad_dataset_v2(data, preds)
+    assert ids == ["a", "b", "c"] and ref_counts.tolist() == [1, 0, 2]  # "a": first place, last answers
+    assert f1.tolist() == [0.0, 1.0, 1.0]
+    assert _core.squad_dataset_v2(data, {"a": "cat", "c": "x"}) is None  # "b" unanswered: the Python path warns
+    assert _core.squad_dataset_v2(_python_shapes(v2)["data"], preds) is None
+    assert json.loads(fast[0])["best_exact_thresh"] in (0, 0.25, 1)
+    # a question without a prediction nor a probability: 0.0, and the script's message
+    fast, slow = _both_paths(v2, {"a": "cat", "c": "x"}, {"a": 0.5, "c": 0.5})
+    assert fast == slow and fast[1] == ["Missing prediction for b"]
+    # v1.1: the core declines missing predictions and questions without answers
+    v1 = {"version": "1.1", "data": [{"paragraphs": [{"qas": [qa("a", "The Cat!"), qa("c", "北京")]}]}]}
+    assert _core.squad_dataset_v1(v1["data"], {"a": "cat"}) is None
+    assert _core.squad_dataset_v1(v1["data"], {"a": "cat", "c": 3}) is None
+    assert _core.squad_dataset_v1(data, {"a": "cat", "b": "", "c": "x"}) is None  # "b" has no answers
+    fast, slow = _both_paths(v1, {"a": "cat"})
+    assert fast == slow and fast[1] == ["Unanswered question c will receive score 0."]
+    fast, slow = _both_paths(v1, {"a": "the cat", "c": "北京"})
+    assert fast == slow and json.loads(fast[0]) == {"exact_match": 100.0, "f1": 100.0}
+    with pytest.raises(InvalidInputError, match="not a string"):
+        evaluate_official(v1, {"a": "cat", "c": 3})
+    for bad in (True, None, float("nan"), "0.5"):
+        with pytest.raises(InvalidInputError, match="not a number"):
+            evaluate_official(v2, preds, {"a": 0.1, "b": bad, "c": 0.2})
+    with pytest.raises(InvalidInputError, match="no probability"):
+        evaluate_official(v2, preds, {"a": 0.1, "c": 0.2})
+    with pytest.raises(InputTypeError, match="numbers"):  # an int beyond float64: a typed error, not OverflowError
+        evaluate_official(v2, preds, {"a": 10**400, "b": 0, "c": 0})
+    assert _core.squad_dataset_questions(None) is None
+    assert _core.squad_dataset_questions([{"paragraphs": [{"qas": [{"id": 1, "answers": []}]}]}]) is None
+
+
 # -- statistics: merge, streaming, bootstrap ------------------------------------------------------------
 def _coco_v2():
     c = load_case("coco")

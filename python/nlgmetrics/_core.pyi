@@ -438,6 +438,21 @@ def squad_best_threshold(
     pred_nonempty: npt.NDArray[np.bool_],
     order: npt.NDArray[np.int64],
 ) -> tuple[float, int | None]: ...
+def squad_dataset_v1(
+    data: object, predictions: object, n_threads: int = 0
+) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.float64], npt.NDArray[np.int64]] | None:
+    """squad_stats of evaluate-v1.1.py's parsed inputs (the dataset's "data" list and {id: text}),
+    read in place; None unless every question has a str prediction and a gold answer and the
+    shapes are exact lists, dicts and str."""
+def squad_dataset_v2(
+    data: object, predictions: object, n_threads: int = 0
+) -> tuple[list[str], tuple[npt.NDArray[np.uint64], npt.NDArray[np.float64], npt.NDArray[np.int64]]] | None:
+    """(ids, squad_stats) of evaluate-v2.0.py's parsed inputs, the questions keyed by id as the
+    script's dict (first place, last answers); None unless every question has a str
+    prediction and the shapes are exact lists, dicts and str."""
+def squad_dataset_questions(data: object) -> tuple[list[str], list[list[str]]] | None:
+    """(ids, gold answer texts per question) of a SQuAD dataset's "data" list, in order;
+    None unless the shapes are exact lists, dicts and str."""
 # -- rouge / rouge-chinese packages (crates/nlgmetrics-python/src/rouge_pltrdy.rs) ----
 def rouge_pltrdy_stats(
     hyps: Sequence[str], refs: Sequence[str], metrics: Sequence[str], variant: str, exclusive: bool = True, n_threads: int = 0

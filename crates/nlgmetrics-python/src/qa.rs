@@ -3,7 +3,8 @@ use nlgmetrics_core::text::qa::{self, Version};
 use nlgmetrics_core::{parallel, Error};
 use numpy::{PyArray1, PyArray2, PyReadonlyArray1};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::intern;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 fn version(v: &str) -> Result<Version, Error> {
     match v {
@@ -66,6 +67,146 @@ fn squad_stats<'py>(
     Ok(Some((matrix(py, rows, n, qa::WIDTH)?, PyArray1::from_vec(py, f1), PyArray1::from_vec(py, counts))))
 }
 
+/// The questions of a parsed SQuAD dataset's `data` list (articles -> `paragraphs` ->
+/// `qas` -> `id` and `answers` -> `text`), read in place: ids, the flat gold answer texts
+/// and `n + 1` offsets. `None` when a level is not exactly a list or dict of that shape
+/// or an id or text is not exactly a str (the caller's checked walk names the problem).
+struct Questions<'py> {
+    ids: Vec<Bound<'py, PyString>>,
+    golds: Vec<Bound<'py, PyString>>,
+    starts: Vec<usize>,
+}
+
+fn field<'py>(obj: &Bound<'py, PyAny>, key: &Bound<'py, PyString>) -> Option<Bound<'py, PyAny>> {
+    obj.cast_exact::<PyDict>().ok()?.get_item(key).ok()?
+}
+
+fn dataset_questions<'py>(data: &Bound<'py, PyAny>) -> Option<Questions<'py>> {
+    let py = data.py();
+    let (k_par, k_qas, k_id, k_ans, k_text) =
+        (intern!(py, "paragraphs"), intern!(py, "qas"), intern!(py, "id"), intern!(py, "answers"), intern!(py, "text"));
+    let mut q = Questions { ids: Vec::new(), golds: Vec::new(), starts: vec![0] };
+    for article in data.cast_exact::<PyList>().ok()?.iter() {
+        for paragraph in field(&article, k_par)?.cast_exact::<PyList>().ok()?.iter() {
+            for qa in field(&paragraph, k_qas)?.cast_exact::<PyList>().ok()?.iter() {
+                let id = field(&qa, k_id)?.cast_into_exact::<PyString>().ok()?;
+                for answer in field(&qa, k_ans)?.cast_exact::<PyList>().ok()?.iter() {
+                    q.golds.push(field(&answer, k_text)?.cast_into_exact::<PyString>().ok()?);
+                }
+                q.ids.push(id);
+                q.starts.push(q.golds.len());
+            }
+        }
+    }
+    Some(q)
+}
+
+/// evaluate-v1.1.py's per-question statistics straight from its parsed inputs: the
+/// dataset's `data` list and the predictions dict `{id: text}` (as [`squad_stats`]).
+/// `None` unless every question has a str prediction and a gold answer and the shapes are
+/// exact (the caller's path then warns about, or names, what differs).
+#[pyfunction]
+#[pyo3(signature = (data, predictions, n_threads=0))]
+fn squad_dataset_v1<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    predictions: &Bound<'py, PyAny>,
+    n_threads: usize,
+) -> PyResult<Option<SquadStats<'py>>> {
+    let (Some(q), Ok(by_id)) = (dataset_questions(data), predictions.cast_exact::<PyDict>()) else {
+        return Ok(None);
+    };
+    if q.ids.is_empty() || q.starts.windows(2).any(|w| w[0] == w[1]) {
+        return Ok(None);
+    }
+    let mut pred_objs = Vec::with_capacity(q.ids.len());
+    for id in &q.ids {
+        let Some(p) = by_id.get_item(id)?.and_then(|p| p.cast_into_exact::<PyString>().ok()) else {
+            return Ok(None);
+        };
+        pred_objs.push(p);
+    }
+    let (Some(p), Some(g)) = (utf8_views(&pred_objs), utf8_views(&q.golds)) else {
+        return Ok(None);
+    };
+    let starts = q.starts;
+    let (rows, f1) = detached(py, || qa::batch_stats(Version::V1, &p, &g, &starts, n_threads))?;
+    let counts = starts.windows(2).map(|w| (w[1] - w[0]) as i64).collect();
+    Ok(Some((matrix(py, rows, p.len(), qa::WIDTH)?, PyArray1::from_vec(py, f1), PyArray1::from_vec(py, counts))))
+}
+
+/// evaluate-v2.0.py's per-question statistics straight from its parsed inputs, with its
+/// questions keyed by id (an id asked twice keeps its first place and its last answers):
+/// the ids in that order and [`squad_stats`] of them. `None` unless every question has a
+/// str prediction and the shapes are exact (the caller's path then warns or names it).
+#[pyfunction]
+#[pyo3(signature = (data, predictions, n_threads=0))]
+fn squad_dataset_v2<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    predictions: &Bound<'py, PyAny>,
+    n_threads: usize,
+) -> PyResult<Option<(Bound<'py, PyList>, SquadStats<'py>)>> {
+    let (Some(q), Ok(by_id)) = (dataset_questions(data), predictions.cast_exact::<PyDict>()) else {
+        return Ok(None);
+    };
+    let Some(ids) = utf8_views(&q.ids) else {
+        return Ok(None);
+    };
+    // the script's dict: one entry per id at its first place, holding its last answers
+    let mut place: std::collections::HashMap<&str, usize> = std::collections::HashMap::with_capacity(ids.len());
+    let mut last: Vec<usize> = Vec::with_capacity(ids.len()); // question index of each entry's answers
+    let mut first: Vec<usize> = Vec::with_capacity(ids.len()); // question index of each entry's id
+    for (i, &id) in ids.iter().enumerate() {
+        match place.entry(id) {
+            std::collections::hash_map::Entry::Occupied(e) => {
+                let k = *e.get();
+                last[k] = i;
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(first.len());
+                first.push(i);
+                last.push(i);
+            }
+        }
+    }
+    if first.is_empty() {
+        return Ok(None);
+    }
+    let mut pred_objs = Vec::with_capacity(first.len());
+    for &i in &first {
+        let Some(p) = by_id.get_item(&q.ids[i])?.and_then(|p| p.cast_into_exact::<PyString>().ok()) else {
+            return Ok(None);
+        };
+        pred_objs.push(p);
+    }
+    let mut gold_objs = Vec::with_capacity(q.golds.len());
+    let mut starts = Vec::with_capacity(first.len() + 1);
+    starts.push(0);
+    for &i in &last {
+        gold_objs.extend_from_slice(&q.golds[q.starts[i]..q.starts[i + 1]]);
+        starts.push(gold_objs.len());
+    }
+    let (Some(p), Some(g)) = (utf8_views(&pred_objs), utf8_views(&gold_objs)) else {
+        return Ok(None);
+    };
+    let (rows, f1) = detached(py, || qa::batch_stats(Version::V2, &p, &g, &starts, n_threads))?;
+    let counts = starts.windows(2).map(|w| (w[1] - w[0]) as i64).collect();
+    let kept = PyList::new(py, first.iter().map(|&i| &q.ids[i]))?;
+    Ok(Some((kept, (matrix(py, rows, p.len(), qa::WIDTH)?, PyArray1::from_vec(py, f1), PyArray1::from_vec(py, counts)))))
+}
+
+/// The questions of a parsed SQuAD dataset's `data` list: their ids and their gold answer
+/// texts (a list per question), or `None` when the shapes are not exact (see above).
+#[pyfunction]
+fn squad_dataset_questions<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Option<(Bound<'py, PyList>, Bound<'py, PyList>)>> {
+    let Some(q) = dataset_questions(data) else {
+        return Ok(None);
+    };
+    let golds = q.starts.windows(2).map(|w| PyList::new(py, &q.golds[w[0]..w[1]])).collect::<PyResult<Vec<_>>>()?;
+    Ok(Some((PyList::new(py, q.ids)?, PyList::new(py, golds)?)))
+}
+
 /// `normalize_answer(text)` of the SQuAD scripts for each text.
 #[pyfunction]
 #[pyo3(signature = (texts, n_threads=0))]
@@ -98,5 +239,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(squad_stats, m)?)?;
     m.add_function(wrap_pyfunction!(squad_normalize, m)?)?;
     m.add_function(wrap_pyfunction!(squad_best_threshold, m)?)?;
+    m.add_function(wrap_pyfunction!(squad_dataset_v1, m)?)?;
+    m.add_function(wrap_pyfunction!(squad_dataset_v2, m)?)?;
+    m.add_function(wrap_pyfunction!(squad_dataset_questions, m)?)?;
     Ok(())
 }

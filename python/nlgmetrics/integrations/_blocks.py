@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ..engines import two_phase
-from ..errors import InputTypeError, InvalidInputError, InvalidOptionError
+from ..errors import InputTypeError, InvalidInputError
 from ..stats import Stats
 
 Job = tuple[Any, str]
@@ -134,33 +134,6 @@ def merge(*parts: list[Any]) -> list[Any]:
     for p in parts[1:]:
         out = [add(a, b) for a, b in zip(out, p)]
     return out
-
-
-def metric_items(metrics: Any) -> tuple[list[Any], bool]:
-    """(metric objects, single?) from a name, an object or a list of either."""
-    from ..registry import load
-
-    single = not isinstance(metrics, (list, tuple))
-    items = [load(m) if isinstance(m, str) else m for m in ([metrics] if single else metrics)]
-    for m in items:
-        if not hasattr(m, "stats") or not hasattr(m, "score_stats"):
-            raise InputTypeError(f"{getattr(m, 'name', type(m).__name__)} has no per-segment statistics: it cannot be scored block by block")
-    if not items:
-        raise InvalidOptionError("no metrics given")
-    return items, single
-
-
-def is_model_metric(metric: Any) -> bool:
-    """Metrics that load a neural model (BERTScore, COMET, BLEURT...): run by actors."""
-    return type(metric).__module__.startswith("nlgmetrics.neural.")
-
-
-def bootstrap_options(n_resamples: int | None, seed: Any) -> tuple[int, int] | None:
-    if n_resamples is None:
-        return None
-    from ..engines.significance import _check_count, _resolve_seed
-
-    return (_check_count("n_resamples", n_resamples), _resolve_seed(seed, "nlgmetrics")[0])
 
 
 def finish(metric: Any, bound: Any, total: Stats, resampled: Any, boot: tuple[int, int] | None) -> Any:

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping, Sequence
 
-from ..errors import InputTypeError, InvalidOptionError, MissingExtraError
-from . import _blocks
+from ..errors import InputTypeError, InvalidInputError, MissingExtraError
+from . import _blocks, _jobs
 
 _REMOTES: dict[str, Any] = {}
 
@@ -166,12 +166,6 @@ def _actor_options(num_cpus: float | None, num_gpus: float | None) -> dict[str, 
     return out
 
 
-def _check_positive(name: str, value: Any, minimum: int = 1) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-        raise InvalidOptionError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return value
-
-
 def _run(
     ds: Any,
     jobs: list[tuple[Any, str]],
@@ -188,33 +182,29 @@ def _run(
     """(merged statistics ref, jobs ref, tables ref)."""
     ray = _ray()
     _check_dataset(ds)
-    split_every = _check_positive("split_every", split_every, 2)
+    split_every = _jobs.check_count("split_every", split_every, 2)
     jobs_ref = ray.put(jobs)
     given = dict(tables or {})
     with _Ordered(ds):
         # phase one: corpus tables of the two-phase metrics, merged by tasks
-        from ..engines import two_phase
-
-        missing = [i for i, (m, _) in enumerate(jobs) if two_phase.needs_table(m) and i not in given]
+        missing = _jobs.missing_tables(jobs, given)
         if missing:
             fit = _remote(ray, "tables")
             chosen = ray.put([jobs[i] for i in missing])
             parts = [fit.remote(ref, part, [chosen], references, sources) for ref, part, _ in _blocks_of(ds)]
             if not parts:
-                from ..errors import InvalidInputError
-
                 raise InvalidInputError("the dataset has no blocks")
             merged_tables = _tree(ray, parts, split_every)
-            tables_ref = _remote_tables(ray).remote(merged_tables, given, missing)
+            tables_ref = _remote_tables(ray).remote(given, missing, merged_tables)
         else:
             tables_ref = ray.put(given)
 
         # phase two: per-block totals (tasks, or the model actors), merged in a tree
-        model = any(_blocks.is_model_metric(m) for m, _ in jobs)
+        model = any(_jobs.is_model_metric(m) for m, _ in jobs)
         results = []
         offset = 0
         if model:
-            n = _check_positive("concurrency", concurrency if concurrency is not None else 1)
+            n = _jobs.check_count("concurrency", concurrency if concurrency is not None else 1)
             worker = ray.remote(**_actor_options(num_cpus, num_gpus))(_ModelWorker) if (num_cpus or num_gpus) else ray.remote(_ModelWorker)
             actors = [worker.remote([jobs_ref], [tables_ref]) for _ in range(n)]
             for k, (ref, part, rows) in enumerate(_blocks_of(ds)):
@@ -226,21 +216,13 @@ def _run(
                 results.append(totals.remote(ref, part, [jobs_ref], [tables_ref], references, sources, offset, boot))
                 offset += rows
     if not results:
-        from ..errors import InvalidInputError
-
         raise InvalidInputError("the dataset has no blocks")
     return _tree(ray, results, split_every), jobs_ref, tables_ref
 
 
-def _merge_tables(merged: list[Any], given: Mapping[int, Any], missing: list[int]) -> dict[int, Any]:
-    out = dict(given)
-    out.update(zip(missing, merged))
-    return out
-
-
 def _remote_tables(ray: Any) -> Any:
     if "merge_tables" not in _REMOTES:
-        _REMOTES["merge_tables"] = ray.remote(num_cpus=1)(_merge_tables)
+        _REMOTES["merge_tables"] = ray.remote(num_cpus=1)(_jobs.with_tables)
     return _REMOTES["merge_tables"]
 
 
@@ -269,9 +251,7 @@ def score(
     Model-based metrics run on ``concurrency`` actors (default 1) with ``num_cpus`` /
     ``num_gpus`` each.
     """
-    items, single = _blocks.metric_items(metrics)
-    jobs = [(m, prediction) for m in items]
-    boot = _blocks.bootstrap_options(n_resamples, seed)
+    jobs, single, boot = _jobs.score_jobs(metrics, prediction, n_resamples, seed)
     ray = _ray()
     merged, jobs_ref, tables_ref = _run(
         ds, jobs, references=references, sources=sources, tables=tables, split_every=split_every, boot=boot,
@@ -299,18 +279,7 @@ def paired_test(
     baseline) from merged Poisson-resampled statistics: a
     :class:`~nlgmetrics.engines.significance.PairedTestResult` equal to
     ``paired_test_stats(metric, baseline, others, resampling="poisson")`` run locally."""
-    items, _ = _blocks.metric_items(metric)
-    if len(items) != 1:
-        raise InvalidOptionError("paired_test takes one metric")
-    names = list(systems)
-    if len(names) < 2:
-        raise InvalidOptionError("paired_test needs a baseline column and at least one system column")
-    from ..engines import two_phase
-
-    if two_phase.needs_table(items[0]):
-        raise InvalidOptionError(f"{items[0].name} weights segments by a corpus table: fit it once and pass a bound metric (two_phase.bind_table)")
-    jobs = [(items[0], name) for name in names]
-    boot = _blocks.bootstrap_options(n_samples, seed)
+    jobs, names, boot = _jobs.paired_jobs(metric, systems, n_samples, seed)
     ray = _ray()
     merged, jobs_ref, tables_ref = _run(
         ds, jobs, references=references, sources=sources, tables=None, split_every=split_every, boot=boot,
@@ -339,21 +308,11 @@ def segment_scores(
     the scores equal a local ``sentence_scores`` over the whole corpus. With a model-based
     metric the stage runs on an actor pool (``concurrency`` actors, default 1, each loading
     the model once, ``num_cpus`` / ``num_gpus`` each)."""
-    if isinstance(metrics, Mapping):
-        names = list(metrics)
-        items, _ = _blocks.metric_items(list(metrics.values()))
-    else:
-        items, _ = _blocks.metric_items(metrics)
-        names = [m.name.lower() for m in items]
-    if len(set(names)) != len(names):
-        raise InvalidOptionError("two metrics would write the same column: pass a mapping {column: metric}")
-    jobs = [(m, prediction) for m in items]
+    names, jobs = _jobs.column_jobs(metrics, prediction)
     ray = _ray()
     _check_dataset(ds)
     given = dict(tables or {})
-    from ..engines import two_phase
-
-    missing = [i for i, (m, _) in enumerate(jobs) if two_phase.needs_table(m) and i not in given]
+    missing = _jobs.missing_tables(jobs, given)
     tables_ref = ray.put(given)
     if missing:
         with _Ordered(ds):  # phase one: an aggregation by tasks; the table stays in the object store
@@ -361,13 +320,13 @@ def segment_scores(
             chosen = ray.put([jobs[i] for i in missing])
             parts = [fit.remote(ref, part, [chosen], references, sources) for ref, part, _ in _blocks_of(ds)]
         if parts:
-            tables_ref = _remote_tables(ray).remote(_tree(ray, parts, 16), given, missing)
+            tables_ref = _remote_tables(ray).remote(given, missing, _tree(ray, parts, 16))
     args = (names, [ray.put(jobs)], [tables_ref], references, sources)
     options: dict[str, Any] = {"batch_format": "pandas", "batch_size": batch_size}
     options.update(_actor_options(num_cpus, num_gpus))
-    if any(_blocks.is_model_metric(m) for m in items):
-        options["concurrency"] = _check_positive("concurrency", concurrency if concurrency is not None else 1)
+    if any(_jobs.is_model_metric(m) for m, _ in jobs):
+        options["concurrency"] = _jobs.check_count("concurrency", concurrency if concurrency is not None else 1)
         return ds.map_batches(_SegmentScorer, fn_constructor_args=args, **options)
     if concurrency is not None:
-        options["concurrency"] = _check_positive("concurrency", concurrency)
+        options["concurrency"] = _jobs.check_count("concurrency", concurrency)
     return ds.map_batches(_SegmentScorer(*args), **options)

@@ -27,8 +27,8 @@ from __future__ import annotations
 import pickle
 from typing import Any, Iterator, Mapping, Sequence
 
-from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, MissingExtraError
-from . import _blocks
+from ..errors import InputTypeError, InvalidInputError, MissingExtraError
+from . import _blocks, _jobs
 
 # token -> the unpickled jobs of one call, kept for the life of a Python worker process
 _CACHE: dict[str, Any] = {}
@@ -45,7 +45,7 @@ def _spark() -> Any:
     return pyspark
 
 
-def _jobs(shared: Any) -> Any:
+def _call_jobs(shared: Any) -> Any:
     token, broadcast = shared
     if token not in _CACHE:
         _CACHE.clear()  # one call's metrics at a time: an earlier model is released
@@ -72,7 +72,7 @@ def _tables_fn(shared: Any, references: str | None, sources: str | None) -> Any:
     def run(frames: Iterator[Any]) -> Iterator[Any]:
         import pandas as pd
 
-        jobs = _jobs(shared)["missing"]
+        jobs = _call_jobs(shared)["missing"]
         acc = None
         for frame in frames:
             part = _blocks.block_tables(frame, jobs, references, sources)
@@ -87,7 +87,7 @@ def _totals_fn(shared: Any, references: str | None, sources: str | None, offsets
         import pandas as pd
 
         part_id = _partition()
-        jobs = _jobs(shared)["bound"]
+        jobs = _call_jobs(shared)["bound"]
         offset = offsets.get(part_id, 0) if offsets else 0
         acc = None
         for frame in frames:
@@ -101,7 +101,7 @@ def _totals_fn(shared: Any, references: str | None, sources: str | None, offsets
 
 def _scores_fn(shared: Any, names: list[str], references: str | None, sources: str | None) -> Any:
     def run(frames: Iterator[Any]) -> Iterator[Any]:
-        columns = dict(zip(names, _jobs(shared)["bound"]))
+        columns = dict(zip(names, _call_jobs(shared)["bound"]))
         for frame in frames:
             yield _blocks.block_scores(frame, columns, references, sources)
 
@@ -156,37 +156,26 @@ def _share(df: Any, payload: dict[str, Any]) -> Any:
 
 def _bound_jobs(df: Any, jobs: list[Any], tables: Mapping[int, Any] | None, references: str | None, sources: str | None, split_every: int) -> list[Any]:
     """Phase one (tables of the two-phase metrics, merged on the executors), then bound."""
-    from ..engines import two_phase
-
     given = dict(tables or {})
-    missing = [i for i, (m, _) in enumerate(jobs) if two_phase.needs_table(m) and i not in given]
+    missing = _jobs.missing_tables(jobs, given)
     if missing:
         shared = _share(df, {"missing": [jobs[i] for i in missing]})
         out = df.mapInPandas(_tables_fn(shared, references, sources), schema="part int, payload binary")
         merged = _tree_reduce(out, df.rdd.getNumPartitions(), split_every)
         if merged is None:
             raise InvalidInputError("the dataframe is empty")
-        given.update(zip(missing, merged))
+        given = _jobs.with_tables(given, missing, merged)
     return _blocks.bind(jobs, given)
-
-
-def _check_split(split_every: Any) -> int:
-    if not isinstance(split_every, int) or isinstance(split_every, bool) or split_every < 2:
-        raise InvalidOptionError(f"split_every must be an integer >= 2, got {split_every!r}")
-    return split_every
 
 
 def _merged(df: Any, jobs: list[Any], *, references: str | None, sources: str | None, tables: Any, split_every: int, boot: Any) -> tuple[list[Any], Any]:
     _check_frame(df)
-    split_every = _check_split(split_every)
+    split_every = _jobs.check_count("split_every", split_every, 2)
     bound = _bound_jobs(df, jobs, tables, references, sources, split_every)
     offsets = None
     if boot is not None:
         counts = df.mapInPandas(_rows_fn, schema="part int, rows long").collect()
-        offsets, acc = {}, 0
-        for r in sorted(counts, key=lambda r: r["part"]):
-            offsets[int(r["part"])] = acc
-            acc += int(r["rows"])
+        offsets = _jobs.offsets((int(r["part"]), int(r["rows"])) for r in counts)
     shared = _share(df, {"bound": bound})
     out = df.mapInPandas(_totals_fn(shared, references, sources, offsets, boot), schema="part int, payload binary")
     merged = _tree_reduce(out, df.rdd.getNumPartitions(), split_every)
@@ -211,9 +200,7 @@ def score(
     single metric; with ``n_resamples`` a
     :class:`~nlgmetrics.engines.significance.ConfidenceInterval` each). Columns as in
     :func:`nlgmetrics.integrations.ray.score`."""
-    items, single = _blocks.metric_items(metrics)
-    jobs = [(m, prediction) for m in items]
-    boot = _blocks.bootstrap_options(n_resamples, seed)
+    jobs, single, boot = _jobs.score_jobs(metrics, prediction, n_resamples, seed)
     merged, bound = _merged(df, jobs, references=references, sources=sources, tables=tables, split_every=split_every, boot=boot)
     results = _blocks.finish_all(jobs, bound, merged, boot)
     return results[0] if single else results
@@ -232,20 +219,9 @@ def paired_test(
 ) -> Any:
     """Paired bootstrap test of the systems in columns ``systems`` (the first is the
     baseline), equal to ``paired_test_stats(..., resampling="poisson")`` run locally."""
-    items, _ = _blocks.metric_items(metric)
-    if len(items) != 1:
-        raise InvalidOptionError("paired_test takes one metric")
-    names = list(systems)
-    if len(names) < 2:
-        raise InvalidOptionError("paired_test needs a baseline column and at least one system column")
-    from ..engines import two_phase
-
-    if two_phase.needs_table(items[0]):
-        raise InvalidOptionError(f"{items[0].name} weights segments by a corpus table: fit it once and pass a bound metric (two_phase.bind_table)")
-    jobs = [(items[0], name) for name in names]
-    boot = _blocks.bootstrap_options(n_samples, seed)
+    jobs, names, boot = _jobs.paired_jobs(metric, systems, n_samples, seed)
     merged, bound = _merged(df, jobs, references=references, sources=sources, tables=None, split_every=split_every, boot=boot)
-    return _blocks.finish_paired(items[0], bound[0][0], names, merged, boot)
+    return _blocks.finish_paired(jobs[0][0], bound[0][0], names, merged, boot)
 
 
 def segment_scores(
@@ -263,16 +239,8 @@ def segment_scores(
     Two-phase metrics fit their corpus table first, so the scores equal a local
     ``sentence_scores`` over the whole frame."""
     _check_frame(df)
-    if isinstance(metrics, Mapping):
-        names = list(metrics)
-        items, _ = _blocks.metric_items(list(metrics.values()))
-    else:
-        items, _ = _blocks.metric_items(metrics)
-        names = [m.name.lower() for m in items]
-    if len(set(names)) != len(names) or set(names) & set(df.columns):
-        raise InvalidOptionError("the score columns must be new and distinct: pass a mapping {column: metric}")
-    jobs = [(m, prediction) for m in items]
-    bound = _bound_jobs(df, jobs, tables, references, sources, _check_split(split_every))
+    names, jobs = _jobs.column_jobs(metrics, prediction, taken=df.columns)
+    bound = _bound_jobs(df, jobs, tables, references, sources, _jobs.check_count("split_every", split_every, 2))
     shared = _share(df, {"bound": bound})
     from pyspark.sql.types import DoubleType, StructField, StructType
 

@@ -34,9 +34,10 @@ per question of it, and have no threshold search.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import math
-from itertools import chain
+from itertools import chain, repeat
 from operator import itemgetter
 from typing import Any, Sequence
 
@@ -225,7 +226,9 @@ class SQuAD(_SquadBase):
         predictions, references, na_probs = self._prepare_inputs(predictions, references, na_probs)
         if na_probs is not None:
             raise InvalidOptionError("SQuAD v1.1 has no no-answer probabilities: use squad_v2")
-        rows, f1, ref_counts = self._rows(predictions, references)
+        return self._segments(*self._rows(predictions, references))
+
+    def _segments(self, rows: np.ndarray, f1: np.ndarray, ref_counts: np.ndarray) -> SegmentStats:
         counts = np.empty((len(rows), 2), dtype=np.uint64)
         counts[:, 0] = rows[:, 0]
         counts[:, 1] = 1
@@ -321,7 +324,9 @@ class SQuADv2(_SquadBase):
         """Per question: thresholded exact/F1 (overall and in its split), the raw values and
         flags the threshold search needs, and whether a no-answer probability was given."""
         predictions, references, na_probs = self._prepare_inputs(predictions, references, na_probs)
-        rows, f1, ref_counts = self._rows(predictions, references)
+        return self._segments(*self._rows(predictions, references), na_probs)
+
+    def _segments(self, rows: np.ndarray, f1: np.ndarray, ref_counts: np.ndarray, na_probs: Any) -> SegmentStats:
         n = len(rows)
         if na_probs is None:
             na = np.zeros(n, dtype=np.float64)
@@ -330,7 +335,7 @@ class SQuADv2(_SquadBase):
                 raise InputTypeError("na_probs must be a sequence of probabilities, one per question")
             try:
                 na = np.asarray(na_probs, dtype=np.float64).reshape(-1)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):
                 raise InputTypeError("na_probs must be numbers, one per question") from None
             if len(na) != n:
                 raise LengthMismatchError(f"predictions and na_probs: lengths differ ({n} vs {len(na)})")
@@ -400,22 +405,31 @@ def _questions(dataset_json: Any, where: str) -> list[tuple[str, list[str]]]:
     return out
 
 
-def _fast_questions(dataset_json: Any) -> list[tuple[str, list[str]]] | None:
-    """:func:`_questions` without its checks, or ``None`` when a check would fail.
+def _fast_questions(dataset_json: Any) -> tuple[list[str], list[list[str]]] | None:
+    """:func:`_questions` without its checks, as ``(ids, gold answer lists)``, or ``None``
+    when a check would fail.
 
-    Garbage collection waits meanwhile: the walk makes a tuple and a list per question,
-    and each collection they trigger would traverse the whole parsed dataset (five times
-    the walk itself on SQuAD-sized input)."""
+    The core reads the exact JSON shapes in place; other shapes take the Python walk."""
+    with _gc_paused():
+        got = _core.squad_dataset_questions(dataset_json.get("data") if isinstance(dataset_json, dict) else None)
+        return got if got is not None else _walk(dataset_json)
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Any:
+    """Garbage collection waits: reading a dataset makes a few objects per question, and
+    each collection they trigger would traverse the whole parsed dataset (five times the
+    walk itself on SQuAD-sized input)."""
     was = gc.isenabled()
     gc.disable()
     try:
-        return _walk(dataset_json)
+        yield
     finally:
         if was:
             gc.enable()
 
 
-def _walk(dataset_json: Any) -> list[tuple[str, list[str]]] | None:
+def _walk(dataset_json: Any) -> tuple[list[str], list[list[str]]] | None:
     try:
         text = itemgetter("text")  # C-level per answer: a comprehension per question costs a frame
         qs = [(qa["id"], list(map(text, qa["answers"]))) for art in dataset_json["data"] for p in art["paragraphs"] for qa in p["qas"]]
@@ -423,7 +437,7 @@ def _walk(dataset_json: Any) -> list[tuple[str, list[str]]] | None:
         return None
     if not all(type(q) is str for q, _ in qs) or not all(type(t) is str for t in chain.from_iterable(g for _, g in qs)):
         return None
-    return qs
+    return [q for q, _ in qs], [g for _, g in qs]
 
 
 def dataset_version(dataset_json: Any) -> str:
@@ -451,6 +465,12 @@ def evaluate_official(dataset_json: Any, predictions: Any, na_probs: Any = None,
     probabilities sorted stably in their own order, and reports the threshold as given
     (``1``, not ``1.0``, when the file says ``1``).
     """
+    with _gc_paused():
+        return _evaluate_official(dataset_json, predictions, na_probs, version, na_prob_thresh, n_threads, warn, names)
+
+
+def _evaluate_official(dataset_json: Any, predictions: Any, na_probs: Any, version: str | None, na_prob_thresh: float,
+                       n_threads: int, warn: Any, names: tuple[str, str, str]) -> dict[str, Any]:
     warn = warn or (lambda message: None)
     data_name, pred_name, na_name = names
     version = version or dataset_version(dataset_json)
@@ -458,18 +478,36 @@ def evaluate_official(dataset_json: Any, predictions: Any, na_probs: Any = None,
         raise InvalidOptionError(f"unknown SQuAD version {version!r}; known: 1.1, 2.0")
     if not isinstance(predictions, dict):
         raise InvalidInputError(f"{pred_name}: predictions must be a JSON object {{question id: answer text}}")
+    data = dataset_json.get("data") if isinstance(dataset_json, dict) else None
+    if version == "1.1" and na_probs is None:
+        # the common case in one core call: every question answered, the exact JSON shapes
+        got = _core.squad_dataset_v1(data, predictions, n_threads)
+        if got is not None:
+            if dataset_json.get("version") != "1.1":
+                warn(f"Evaluation expects v-1.1, but got dataset with v-{dataset_json.get('version')}")
+            metric = SQuAD(n_threads=n_threads)
+            return dict(metric.score_stats(metric._segments(*got).total()).official)
+    if version == "2.0" and (na_probs is None or isinstance(na_probs, dict)):
+        # the common case in one core call: every question answered, the exact JSON shapes
+        got = _core.squad_dataset_v2(data, predictions, n_threads)
+        if got is not None:
+            ids, stats = got
+            metric = SQuADv2(na_prob_thresh=na_prob_thresh, n_threads=n_threads)
+            raw_na = _raw_na(ids, repeat(""), na_probs, na_name)
+            return _v2_official(metric, metric._segments(*stats, raw_na if na_probs is not None else None), ids, raw_na, na_probs)
     questions = _fast_questions(dataset_json)
     if questions is None:
-        questions = _questions(dataset_json, data_name)  # names what is wrong
+        checked = _questions(dataset_json, data_name)  # names what is wrong
+        questions = ([q for q, _ in checked], [g for _, g in checked])
+    ids, golds = questions
     if version == "1.1":
         if na_probs is not None:
             raise InvalidOptionError("no-answer probabilities are for SQuAD v2.0 (evaluate-v1.1.py has none)")
         if isinstance(dataset_json, dict) and dataset_json.get("version") != "1.1":
             warn(f"Evaluation expects v-1.1, but got dataset with v-{dataset_json.get('version')}")
-        preds = [predictions.get(qid) for qid, _ in questions]
-        golds = [g for _, g in questions]
+        preds = list(map(predictions.get, ids))
         for i in [i for i, p in enumerate(preds) if type(p) is not str]:
-            qid = questions[i][0]
+            qid = ids[i]
             if qid in predictions:
                 _prediction(predictions, qid, pred_name)  # not a string: names it
             warn(V1_MISSING.format(qid))
@@ -477,45 +515,67 @@ def evaluate_official(dataset_json: Any, predictions: Any, na_probs: Any = None,
         if not preds:
             raise InvalidInputError(f"{data_name}: no questions")
         for i in [i for i, g in enumerate(golds) if not g]:
-            raise InvalidInputError(f"{data_name}: question {questions[i][0]} has no answers (evaluate-v1.1.py needs one: use --version 2.0)")
+            raise InvalidInputError(f"{data_name}: question {ids[i]} has no answers (evaluate-v1.1.py needs one: use --version 2.0)")
         return dict(SQuAD(n_threads=n_threads).corpus_score(preds, golds).official)
-    by_id: dict[str, list[str]] = {}
-    for qid, g in questions:
-        by_id[qid] = g  # a dict, as the script's: first place, last answers
+    by_id = dict(zip(ids, golds))  # a dict, as the script's: first place, last answers
     ids = list(by_id)
     if not ids:
         raise InvalidInputError(f"{data_name}: no questions")
     if na_probs is not None and not isinstance(na_probs, dict):
         raise InvalidInputError(f"{na_name}: no-answer probabilities must be a JSON object {{question id: probability}}")
-    preds = [predictions.get(qid) for qid in ids]
-    for i in [i for i, p in enumerate(preds) if type(p) is not str]:
+    preds = list(map(predictions.get, ids))
+    for i in [] if set(map(type, preds)) == {str} else [i for i, p in enumerate(preds) if type(p) is not str]:
         if ids[i] in predictions:
             _prediction(predictions, ids[i], pred_name)  # not a string: names it
         warn(V2_MISSING.format(ids[i]))
-    raw_na = []
-    for qid, pred in zip(ids, preds):
-        if na_probs is None:
-            raw_na.append(0.0)
-        elif qid in na_probs:
-            p = na_probs[qid]
-            if isinstance(p, bool) or not isinstance(p, (int, float)) or p != p:
-                raise InvalidInputError(f"{na_name}: the probability of {qid} is not a number: {p!r}")
-            raw_na.append(p)
-        elif pred is None:
-            raw_na.append(0.0)
-        else:
-            raise InvalidInputError(f"{na_name}: no probability for question {qid}")
+    raw_na = _raw_na(ids, preds, na_probs, na_name)
     metric = SQuADv2(na_prob_thresh=na_prob_thresh, n_threads=n_threads)
-    seg = metric.stats(preds, [by_id[q] for q in ids], raw_na if na_probs is not None else None)
+    seg = metric.stats(preds, list(by_id.values()), raw_na if na_probs is not None else None)
+    return _v2_official(metric, seg, ids, raw_na, na_probs)
+
+
+def _v2_official(metric: "SQuADv2", seg: SegmentStats, ids: list[str], raw_na: list[Any], na_probs: dict | None) -> dict[str, Any]:
+    """evaluate-v2.0.py's dictionary from the questions' statistics (keyed by id, in order)."""
     cols = dict(zip(_V2_SEQUENCE, seg.sums[:, [metric.sum_fields.index(f) for f in _V2_SEQUENCE]].T))
     order = None
     if na_probs is not None:
-        rank = {qid: i for i, qid in enumerate(na_probs)}
-        late = len(rank)
-        keys = np.array([rank.get(q, late + i) for i, q in enumerate(ids)], dtype=np.int64)
+        if list(na_probs) == ids:  # the file lists the questions in dataset order
+            keys = np.arange(len(ids), dtype=np.int64)
+        else:
+            rank = dict(zip(na_probs, range(len(na_probs))))
+            got = list(map(rank.get, ids))
+            if None in got:  # ids without a probability (unanswered) come after, in dataset order
+                late = len(rank)
+                got = [late + i if k is None else k for i, k in enumerate(got)]
+            keys = np.array(got, dtype=np.int64)
         order = np.lexsort((keys, cols["na_prob"]))  # by probability, ties in the file's order
     return v2_eval(cols["f1_raw"], cols["exact_raw"], cols["has_ans"], cols["pred_nonempty"], cols["na_prob"],
                    metric.na_prob_thresh, with_best=na_probs is not None, order=order, thresh_values=raw_na)
+
+
+def _raw_na(ids: list[str], preds: list[Any], na_probs: dict | None, na_name: str) -> list[Any]:
+    """The no-answer probability of each question as the file gives it (0.0 without a
+    file, and for an unanswered question the file leaves out)."""
+    if na_probs is None:
+        return [0.0] * len(ids)
+    raw = list(map(na_probs.get, ids))
+    if set(map(type, raw)) <= {float, int}:  # the common case: every question has a number (bool's type is not int)
+        try:
+            if not np.isnan(np.asarray(raw, dtype=np.float64)).any():
+                return raw
+        except OverflowError:  # an int beyond float64: the loop below takes it as it is
+            pass
+    out = []
+    for qid, pred, p in zip(ids, preds, raw):
+        if qid in na_probs:
+            if isinstance(p, bool) or not isinstance(p, (int, float)) or p != p:
+                raise InvalidInputError(f"{na_name}: the probability of {qid} is not a number: {p!r}")
+            out.append(p)
+        elif pred is None:
+            out.append(0.0)
+        else:
+            raise InvalidInputError(f"{na_name}: no probability for question {qid}")
+    return out
 
 
 def _prediction(predictions: dict, qid: str, where: str) -> str:

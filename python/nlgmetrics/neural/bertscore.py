@@ -155,17 +155,16 @@ class BERTScore(Metric):
         if self.idf and idf is None:
             assert idf_refs is not None
             idf = idf_from_references([frozenset(ids[refs[j]]) for j, _ in idf_refs], [k for _, k in idf_refs])
-        with torch_threads(self.n_threads):
-            embedded = dict(zip(texts, enc.embed([ids[t] for t in texts], self.batch_size)))
         special = enc.special_ids
         weights = {t: idf_weights(ids[t], idf, special) for t in texts}
-        cand_emb = [embedded[c] for c in cands]
-        ref_emb = [embedded[r] for r in refs]
-        prf = greedy_match(
-            cand_emb, [weights[c] for c in cands], ref_emb, [weights[r] for r in refs], pairs, self.batch_size, enc.device,
-            pad_zero=self.reference_batching,
-        )
-        return prf
+        with torch_threads(self.n_threads):  # the forward pass and the matching: both reduce in torch
+            embedded = dict(zip(texts, enc.embed([ids[t] for t in texts], self.batch_size)))
+            cand_emb = [embedded[c] for c in cands]
+            ref_emb = [embedded[r] for r in refs]
+            return greedy_match(
+                cand_emb, [weights[c] for c in cands], ref_emb, [weights[r] for r in refs], pairs, self.batch_size, enc.device,
+                pad_zero=self.reference_batching,
+            )
 
     def _rescale(self, prf: np.ndarray) -> np.ndarray:
         if self.baseline is None:

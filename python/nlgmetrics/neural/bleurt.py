@@ -11,6 +11,8 @@ The checkpoint is a directory with ``config.json`` (``model_type: bleurt``), the
 (``model.safetensors`` or ``pytorch_model.bin``) and the tokenizer files (WordPiece
 ``vocab.txt`` or a SentencePiece model); it is read without bleurt-pytorch (see
 ``_bleurt_model``). Several references: the maximum over them. The corpus score is the mean.
+``n_threads=k`` runs torch with ``k`` threads during the forward pass (0: torch's own
+setting), so runs with the same ``k`` give the same bits wherever they run (docs/scale.md).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import numpy as np
 from ..errors import InvalidOptionError
 from ..metrics.base import Metric, Score
 from ..stats import SegmentStats, Stats
-from ._models import DTYPES, parse_device, pick_device, require_torch, resolve_model_dir, torch_dtype
+from ._models import DTYPES, parse_device, pick_device, require_torch, resolve_model_dir, torch_dtype, torch_threads
 
 
 def _load_tokenizer(directory: Path) -> Any:
@@ -120,7 +122,7 @@ class BLEURT(Metric):
         order = sorted(range(len(encoded)), key=lambda i: -len(encoded[i][0]))
         pad = tokenizer.pad_token_id or 0
         out = np.empty(len(encoded), dtype=np.float32)
-        with torch.inference_mode():
+        with torch_threads(self.n_threads), torch.inference_mode():
             for start in range(0, len(order), self.batch_size):
                 chunk = order[start : start + self.batch_size]
                 width = max(len(encoded[i][0]) for i in chunk)

@@ -44,10 +44,11 @@ import numpy as np
 
 from .._inputs import as_references, as_texts, check_all_text
 from .._locking import state_lock
-from ..errors import InvalidInputError, InvalidOptionError, LengthMismatchError, MissingReferenceError
+from ..errors import InvalidInputError, InvalidOptionError, MissingReferenceError
 from ..metrics.base import Metric, Score
 from ..stats import SegmentStats, Stats
 from ._models import DTYPES, parse_device, pick_device, require_torch, torch_dtype, torch_threads
+from ._sources import BoundSources, per_row
 
 _ROWS_PER_HEAD_CALL = 4096
 
@@ -122,15 +123,7 @@ class COMET(Metric):
         self.cache_size = cache_size
         self.device = parse_device(device)
         self.dtype = dtype
-        self._sources: list[str] | str | None = None
-        self._by_reference: dict[str, str | None] | None = None
-        if sources is not None:
-            self._sources = sources if isinstance(sources, str) else as_texts(sources, "sources")
-        self._bound_refs: list[str] | None = None
-        if source_references is not None:
-            self._bound_refs = as_texts(source_references, "source_references")
-            if not isinstance(self._sources, list) or len(self._bound_refs) != len(self._sources):
-                raise LengthMismatchError("source_references must have one reference per bound source")
+        self._bound = BoundSources(sources, source_references)
         _check_files(self.model, self.encoder, self._classes)
         self._cache: OrderedDict[tuple[str, ...], Any] = OrderedDict()  # whole batches of vectors
         self._cached_texts = 0
@@ -174,28 +167,6 @@ class COMET(Metric):
         segments = list(hp.get("input_segments", ["mt", "src", "ref"]))
         return "src" in segments, "ref" in segments
 
-    def _bound(self, n: int, refs: list[str] | None) -> list[str] | None:
-        if self._sources is None:
-            return None
-        if isinstance(self._sources, str):
-            return [self._sources] * n
-        if len(self._sources) == n:
-            return list(self._sources)
-        if refs is None or self._bound_refs is None:
-            raise LengthMismatchError(f"{n} predictions but {len(self._sources)} bound sources (and no references to align them by)")
-        if self._by_reference is None:
-            table: dict[str, str | None] = {}
-            for r, s in zip(self._bound_refs, self._sources):
-                table[r] = s if table.get(r, s) == s else None
-            self._by_reference = table
-        out = []
-        for r in refs:
-            s = self._by_reference.get(r)
-            if s is None:
-                raise InvalidInputError(f"no single bound source for the reference {r[:60]!r}: pass sources= for these rows")
-            out.append(s)
-        return out
-
     def _inputs(self, predictions: Any, references: Any, sources: Any) -> tuple[list[str], list[str] | None, list[str] | None, np.ndarray]:
         preds = as_texts(predictions, "predictions")
         wants_src, wants_ref = self._uses()
@@ -213,12 +184,7 @@ class COMET(Metric):
                     if not g:
                         raise MissingReferenceError(f"segment {i} has no reference")
                 refs = [g[0] for g in groups]
-        if sources is not None:
-            srcs = [sources] * len(preds) if isinstance(sources, str) else as_texts(sources, "sources")
-            if len(srcs) != len(preds):
-                raise LengthMismatchError(f"{len(preds)} predictions but {len(srcs)} sources")
-        else:
-            srcs = self._bound(len(preds), firsts)
+        srcs = self._bound.rows(len(preds), firsts) if sources is None else per_row(sources, len(preds))
         kind = self.network.hparams["class_identifier"]
         if wants_src and srcs is None and (not self.network.joint or refs is None):
             raise InvalidInputError(f"this COMET model ({kind}) needs the sources: pass sources= (CLI: --source SRC)")
@@ -362,16 +328,13 @@ class COMET(Metric):
         cands = as_texts(candidates, "candidates")
         refs = as_texts(references, "references")
         if sources is None:
-            sources = self._sources if isinstance(self._sources, str) else self._bound(len(cands), None)
+            sources = self._bound.rows(len(cands), None)
         if not cands or not refs:
             return np.zeros((len(cands), len(refs)))
         mts = [c for c in cands for _ in refs]
         srcs = None
         if sources is not None:
-            per_cand = [sources] * len(cands) if isinstance(sources, str) else as_texts(sources, "sources")
-            if len(per_cand) != len(cands):
-                raise LengthMismatchError(f"{len(cands)} candidates but {len(per_cand)} sources")
-            srcs = [s for s in per_cand for _ in refs]
+            srcs = [s for s in per_row(sources, len(cands), "candidates") for _ in refs]
         _, _, srcs, _ = self._inputs(mts, [[r] for _ in cands for r in refs], srcs)
         flat_refs = [r for _ in cands for r in refs]
         return self._row_scores(mts, flat_refs, srcs).reshape(len(cands), len(refs))

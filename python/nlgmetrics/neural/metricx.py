@@ -42,10 +42,11 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from .._inputs import as_references, as_texts
-from ..errors import InvalidInputError, InvalidOptionError, InvalidTextError, LengthMismatchError, MissingReferenceError
+from ..errors import InvalidInputError, InvalidOptionError, InvalidTextError, MissingReferenceError
 from ..metrics.base import Metric, Score
 from ..stats import SegmentStats, Stats
 from ._models import DTYPES, equal_length_batches, pick_device, require_torch, resolve_model_dir, torch_dtype, torch_threads
+from ._sources import BoundSources, per_row
 from ._weights import load_config, load_pretrained
 
 HEAD_TOKEN = 250089  # <extra_id_10> in mT5's vocabulary: the regression head's logit
@@ -190,15 +191,7 @@ class MetricX(Metric):
         self.batch_size = batch_size
         self.device = device
         self.dtype = dtype
-        self._sources: list[str] | str | None = None
-        if sources is not None:
-            self._sources = sources if isinstance(sources, str) else as_texts(sources, "sources")
-        self._bound_refs: list[str] | None = None
-        self._by_reference: dict[str, str | None] | None = None
-        if source_references is not None:
-            self._bound_refs = as_texts(source_references, "source_references")
-            if not isinstance(self._sources, list) or len(self._bound_refs) != len(self._sources):
-                raise LengthMismatchError("source_references must have one reference per bound source")
+        self._bound = BoundSources(sources, source_references)
 
     # -- identity -------------------------------------------------------------------------
     def _loaded(self) -> tuple[Any, Any, str]:
@@ -219,28 +212,6 @@ class MetricX(Metric):
         return {"flavour": "f", "qe": "qe", "model": "m", "max_input_length": "ml", "dtype": "dt"}
 
     # -- inputs ---------------------------------------------------------------------------
-    def _bound(self, n: int, refs: list[str] | None) -> list[str] | None:
-        if self._sources is None:
-            return None
-        if isinstance(self._sources, str):
-            return [self._sources] * n
-        if len(self._sources) == n:
-            return list(self._sources)
-        if refs is None or self._bound_refs is None:
-            raise LengthMismatchError(f"{n} predictions but {len(self._sources)} bound sources (and no references to align them by)")
-        if self._by_reference is None:
-            table: dict[str, str | None] = {}
-            for r, s in zip(self._bound_refs, self._sources):
-                table[r] = s if table.get(r, s) == s else None
-            self._by_reference = table
-        out = []
-        for r in refs:
-            s = self._by_reference.get(r)
-            if s is None:
-                raise InvalidInputError(f"no single bound source for the reference {r[:60]!r}: pass sources= for these rows")
-            out.append(s)
-        return out
-
     def _inputs(self, predictions: Any, references: Any, sources: Any) -> tuple[list[str], np.ndarray]:
         """(model input strings, reference counts) of the rows."""
         preds = as_texts(predictions, "predictions")
@@ -260,12 +231,7 @@ class MetricX(Metric):
                 refs = [g[0] for g in groups]
         if not self.qe and refs is None:
             raise MissingReferenceError("reference-based MetricX needs references (qe=True scores with sources only)")
-        if sources is not None:
-            srcs = [sources] * len(preds) if isinstance(sources, str) else as_texts(sources, "sources")
-            if len(srcs) != len(preds):
-                raise LengthMismatchError(f"{len(preds)} predictions but {len(srcs)} sources")
-        else:
-            srcs = self._bound(len(preds), firsts)
+        srcs = self._bound.rows(len(preds), firsts) if sources is None else per_row(sources, len(preds))
         if srcs is None and self.qe:
             raise InvalidInputError("MetricX QE needs the sources: pass sources= (CLI: --source SRC)")
         texts = [
@@ -346,12 +312,7 @@ class MetricX(Metric):
         refs = as_texts(references, "references")
         if not cands or not refs:
             return np.zeros((len(cands), len(refs)))
-        if sources is None:
-            per_cand = self._bound(len(cands), None)
-        else:
-            per_cand = [sources] * len(cands) if isinstance(sources, str) else as_texts(sources, "sources")
-            if len(per_cand) != len(cands):
-                raise LengthMismatchError(f"{len(cands)} candidates but {len(per_cand)} sources")
+        per_cand = self._bound.rows(len(cands), None) if sources is None else per_row(sources, len(cands), "candidates")
         if self.qe:
             raise InvalidOptionError("pairwise scoring compares candidates with pseudo-references: use a reference-based MetricX (qe=False)")
         texts = [format_input(self.version, c, r, None if per_cand is None else per_cand[i]) for i, c in enumerate(cands) for r in refs]
