@@ -14,7 +14,7 @@ import string
 from collections import Counter
 from typing import Any, Sequence
 
-from ..errors import InputTypeError, InvalidInputError, LengthMismatchError, MissingExtraError
+from ..errors import InputTypeError, InvalidInputError, LengthMismatchError
 
 _CN_PUNCT = ("！？｡。＂＃＄％＆＇（）＊＋，－／：；＜＝＞＠［＼］＾＿｀｛｜｝～｟｠｢｣､、〃》「」『』【】"
              "〔〕〖〗〘〙〚〛〜〝〞〟〰〾〿–—‘’‛“”„‟…‧﹏.")
@@ -45,18 +45,13 @@ def qa_f1_score(prediction: str, ground_truth: str) -> float:
     return _f1(normalize_answer(prediction).split(), normalize_answer(ground_truth).split())
 
 
-def _jieba():
-    try:
-        import jieba
-    except ImportError:
-        raise MissingExtraError("qa_f1_zh_score needs jieba: pip install nlgmetrics[zh]") from None
-    return jieba
-
-
 def qa_f1_zh_score(prediction: str, ground_truth: str) -> float:
-    jieba = _jieba()
-    p = [t for t in (normalize_zh_answer(t) for t in jieba.cut(prediction, cut_all=False)) if len(t) > 0]
-    g = [t for t in (normalize_zh_answer(t) for t in jieba.cut(ground_truth, cut_all=False)) if len(t) > 0]
+    # jieba.cut(text, cut_all=False), in the core's copy of jieba (nlgmetrics.tokenizers.jieba_cut)
+    from ..tokenizers import jieba_cut
+
+    pw, gw = jieba_cut([prediction, ground_truth])
+    p = [t for t in (normalize_zh_answer(t) for t in pw) if len(t) > 0]
+    g = [t for t in (normalize_zh_answer(t) for t in gw) if len(t) > 0]
     return _f1(p, g)
 
 
