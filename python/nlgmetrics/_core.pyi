@@ -481,3 +481,5 @@ class JiebaSegmenter:
         "search" (``cut_for_search``), "search_no_hmm"."""
     def join(self, texts: list[str], mode: str = "default", sep: str = " ", skip_space: bool = False, n_threads: int = 1) -> list[str]:
         """``sep.join(jieba.cut(text))`` of every text (``skip_space``: without whitespace words)."""
+def llamafactory_rows_jieba(raw_h: Sequence[str], raw_r: Sequence[str], segmenter: JiebaSegmenter, n_threads: int = 0) -> npt.NDArray[np.float64]:
+    """``llamafactory_rows`` with both sides segmented by ``segmenter`` (``" ".join(jieba.cut(text))``) in the core."""

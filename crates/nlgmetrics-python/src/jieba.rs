@@ -125,7 +125,26 @@ impl JiebaSegmenter {
     }
 }
 
+/// LLaMA-Factory 0.9.5 `ComputeSimilarity` rows `[rouge-1, rouge-2, rouge-l, bleu-4]`,
+/// both sides segmented by `segmenter` (`" ".join(jieba.cut(text))`) in the core.
+#[pyfunction]
+#[pyo3(signature = (raw_h, raw_r, segmenter, n_threads=0))]
+fn llamafactory_rows_jieba<'py>(
+    py: Python<'py>,
+    raw_h: Vec<Bound<'py, PyString>>,
+    raw_r: Vec<Bound<'py, PyString>>,
+    segmenter: &JiebaSegmenter,
+    n_threads: usize,
+) -> PyResult<Bound<'py, numpy::PyArray2<f64>>> {
+    let (h, r) = (borrow_strs(&raw_h)?, borrow_strs(&raw_r)?);
+    let n = h.len();
+    let inner = segmenter.inner.clone();
+    let data = detached(py, || nlgmetrics_core::text::llm_presets::llamafactory_rows_jieba(&h, &r, &inner, n_threads))?;
+    crate::convert::matrix(py, data, n, 4)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<JiebaSegmenter>()?;
+    m.add_function(wrap_pyfunction!(llamafactory_rows_jieba, m)?)?;
     Ok(())
 }

@@ -54,6 +54,14 @@ def llamafactory_rows(predictions: Sequence[str], labels: Sequence[str], *, n_th
     labs = _texts(labels, "labels")
     if len(preds) != len(labs):
         raise LengthMismatchError(f"predictions and labels: lengths differ ({len(preds)} vs {len(labs)})")
+    from ..tokenizers import jieba_segmenter
+
+    seg = jieba_segmenter()
+    if seg is not None:  # jieba in the core, inside the same pass
+        try:
+            return _core.llamafactory_rows_jieba(preds, labs, seg, n_threads)
+        except UnicodeError:  # a lone surrogate: Python jieba below
+            pass
     return _core.llamafactory_rows(preds, labs, jieba_join(preds, n_threads), jieba_join(labs, n_threads), n_threads)
 
 

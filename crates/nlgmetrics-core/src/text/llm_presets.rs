@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 use crate::parallel::map_rows;
 use crate::text::bleu_nltk::{self, Alpha, Smoothing, Weights};
 use crate::text::rouge_pltrdy::{self, Config, Kind, Variant};
+use crate::tokenize::jieba::{Jieba, Mode, Scratch as JiebaScratch};
 
 /// `round(x, ndigits)` of CPython for a finite double and `0 <= ndigits <= 8`: the
 /// exact decimal value rounded half to even at `ndigits` digits, then the nearest double.
@@ -44,8 +45,83 @@ pub fn py_round(x: f64, ndigits: u32) -> f64 {
     }
 }
 
-fn chars(s: &str) -> Vec<&str> {
-    s.char_indices().map(|(i, c)| &s[i..i + c.len_utf8()]).collect()
+/// Character n-gram keys of `chars` for order `k` (at most 5 characters of 21 bits), sorted.
+fn sorted_keys(chars: &[u32], k: usize, out: &mut Vec<u128>) {
+    out.clear();
+    if chars.len() >= k {
+        out.extend(chars.windows(k).map(|w| w.iter().fold(0u128, |acc, &c| (acc << 21) | c as u128)));
+        out.sort_unstable();
+    }
+}
+
+/// Clipped matches of two sorted key lists: the sum over keys of `min(count_h, count_r)`.
+fn clipped(h: &[u128], r: &[u128]) -> u64 {
+    let (mut i, mut j, mut n) = (0, 0, 0u64);
+    while i < h.len() && j < r.len() {
+        if h[i] < r[j] {
+            i += 1;
+        } else if h[i] > r[j] {
+            j += 1;
+        } else {
+            let g = h[i];
+            let (mut a, mut b) = (0u64, 0u64);
+            while i < h.len() && h[i] == g {
+                a += 1;
+                i += 1;
+            }
+            while j < r.len() && r[j] == g {
+                b += 1;
+                j += 1;
+            }
+            n += a.min(b);
+        }
+    }
+    n
+}
+
+/// Per-worker buffers of [`char_bleu_stats`].
+#[derive(Default)]
+pub struct CharScratch {
+    h: Vec<u32>,
+    r: Vec<u32>,
+    kh: Vec<u128>,
+    kr: Vec<u128>,
+}
+
+/// `bleu_nltk::segment_stats` of `list(hyp)` against the one reference `[list(reference)]`
+/// for 4 orders (the same row, tail columns included), counted on sorted character n-grams.
+pub fn char_bleu_stats(hyp: &str, reference: &str, s: &mut CharScratch, out: &mut [u64]) {
+    const N: usize = 4;
+    let top = N.max(bleu_nltk::TAIL_ORDER);
+    s.h.clear();
+    s.h.extend(hyp.chars().map(|c| c as u32));
+    s.r.clear();
+    s.r.extend(reference.chars().map(|c| c as u32));
+    let (hl, rl) = (s.h.len(), s.r.len());
+    let mut num = [0u64; 8];
+    let mut cnt = [0u64; 8];
+    for k in 1..=top {
+        if hl < k {
+            break;
+        }
+        cnt[k - 1] = (hl - k + 1) as u64;
+        if rl >= k {
+            sorted_keys(&s.h, k, &mut s.kh);
+            sorted_keys(&s.r, k, &mut s.kr);
+            num[k - 1] = clipped(&s.kh, &s.kr);
+        }
+    }
+    out.fill(0);
+    out[0] = hl as u64;
+    out[1] = rl as u64; // closest_ref_len of one reference
+    for k in 0..N {
+        out[2 + k] = num[k];
+        out[2 + N + k] = cnt[k].max(1);
+    }
+    let t = 2 + 2 * N;
+    out[t] = hl as u64;
+    out[t + 1] = num[bleu_nltk::TAIL_ORDER - 1];
+    out[t + 2] = cnt[bleu_nltk::TAIL_ORDER - 1].max(1);
 }
 
 /// Rows `[rouge-1, rouge-2, rouge-l, bleu-4]` (×100, rounded to 4 digits), one per pair.
@@ -57,19 +133,63 @@ pub fn llamafactory_rows<S: AsRef<str> + Sync>(raw_h: &[S], raw_r: &[S], cut_h: 
             return Err(Error::LengthMismatch { what: format!("predictions and {what}"), left: n, right: len });
         }
     }
+    rows_with(raw_h, raw_r, n_threads, |i, _, a, b| {
+        a.push_str(cut_h[i].as_ref());
+        b.push_str(cut_r[i].as_ref());
+    })
+}
+
+/// [`llamafactory_rows`] segmenting both sides with `jieba` (`" ".join(jieba.cut(text))`).
+pub fn llamafactory_rows_jieba<S: AsRef<str> + Sync>(raw_h: &[S], raw_r: &[S], jieba: &Jieba, n_threads: usize) -> Result<Vec<f64>> {
+    let n = raw_h.len();
+    if raw_r.len() != n {
+        return Err(Error::LengthMismatch { what: "predictions and labels".into(), left: n, right: raw_r.len() });
+    }
+    rows_with(raw_h, raw_r, n_threads, |i, js, a, b| {
+        for (text, out) in [(raw_h[i].as_ref(), a), (raw_r[i].as_ref(), b)] {
+            let mut words: Vec<&str> = Vec::new();
+            jieba.cut(text, Mode::Default, js, &mut words);
+            for (k, w) in words.iter().enumerate() {
+                if k > 0 {
+                    out.push(' ');
+                }
+                out.push_str(w);
+            }
+        }
+    })
+}
+
+fn rows_with<S: AsRef<str> + Sync>(
+    raw_h: &[S],
+    raw_r: &[S],
+    n_threads: usize,
+    cut: impl Fn(usize, &mut JiebaScratch, &mut String, &mut String) + Sync + Send,
+) -> Result<Vec<f64>> {
     let cfg = Config { variant: Variant::Chinese, kinds: vec![Kind::N(1), Kind::N(2), Kind::L], exclusive: true };
     let weights = [Weights { w: vec![0.25; 4], uniform4: true }];
     let smoothing = Smoothing { method: 3, epsilon: 0.1, alpha: Alpha::Int(5), k: 5.0 };
     let bw = bleu_nltk::width(4);
-    map_rows(n, 4, n_threads, || (rouge_pltrdy::Scratch::default(), vec![0.0; cfg.width()], vec![0u64; bw]), |(s, rr, br), i, out| {
-        rouge_pltrdy::segment_stats(cut_h[i].as_ref(), cut_r[i].as_ref(), &cfg, s, rr);
+    let init = || {
+        (
+            rouge_pltrdy::Scratch::default(),
+            vec![0.0; cfg.width()],
+            vec![0u64; bw],
+            CharScratch::default(),
+            JiebaScratch::default(),
+            String::new(),
+            String::new(),
+        )
+    };
+    map_rows(raw_h.len(), 4, n_threads, init, |(s, rr, br, cs, js, ch, cr), i, out| {
+        ch.clear();
+        cr.clear();
+        cut(i, js, ch, cr);
+        rouge_pltrdy::segment_stats(ch, cr, &cfg, s, rr);
         let scored = rr[9] == 2.0;
         for k in 0..3 {
             out[k] = if scored { py_round(rr[3 * k + 2] * 100.0, 4) } else { 0.0 };
         }
-        let h = chars(raw_h[i].as_ref());
-        let r = vec![chars(raw_r[i].as_ref())];
-        bleu_nltk::segment_stats(&h, &r, 4, br)?;
+        char_bleu_stats(raw_h[i].as_ref(), raw_r[i].as_ref(), cs, br);
         let b = bleu_nltk::score_stats(br, 4, &weights, &smoothing, false)?;
         out[3] = py_round(b.scores[0] * 100.0, 4);
         Ok(())
@@ -79,6 +199,25 @@ pub fn llamafactory_rows<S: AsRef<str> + Sync>(raw_h: &[S], raw_r: &[S], cut_h: 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn char_bleu_stats_equal_the_general_ones() {
+        let texts = ["", "a", "ab", "今天天气很好", "今天天气不错", "aaaa", "aaaaaa", "abab abab", "😀😀x😀😀", "好好好好好好"];
+        let mut cs = CharScratch::default();
+        for h in texts {
+            for r in texts {
+                let hc: Vec<String> = h.chars().map(String::from).collect();
+                let rc: Vec<String> = r.chars().map(String::from).collect();
+                let hv: Vec<&str> = hc.iter().map(String::as_str).collect();
+                let rv: Vec<&str> = rc.iter().map(String::as_str).collect();
+                let mut want = vec![0u64; bleu_nltk::width(4)];
+                bleu_nltk::segment_stats(&hv, &[rv], 4, &mut want).unwrap();
+                let mut got = vec![0u64; bleu_nltk::width(4)];
+                char_bleu_stats(h, r, &mut cs, &mut got);
+                assert_eq!(got, want, "{h:?} {r:?}");
+            }
+        }
+    }
 
     #[test]
     fn round_half_even_on_exact_ties() {
