@@ -45,17 +45,17 @@ pub fn py_round(x: f64, ndigits: u32) -> f64 {
     }
 }
 
-/// Character n-gram keys of `chars` for order `k` (at most 5 characters of 21 bits), sorted.
-fn sorted_keys(chars: &[u32], k: usize, out: &mut Vec<u128>) {
+/// Character n-gram keys of `chars` for order `k` (`BITS` bits a character), sorted.
+fn sorted_keys<K: Ord + Copy + From<u32> + std::ops::Shl<u32, Output = K> + std::ops::BitOr<Output = K>>(chars: &[u32], k: usize, bits: u32, out: &mut Vec<K>) {
     out.clear();
     if chars.len() >= k {
-        out.extend(chars.windows(k).map(|w| w.iter().fold(0u128, |acc, &c| (acc << 21) | c as u128)));
+        out.extend(chars.windows(k).map(|w| w.iter().fold(K::from(0u32), |acc, &c| (acc << bits) | K::from(c))));
         out.sort_unstable();
     }
 }
 
 /// Clipped matches of two sorted key lists: the sum over keys of `min(count_h, count_r)`.
-fn clipped(h: &[u128], r: &[u128]) -> u64 {
+fn clipped<K: Ord + Copy>(h: &[K], r: &[K]) -> u64 {
     let (mut i, mut j, mut n) = (0, 0, 0u64);
     while i < h.len() && j < r.len() {
         if h[i] < r[j] {
@@ -86,6 +86,8 @@ pub struct CharScratch {
     r: Vec<u32>,
     kh: Vec<u128>,
     kr: Vec<u128>,
+    sh: Vec<u64>,
+    sr: Vec<u64>,
 }
 
 /// `bleu_nltk::segment_stats` of `list(hyp)` against the one reference `[list(reference)]`
@@ -100,15 +102,23 @@ pub fn char_bleu_stats(hyp: &str, reference: &str, s: &mut CharScratch, out: &mu
     let (hl, rl) = (s.h.len(), s.r.len());
     let mut num = [0u64; 8];
     let mut cnt = [0u64; 8];
+    let bmp = s.h.iter().chain(s.r.iter()).all(|&c| c < 0x10000);
     for k in 1..=top {
         if hl < k {
             break;
         }
         cnt[k - 1] = (hl - k + 1) as u64;
-        if rl >= k {
-            sorted_keys(&s.h, k, &mut s.kh);
-            sorted_keys(&s.r, k, &mut s.kr);
-            num[k - 1] = clipped(&s.kh, &s.kr);
+        // no (k-1)-gram in common: no k-gram either
+        if rl >= k && (k == 1 || num[k - 2] > 0) {
+            num[k - 1] = if bmp && k <= 4 {
+                sorted_keys(&s.h, k, 16, &mut s.sh);
+                sorted_keys(&s.r, k, 16, &mut s.sr);
+                clipped(&s.sh, &s.sr)
+            } else {
+                sorted_keys(&s.h, k, 21, &mut s.kh);
+                sorted_keys(&s.r, k, 21, &mut s.kr);
+                clipped(&s.kh, &s.kr)
+            };
         }
     }
     out.fill(0);
@@ -202,7 +212,7 @@ mod tests {
 
     #[test]
     fn char_bleu_stats_equal_the_general_ones() {
-        let texts = ["", "a", "ab", "今天天气很好", "今天天气不错", "aaaa", "aaaaaa", "abab abab", "😀😀x😀😀", "好好好好好好"];
+        let texts = ["", "a", "ab", "😀a😀a😀a😀", "aa😀aa😀aa", "今天天气很好", "今天天气不错", "aaaa", "aaaaaa", "abab abab", "😀😀x😀😀", "好好好好好好"];
         let mut cs = CharScratch::default();
         for h in texts {
             for r in texts {

@@ -61,22 +61,32 @@ const LETTER: [u8; 4] = [b'B', b'M', b'E', b'S'];
 /// `finalseg.PrevStatus`.
 const PREV: [[usize; 2]; 4] = [[E, S], [M, B], [B, M], [S, E]];
 
+/// A trie edge with what the segmenter reads of the node it leads to (one memory access).
+#[derive(Debug, Clone, Copy)]
+struct Edge {
+    /// `log(freq)` of the child when its frequency is non-zero.
+    log_freq: f64,
+    child: u32,
+    /// 0: a prefix only; 1: a key of frequency 0; 2: a key of non-zero frequency.
+    kind: u8,
+}
+
+const NO_EDGE: Edge = Edge { log_freq: 0.0, child: u32::MAX, kind: 0 };
+
 #[derive(Debug, Clone, Copy)]
 struct Node {
     /// The fragment is a key of `FREQ`.
     key: bool,
     freq: u64,
-    /// `log(freq)` when `freq > 0`.
-    log_freq: f64,
 }
 
 /// A segmenter built from one state of a jieba `Tokenizer` and its `finalseg` module.
 pub struct Jieba {
     nodes: Vec<Node>,
     /// (parent node << 32 | char) -> child node: the trie of every key and its prefixes.
-    edges: FxHashMap<u64, u32>,
-    /// The root's children below U+10000 by code point (`u32::MAX`: none).
-    root: Vec<u32>,
+    edges: FxHashMap<u64, Edge>,
+    /// The root's children below U+10000 by code point (`child == u32::MAX`: none).
+    root: Vec<Edge>,
     log_total: f64,
     start: [f64; 4],
     trans: [[f64; 4]; 4],
@@ -109,11 +119,11 @@ fn is_han(c: char) -> bool {
 impl Jieba {
     /// An empty dictionary; add `FREQ`'s entries with [`Jieba::insert`].
     pub fn new(total: u64, hmm: Hmm) -> Self {
-        let root = Node { key: false, freq: 0, log_freq: 0.0 };
+        let root = Node { key: false, freq: 0 };
         Jieba {
             nodes: vec![root],
             edges: FxHashMap::default(),
-            root: vec![u32::MAX; 0x10000],
+            root: vec![NO_EDGE; 0x10000],
             log_total: (total as f64).ln(),
             start: hmm.start,
             trans: hmm.trans,
@@ -133,32 +143,39 @@ impl Jieba {
     /// `FREQ[word] = freq` (the empty word is ignored: no fragment is empty).
     pub fn insert(&mut self, word: &str, freq: u64) {
         let mut node = 0u32;
+        let mut last: Option<(u32, char)> = None;
         for c in word.chars() {
-            let k = ((node as u64) << 32) | c as u64;
-            node = match self.edges.get(&k) {
-                Some(&n) => n,
+            last = Some((node, c));
+            node = match self.child(node, c) {
+                Some(e) => e.child,
                 None => {
                     let n = self.nodes.len() as u32;
-                    self.nodes.push(Node { key: false, freq: 0, log_freq: 0.0 });
-                    self.edges.insert(k, n);
-                    if node == 0 && (c as u32) < 0x10000 {
-                        self.root[c as usize] = n;
-                    }
+                    self.nodes.push(Node { key: false, freq: 0 });
+                    *self.edge_mut(node, c) = Edge { log_freq: 0.0, child: n, kind: 0 };
                     n
                 }
             };
         }
-        if node != 0 {
+        if let Some((parent, c)) = last {
             let log_freq = if freq > 0 { (freq as f64).ln() } else { 0.0 };
-            self.nodes[node as usize] = Node { key: true, freq, log_freq };
+            self.nodes[node as usize] = Node { key: true, freq };
+            *self.edge_mut(parent, c) = Edge { log_freq, child: node, kind: if freq > 0 { 2 } else { 1 } };
+        }
+    }
+
+    fn edge_mut(&mut self, node: u32, c: char) -> &mut Edge {
+        if node == 0 && (c as u32) < 0x10000 {
+            &mut self.root[c as usize]
+        } else {
+            self.edges.entry(((node as u64) << 32) | c as u64).or_insert(NO_EDGE)
         }
     }
 
     #[inline]
-    fn child(&self, node: u32, c: char) -> Option<u32> {
+    fn child(&self, node: u32, c: char) -> Option<Edge> {
         if node == 0 && (c as u32) < 0x10000 {
-            let n = self.root[c as usize];
-            return (n != u32::MAX).then_some(n);
+            let e = self.root[c as usize];
+            return (e.child != u32::MAX).then_some(e);
         }
         self.edges.get(&(((node as u64) << 32) | c as u64)).copied()
     }
@@ -167,23 +184,26 @@ impl Jieba {
     pub fn freq(&self, word: &str) -> Option<u64> {
         let mut node = 0u32;
         for c in word.chars() {
-            node = self.child(node, c)?;
+            node = self.child(node, c)?.child;
         }
         let n = &self.nodes[node as usize];
         (node != 0 && n.key).then_some(n.freq)
     }
 
-    /// `bool(FREQ.get(word))` for the characters `chars`.
+    /// `bool(FREQ.get(word))` for the characters `chars` (not empty).
     fn has_freq(&self, chars: &[char]) -> bool {
         let mut node = 0u32;
+        let mut kind = 0u8;
         for &c in chars {
             match self.child(node, c) {
-                Some(n) => node = n,
+                Some(e) => {
+                    node = e.child;
+                    kind = e.kind;
+                }
                 None => return false,
             }
         }
-        let n = &self.nodes[node as usize];
-        node != 0 && n.key && n.freq > 0
+        kind == 2
     }
 
     /// The words of `text` in `mode`, as slices of `text`, appended to `out`.
@@ -262,19 +282,18 @@ impl Jieba {
             let mut node = 0u32;
             let mut i = idx;
             while i < n {
-                let Some(child) = self.child(node, chars[i]) else { break };
-                let nd = &self.nodes[child as usize];
-                if !nd.key {
+                let Some(e) = self.child(node, chars[i]) else { break };
+                if e.kind == 0 {
                     break;
                 }
-                if nd.freq > 0 {
-                    let p = nd.log_freq - self.log_total + logp[i + 1];
+                if e.kind == 2 {
+                    let p = e.log_freq - self.log_total + logp[i + 1];
                     if best_x == usize::MAX || p >= best_p {
                         best_p = p;
                         best_x = i;
                     }
                 }
-                node = child;
+                node = e.child;
                 i += 1;
             }
             if best_x == usize::MAX {
