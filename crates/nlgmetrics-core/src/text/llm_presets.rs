@@ -10,7 +10,9 @@
 
 use crate::error::{Error, Result};
 use crate::parallel::map_rows;
-use crate::text::bleu_nltk::{self, Alpha, Smoothing, Weights};
+use crate::text::bleu_nltk;
+#[cfg(test)]
+use crate::text::bleu_nltk::{Alpha, Smoothing, Weights};
 use crate::text::rouge_pltrdy::{self, Config, Kind, Variant};
 use crate::tokenize::jieba::{Jieba, Mode, Scratch as JiebaScratch};
 
@@ -134,6 +136,31 @@ pub fn char_bleu_stats(hyp: &str, reference: &str, s: &mut CharScratch, out: &mu
     out[t + 2] = cnt[bleu_nltk::TAIL_ORDER - 1].max(1);
 }
 
+/// nltk `sentence_bleu` with 4 uniform weights and `SmoothingFunction().method3` of one
+/// statistics row, in floats: the same operations as `bleu_nltk::score_stats` takes for
+/// this case (each precision `num / den` or `1 / (2**k * den)` correctly rounded: the
+/// counts are far below 2**53), without its exact-rational machinery.
+pub fn bleu4_method3(row: &[u64]) -> f64 {
+    let (hyp_len, ref_len) = (row[0], row[1]);
+    let (num, den) = (&row[2..6], &row[6..10]);
+    if num[0] == 0 {
+        return 0.0;
+    }
+    let bp = if hyp_len > ref_len { 1.0 } else { (1.0 - ref_len as f64 / hyp_len as f64).exp() };
+    let mut terms = [0.0f64; 4];
+    let mut incvnt = 0i32;
+    for i in 0..4 {
+        let p = if num[i] == 0 {
+            incvnt += 1;
+            1.0 / (den[i] as f64 * 2f64.powi(incvnt))
+        } else {
+            num[i] as f64 / den[i] as f64
+        };
+        terms[i] = 0.25 * p.ln();
+    }
+    bp * crate::fsum::fsum(terms).exp()
+}
+
 /// Rows `[rouge-1, rouge-2, rouge-l, bleu-4]` (×100, rounded to 4 digits), one per pair.
 /// `cut_*` are the jieba words joined by spaces, `raw_*` the texts.
 pub fn llamafactory_rows<S: AsRef<str> + Sync>(raw_h: &[S], raw_r: &[S], cut_h: &[S], cut_r: &[S], n_threads: usize) -> Result<Vec<f64>> {
@@ -176,8 +203,6 @@ fn rows_with<S: AsRef<str> + Sync>(
     cut: impl Fn(usize, &mut JiebaScratch, &mut String, &mut String) + Sync + Send,
 ) -> Result<Vec<f64>> {
     let cfg = Config { variant: Variant::Chinese, kinds: vec![Kind::N(1), Kind::N(2), Kind::L], exclusive: true };
-    let weights = [Weights { w: vec![0.25; 4], uniform4: true }];
-    let smoothing = Smoothing { method: 3, epsilon: 0.1, alpha: Alpha::Int(5), k: 5.0 };
     let bw = bleu_nltk::width(4);
     let init = || {
         (
@@ -200,9 +225,8 @@ fn rows_with<S: AsRef<str> + Sync>(
             out[k] = if scored { py_round(rr[3 * k + 2] * 100.0, 4) } else { 0.0 };
         }
         char_bleu_stats(raw_h[i].as_ref(), raw_r[i].as_ref(), cs, br);
-        let b = bleu_nltk::score_stats(br, 4, &weights, &smoothing, false)?;
-        out[3] = py_round(b.scores[0] * 100.0, 4);
-        Ok(())
+        out[3] = py_round(bleu4_method3(br) * 100.0, 4);
+        Ok::<(), Error>(())
     })
 }
 
@@ -226,6 +250,34 @@ mod tests {
                 char_bleu_stats(h, r, &mut cs, &mut got);
                 assert_eq!(got, want, "{h:?} {r:?}");
             }
+        }
+    }
+
+    #[test]
+    fn bleu4_method3_equals_score_stats() {
+        let weights = [Weights { w: vec![0.25; 4], uniform4: true }];
+        let smoothing = Smoothing { method: 3, epsilon: 0.1, alpha: Alpha::Int(5), k: 5.0 };
+        let mut x = 12345u64;
+        let mut next = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        for _ in 0..200_000 {
+            let hl = next(300);
+            let rl = next(300);
+            let mut row = vec![0u64; bleu_nltk::width(4)];
+            row[0] = hl;
+            row[1] = rl;
+            for k in 0..4 {
+                let cnt = hl.saturating_sub(k as u64);
+                let num = if cnt == 0 || next(3) == 0 { 0 } else { next(cnt + 1) };
+                row[2 + k] = num;
+                row[6 + k] = cnt.max(1);
+            }
+            let want = bleu_nltk::score_stats(&row, 4, &weights, &smoothing, false).unwrap().scores[0];
+            assert_eq!(bleu4_method3(&row).to_bits(), want.to_bits(), "{row:?}");
         }
     }
 
