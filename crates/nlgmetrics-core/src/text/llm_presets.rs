@@ -47,38 +47,50 @@ pub fn py_round(x: f64, ndigits: u32) -> f64 {
     }
 }
 
-/// Character n-gram keys of `chars` for order `k` (`BITS` bits a character), sorted.
-fn sorted_keys<K: Ord + Copy + From<u32> + std::ops::Shl<u32, Output = K> + std::ops::BitOr<Output = K>>(chars: &[u32], k: usize, bits: u32, out: &mut Vec<K>) {
+/// Each position's next five characters as one key (`code point + 1` in 22 bits a slot,
+/// 0 past the end), sorted: every k-gram's occurrences (k <= 5) are then contiguous.
+fn sorted_keys5(chars: &[u32], out: &mut Vec<u128>) {
     out.clear();
-    if chars.len() >= k {
-        out.extend(chars.windows(k).map(|w| w.iter().fold(K::from(0u32), |acc, &c| (acc << bits) | K::from(c))));
-        out.sort_unstable();
-    }
+    out.extend((0..chars.len()).map(|i| {
+        (0..5).fold(0u128, |acc, j| (acc << 22) | chars.get(i + j).map_or(0, |&c| c as u128 + 1))
+    }));
+    out.sort_unstable();
 }
 
-/// Clipped matches of two sorted key lists: the sum over keys of `min(count_h, count_r)`.
-fn clipped<K: Ord + Copy>(h: &[K], r: &[K]) -> u64 {
+/// Clipped k-gram matches of two [`sorted_keys5`] lists: the sum over k-grams of
+/// `min(count_h, count_r)` (keys whose k-th slot is empty are no k-gram).
+fn clipped(h: &[u128], r: &[u128], k: usize) -> u64 {
+    let shift = 22 * (5 - k) as u32;
+    let valid = |key: u128| (key >> shift) & ((1 << 22) - 1) != 0;
     let (mut i, mut j, mut n) = (0, 0, 0u64);
-    while i < h.len() && j < r.len() {
-        if h[i] < r[j] {
+    loop {
+        while i < h.len() && !valid(h[i]) {
             i += 1;
-        } else if h[i] > r[j] {
+        }
+        while j < r.len() && !valid(r[j]) {
+            j += 1;
+        }
+        if i == h.len() || j == r.len() {
+            return n;
+        }
+        let (a, b) = (h[i] >> shift, r[j] >> shift);
+        if a < b {
+            i += 1;
+        } else if a > b {
             j += 1;
         } else {
-            let g = h[i];
-            let (mut a, mut b) = (0u64, 0u64);
-            while i < h.len() && h[i] == g {
-                a += 1;
+            let (mut ca, mut cb) = (0u64, 0u64);
+            while i < h.len() && h[i] >> shift == a {
+                ca += 1;
                 i += 1;
             }
-            while j < r.len() && r[j] == g {
-                b += 1;
+            while j < r.len() && r[j] >> shift == a {
+                cb += 1;
                 j += 1;
             }
-            n += a.min(b);
+            n += ca.min(cb);
         }
     }
-    n
 }
 
 /// Per-worker buffers of [`char_bleu_stats`].
@@ -88,8 +100,6 @@ pub struct CharScratch {
     r: Vec<u32>,
     kh: Vec<u128>,
     kr: Vec<u128>,
-    sh: Vec<u64>,
-    sr: Vec<u64>,
 }
 
 /// `bleu_nltk::segment_stats` of `list(hyp)` against the one reference `[list(reference)]`
@@ -97,6 +107,7 @@ pub struct CharScratch {
 pub fn char_bleu_stats(hyp: &str, reference: &str, s: &mut CharScratch, out: &mut [u64]) {
     const N: usize = 4;
     let top = N.max(bleu_nltk::TAIL_ORDER);
+    debug_assert!(top <= 5);
     s.h.clear();
     s.h.extend(hyp.chars().map(|c| c as u32));
     s.r.clear();
@@ -104,7 +115,10 @@ pub fn char_bleu_stats(hyp: &str, reference: &str, s: &mut CharScratch, out: &mu
     let (hl, rl) = (s.h.len(), s.r.len());
     let mut num = [0u64; 8];
     let mut cnt = [0u64; 8];
-    let bmp = s.h.iter().chain(s.r.iter()).all(|&c| c < 0x10000);
+    if hl > 0 && rl > 0 {
+        sorted_keys5(&s.h, &mut s.kh);
+        sorted_keys5(&s.r, &mut s.kr);
+    }
     for k in 1..=top {
         if hl < k {
             break;
@@ -112,15 +126,7 @@ pub fn char_bleu_stats(hyp: &str, reference: &str, s: &mut CharScratch, out: &mu
         cnt[k - 1] = (hl - k + 1) as u64;
         // no (k-1)-gram in common: no k-gram either
         if rl >= k && (k == 1 || num[k - 2] > 0) {
-            num[k - 1] = if bmp && k <= 4 {
-                sorted_keys(&s.h, k, 16, &mut s.sh);
-                sorted_keys(&s.r, k, 16, &mut s.sr);
-                clipped(&s.sh, &s.sr)
-            } else {
-                sorted_keys(&s.h, k, 21, &mut s.kh);
-                sorted_keys(&s.r, k, 21, &mut s.kr);
-                clipped(&s.kh, &s.kr)
-            };
+            num[k - 1] = clipped(&s.kh, &s.kr, k);
         }
     }
     out.fill(0);
@@ -236,10 +242,23 @@ mod tests {
 
     #[test]
     fn char_bleu_stats_equal_the_general_ones() {
-        let texts = ["", "a", "ab", "😀a😀a😀a😀", "aa😀aa😀aa", "今天天气很好", "今天天气不错", "aaaa", "aaaaaa", "abab abab", "😀😀x😀😀", "好好好好好好"];
+        let mut texts: Vec<String> = ["", "a", "ab", "😀a😀a😀a😀", "aa😀aa😀aa", "今天天气很好", "今天天气不错", "aaaa", "aaaaaa", "abab abab", "😀😀x😀😀", "好好好好好好", "\u{0}\u{0}a\u{0}", "\u{10FFFF}\u{0}\u{10FFFF}\u{0}"].iter().map(|t| t.to_string()).collect();
+        let alphabet = ['a', 'b', '中', '\u{0}', '😀', '\u{10FFFF}', '\u{FFFF}'];
+        let mut x = 99u64;
+        for _ in 0..150 {
+            let mut t = String::new();
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            for j in 0..(x % 14) {
+                t.push(alphabet[((x >> (4 + 3 * j)) % 7) as usize]);
+            }
+            texts.push(t);
+        }
         let mut cs = CharScratch::default();
-        for h in texts {
-            for r in texts {
+        for h in &texts {
+            for r in &texts {
+                let (h, r) = (h.as_str(), r.as_str());
                 let hc: Vec<String> = h.chars().map(String::from).collect();
                 let rc: Vec<String> = r.chars().map(String::from).collect();
                 let hv: Vec<&str> = hc.iter().map(String::as_str).collect();
