@@ -137,6 +137,23 @@ class PltrdyROUGE(ROUGE):
                     f"segment {i} has {len(r)}"
                 )
             refs.append(r[0])
+        return self._pair_matrix(predictions, refs)
+
+    def _segment_stats_lists(self, predictions: list, references: list) -> SegmentStats | None:
+        # Plain lists of str, one reference str per prediction: read in place by the core
+        # (anything else, or a text the core cannot read, takes the validating path).
+        if self.tokenizer != "none" or len(predictions) != len(references):
+            return None
+        try:
+            m = self._pair_matrix(predictions, references)
+        except (TypeError, UnicodeError):
+            return None
+        import dataclasses
+
+        seg = self._stats_of(m, np.ones(len(predictions), dtype=np.int64))
+        return dataclasses.replace(seg, sequence_field=self.sum_fields[:-1])
+
+    def _pair_matrix(self, predictions: list[str], refs: list[str]) -> np.ndarray:
         hyps = self._texts(predictions)
         refs = self._texts(refs)
         m = _core.rouge_pltrdy_stats(hyps, refs, list(self.rouge_types), self.flavour, self.exclusive, self.n_threads)
