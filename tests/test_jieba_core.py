@@ -222,3 +222,41 @@ def test_missing_jieba_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "jieba", None)
     with pytest.raises(MissingExtraError, match=r"nlgmetrics\[zh\]"):
         tokenizers.jieba_cut(["今天"])
+
+
+def test_replaced_dictionary_is_followed(restore_jieba, monkeypatch):
+    # set_dictionary / initialize replace FREQ with a new dict: the segmenter follows it.
+    seg = jieba_segmenter()
+    freq = dict(jieba.dt.FREQ)
+    freq["天气不"] = 10**6
+    monkeypatch.setattr(jieba.dt, "FREQ", freq)
+    monkeypatch.setattr(jieba.dt, "total", jieba.dt.total + 10**6)
+    assert jieba_segmenter() is not seg
+    text = "今天天气不错"
+    assert jieba_cut([text]) == [jieba.lcut(text)]
+    assert "天气不" in jieba_cut([text])[0]
+
+
+def test_llamafactory_in_one_core_pass_equals_python_jieba_words():
+    # llamafactory_rows segments inside the core; the same rows from Python jieba's words
+    ref = (WMT / "en-zh" / "generaltest2022.en-zh.ref.A.zh").read_text(encoding="utf-8").splitlines()
+    hyp = sorted((WMT / "en-zh" / "system-outputs").glob("*.zh"))[0].read_text(encoding="utf-8").splitlines()
+    preds, labels = hyp[:3000], ref[:3000]
+    fused = _core.llamafactory_rows_jieba(preds, labels, jieba_segmenter(), 1)
+    cut = lambda texts: [" ".join(jieba.cut(t)) for t in texts]  # noqa: E731
+    plain = _core.llamafactory_rows(preds, labels, cut(preds), cut(labels), 1)
+    assert fused.tolist() == plain.tolist()
+
+
+def test_rouge_chinese_list_path_equals_validating_path():
+    from nlgmetrics import ROUGE
+
+    lines = zh_lines()[:4000]
+    hyps, refs = jieba_join(lines[:2000]), jieba_join(lines[2000:4000])
+    m = ROUGE("rouge-chinese", n_threads=1)
+    fast = m.sentence_prf(hyps, refs)  # plain lists: read in place by the core
+    slow = m.sentence_prf(tuple(hyps), [[r] for r in refs])  # the validating path
+    for t in fast:
+        assert fast[t].fmeasure.tolist() == slow[t].fmeasure.tolist()
+        assert fast[t].precision.tolist() == slow[t].precision.tolist()
+    assert m.corpus_score(hyps, refs).score == m.corpus_score(tuple(hyps), [[r] for r in refs]).score
