@@ -266,80 +266,35 @@ impl Jieba {
     }
 
     /// `get_DAG` + `calc` of one block: `route[i]` = the end (inclusive) of the best word at `i`.
-    ///
-    /// The DAG walks of all positions advance one character at a time together (all
-    /// positions' first characters, then all second characters, ...): the dictionary
-    /// lookups of one round are independent, so their memory accesses overlap.
     fn route(&self, chars: &[char], scratch: &mut Scratch) {
         let n = chars.len();
-        let Scratch { logp, route, recs, cur, next, starts, ends, .. } = scratch;
-        recs.clear();
-        cur.clear();
-        for (k, &c) in chars.iter().enumerate() {
-            if let Some(e) = self.child(0, c) {
-                if e.kind != 0 {
-                    if e.kind == 2 {
-                        recs.push((k as u32, k as u32, e.log_freq));
-                    }
-                    if k + 1 < n {
-                        cur.push((k as u32, e.child));
-                    }
-                }
-            }
-        }
-        let mut d = 1usize;
-        while !cur.is_empty() {
-            next.clear();
-            for &(k, node) in cur.iter() {
-                let i = k as usize + d;
-                if let Some(e) = self.child(node, chars[i]) {
-                    if e.kind != 0 {
-                        if e.kind == 2 {
-                            recs.push((k, i as u32, e.log_freq));
-                        }
-                        if i + 1 < n {
-                            next.push((k, e.child));
-                        }
-                    }
-                }
-            }
-            std::mem::swap(cur, next);
-            d += 1;
-        }
-        // DAG[k]: the records of k in increasing end (a stable counting sort by k)
-        starts.clear();
-        starts.resize(n + 1, 0);
-        for r in recs.iter() {
-            starts[r.0 as usize + 1] += 1;
-        }
-        for k in 0..n {
-            starts[k + 1] += starts[k];
-        }
-        ends.clear();
-        ends.resize(recs.len(), (0, 0.0));
-        {
-            let mut fill: Vec<u32> = starts[..n].to_vec();
-            for r in recs.iter() {
-                let slot = &mut fill[r.0 as usize];
-                ends[*slot as usize] = (r.1, r.2);
-                *slot += 1;
-            }
-        }
+        let logp = &mut scratch.logp;
+        let route = &mut scratch.route;
         logp.clear();
         logp.resize(n + 1, 0.0);
         route.clear();
         route.resize(n + 1, 0);
         for idx in (0..n).rev() {
-            // max over (logprob, end) in increasing end: a later end wins ties
+            // DAG ends of idx in increasing order; the first maximum stays unless a later
+            // (longer) end is greater or equal.
             let mut best_p = 0.0f64;
             let mut best_x = usize::MAX;
-            for &(x, log_freq) in &ends[starts[idx] as usize..starts[idx + 1] as usize] {
-                let x = x as usize;
-                let p = log_freq - self.log_total + logp[x + 1];
-                if best_x == usize::MAX || p >= best_p {
-                    best_p = p;
-                    best_x = x;
+            let mut node = 0u32;
+            let mut i = idx;
+            while i < n {
+                let Some(e) = self.child(node, chars[i]) else { break };
+                if e.kind == 0 {
+                    break;
                 }
+                if e.kind == 2 {
+                    let p = e.log_freq - self.log_total + logp[i + 1];
+                    if best_x == usize::MAX || p >= best_p {
+                        best_p = p;
+                        best_x = i;
+                    }
+                }
+                node = e.child;
+                i += 1;
             }
             if best_x == usize::MAX {
                 // DAG[idx] = [idx]: FREQ.get(char) is absent or 0, so log(1).
@@ -570,11 +525,6 @@ pub struct Scratch {
     pos: Vec<u8>,
     words: Vec<char>,
     word_offs: Vec<usize>,
-    recs: Vec<(u32, u32, f64)>,
-    cur: Vec<(u32, u32)>,
-    next: Vec<(u32, u32)>,
-    starts: Vec<u32>,
-    ends: Vec<(u32, f64)>,
 }
 
 impl Jieba {
