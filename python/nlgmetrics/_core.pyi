@@ -474,3 +474,27 @@ def sari_sentence_stats(sources: list[str], hyps: list[str], refs: list[list[str
     """Sentence SARI of the evaluate / xu2016 flavours, shape (n, 4): keep, del, add, sari (0-1)."""
 def sari_easse_scores(stats: npt.NDArray[np.uint64]) -> npt.NDArray[np.float64]:
     """EASSE SARI of summed statistics rows (n, 36), shape (n, 4): sari, add, keep, del (0-100)."""
+# jieba segmentation (a copy of jieba 0.42.1's cut / cut_for_search built from its live state)
+class JiebaSegmenter:
+    """jieba's segmenter from ``jieba.dt.FREQ``, ``jieba.dt.total`` and ``jieba.finalseg``'s
+    ``start_P``, ``trans_P``, ``emit_P``, ``Force_Split_Words``, ``MIN_FLOAT``."""
+
+    def __init__(
+        self,
+        freq: dict[str, int],
+        total: int,
+        start: dict[str, float],
+        trans: dict[str, dict[str, float]],
+        emit: dict[str, dict[str, float]],
+        force_split: Sequence[str],
+        min_float: float,
+    ) -> None: ...
+    def freq(self, word: str) -> int | None:
+        """``FREQ.get(word)``."""
+    def cut(self, texts: list[str], mode: str = "default", n_threads: int = 1) -> list[list[str]]:
+        """``list(jieba.cut(text))`` of every text; ``mode``: "default", "no_hmm" (``HMM=False``),
+        "search" (``cut_for_search``), "search_no_hmm"."""
+    def join(self, texts: list[str], mode: str = "default", sep: str = " ", skip_space: bool = False, n_threads: int = 1) -> list[str]:
+        """``sep.join(jieba.cut(text))`` of every text (``skip_space``: without whitespace words)."""
+def llamafactory_rows_jieba(raw_h: Sequence[str], raw_r: Sequence[str], segmenter: JiebaSegmenter, n_threads: int = 0) -> npt.NDArray[np.float64]:
+    """``llamafactory_rows`` with both sides segmented by ``segmenter`` (``" ".join(jieba.cut(text))``) in the core."""

@@ -91,6 +91,9 @@ def tokenize(name: str, lines: list[str], n_threads: int = 0) -> list[str]:
     n_threads = n_threads_value(n_threads)
     if name in CORE_TOKENIZERS:
         return list(_core.tokenize(name, lines, n_threads))
+    if name == "jieba":
+        pretokenizer(name)
+        return jieba_join(lines, skip_space=True, n_threads=n_threads)
     return [pretokenizer(name)(line) for line in lines]
 
 
@@ -150,12 +153,148 @@ def _ko_mecab() -> Callable[[str], str]:
 
 
 def _jieba() -> Callable[[str], str]:
-    try:
-        import jieba
-    except ImportError:
-        raise MissingExtraError("tokenizer 'jieba' needs the extra: pip install 'nlgmetrics[zh]'") from None
-    jieba.setLogLevel(60)
+    jieba = jieba_module()
     _extra_signature["jieba"] = f"jieba-{getattr(jieba, '__version__', 'unknown')}"
     # jieba's default tokenizer, as the AI Challenger scripts call it (``jieba.cut``); a
     # dictionary the user loads into it (``jieba.load_userdict``) changes the words.
-    return lambda line: " ".join(w for w in jieba.lcut(line) if w and not w.isspace())
+    return lambda line: jieba_join([line], skip_space=True, n_threads=1)[0]
+
+
+# --- jieba in the core -------------------------------------------------------------
+# The core segmenter (``_core.JiebaSegmenter``) copies jieba 0.42.1's ``cut`` and
+# ``cut_for_search`` step by step, and it is built from jieba's *live* state: the
+# ``FREQ`` dict and ``total`` of ``jieba.dt`` (the tokenizer ``jieba.cut`` is bound to)
+# and ``jieba.finalseg``'s probability tables and ``Force_Split_Words``. So
+# ``load_userdict``, ``add_word``, ``del_word``, ``suggest_freq(..., tune=True)`` and
+# ``set_dictionary`` are honoured: the built segmenter is kept only while the same
+# objects hold the same sizes (``len(FREQ)``, ``total``, ``len(Force_Split_Words)`` and
+# the frequencies of the force-split words). Every change jieba's own functions make
+# moves one of these: ``add_word`` with a non-zero frequency changes ``total``, with 0
+# (``del_word``) it adds to ``Force_Split_Words`` or zeroes the frequency of a word
+# already there. What is not seen: assigning into ``jieba.dt.FREQ`` directly without
+# changing its size, or negative frequencies that cancel out in ``total``; call
+# :func:`jieba_reset` after such edits. Python jieba runs instead (same words, slower)
+# when the state is not what the core copies: another jieba version, patched functions or
+# patterns, a ``FREQ`` with non-str keys or non-int or negative values, or a text the core
+# cannot read (a lone surrogate).
+
+JIEBA_VERSION = "0.42.1"
+JIEBA_MODES = ("default", "no_hmm", "search", "search_no_hmm")
+_jieba_state: list = [None]  # (objects, key, segmenter or None)
+
+
+def jieba_module():
+    """``import jieba`` (quiet), or :class:`MissingExtraError` naming the extra."""
+    try:
+        import jieba
+    except ImportError:
+        raise MissingExtraError("jieba segmentation needs the jieba package: pip install 'nlgmetrics[zh]' (or pip install jieba)") from None
+    jieba.setLogLevel(60)
+    return jieba
+
+
+def _jieba_is_stock(jieba) -> bool:
+    """Whether ``jieba.cut`` is jieba 0.42.1's own code on ``jieba.dt``, as the core copies it."""
+    try:
+        fs = jieba.finalseg
+        T = jieba.Tokenizer
+        if jieba.__version__ != JIEBA_VERSION or type(jieba.dt) is not T:
+            return False
+        for name in ("cut", "lcut", "cut_for_search", "lcut_for_search"):
+            f = getattr(jieba, name)
+            if getattr(f, "__self__", None) is not jieba.dt or f.__func__ is not T.__dict__[name]:
+                return False
+        files = {jieba.__file__}
+        for f in (T.cut, T.lcut, T.cut_for_search, T.get_DAG, T.calc, T.check_initialized,
+                  T.__dict__["_Tokenizer__cut_DAG"], T.__dict__["_Tokenizer__cut_DAG_NO_HMM"]):
+            if f.__code__.co_filename not in files:
+                return False
+        for f in (fs.cut, fs.viterbi, fs.__dict__["__cut"]):
+            if f.__code__.co_filename != fs.__file__:
+                return False
+        return (
+            jieba.re_han_default.pattern == "([\u4E00-\u9FD5a-zA-Z0-9+#&\\._%\\-]+)"
+            and jieba.re_skip_default.pattern == "(\r\n|\\s)"
+            and jieba.re_eng.pattern == "[a-zA-Z0-9]"
+            and fs.re_han.pattern == "([\u4E00-\u9FD5]+)"
+            and fs.re_skip.pattern == "([a-zA-Z0-9]+(?:\\.\\d+)?%?)"
+            and fs.PrevStatus == {"B": "ES", "M": "MB", "S": "SE", "E": "BM"}
+        )
+    except (AttributeError, KeyError, TypeError):
+        return False
+
+
+def jieba_segmenter():
+    """The core segmenter for jieba's current state, or ``None`` when only Python jieba
+    can be trusted to give its words (see the comment above)."""
+    jieba = jieba_module()
+    if not _jieba_is_stock(jieba):
+        return None
+    dt = jieba.dt
+    dt.check_initialized()
+    fs = jieba.finalseg
+    freq, fsw = dt.FREQ, fs.Force_Split_Words
+    objects = (freq, fsw, fs.start_P, fs.trans_P, fs.emit_P)
+    try:
+        key = (len(freq), dt.total, len(fsw), tuple(freq.get(w) for w in fsw), fs.MIN_FLOAT)
+    except TypeError:  # an unhashable word in Force_Split_Words
+        return None
+    got = _jieba_state[0]
+    if got is not None and len(got[0]) == len(objects) and all(a is b for a, b in zip(got[0], objects)) and got[1] == key:
+        return got[2]
+    try:
+        seg = _core.JiebaSegmenter(freq, dt.total, fs.start_P, fs.trans_P, fs.emit_P, list(fsw), fs.MIN_FLOAT)
+    except (TypeError, ValueError, OverflowError):
+        seg = None
+    _jieba_state[0] = (objects, key, seg)
+    return seg
+
+
+def jieba_reset() -> None:
+    """Forget the core segmenter: the next call rebuilds it from jieba's state (needed only
+    after editing ``jieba.dt.FREQ`` by hand without changing its size or ``total``)."""
+    _jieba_state[0] = None
+
+
+def _jieba_python(texts: list[str], mode: str) -> list[list[str]]:
+    jieba = jieba_module()
+    if mode == "default":
+        return [jieba.lcut(t) for t in texts]
+    if mode == "no_hmm":
+        return [jieba.lcut(t, HMM=False) for t in texts]
+    if mode == "search":
+        return [jieba.lcut_for_search(t) for t in texts]
+    if mode == "search_no_hmm":
+        return [jieba.lcut_for_search(t, HMM=False) for t in texts]
+    raise InvalidOptionError(f"unknown jieba mode {mode!r}; known: {', '.join(JIEBA_MODES)}")
+
+
+def jieba_cut(texts: list[str], mode: str = "default", n_threads: int = 1) -> list[list[str]]:
+    """``jieba.lcut(text)`` of every text (``mode``: ``default``; ``no_hmm`` = ``HMM=False``;
+    ``search`` = ``lcut_for_search``; ``search_no_hmm``), in the core when it is exact."""
+    if mode not in JIEBA_MODES:
+        raise InvalidOptionError(f"unknown jieba mode {mode!r}; known: {', '.join(JIEBA_MODES)}")
+    seg = jieba_segmenter()
+    if seg is not None:
+        try:
+            return seg.cut(texts, mode, n_threads_value(n_threads))
+        except (TypeError, UnicodeError):  # not a list of str, or a lone surrogate
+            pass
+    return _jieba_python(list(texts), mode)
+
+
+def jieba_join(texts: list[str], sep: str = " ", mode: str = "default", skip_space: bool = False, n_threads: int = 1) -> list[str]:
+    """``sep.join(jieba.cut(text))`` of every text (``skip_space``: without the words that
+    are whitespace), in the core when it is exact."""
+    if mode not in JIEBA_MODES:
+        raise InvalidOptionError(f"unknown jieba mode {mode!r}; known: {', '.join(JIEBA_MODES)}")
+    seg = jieba_segmenter()
+    if seg is not None:
+        try:
+            return seg.join(texts, mode, sep, skip_space, n_threads_value(n_threads))
+        except (TypeError, UnicodeError):
+            pass
+    words = _jieba_python(list(texts), mode)
+    if skip_space:
+        return [sep.join(w for w in ws if not w.isspace()) for ws in words]
+    return [sep.join(ws) for ws in words]

@@ -23,6 +23,7 @@ mod signals;
 mod qa;
 mod rouge_pltrdy;
 mod sari;
+mod jieba;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -48,5 +49,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     rouge_pltrdy::register_presets(m)?;
     rouge_pltrdy::register_depths(m)?;
     sari::register(m)?;
+    jieba::register(m)?;
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! Bindings for the `rouge` (pltrdy) / `rouge-chinese` ROUGE flavours.
 
-use crate::convert::{detached, matrix};
+use crate::convert::{borrow_strs, detached, matrix};
+use pyo3::types::PyString;
 use nlgmetrics_core::text::rouge_pltrdy::{self, Config, Kind, Variant};
 use nlgmetrics_core::Error;
 use numpy::PyArray2;
@@ -12,13 +13,15 @@ use pyo3::prelude::*;
 #[pyo3(signature = (hyps, refs, metrics, variant, exclusive=true, n_threads=0))]
 fn rouge_pltrdy_stats<'py>(
     py: Python<'py>,
-    hyps: Vec<String>,
-    refs: Vec<String>,
+    hyps: Vec<Bound<'py, PyString>>,
+    refs: Vec<Bound<'py, PyString>>,
     metrics: Vec<String>,
     variant: &str,
     exclusive: bool,
     n_threads: usize,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    // the texts' UTF-8 borrowed from the str objects (no copy per text)
+    let (hyps, refs) = (borrow_strs(&hyps)?, borrow_strs(&refs)?);
     let n = hyps.len();
     let build = || -> Result<Config, Error> {
         Ok(Config {

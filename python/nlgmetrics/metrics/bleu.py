@@ -147,6 +147,12 @@ class SacreBLEU(BLEU):
         """Texts for the core; tokenizers that live in Python run here first."""
         if self.tokenize in _tok.CORE_TOKENIZERS:
             return preds, refs, self.tokenize, self.lowercase
+        if self.tokenize == "jieba" and self.spm_model is None:
+            # one batch through the core's jieba (what pretokenizer("jieba") does line by line)
+            texts = [(s.lower() if self.lowercase else s).rstrip() for s in preds]
+            texts += [(r.lower() if self.lowercase else r).rstrip() for rs in refs for r in rs]
+            out = iter(_tok.tokenize("jieba", texts, self.n_threads))
+            return [next(out) for _ in preds], [[next(out) for _ in rs] for rs in refs], "none", False
         if self.spm_model is not None:
             from ..spm_tokenizers import spm_pretokenizer
 

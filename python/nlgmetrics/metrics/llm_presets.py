@@ -54,7 +54,15 @@ def llamafactory_rows(predictions: Sequence[str], labels: Sequence[str], *, n_th
     labs = _texts(labels, "labels")
     if len(preds) != len(labs):
         raise LengthMismatchError(f"predictions and labels: lengths differ ({len(preds)} vs {len(labs)})")
-    return _core.llamafactory_rows(preds, labs, jieba_join(preds), jieba_join(labs), n_threads)
+    from ..tokenizers import jieba_segmenter
+
+    seg = jieba_segmenter()
+    if seg is not None:  # jieba in the core, inside the same pass
+        try:
+            return _core.llamafactory_rows_jieba(preds, labs, seg, n_threads)
+        except UnicodeError:  # a lone surrogate: Python jieba below
+            pass
+    return _core.llamafactory_rows(preds, labs, jieba_join(preds, n_threads), jieba_join(labs, n_threads), n_threads)
 
 
 def llamafactory(predictions: Sequence[str], labels: Sequence[str], *, aggregate: str = "mean", n_threads: int = 0) -> dict[str, float]:
@@ -103,8 +111,8 @@ def opencompass_jieba_rouge(predictions: Sequence[str], references: Sequence[str
         raise LengthMismatchError(f"predictions and references: lengths differ ({len(preds)} vs {len(refs)})")
     if not preds:
         raise InvalidInputError("OpenCompass's JiebaRougeEvaluator of no example is undefined (division by zero)")
-    p = [t or "__PREDPLACEHOLDER__" for t in jieba_join([general_postprocess(t) for t in preds])]
-    r = [t or "__REFRPLACEHOLDER__" for t in jieba_join([general_postprocess(t) for t in refs])]
+    p = [t or "__PREDPLACEHOLDER__" for t in jieba_join([general_postprocess(t) for t in preds], n_threads)]
+    r = [t or "__REFRPLACEHOLDER__" for t in jieba_join([general_postprocess(t) for t in refs], n_threads)]
     s = ChineseROUGE(n_threads=n_threads).corpus_score(p, r)
     return {k: s.types[t].fmeasure * 100 for k, t in (("rouge1", "rouge-1"), ("rouge2", "rouge-2"), ("rougeL", "rouge-l"))}
 
@@ -137,7 +145,7 @@ def longbench_rouge_rows(dataset: str, predictions: Sequence[str], answers: Sequ
             hyps.append(preds[i])
             refs.append(gt)
     if zh:
-        hyps, refs = jieba_join(hyps), jieba_join(refs)
+        hyps, refs = jieba_join(hyps, n_threads), jieba_join(refs, n_threads)
     m = _core.rouge_pltrdy_stats(hyps, refs, ["rouge-l"], "pltrdy", True, n_threads)
     depth = np.asarray(_core.rouge_pltrdy_traceback_depths(hyps, refs, n_threads), dtype=np.int64)
     below = 4 if zh else 3

@@ -55,9 +55,12 @@ def _jieba():
 
 
 def qa_f1_zh_score(prediction: str, ground_truth: str) -> float:
-    jieba = _jieba()
-    p = [t for t in (normalize_zh_answer(t) for t in jieba.cut(prediction, cut_all=False)) if len(t) > 0]
-    g = [t for t in (normalize_zh_answer(t) for t in jieba.cut(ground_truth, cut_all=False)) if len(t) > 0]
+    # jieba.cut(text, cut_all=False), in the core's copy of jieba (nlgmetrics.tokenizers.jieba_cut)
+    from ..tokenizers import jieba_cut
+
+    pw, gw = jieba_cut([prediction, ground_truth])
+    p = [t for t in (normalize_zh_answer(t) for t in pw) if len(t) > 0]
+    g = [t for t in (normalize_zh_answer(t) for t in gw) if len(t) > 0]
     return _f1(p, g)
 
 

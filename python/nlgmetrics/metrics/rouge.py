@@ -251,7 +251,7 @@ class RougeScoreROUGE(ROUGE):
         if self.tokenizer == "jieba":
             from .rouge_zh import encode
 
-            enc = encode([predictions, *references], self.use_stemmer)
+            enc = encode([predictions, *references], self.use_stemmer, self.n_threads)
             return _core.rouge_score_stats(enc[0], enc[1:], list(self.rouge_types), False, "rouge-score", self.n_threads)
         return _core.rouge_score_stats(predictions, references, list(self.rouge_types), self.use_stemmer, self.tokenizer, self.n_threads)
 
@@ -270,7 +270,7 @@ class RougeScoreROUGE(ROUGE):
         if self.tokenizer == "jieba":
             from .rouge_zh import encode
 
-            c, r = encode([cands, refs], self.use_stemmer)
+            c, r = encode([cands, refs], self.use_stemmer, self.n_threads)
             return _core.rouge_score_pairwise(c, r, list(self.rouge_types), False, "rouge-score", self.n_threads)
         return _core.rouge_score_pairwise(cands, refs, list(self.rouge_types), self.use_stemmer, self.tokenizer, self.n_threads)
 

@@ -46,16 +46,18 @@ from .. import _core
 from ..errors import InvalidInputError, InvalidOptionError
 from ..stats import SegmentStats, Stats, sequential_column_sums
 from .rouge import PRF, ROUGE, RougeScore
-from .rouge_zh import _jieba, jieba_version
+from .rouge_zh import jieba_version
 
 METRICS = ("rouge-1", "rouge-2", "rouge-3", "rouge-4", "rouge-5", "rouge-l")
 ON_EMPTY = ("raise", "ignore", "zero")
 
 
-def jieba_join(texts: list[str]) -> list[str]:
-    """``" ".join(jieba.cut(text))`` for every text (jieba's default mode, HMM on)."""
-    cut = _jieba().cut
-    return [" ".join(cut(t)) for t in texts]
+def jieba_join(texts: list[str], n_threads: int = 1) -> list[str]:
+    """``" ".join(jieba.cut(text))`` for every text (jieba's default mode, HMM on; the core's
+    copy of jieba built from its live dictionary, :func:`nlgmetrics.tokenizers.jieba_join`)."""
+    from ..tokenizers import jieba_join as join
+
+    return join(texts, n_threads=n_threads)
 
 
 class PltrdyROUGE(ROUGE):
@@ -124,7 +126,7 @@ class PltrdyROUGE(ROUGE):
         return None
 
     def _texts(self, texts: list[str]) -> list[str]:
-        return jieba_join(texts) if self.tokenizer == "jieba" else texts
+        return jieba_join(texts, self.n_threads) if self.tokenizer == "jieba" else texts
 
     def _segment_matrix(self, predictions: list[str], references: list[list[str]]) -> np.ndarray:
         refs = []
@@ -135,6 +137,23 @@ class PltrdyROUGE(ROUGE):
                     f"segment {i} has {len(r)}"
                 )
             refs.append(r[0])
+        return self._pair_matrix(predictions, refs)
+
+    def _segment_stats_lists(self, predictions: list, references: list) -> SegmentStats | None:
+        # Plain lists of str, one reference str per prediction: read in place by the core
+        # (anything else, or a text the core cannot read, takes the validating path).
+        if self.tokenizer != "none" or len(predictions) != len(references):
+            return None
+        try:
+            m = self._pair_matrix(predictions, references)
+        except (TypeError, UnicodeError):
+            return None
+        import dataclasses
+
+        seg = self._stats_of(m, np.ones(len(predictions), dtype=np.int64))
+        return dataclasses.replace(seg, sequence_field=self.sum_fields[:-1])
+
+    def _pair_matrix(self, predictions: list[str], refs: list[str]) -> np.ndarray:
         hyps = self._texts(predictions)
         refs = self._texts(refs)
         m = _core.rouge_pltrdy_stats(hyps, refs, list(self.rouge_types), self.flavour, self.exclusive, self.n_threads)

@@ -10,30 +10,29 @@ exactly, line structure (``rougeLsum``) included. Needs ``pip install jieba``.
 from __future__ import annotations
 
 from .. import _core
-from ..errors import MissingExtraError
 
 
 def _jieba():
-    try:
-        import jieba
-    except ImportError:
-        raise MissingExtraError("tokenizer='jieba' needs the jieba package: pip install nlgmetrics[zh] (or pip install jieba)") from None
-    jieba.setLogLevel(60)
-    return jieba
+    from ..tokenizers import jieba_module
+
+    return jieba_module()
 
 
 def jieba_version() -> str:
     return getattr(_jieba(), "__version__", "unknown")
 
 
-def encode(groups: list[list[str]], use_stemmer: bool) -> list[list[str]]:
+def encode(groups: list[list[str]], use_stemmer: bool, n_threads: int = 1) -> list[list[str]]:
     """Segment and rename the words of every text of ``groups`` with one shared vocabulary."""
-    jieba = _jieba()
+    from ..tokenizers import jieba_cut
+
+    lines = [line.lower() for g in groups for text in g for line in text.split("\n")]
+    cuts = iter(jieba_cut(lines, n_threads=n_threads))
     vocab: dict[str, str] = {}
 
-    def word_ids(line: str) -> str:
+    def word_ids(words: list[str]) -> str:
         out = []
-        for w in jieba.lcut(line.lower()):
+        for w in words:
             if w.isascii():
                 toks = _core.rouge_tokenize(w, "rouge-score", use_stemmer)
             elif any(ch.isalnum() for ch in w):
@@ -44,4 +43,4 @@ def encode(groups: list[list[str]], use_stemmer: bool) -> list[list[str]]:
                 out.append(vocab.setdefault(t, f"w{len(vocab)}"))
         return " ".join(out)
 
-    return [["\n".join(word_ids(line) for line in text.split("\n")) for text in g] for g in groups]
+    return [["\n".join(word_ids(next(cuts)) for _ in text.split("\n")) for text in g] for g in groups]

@@ -193,6 +193,22 @@ pub struct Scratch {
     set_h: FxHashSet<u64>,
     set_r: FxHashSet<u64>,
     marks: Vec<u8>,
+    hw: Vec<u32>,
+    rw: Vec<u32>,
+}
+
+/// Whether `text` has a terminator (`。！？?`), `.`, `…` or `\n`: a byte scan of the UTF-8
+/// (continuation bytes never equal a lead byte or ASCII, so a match is a whole character).
+fn may_break(text: &str) -> bool {
+    let b = text.as_bytes();
+    let at = |i: usize, x: u8, y: u8| b.get(i + 1) == Some(&x) && b.get(i + 2) == Some(&y);
+    b.iter().enumerate().any(|(i, &c)| match c {
+        b'.' | b'?' | b'\n' => true,
+        0xE3 => at(i, 0x80, 0x82),                     // 。
+        0xEF => at(i, 0xBC, 0x81) || at(i, 0xBC, 0x9F), // ！ ？
+        0xE2 => at(i, 0x80, 0xA6),                     // …
+        _ => false,
+    })
 }
 
 /// The non-empty sentence pieces of a text (borrowed where no break is inserted).
@@ -204,9 +220,7 @@ fn pieces(text: &str, variant: Variant) -> Vec<Cow<'_, str>> {
             .map(Cow::Borrowed)
             .collect(),
         Variant::Chinese => {
-            if !text.contains(|c: char| {
-                TERMINATORS.contains(&c) || c == '.' || c == '\u{2026}' || c == '\n'
-            }) {
+            if !may_break(text) {
                 // No pass can insert a break: one piece, the rstripped text.
                 let t = py_rstrip(text);
                 return if t.is_empty() {
@@ -219,6 +233,23 @@ fn pieces(text: &str, variant: Variant) -> Vec<Cow<'_, str>> {
                 return p.into_iter().filter(|p| !p.is_empty()).map(Cow::Borrowed).collect();
             }
             cut_sent(text).into_iter().filter(|p| !p.is_empty()).map(Cow::Owned).collect()
+        }
+    }
+}
+
+/// The interned word ids of all pieces in a row (`""` for a whitespace-only piece): the
+/// concatenation of [`sentences`], without a list per sentence.
+fn words_into<'a>(pieces: &'a [Cow<'a, str>], vocab: &mut FxHashMap<&'a str, u32>, out: &mut Vec<u32>) {
+    out.clear();
+    for piece in pieces {
+        let before = out.len();
+        for w in py_split(piece) {
+            let next = vocab.len() as u32;
+            out.push(*vocab.entry(w).or_insert(next));
+        }
+        if out.len() == before {
+            let next = vocab.len() as u32;
+            out.push(*vocab.entry("").or_insert(next));
         }
     }
 }
@@ -443,6 +474,26 @@ pub fn segment_stats(hyp: &str, reference: &str, cfg: &Config, s: &mut Scratch, 
     }
     let mut vocab: FxHashMap<&str, u32> =
         FxHashMap::with_capacity_and_hasher(128, Default::default());
+    if cfg.variant == Variant::Chinese {
+        // rouge-chinese reads only the whole word lists (its ROUGE-L too)
+        let (mut hw, mut rw) = (std::mem::take(&mut s.hw), std::mem::take(&mut s.rw));
+        words_into(&hp, &mut vocab, &mut hw);
+        words_into(&rp, &mut vocab, &mut rw);
+        let n_ids = vocab.len();
+        let empty_word = vocab.get("").copied();
+        let wordless = |w: &[u32]| empty_word.is_some_and(|e| w.iter().all(|&x| x == e));
+        for (k, kind) in cfg.kinds.iter().enumerate() {
+            let v = match *kind {
+                Kind::N(n) => rouge_n(&hw, &rw, n, cfg.exclusive, n_ids, s),
+                Kind::L => rouge_l(&[], &[], &hw, &rw, cfg, s),
+            };
+            out[3 * k..3 * k + 3].copy_from_slice(&v);
+        }
+        out[3 * cfg.kinds.len()] = if wordless(&hw) || wordless(&rw) { 1.0 } else { 2.0 };
+        s.hw = hw;
+        s.rw = rw;
+        return;
+    }
     let hs = sentences(&hp, &mut vocab);
     let rs = sentences(&rp, &mut vocab);
     let n_ids = vocab.len();
@@ -512,6 +563,18 @@ mod tests {
             let want: Vec<String> = cut_sent(t);
             let got: Vec<&str> = cut_sent_borrowed(t).unwrap();
             assert_eq!(got, want, "{t:?}");
+        }
+    }
+
+    #[test]
+    fn may_break_is_the_character_test() {
+        let chars = ['。', '！', '？', '?', '.', '\u{2026}', '\n', 'a', '中', '，', '\u{2025}', '\u{3001}', '\u{FF01}', '\u{FF1F}', '\u{FF00}', '😀', '”'];
+        for a in chars {
+            for b in chars {
+                let t: String = [a, b].iter().collect();
+                let want = t.contains(|c: char| TERMINATORS.contains(&c) || c == '.' || c == '\u{2026}' || c == '\n');
+                assert_eq!(may_break(&t), want, "{t:?}");
+            }
         }
     }
 

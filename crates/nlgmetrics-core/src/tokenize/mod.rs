@@ -10,6 +10,7 @@ mod mteval13a;
 pub mod ter;
 mod unicode;
 mod zh;
+pub mod jieba;
 
 pub use mteval13a::{post_tokenize, token_spans_13a, tokenize_13a, tokenize_mteval_sgml};
 
