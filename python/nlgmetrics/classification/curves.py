@@ -24,7 +24,8 @@ def binary_inputs(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
     if not (kind == "binary" or (kind == "multiclass" and pos_label is not None and allow_multiclass)):
         raise InvalidInputError(f"{kind} y_true is not supported here: a binary target is needed (or give pos_label for a multiclass one)")
     yt = labels_1d(yt)
-    s = scores_array(labels_1d(as_array(y_score, "y_score")) if np.ndim(y_score) == 2 and np.shape(y_score)[1] == 1 else y_score)
+    raw = as_array(y_score, "y_score")  # before any shape is read: a ragged list is a typed error
+    s = scores_array(labels_1d(raw) if raw.ndim == 2 and raw.shape[1] == 1 else raw)
     check_length(yt.shape[0], s.shape[0], "y_true", "y_score")
     pos = binary_pos_label(yt, pos_label)
     y = np.ascontiguousarray(yt == pos, dtype=bool)

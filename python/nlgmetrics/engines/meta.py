@@ -33,7 +33,7 @@ import numpy as np
 
 from .._resources import n_threads_value
 from .. import _core
-from ..errors import InvalidInputError, InvalidOptionError, LengthMismatchError
+from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
 from ..metrics.base import Metric
 from .significance import DEFAULT_SEED, _check_count, _exact_scores, _resolve_seed
 from ..stats import SegmentStats
@@ -41,9 +41,18 @@ from ..stats import SegmentStats
 CORRELATIONS = ("pearson", "spearman", "kendall", "kendall-c", "kendall-like", "pairwise-accuracy")
 
 
+def _floats(x: Any, what: str) -> np.ndarray:
+    if x is None or isinstance(x, (str, bytes)):
+        raise InputTypeError(f"{what} must be a sequence of numbers, not {type(x).__name__}")
+    try:
+        return np.asarray(x, dtype=np.float64)
+    except (ValueError, TypeError) as e:  # ragged rows, strings, complex numbers, objects
+        raise InputTypeError(f"{what} must be a 1-D sequence of real numbers: {e}") from None
+
+
 def _vectors(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
-    a = np.asarray(x, dtype=np.float64)
-    b = np.asarray(y, dtype=np.float64)
+    a = _floats(x, "the metric scores")
+    b = _floats(y, "the human scores")
     if a.ndim != 1 or b.ndim != 1:
         raise InvalidInputError("correlations take two 1-D sequences of numbers")
     if len(a) != len(b):

@@ -53,7 +53,7 @@ import numpy as np
 
 from .. import _core, script_check
 from .. import tokenizers as _tok
-from .._inputs import as_references, as_texts, check_all_text
+from .._inputs import as_references, as_texts, check_all_text, unordered_reason
 from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
 from ..stats import SegmentStats, Stats
 from .base import Metric, Score
@@ -155,8 +155,11 @@ class Parent(Metric):
         refs = as_references(references, len(preds), predictions=preds)
         if tables is None:
             raise InputTypeError("PARENT needs tables: stats(predictions, references, tables)")
-        if isinstance(tables, (str, bytes)):
-            raise InputTypeError("tables must be a sequence (one table per prediction)")
+        if isinstance(tables, (str, bytes)) or not hasattr(tables, "__iter__"):
+            raise InputTypeError(f"tables must be a sequence (one table per prediction), not {type(tables).__name__}")
+        why = unordered_reason(tables)
+        if why:
+            raise InputTypeError(f"tables must be a sequence (one table per prediction), not {why}")
         entries = list(tables)
         if len(entries) != len(preds):
             raise LengthMismatchError(f"{len(preds)} predictions but {len(entries)} tables")
