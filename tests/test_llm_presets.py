@@ -151,7 +151,24 @@ def test_cli_longbench_preset(eval_golden, tmp_path):
     r = _cli("--jsonl", str(f), "--preset", "longbench", "-f", "json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout) == {"gov_report": eval_golden["longbench"]["scores"]["gov_report"]}
-    bad = tmp_path / "hotpotqa.jsonl"
+    bad = tmp_path / "lcc.jsonl"  # a code dataset: fuzzywuzzy's ratio, not reproduced
     bad.write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
     r = _cli("--jsonl", str(bad), "--preset", "longbench")
-    assert r.returncode == 1 and "not one of its ROUGE datasets" in r.stderr
+    assert r.returncode == 1 and "not one of its ROUGE or QA F1 datasets" in r.stderr and r.stderr.count("\n") == 1
+
+
+QA_GOLDEN = Path(__file__).parent / "goldens" / "qa_aggregates" / "longbench_qa.json"
+
+
+@pytest.mark.parametrize("case", ["hotpotqa_coco", "triviaqa_first_line", "multifieldqa_zh_wmt22", "multifieldqa_en_duplicates"])
+def test_cli_longbench_preset_qa_datasets(case, tmp_path):
+    """A pred/<model>/<dataset>.jsonl of a QA dataset: eval.py's scorer value (qa_f1_score or
+    qa_f1_zh_score, first line for triviaqa) from the file name, as eval.py picks it."""
+    c = json.loads(QA_GOLDEN.read_text(encoding="utf-8"))["cases"][case]
+    f = tmp_path / f"{c['dataset']}.jsonl"
+    with f.open("w", encoding="utf-8") as out:
+        for p, a in zip(c["predictions"], c["answers"]):
+            out.write(json.dumps({"pred": p, "answers": a, "all_classes": None, "length": 100}, ensure_ascii=False) + "\n")
+    r = _cli("--jsonl", str(f), "--preset", "longbench", "-f", "json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == {c["dataset"]: c["score"]}

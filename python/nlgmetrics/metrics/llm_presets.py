@@ -178,12 +178,20 @@ def _llamafactory_preset(aggregate: str):
 
 
 def _longbench_preset(records: list[dict], path: str, n_threads: int) -> dict[str, float]:
+    """LongBench's ``eval.py`` on one ``pred/<model>/<dataset>.jsonl``: the dataset is the
+    file's name, as there; its ROUGE datasets and its QA F1 datasets are covered."""
     import os
 
+    from .longbench_qa import DATASETS as QA_DATASETS, LongBenchQA
+
     dataset = os.path.basename(path).split(".")[0]
+    preds, answers = [r["pred"] for r in records], [r["answers"] for r in records]
+    if dataset in QA_DATASETS:
+        return {dataset: LongBenchQA(dataset=dataset, n_threads=n_threads).corpus_score(preds, answers).score}
     if dataset not in LONGBENCH_ROUGE:
-        raise InvalidInputError(f"{path}: LongBench names the dataset by the file name; {dataset!r} is not one of its ROUGE datasets ({', '.join(LONGBENCH_ROUGE)})")
-    return {dataset: longbench_rouge(dataset, [r["pred"] for r in records], [r["answers"] for r in records], n_threads=n_threads)}
+        known = ", ".join([*LONGBENCH_ROUGE, *QA_DATASETS])
+        raise InvalidInputError(f"{path}: LongBench names the dataset by the file name; {dataset!r} is not one of its ROUGE or QA F1 datasets ({known})")
+    return {dataset: longbench_rouge(dataset, preds, answers, n_threads=n_threads)}
 
 
 # name -> ({field: type}, function(records, path, n_threads) -> dict)
