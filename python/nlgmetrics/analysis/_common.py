@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from typing import Callable, Sequence
 
-from .._inputs import as_texts, check_all_text
-from ..errors import InvalidOptionError, LengthMismatchError
+from .._inputs import as_texts, check_all_text, unordered_reason
+from ..errors import InputTypeError, InvalidOptionError, LengthMismatchError
 from ..tokenizers import tokenize as _tokenize
 
 Tokenizer = str | Callable[[str], list[str]]
@@ -51,6 +51,32 @@ def token_lists(texts: Sequence[str], tokenize: Tokenizer, what: str) -> list[li
     if tokenize == COMPARE_MT:
         return [line.strip().split(" ") for line in lines]
     return [line.split() for line in _tokenize(tokenize, lines)]
+
+
+def _token_rows(x: object, what: str, where: str) -> list[list[str]]:
+    if x is None or isinstance(x, (str, bytes)) or not hasattr(x, "__iter__"):
+        raise InputTypeError(f"{where}: {what} must be a list of token lists, not {type(x).__name__}")
+    why = unordered_reason(x)
+    if why:
+        raise InputTypeError(f"{where}: {what} must be a list of token lists, not {why}")
+    rows = []
+    for i, row in enumerate(x):
+        if isinstance(row, (str, bytes)) or not hasattr(row, "__iter__") or unordered_reason(row):
+            raise InputTypeError(f"{where}: {what}[{i}] must be a list of tokens (str), not {type(row).__name__}")
+        row = list(row)
+        if not all(isinstance(t, str) for t in row):
+            raise InputTypeError(f"{where}: {what}[{i}] must hold str tokens")
+        rows.append(row)
+    return rows
+
+
+def checked_token_rows(references: object, outputs: object, where: str) -> tuple[list[list[str]], list[list[str]]]:
+    """Already tokenized sentences (compare-mt's inputs), checked: typed errors, never a
+    crash, and never ``zip`` silently dropping the longer side."""
+    refs, outs = _token_rows(references, "references", where), _token_rows(outputs, "outputs", where)
+    if len(refs) != len(outs):
+        raise LengthMismatchError(f"{where}: {len(refs)} references but {len(outs)} outputs")
+    return refs, outs
 
 
 def paired_token_lists(references: Sequence[str], system_a: Sequence[str], system_b: Sequence[str], tokenize: Tokenizer) -> tuple[list[list[str]], list[list[list[str]]]]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..errors import InvalidOptionError
-from ._common import Tokenizer, paired_token_lists
+from ._common import Tokenizer, checked_token_rows, paired_token_lists
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,12 @@ def _ngrams(words: list[str], min_n: int, max_n: int) -> list[tuple[str, ...]]:
 
 def ngram_counts(references: list[list[str]], output: list[list[str]], min_n: int, max_n: int) -> dict[str, Counter]:
     """compare-mt's ``compare_ngrams``: per n-gram, output total, matched, over- and under-produced."""
+    references, output = checked_token_rows(references, output, "ngram_counts")
+    for name, value in (("min_n", min_n), ("max_n", max_n)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise InvalidOptionError(f"ngram_counts: {name} must be an integer >= 1, got {value!r}")
+    if min_n > max_n:
+        raise InvalidOptionError(f"ngram_counts: min_n ({min_n}) is larger than max_n ({max_n})")
     total, match, over, under = Counter(), Counter(), Counter(), Counter()
     for reference, out in zip(references, output):
         ref_ngrams = _ngrams(reference, min_n, max_n)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from ..errors import InputTypeError, InvalidOptionError, LengthMismatchError
+from ..errors import InvalidOptionError
 from .._inputs import as_texts
-from ._common import Cutoffs, Tokenizer, check_lengths, systems_of, token_lists
+from ._common import Cutoffs, Tokenizer, check_lengths, checked_token_rows, systems_of, token_lists
 
 DEFAULT_CUTOFFS = {
     "length": (10, 20, 30, 40, 50, 60),
@@ -29,21 +29,6 @@ class SentenceBucket:
         return len(self.segments)
 
 
-def _token_lists(x: Any, what: str) -> list[list[str]]:
-    """Sentences as token lists (compare-mt's input), checked: a typed error, not a crash."""
-    if x is None or isinstance(x, (str, bytes)) or not hasattr(x, "__iter__"):
-        raise InputTypeError(f"compare_mt_bleu: {what} must be a list of token lists, not {type(x).__name__}")
-    rows = []
-    for i, row in enumerate(x):
-        if isinstance(row, (str, bytes)) or not hasattr(row, "__iter__"):
-            raise InputTypeError(f"compare_mt_bleu: {what}[{i}] must be a list of tokens (str), not {type(row).__name__}")
-        row = list(row)
-        if not all(isinstance(t, str) for t in row):
-            raise InputTypeError(f"compare_mt_bleu: {what}[{i}] must hold str tokens")
-        rows.append(row)
-    return rows
-
-
 def compare_mt_bleu(references: Sequence[Sequence[str]], outputs: Sequence[Sequence[str]]) -> float:
     """compare-mt 0.2.10's ``BleuScorer().score_corpus`` of token lists (one reference each),
     step for step: per sentence each order's matches and ``max(1, n-grams)``, summed; 0 when
@@ -53,9 +38,7 @@ def compare_mt_bleu(references: Sequence[Sequence[str]], outputs: Sequence[Seque
     import math
     from collections import Counter
 
-    references, outputs = _token_lists(references, "references"), _token_lists(outputs, "outputs")
-    if len(references) != len(outputs):
-        raise LengthMismatchError(f"compare_mt_bleu: {len(references)} references but {len(outputs)} outputs")
+    references, outputs = checked_token_rows(references, outputs, "compare_mt_bleu")
     if not outputs:
         return 0.0
     num = [0, 0, 0, 0]

@@ -46,6 +46,14 @@ def as_array(x: Any, what: str) -> np.ndarray:
     return a
 
 
+def confusion_array(x: Any, what: str = "the confusion matrix") -> np.ndarray:
+    """A numeric confusion matrix as given (its dtype kept: scikit-learn's arithmetic on it)."""
+    a = as_array(x, what)
+    if a.dtype.kind not in "biuf":
+        raise InputTypeError(f"{what} must be numeric, got dtype {a.dtype}")
+    return a
+
+
 def scores_array(x: Any, what: str = "y_score", ndim: tuple[int, ...] = (1,)) -> np.ndarray:
     """Finite float64 scores, C-contiguous."""
     a = as_array(x, what)

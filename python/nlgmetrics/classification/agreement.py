@@ -18,14 +18,14 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidInputError, InvalidOptionError
-from ._validate import as_array, check_length, check_targets, labels_1d, scores_array, unique, warn, weights_array
+from ._validate import as_array, check_length, check_targets, confusion_array, labels_1d, scores_array, unique, warn, weights_array
 from .confusion import confusion_matrix
 
 
 def mcc_from_confusion(C: Any) -> float:
     """Matthews correlation coefficient of a (weighted) confusion matrix: scikit-learn's
     ``matthews_corrcoef`` arithmetic on ``C`` (0.0 where a marginal is constant)."""
-    C = np.asarray(C)
+    C = confusion_array(C)
     if C.ndim != 2 or C.shape[0] != C.shape[1]:
         raise InvalidInputError(f"a confusion matrix must be square, got shape {C.shape}")
     t_sum = C.sum(axis=1, dtype=np.float64)
@@ -60,7 +60,7 @@ def kappa_from_confusion(C: Any, *, weights: str | None = None, replace_undefine
     arithmetic on ``C`` (``replace_undefined_by``, with a warning, where it is undefined)."""
     if weights not in _KAPPA_WEIGHTS:
         raise InvalidOptionError(f"weights must be None, 'linear' or 'quadratic', got {weights!r}")
-    confusion = np.asarray(C)
+    confusion = confusion_array(C)
     if confusion.ndim != 2 or confusion.shape[0] != confusion.shape[1]:
         raise InvalidInputError(f"a confusion matrix must be square, got shape {confusion.shape}")
     n_classes = confusion.shape[0]

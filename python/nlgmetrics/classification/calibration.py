@@ -54,6 +54,14 @@ def bin_boundaries(n_bins: int, dtype: Any = np.float64) -> np.ndarray:
     to torch 2.x's for every ``n_bins`` up to 16 in both precisions (the default is 15);
     beyond, a boundary can differ in its last bit, which moves only a confidence within one
     ulp of that boundary."""
+    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
+        raise InvalidOptionError(f"n_bins must be an integer >= 1, got {n_bins!r}")
+    try:
+        kind = np.dtype(dtype)
+    except TypeError:
+        kind = None
+    if kind not in (np.dtype(np.float32), np.dtype(np.float64)):
+        raise InvalidOptionError(f"dtype must be float32 or float64, got {dtype!r}")
     steps = n_bins + 1
     t = np.dtype(dtype).type
     start, end = t(0.0), t(1.0)

@@ -27,8 +27,8 @@ def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None, sample_wei
     kind, present, yt, yp = check_targets(y_true, y_pred)
     if kind not in ("binary", "multiclass"):
         raise InvalidInputError(f"confusion_matrix needs binary or multiclass targets, got {kind}; use multilabel_confusion_matrix")
+    w = weights_array(sample_weight, yt.shape[0])  # checks the weights before anything reads them
     w_raw = None if sample_weight is None else np.asarray(sample_weight)
-    w = weights_array(sample_weight, yt.shape[0])
     if labels is None:
         labels = present
     else:

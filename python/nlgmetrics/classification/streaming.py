@@ -324,7 +324,10 @@ class StreamingConfusion(StreamingMetric):
         self.unknown_labels = unknown_labels
         if isinstance(labels, (str, bytes)) or labels is None:
             raise InvalidOptionError("labels must be a non-empty 1-D list of class labels")
-        self.labels = np.asarray(labels)
+        try:
+            self.labels = np.asarray(labels)
+        except ValueError:  # ragged rows
+            raise InvalidOptionError("labels must be a non-empty 1-D list of class labels") from None
         if self.labels.ndim != 1 or self.labels.size == 0:
             raise InvalidOptionError("labels must be a non-empty 1-D list of class labels")
         if np.unique(self.labels).size != self.labels.size:

@@ -31,6 +31,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from .._inputs import unordered_reason
 from .._resources import n_threads_value
 from .. import _core
 from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
@@ -193,7 +194,14 @@ def _darr_counts(metric: np.ndarray, human: np.ndarray, groups: np.ndarray, thre
 def kendall_like(metric_scores: Sequence[float], human_scores: Sequence[float], groups: Sequence[Any], threshold: float = 25.0) -> float:
     """WMT DARR Kendall's tau-like (see the module docstring)."""
     m, h = _vectors(metric_scores, human_scores)
-    g = np.asarray(groups)
+    if groups is None or isinstance(groups, (str, bytes)) or not hasattr(groups, "__len__") or unordered_reason(groups):
+        raise InputTypeError(f"groups must be a sequence (one group id per score), not {type(groups).__name__}")
+    try:
+        g = np.asarray(groups)
+    except ValueError as e:  # ragged rows
+        raise InputTypeError(f"groups must be one id per score: {e}") from None
+    if g.ndim != 1:
+        raise InputTypeError("groups must be one hashable id per score (a 1-D sequence)")
     if len(g) != len(m):
         raise LengthMismatchError(f"{len(g)} groups for {len(m)} scores")
     _, counts = _darr_counts(m, h, g, threshold)
@@ -261,6 +269,14 @@ def system_level(
     """
     _check_correlation(correlation, [c for c in CORRELATIONS if c != "kendall-like"])
     n_threads = n_threads_value(n_threads)
+    if not isinstance(metric, Metric):
+        raise InputTypeError(f"system_level: metric must be an nlgmetrics metric (e.g. load('bleu')), not {type(metric).__name__}")
+    for what, value in (("systems", systems), ("human", human)):
+        if not isinstance(value, Mapping):
+            raise InputTypeError(f"system_level: {what} must be a mapping of system names, not {type(value).__name__}")
+    bad = [n for n, s in systems.items() if not isinstance(s, SegmentStats)]
+    if bad:
+        raise InputTypeError(f"system_level: systems map a name to metric.stats(...); {bad[0]!r} maps to {type(systems[bad[0]]).__name__}")
     names = list(systems)
     missing = [n for n in names if n not in human]
     if missing:
@@ -271,7 +287,10 @@ def system_level(
     lengths = {len(s) for s in stats}
     if len(lengths) != 1:
         raise LengthMismatchError(f"systems have different numbers of segments: {sorted(lengths)}")
-    h = np.array([float(human[n]) for n in names])
+    try:
+        h = np.array([float(human[n]) for n in names])
+    except (TypeError, ValueError) as e:
+        raise InputTypeError(f"system_level: human scores must be numbers: {e}") from None
     m = np.array([metric.score_stats(s).score for s in stats])
     fn = _FUNCS[correlation]
     value = fn(m, h)
