@@ -537,7 +537,7 @@ pub mod files {
     use serde::Deserialize;
     use std::borrow::Cow;
     use std::collections::hash_map::Entry;
-    use std::collections::HashMap;
+    use rustc_hash::FxHashMap as HashMap;
 
     #[derive(Deserialize)]
     struct Dataset<'a> {
@@ -625,7 +625,7 @@ pub mod files {
         let (keep, answers): (Vec<usize>, Vec<usize>) = if version == Version::V1 {
             ((0..qas.len()).collect(), (0..qas.len()).collect())
         } else {
-            let mut place: HashMap<&str, usize> = HashMap::with_capacity(qas.len());
+            let mut place: HashMap<&str, usize> = HashMap::with_capacity_and_hasher(qas.len(), Default::default());
             let (mut first, mut last) = (Vec::with_capacity(qas.len()), Vec::with_capacity(qas.len()));
             for (i, qa) in qas.iter().enumerate() {
                 match place.entry(qa.id.as_ref()) {
