@@ -573,9 +573,20 @@ pub mod files {
         text: Cow<'a, str>,
     }
 
+    /// A string borrowed from the file when it has no escapes (a bare `Cow` inside a map
+    /// would always be copied).
+    #[derive(Deserialize, PartialEq, Eq, Hash)]
+    struct Text<'a>(#[serde(borrow)] Cow<'a, str>);
+
+    impl std::borrow::Borrow<str> for Text<'_> {
+        fn borrow(&self) -> &str {
+            &self.0
+        }
+    }
+
     #[derive(Deserialize)]
     #[serde(transparent)]
-    struct Predictions<'a>(#[serde(borrow)] HashMap<Cow<'a, str>, Cow<'a, str>>);
+    struct Predictions<'a>(#[serde(borrow)] HashMap<Text<'a>, Text<'a>>);
 
     /// What the files give: the script followed, the dataset's `version` field, the
     /// question ids as the script keys them (v2.0: each id once; v1.1: empty), the
@@ -647,7 +658,7 @@ pub mod files {
             let Some(text) = by_id.get(qas[i].id.as_ref()) else {
                 return Ok(None);
             };
-            p.push(text.as_ref());
+            p.push(text.0.as_ref());
         }
         let mut g: Vec<&str> = Vec::new();
         let mut starts = Vec::with_capacity(keep.len() + 1);
