@@ -8,7 +8,9 @@ reading the files). Data: generated SQuAD-like questions (1-3 gold answers of 1-
 from a 20k-word vocabulary with articles, punctuation and capitals; predictions overlap
 the first gold answer), JSON already parsed on both sides. Ours: the script's inputs
 (``evaluate_official``, which walks the dataset as the script does) and plain lists
-(``SQuAD().corpus_score``), one thread. The floor (benches/floor ``qa``): lowercase,
+(``SQuAD().corpus_score``), one thread. "From the files": the script's ``main`` minus the
+printing (``json.load`` of each file, then the same evaluation) against
+``evaluate_official_files`` (the core reads the dataset and predictions files itself). The floor (benches/floor ``qa``): lowercase,
 strip punctuation and articles, split, hash and count shared tokens per gold answer, one
 thread, no Python strings to read. Prints a markdown table; numbers are asserted equal.
 """
@@ -26,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from nlgmetrics.metrics.squad import SQuAD, SQuADv2, evaluate_official
+from nlgmetrics.metrics.squad import SQuAD, SQuADv2, evaluate_official, evaluate_official_files
 
 FLOOR = Path(__file__).resolve().parent / "floor"
 ARTICLES = ["the", "a", "an", "The", "A"]
@@ -112,6 +114,35 @@ def main() -> None:
         w, c, ours = timed(fn, args.repeat)
         assert ours == peer2, (ours, peer2)
         rows.append((label, pc2, c, w))
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = {}
+        for name, obj in (("dev-v1.1.json", {"version": "1.1", "data": data}), ("dev-v2.0.json", {"version": "v2.0", "data": data}),
+                          ("pred.json", preds), ("na_prob.json", na)):
+            paths[name] = str(Path(tmp) / name)
+            with open(paths[name], "w", encoding="utf-8") as f:
+                json.dump(obj, f)
+
+        def read(name):
+            with open(paths[name]) as f:
+                return json.load(f)
+
+        def v1_files_peer():
+            return v1.evaluate(read("dev-v1.1.json")["data"], read("pred.json"))
+
+        def v2_files_peer():
+            nonlocal data, preds, na
+            data, preds, na = read("dev-v2.0.json")["data"], read("pred.json"), read("na_prob.json")
+            return v2_peer()
+
+        for label, peer_fn, fn in (
+            ("v1.1 from the files", v1_files_peer, lambda: evaluate_official_files(paths["dev-v1.1.json"], paths["pred.json"], n_threads=1)),
+            ("v2.0 + threshold search, from the files", v2_files_peer,
+             lambda: evaluate_official_files(paths["dev-v2.0.json"], paths["pred.json"], paths["na_prob.json"], n_threads=1)),
+        ):
+            _, pcf, peerf = timed(peer_fn, 1)
+            w, c, ours = timed(fn, args.repeat)
+            assert ours == peerf, (ours, peerf)
+            rows.append((label, pcf, c, w))
     floor_s = None
     exe = Path(os.environ.get("CARGO_TARGET_DIR") or FLOOR / "target") / "release" / "nlgmetrics-floor"
     if not exe.exists():

@@ -453,6 +453,12 @@ def squad_dataset_v2(
 def squad_dataset_questions(data: object) -> tuple[list[str], list[list[str]]] | None:
     """(ids, gold answer texts per question) of a SQuAD dataset's "data" list, in order;
     None unless the shapes are exact lists, dicts and str."""
+def squad_files(
+    data: bytes, predictions: bytes, version: str = "auto", n_threads: int = 0
+) -> tuple[str, str, list[str], tuple[npt.NDArray[np.uint64], npt.NDArray[np.float64], npt.NDArray[np.int64]]] | None:
+    """(version, the dataset's version field, ids (v2.0), squad_stats) from the dataset and
+    predictions files' bytes, read in the core; None unless they are the exact regular shapes
+    with every question answered."""
 # -- rouge / rouge-chinese packages (crates/nlgmetrics-python/src/rouge_pltrdy.rs) ----
 def rouge_pltrdy_stats(
     hyps: Sequence[str], refs: Sequence[str], metrics: Sequence[str], variant: str, exclusive: bool = True, n_threads: int = 0

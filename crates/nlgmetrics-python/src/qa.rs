@@ -235,6 +235,33 @@ fn squad_best_threshold(
     detached(py, || qa::best_threshold(s, h, p, &o))
 }
 
+/// The official scripts' statistics from their files' bytes: the dataset JSON and the
+/// predictions JSON, read in the core (`version`: `"1.1"`, `"2.0"` or `"auto"`, the
+/// dataset's). `(version, the dataset's version field, ids, stats)` as
+/// [`squad_dataset_v2`] (ids: v2.0 only), or `None` unless the files are exactly the
+/// regular shapes with every question answered (the caller's general path then reads them).
+#[pyfunction]
+#[pyo3(signature = (data, predictions, version="auto", n_threads=0))]
+fn squad_files<'py>(
+    py: Python<'py>,
+    data: &[u8],
+    predictions: &[u8],
+    version: &str,
+    n_threads: usize,
+) -> PyResult<Option<(&'static str, String, Bound<'py, PyList>, SquadStats<'py>)>> {
+    let Some(got) = detached(py, || {
+        let v = if version == "auto" { None } else { Some(self::version(version)?) };
+        qa::files::file_stats(data, predictions, v, n_threads)
+    })?
+    else {
+        return Ok(None);
+    };
+    let n = got.counts.len();
+    let name = if got.version == Version::V1 { "1.1" } else { "2.0" };
+    let ids = PyList::new(py, &got.ids)?;
+    Ok(Some((name, got.version_field, ids, (matrix(py, got.rows, n, qa::WIDTH)?, PyArray1::from_vec(py, got.f1), PyArray1::from_vec(py, got.counts)))))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(squad_stats, m)?)?;
     m.add_function(wrap_pyfunction!(squad_normalize, m)?)?;
@@ -242,5 +269,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(squad_dataset_v1, m)?)?;
     m.add_function(wrap_pyfunction!(squad_dataset_v2, m)?)?;
     m.add_function(wrap_pyfunction!(squad_dataset_questions, m)?)?;
+    m.add_function(wrap_pyfunction!(squad_files, m)?)?;
     Ok(())
 }

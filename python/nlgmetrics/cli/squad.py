@@ -45,25 +45,49 @@ def _load(path: str, what: str) -> Any:
 
 
 def run(args: argparse.Namespace, out, err) -> int:
-    import json
-
-    from ..metrics.squad import dataset_version, evaluate_official
+    from ..metrics.squad import _from_files, _gc_paused, _official_from_stats
     from .guard import UsageError
 
     if args.na_prob_thresh != args.na_prob_thresh:
         raise UsageError("--na-prob-thresh must be a number")
+
+    def warn(message: str) -> None:
+        err.write(message + "\n")
+
+    result = None
+    with _gc_paused():  # the core reads the regular files itself; anything else takes the general path below
+        got = _from_files(args.data, args.pred, args.squad_version, args.n_threads)
+        if got is not None:
+            if got[0] == "1.1" and args.na_prob:
+                raise UsageError("--na-prob is for SQuAD v2.0 (evaluate-v1.1.py has no no-answer probabilities)")
+            na = _load(args.na_prob, "the no-answer probabilities") if args.na_prob else None
+            if na is None or isinstance(na, dict):
+                result = _official_from_stats(got, na, args.na_prob_thresh, args.n_threads, warn, args.na_prob or "")
+    if result is not None:
+        version = got[0]
+    else:
+        version, result = _general(args, warn)
+    return _write(args, version, result, out)
+
+
+def _general(args: argparse.Namespace, warn: Any) -> tuple[str, Any]:
+    from ..metrics.squad import dataset_version, evaluate_official
+    from .guard import UsageError
+
     dataset = _load(args.data, "the dataset")
     version = dataset_version(dataset) if args.squad_version == "auto" else args.squad_version
     if version == "1.1" and args.na_prob:
         raise UsageError("--na-prob is for SQuAD v2.0 (evaluate-v1.1.py has no no-answer probabilities)")
     preds = _load(args.pred, "the predictions")
     na = _load(args.na_prob, "the no-answer probabilities") if args.na_prob else None
-
-    def warn(message: str) -> None:
-        err.write(message + "\n")
-
     result = evaluate_official(dataset, preds, na, version=version, na_prob_thresh=args.na_prob_thresh, n_threads=args.n_threads,
                                warn=warn, names=(args.data, args.pred, args.na_prob or ""))
+    return version, result
+
+
+def _write(args: argparse.Namespace, version: str, result: Any, out: Any) -> int:
+    import json
+
     if version == "1.1":
         text = json.dumps(result)
     elif args.out_file:

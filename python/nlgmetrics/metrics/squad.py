@@ -583,3 +583,71 @@ def _prediction(predictions: dict, qid: str, where: str) -> str:
     if not isinstance(p, str):
         raise InvalidInputError(f"{where}: the prediction of {qid} is not a string: {p!r}")
     return p
+
+
+# -- the official scripts' files, read in the core ------------------------------------------------
+def _load_json(path: str, what: str) -> Any:
+    """A JSON file as the scripts' ``json.load`` reads it (bytes: a UTF-8 byte order mark is
+    skipped); a clear error when it is not JSON."""
+    import json
+
+    with open(path, "rb") as f:
+        raw = f.read()
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as e:
+        raise InvalidInputError(f"{path}: not valid JSON ({what}): {e.msg} at line {e.lineno} column {e.colno} (char {e.pos})") from None
+    except UnicodeDecodeError as e:
+        raise InvalidInputError(f"{path}: not UTF-8 text ({what}) at byte {e.start}") from None
+
+
+def _from_files(data_path: str, pred_path: str, version: str | None, n_threads: int) -> tuple[str, str, list[str], Any] | None:
+    """The core's reading of the dataset and predictions files: ``(version, the dataset's
+    version field, ids (v2.0), per-question statistics)``, or ``None`` when the files are
+    not exactly the regular shapes with every question answered (the general path then
+    reads them with ``json`` and reports, or warns about, what differs)."""
+    if version not in (None, "auto", "1.1", "2.0"):
+        return None
+    with open(data_path, "rb") as f:
+        data = f.read()
+    with open(pred_path, "rb") as f:
+        preds = f.read()
+    return _core.squad_files(data, preds, version or "auto", n_threads)
+
+
+def _official_from_stats(got: tuple[str, str, list[str], Any], na_probs: Any, na_prob_thresh: float, n_threads: int,
+                         warn: Any, na_name: str) -> dict[str, Any] | None:
+    version, field, ids, stats = got
+    if version == "1.1":
+        if field != "1.1":
+            warn(f"Evaluation expects v-1.1, but got dataset with v-{field}")
+        metric = SQuAD(n_threads=n_threads)
+        return dict(metric.score_stats(metric._segments(*stats).total()).official)
+    metric2 = SQuADv2(na_prob_thresh=na_prob_thresh, n_threads=n_threads)
+    raw_na = _raw_na(ids, repeat(""), na_probs, na_name)
+    return _v2_official(metric2, metric2._segments(*stats, raw_na if na_probs is not None else None), ids, raw_na, na_probs)
+
+
+def evaluate_official_files(data_path: str, pred_path: str, na_prob_path: str | None = None, *, version: str | None = None,
+                            na_prob_thresh: float = 1.0, n_threads: int = 0, warn: Any = None) -> dict[str, Any]:
+    """The official script's evaluation dictionary from its files, as its ``main`` computes
+    it (``json.load`` of each file, then ``evaluate``): the dataset JSON, the predictions JSON
+    ``{id: text}`` and, for v2.0, the no-answer probabilities JSON ``{id: p}``. The version
+    defaults to the dataset's; ``warn(message)`` receives the scripts' messages.
+
+    The core reads the dataset and predictions files itself (no Python object per answer);
+    any file that is not exactly the regular shape, or a question without a prediction,
+    takes :func:`evaluate_official` on the parsed files: the same numbers, messages and errors.
+    """
+    warn = warn or (lambda message: None)
+    with _gc_paused():
+        got = _from_files(data_path, pred_path, version, n_threads)
+        if got is not None and not (got[0] == "1.1" and na_prob_path):
+            na = _load_json(na_prob_path, "the no-answer probabilities") if na_prob_path else None
+            if na is None or isinstance(na, dict):
+                return _official_from_stats(got, na, na_prob_thresh, n_threads, warn, na_prob_path or "")
+    dataset = _load_json(data_path, "the dataset")
+    preds = _load_json(pred_path, "the predictions")
+    na = _load_json(na_prob_path, "the no-answer probabilities") if na_prob_path else None
+    return evaluate_official(dataset, preds, na, version=version, na_prob_thresh=na_prob_thresh, n_threads=n_threads, warn=warn,
+                             names=(data_path, pred_path, na_prob_path or ""))

@@ -520,3 +520,159 @@ mod timing {
         }
     }
 }
+
+/// The official scripts' input files read in place: the dataset JSON and the predictions
+/// JSON parsed straight into the texts the scores need (no per-answer objects elsewhere).
+///
+/// Only the exact shapes are read: `{"version": str, "data": [{"paragraphs": [{"qas":
+/// [{"id": str, "answers": [{"text": str}, ...]}]}]}]}` and `{id: str}`, strict UTF-8 (a
+/// UTF-8 byte order mark is skipped, as Python's `json.loads` of bytes does), standard JSON
+/// (no `NaN`/`Infinity` literals, no lone surrogate escapes). A predictions key given twice
+/// keeps its last value, as a Python dict; a field given twice in the dataset's objects,
+/// any other shape or text, a question without a prediction, or (v1.1) without a gold
+/// answer gives `None`, so that the caller's general path reads the file and reports it.
+pub mod files {
+    use super::{batch_stats, Version};
+    use crate::error::Result;
+    use serde::Deserialize;
+    use std::borrow::Cow;
+    use std::collections::hash_map::Entry;
+    use rustc_hash::FxHashMap as HashMap;
+
+    #[derive(Deserialize)]
+    struct Dataset<'a> {
+        #[serde(borrow)]
+        version: Cow<'a, str>,
+        #[serde(borrow)]
+        data: Vec<Article<'a>>,
+    }
+
+    #[derive(Deserialize)]
+    struct Article<'a> {
+        #[serde(borrow)]
+        paragraphs: Vec<Paragraph<'a>>,
+    }
+
+    #[derive(Deserialize)]
+    struct Paragraph<'a> {
+        #[serde(borrow)]
+        qas: Vec<Qa<'a>>,
+    }
+
+    #[derive(Deserialize)]
+    struct Qa<'a> {
+        #[serde(borrow)]
+        id: Cow<'a, str>,
+        #[serde(borrow)]
+        answers: Vec<Answer<'a>>,
+    }
+
+    #[derive(Deserialize)]
+    struct Answer<'a> {
+        #[serde(borrow)]
+        text: Cow<'a, str>,
+    }
+
+    /// A string borrowed from the file when it has no escapes (a bare `Cow` inside a map
+    /// would always be copied).
+    #[derive(Deserialize, PartialEq, Eq, Hash)]
+    struct Text<'a>(#[serde(borrow)] Cow<'a, str>);
+
+    impl std::borrow::Borrow<str> for Text<'_> {
+        fn borrow(&self) -> &str {
+            &self.0
+        }
+    }
+
+    #[derive(Deserialize)]
+    #[serde(transparent)]
+    struct Predictions<'a>(#[serde(borrow)] HashMap<Text<'a>, Text<'a>>);
+
+    /// What the files give: the script followed, the dataset's `version` field, the
+    /// question ids as the script keys them (v2.0: each id once; v1.1: empty), the
+    /// per-question rows and F1 of [`batch_stats`] and the gold answer counts.
+    #[derive(Debug)]
+    pub struct FileStats {
+        pub version: Version,
+        pub version_field: String,
+        pub ids: Vec<String>,
+        pub rows: Vec<u64>,
+        pub f1: Vec<f64>,
+        pub counts: Vec<i64>,
+    }
+
+    fn strip_bom(b: &[u8]) -> &[u8] {
+        b.strip_prefix(b"\xef\xbb\xbf".as_slice()).unwrap_or(b)
+    }
+
+    /// The script a dataset's `version` field names (`"1.1"`, `"v2.0"`, ...), as the
+    /// Python side's `dataset_version`.
+    pub fn version_of(field: &str) -> Option<Version> {
+        let v = field.strip_prefix('v').unwrap_or(field);
+        if v == "1.1" || v == "1.0" {
+            Some(Version::V1)
+        } else if v.starts_with('2') {
+            Some(Version::V2)
+        } else {
+            None
+        }
+    }
+
+    /// The statistics of the script `version` (`None`: the dataset's) from the two files'
+    /// bytes, or `Ok(None)` when they are not exactly the regular shapes (see the module).
+    pub fn file_stats(data: &[u8], preds: &[u8], version: Option<Version>, n_threads: usize) -> Result<Option<FileStats>> {
+        let Ok(ds) = serde_json::from_slice::<Dataset>(strip_bom(data)) else {
+            return Ok(None);
+        };
+        let Some(version) = version.or_else(|| version_of(&ds.version)) else {
+            return Ok(None);
+        };
+        let Ok(Predictions(by_id)) = serde_json::from_slice::<Predictions>(strip_bom(preds)) else {
+            return Ok(None);
+        };
+        let qas: Vec<&Qa> = ds.data.iter().flat_map(|a| a.paragraphs.iter()).flat_map(|p| p.qas.iter()).collect();
+        // the questions as the script keys them: v2.0 one entry per id at its first
+        // place, holding its last answers; v1.1 every question
+        let (keep, answers): (Vec<usize>, Vec<usize>) = if version == Version::V1 {
+            ((0..qas.len()).collect(), (0..qas.len()).collect())
+        } else {
+            let mut place: HashMap<&str, usize> = HashMap::with_capacity_and_hasher(qas.len(), Default::default());
+            let (mut first, mut last) = (Vec::with_capacity(qas.len()), Vec::with_capacity(qas.len()));
+            for (i, qa) in qas.iter().enumerate() {
+                match place.entry(qa.id.as_ref()) {
+                    Entry::Occupied(e) => last[*e.get()] = i,
+                    Entry::Vacant(e) => {
+                        e.insert(first.len());
+                        first.push(i);
+                        last.push(i);
+                    }
+                }
+            }
+            (first, last)
+        };
+        if keep.is_empty() {
+            return Ok(None);
+        }
+        let mut p: Vec<&str> = Vec::with_capacity(keep.len());
+        for &i in &keep {
+            let Some(text) = by_id.get(qas[i].id.as_ref()) else {
+                return Ok(None);
+            };
+            p.push(text.0.as_ref());
+        }
+        let mut g: Vec<&str> = Vec::new();
+        let mut starts = Vec::with_capacity(keep.len() + 1);
+        starts.push(0);
+        for &i in &answers {
+            if version == Version::V1 && qas[i].answers.is_empty() {
+                return Ok(None);
+            }
+            g.extend(qas[i].answers.iter().map(|a| a.text.as_ref()));
+            starts.push(g.len());
+        }
+        let (rows, f1) = batch_stats(version, &p, &g, &starts, n_threads)?;
+        let counts = starts.windows(2).map(|w| (w[1] - w[0]) as i64).collect();
+        let ids = if version == Version::V2 { keep.iter().map(|&i| qas[i].id.to_string()).collect() } else { Vec::new() };
+        Ok(Some(FileStats { version, version_field: ds.version.to_string(), ids, rows, f1, counts }))
+    }
+}
