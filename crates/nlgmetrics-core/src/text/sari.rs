@@ -82,46 +82,12 @@ fn ids<'a>(cfg: &SariConfig, s: &'a str, vocab: &mut FxHashMap<&'a str, u32>) ->
     }
 }
 
-type Gram = [u32; ORDER];
-
-/// Distinct n-grams of order `n` in first-occurrence order, with their counts.
-fn grams(toks: &[u32], n: usize) -> (Vec<Gram>, FxHashMap<Gram, u64>) {
-    let mut order = Vec::with_capacity(toks.len());
-    let mut counts: FxHashMap<Gram, u64> = FxHashMap::with_capacity_and_hasher(toks.len(), Default::default());
-    if toks.len() >= n {
-        for w in toks.windows(n) {
-            let mut g = [u32::MAX; ORDER];
-            g[..n].copy_from_slice(w);
-            let c = counts.entry(g).or_insert(0);
-            if *c == 0 {
-                order.push(g);
-            }
-            *c += 1;
-        }
-    }
-    (order, counts)
-}
-
-/// The summed n-gram counts of order `n` over all references.
-fn ref_grams(refs: &[Vec<u32>], n: usize) -> FxHashMap<Gram, u64> {
-    let cap = refs.iter().map(|r| r.len()).sum();
-    let mut counts: FxHashMap<Gram, u64> = FxHashMap::with_capacity_and_hasher(cap, Default::default());
-    for toks in refs {
-        if toks.len() >= n {
-            for w in toks.windows(n) {
-                let mut g = [u32::MAX; ORDER];
-                g[..n].copy_from_slice(w);
-                *counts.entry(g).or_insert(0) += 1;
-            }
-        }
-    }
-    counts
-}
-
 struct Seg {
     src: Vec<u32>,
     sys: Vec<u32>,
     refs: Vec<Vec<u32>>,
+    /// Distinct tokens of the segment (token ids are `0..vocab`).
+    vocab: u32,
 }
 
 fn prepare<S: AsRef<str>>(cfg: &SariConfig, src: &str, sys: &str, refs: &[S]) -> Seg {
@@ -133,39 +99,119 @@ fn prepare<S: AsRef<str>>(cfg: &SariConfig, src: &str, sys: &str, refs: &[S]) ->
     let mut toks = texts.iter().map(|t| ids(cfg, t, &mut vocab));
     let src = toks.next().unwrap_or_default();
     let sys = toks.next().unwrap_or_default();
-    Seg { src, sys, refs: toks.collect() }
+    let refs = toks.collect();
+    Seg { src, sys, refs, vocab: vocab.len() as u32 }
+}
+
+/// Per-thread scratch of the n-gram counting, reused from segment to segment.
+///
+/// Every distinct n-gram of a segment (all orders) gets a dense id: a unigram's id is its
+/// token id, an n-gram's id is looked up from the pair (id of its first n-1 tokens, last
+/// token), which identifies it exactly. Counts are then plain arrays indexed by id.
+#[derive(Default)]
+struct Work {
+    pairs: FxHashMap<u64, u32>,
+    /// `ids[text][order]`: the gram id at each position (text 0 the source, 1 the system,
+    /// then the references).
+    ids: Vec<[Vec<u32>; ORDER]>,
+    src_c: Vec<u32>,
+    sys_c: Vec<u32>,
+    ref_c: Vec<u32>,
+    /// Distinct grams of the current order in first-occurrence order.
+    src_order: Vec<u32>,
+    sys_order: Vec<u32>,
+    ref_order: Vec<u32>,
+    n_texts: usize,
+}
+
+impl Work {
+    fn load(&mut self, seg: &Seg) {
+        let n_texts = 2 + seg.refs.len();
+        if self.ids.len() < n_texts {
+            self.ids.resize_with(n_texts, Default::default);
+        }
+        self.n_texts = n_texts;
+        self.pairs.clear();
+        let mut next = seg.vocab;
+        let texts = [&seg.src, &seg.sys].into_iter().chain(seg.refs.iter());
+        for (t, toks) in texts.enumerate() {
+            let ids = &mut self.ids[t];
+            ids[0].clear();
+            ids[0].extend_from_slice(toks);
+            for k in 1..ORDER {
+                let (lo, hi) = ids.split_at_mut(k);
+                let (prev, cur) = (&lo[k - 1], &mut hi[0]);
+                cur.clear();
+                for (i, &p) in prev.iter().enumerate().take(toks.len().saturating_sub(k)) {
+                    let key = (u64::from(p) << 32) | u64::from(toks[i + k]);
+                    let id = *self.pairs.entry(key).or_insert_with(|| {
+                        next += 1;
+                        next - 1
+                    });
+                    cur.push(id);
+                }
+            }
+        }
+        let total = next as usize;
+        for c in [&mut self.src_c, &mut self.sys_c, &mut self.ref_c] {
+            c.clear();
+            c.resize(total, 0);
+        }
+    }
+
+    /// Counts and first-occurrence lists of order index `n` (0-based).
+    fn count(&mut self, n: usize) {
+        let tally = |ids: &[u32], c: &mut [u32], order: &mut Vec<u32>| {
+            for &g in ids {
+                let x = &mut c[g as usize];
+                if *x == 0 {
+                    order.push(g);
+                }
+                *x += 1;
+            }
+        };
+        self.src_order.clear();
+        self.sys_order.clear();
+        self.ref_order.clear();
+        tally(&self.ids[0][n], &mut self.src_c, &mut self.src_order);
+        tally(&self.ids[1][n], &mut self.sys_c, &mut self.sys_order);
+        for t in 2..self.n_texts {
+            tally(&self.ids[t][n], &mut self.ref_c, &mut self.ref_order);
+        }
+    }
 }
 
 /// EASSE `compute_ngram_stats` of one segment: `out[stat * 4 + n]` with stats
 /// add (correct, sys total, ref total), keep (same), del (same).
-fn easse_row(seg: &Seg, out: &mut [u64]) {
+fn easse_row(seg: &Seg, w: &mut Work, out: &mut [u64]) {
     let r_n = seg.refs.len() as u64;
+    w.load(seg);
     for n in 0..ORDER {
-        let (o_order, o) = grams(&seg.src, n + 1);
-        let (s_order, s) = grams(&seg.sys, n + 1);
-        let r = ref_grams(&seg.refs, n + 1);
+        w.count(n);
+        let (o, s, r) = (&w.src_c, &w.sys_c, &w.ref_c);
         // ADD (sets)
         let (mut add_c, mut add_t, mut add_r) = (0u64, 0u64, 0u64);
-        for g in &s_order {
-            if !o.contains_key(g) {
+        for &g in &w.sys_order {
+            if o[g as usize] == 0 {
                 add_t += 1;
-                if r.contains_key(g) {
+                if r[g as usize] > 0 {
                     add_c += 1;
                 }
             }
         }
-        for g in r.keys() {
-            if !o.contains_key(g) {
+        for &g in &w.ref_order {
+            if o[g as usize] == 0 {
                 add_r += 1;
             }
         }
         // KEEP and DELETE (counts weighted by the number of references)
         let (mut keep_c, mut keep_t, mut keep_r) = (0u64, 0u64, 0u64);
         let (mut del_c, mut del_t, mut del_r) = (0u64, 0u64, 0u64);
-        for g in &o_order {
-            let oc = o[g] * r_n;
-            let sc = s.get(g).copied().unwrap_or(0) * r_n;
-            let rc = r.get(g).copied().unwrap_or(0);
+        for &g in &w.src_order {
+            let g = g as usize;
+            let oc = u64::from(o[g]) * r_n;
+            let sc = u64::from(s[g]) * r_n;
+            let rc = u64::from(r[g]);
             let ks = oc.min(sc);
             let kr = oc.min(rc);
             keep_t += ks;
@@ -183,22 +229,21 @@ fn easse_row(seg: &Seg, out: &mut [u64]) {
     }
 }
 
-/// `SARIngram` of evaluate (`t2t = true`) or of the original script: (keep, del, add).
-fn sari_ngram(src: &[u32], sys: &[u32], refs: &[Vec<u32>], n: usize, t2t: bool) -> (f64, f64, f64) {
-    let numref = refs.len() as u64;
-    let (s_order, s) = grams(src, n);
-    let (c_order, c) = grams(sys, n);
-    let r = ref_grams(refs, n);
+/// `SARIngram` of evaluate (`t2t = true`) or of the original script: (keep, del, add),
+/// on the counts `w.count(n)` left.
+fn sari_ngram(w: &Work, numref: u64, t2t: bool) -> (f64, f64, f64) {
+    let (s, c, r) = (&w.src_c, &w.sys_c, &w.ref_c);
     let empty = if t2t { 1.0 } else { 0.0 };
     // KEEP: iterate the source's n-grams in first-occurrence order (Counter & keeps it)
     let (mut keep_len, mut keepall_len, mut keepall_sum) = (0u64, 0u64, 0u64);
     let (mut tmp1, mut tmp2f, mut tmp2i) = (0.0f64, 0.0f64, 0u64);
     // DELETION
     let (mut del_len, mut dtmp1) = (0u64, 0.0f64);
-    for g in &s_order {
-        let s_rep = s[g] * numref;
-        let c_rep = c.get(g).copied().unwrap_or(0) * numref;
-        let rc = r.get(g).copied().unwrap_or(0);
+    for &g in &w.src_order {
+        let g = g as usize;
+        let s_rep = u64::from(s[g]) * numref;
+        let c_rep = u64::from(c[g]) * numref;
+        let rc = u64::from(r[g]);
         let keep = s_rep.min(c_rep);
         let all = s_rep.min(rc);
         if all > 0 {
@@ -241,15 +286,15 @@ fn sari_ngram(src: &[u32], sys: &[u32], refs: &[Vec<u32>], n: usize, t2t: bool) 
     }
     // ADDITION (sets)
     let (mut add_len, mut add_good) = (0u64, 0u64);
-    for g in &c_order {
-        if !s.contains_key(g) {
+    for &g in &w.sys_order {
+        if s[g as usize] == 0 {
             add_len += 1;
-            if r.contains_key(g) {
+            if r[g as usize] > 0 {
                 add_good += 1;
             }
         }
     }
-    let add_all = r.keys().filter(|g| !s.contains_key(*g)).count() as u64;
+    let add_all = w.ref_order.iter().filter(|&&g| s[g as usize] == 0).count() as u64;
     let mut add_p = empty;
     let mut add_r = empty;
     if add_len > 0 {
@@ -263,10 +308,12 @@ fn sari_ngram(src: &[u32], sys: &[u32], refs: &[Vec<u32>], n: usize, t2t: bool) 
 }
 
 /// `SARIsent`: `[avg keep, avg del, avg add, sari]`, all in 0-1.
-fn sent_row(seg: &Seg, t2t: bool) -> [f64; SENT_WIDTH] {
+fn sent_row(seg: &Seg, w: &mut Work, t2t: bool) -> [f64; SENT_WIDTH] {
     let (mut k, mut d, mut a) = ([0.0; ORDER], [0.0; ORDER], [0.0; ORDER]);
+    w.load(seg);
     for n in 0..ORDER {
-        (k[n], d[n], a[n]) = sari_ngram(&seg.src, &seg.sys, &seg.refs, n + 1, t2t);
+        w.count(n);
+        (k[n], d[n], a[n]) = sari_ngram(w, seg.refs.len() as u64, t2t);
     }
     let avg = |v: [f64; ORDER]| (((v[0] + v[1]) + v[2]) + v[3]) / 4.0;
     let (k, d, a) = (avg(k), avg(d), avg(a));
@@ -286,8 +333,8 @@ fn check(n_src: usize, n_sys: usize, n_refs: usize) -> Result<()> {
 /// EASSE statistics, row-major (n × 36 u64).
 pub fn easse_stats<S: AsRef<str> + Sync>(cfg: &SariConfig, srcs: &[S], syss: &[S], refs: &[Vec<S>], n_threads: usize) -> Result<Vec<u64>> {
     check(srcs.len(), syss.len(), refs.len())?;
-    map_rows(syss.len(), EASSE_WIDTH, n_threads, || (), |_, i, row: &mut [u64]| {
-        easse_row(&prepare(cfg, srcs[i].as_ref(), syss[i].as_ref(), &refs[i]), row);
+    map_rows(syss.len(), EASSE_WIDTH, n_threads, Work::default, |w, i, row: &mut [u64]| {
+        easse_row(&prepare(cfg, srcs[i].as_ref(), syss[i].as_ref(), &refs[i]), w, row);
         Ok::<(), Error>(())
     })
 }
@@ -300,8 +347,8 @@ pub fn sent_stats<S: AsRef<str> + Sync>(cfg: &SariConfig, srcs: &[S], syss: &[S]
         Flavour::Xu2016 => false,
         Flavour::Easse => return Err(Error::InvalidOption("EASSE SARI has integer statistics (easse_stats)".into())),
     };
-    map_rows(syss.len(), SENT_WIDTH, n_threads, || (), |_, i, row: &mut [f64]| {
-        row.copy_from_slice(&sent_row(&prepare(cfg, srcs[i].as_ref(), syss[i].as_ref(), &refs[i]), t2t));
+    map_rows(syss.len(), SENT_WIDTH, n_threads, Work::default, |w, i, row: &mut [f64]| {
+        row.copy_from_slice(&sent_row(&prepare(cfg, srcs[i].as_ref(), syss[i].as_ref(), &refs[i]), w, t2t));
         Ok::<(), Error>(())
     })
 }
