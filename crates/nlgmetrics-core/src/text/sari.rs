@@ -95,12 +95,62 @@ fn prepare<S: AsRef<str>>(cfg: &SariConfig, src: &str, sys: &str, refs: &[S]) ->
     if cfg.flavour == Flavour::Easse && cfg.legacy {
         texts[0] = src.to_owned();
     }
-    let mut vocab: FxHashMap<&str, u32> = FxHashMap::with_capacity_and_hasher(64, Default::default());
+    let mut vocab: FxHashMap<&str, u32> = FxHashMap::with_capacity_and_hasher(256, Default::default());
     let mut toks = texts.iter().map(|t| ids(cfg, t, &mut vocab));
     let src = toks.next().unwrap_or_default();
     let sys = toks.next().unwrap_or_default();
     let refs = toks.collect();
     Seg { src, sys, refs, vocab: vocab.len() as u32 }
+}
+
+/// An open-addressing map from (prefix id, token) keys to n-gram ids, emptied in O(1) by
+/// bumping a generation stamp.
+#[derive(Default)]
+struct PairTable {
+    keys: Vec<u64>,
+    vals: Vec<u32>,
+    stamp: Vec<u32>,
+    gen: u32,
+    shift: u32,
+}
+
+impl PairTable {
+    /// Empty the table, ready for at most `n` keys.
+    fn reset(&mut self, n: usize) {
+        let want = (2 * n.max(8)).next_power_of_two();
+        if self.keys.len() < want {
+            self.keys = vec![0; want];
+            self.vals = vec![0; want];
+            self.stamp = vec![0; want];
+            self.shift = 64 - want.trailing_zeros();
+            self.gen = 0;
+        }
+        self.gen = self.gen.wrapping_add(1);
+        if self.gen == 0 {
+            self.stamp.fill(0);
+            self.gen = 1;
+        }
+    }
+
+    /// The id of `key`, a fresh one (`*next`, then incremented) if it is new.
+    #[inline]
+    fn id(&mut self, key: u64, next: &mut u32) -> u32 {
+        let mask = self.keys.len() - 1;
+        let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
+        loop {
+            if self.stamp[i] != self.gen {
+                self.stamp[i] = self.gen;
+                self.keys[i] = key;
+                self.vals[i] = *next;
+                *next += 1;
+                return self.vals[i];
+            }
+            if self.keys[i] == key {
+                return self.vals[i];
+            }
+            i = (i + 1) & mask;
+        }
+    }
 }
 
 /// Per-thread scratch of the n-gram counting, reused from segment to segment.
@@ -110,7 +160,7 @@ fn prepare<S: AsRef<str>>(cfg: &SariConfig, src: &str, sys: &str, refs: &[S]) ->
 /// token), which identifies it exactly. Counts are then plain arrays indexed by id.
 #[derive(Default)]
 struct Work {
-    pairs: FxHashMap<u64, u32>,
+    pairs: PairTable,
     /// `ids[text][order]`: the gram id at each position (text 0 the source, 1 the system,
     /// then the references).
     ids: Vec<[Vec<u32>; ORDER]>,
@@ -131,7 +181,8 @@ impl Work {
             self.ids.resize_with(n_texts, Default::default);
         }
         self.n_texts = n_texts;
-        self.pairs.clear();
+        let positions = seg.src.len() + seg.sys.len() + seg.refs.iter().map(|r| r.len()).sum::<usize>();
+        self.pairs.reset(positions * (ORDER - 1));
         let mut next = seg.vocab;
         let texts = [&seg.src, &seg.sys].into_iter().chain(seg.refs.iter());
         for (t, toks) in texts.enumerate() {
@@ -144,11 +195,7 @@ impl Work {
                 cur.clear();
                 for (i, &p) in prev.iter().enumerate().take(toks.len().saturating_sub(k)) {
                     let key = (u64::from(p) << 32) | u64::from(toks[i + k]);
-                    let id = *self.pairs.entry(key).or_insert_with(|| {
-                        next += 1;
-                        next - 1
-                    });
-                    cur.push(id);
+                    cur.push(self.pairs.id(key, &mut next));
                 }
             }
         }
