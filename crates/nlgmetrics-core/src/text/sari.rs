@@ -107,9 +107,8 @@ fn prepare<S: AsRef<str>>(cfg: &SariConfig, src: &str, sys: &str, refs: &[S]) ->
 /// bumping a generation stamp.
 #[derive(Default)]
 struct PairTable {
-    keys: Vec<u64>,
-    vals: Vec<u32>,
-    stamp: Vec<u32>,
+    /// (key, id, generation) slots.
+    slots: Vec<(u64, u32, u32)>,
     gen: u32,
     shift: u32,
 }
@@ -118,16 +117,14 @@ impl PairTable {
     /// Empty the table, ready for at most `n` keys.
     fn reset(&mut self, n: usize) {
         let want = (2 * n.max(8)).next_power_of_two();
-        if self.keys.len() < want {
-            self.keys = vec![0; want];
-            self.vals = vec![0; want];
-            self.stamp = vec![0; want];
+        if self.slots.len() < want {
+            self.slots = vec![(0, 0, 0); want];
             self.shift = 64 - want.trailing_zeros();
             self.gen = 0;
         }
         self.gen = self.gen.wrapping_add(1);
         if self.gen == 0 {
-            self.stamp.fill(0);
+            self.slots.iter_mut().for_each(|s| s.2 = 0);
             self.gen = 1;
         }
     }
@@ -135,18 +132,17 @@ impl PairTable {
     /// The id of `key`, a fresh one (`*next`, then incremented) if it is new.
     #[inline]
     fn id(&mut self, key: u64, next: &mut u32) -> u32 {
-        let mask = self.keys.len() - 1;
+        let mask = self.slots.len() - 1;
         let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
         loop {
-            if self.stamp[i] != self.gen {
-                self.stamp[i] = self.gen;
-                self.keys[i] = key;
-                self.vals[i] = *next;
+            let slot = &mut self.slots[i];
+            if slot.2 != self.gen {
+                *slot = (key, *next, self.gen);
                 *next += 1;
-                return self.vals[i];
+                return slot.1;
             }
-            if self.keys[i] == key {
-                return self.vals[i];
+            if slot.0 == key {
+                return slot.1;
             }
             i = (i + 1) & mask;
         }
