@@ -18,7 +18,8 @@ use crate::error::{Error, Result};
 use crate::parallel::map_rows;
 use crate::pystr::{py_lower, py_split};
 use crate::tokenize::Tokenizer;
-use rustc_hash::FxHashMap;
+use rustc_hash::FxHasher;
+use std::hash::Hasher;
 
 pub const ORDER: usize = 4;
 /// Integer statistics of one EASSE segment.
@@ -68,39 +69,6 @@ fn normalise(cfg: &SariConfig, s: &str) -> String {
         Flavour::Evaluate => Tokenizer::Mteval13a.tokenize(&py_lower(s)),
         Flavour::Xu2016 => py_lower(s),
     }
-}
-
-/// Token ids of `s` (split on whitespace for EASSE, on `' '` otherwise).
-fn ids<'a>(cfg: &SariConfig, s: &'a str, vocab: &mut FxHashMap<&'a str, u32>) -> Vec<u32> {
-    let mut get = |t: &'a str| -> u32 {
-        let next = vocab.len() as u32;
-        *vocab.entry(t).or_insert(next)
-    };
-    match cfg.flavour {
-        Flavour::Easse => py_split(s).map(&mut get).collect(),
-        _ => s.split(' ').map(&mut get).collect(),
-    }
-}
-
-struct Seg {
-    src: Vec<u32>,
-    sys: Vec<u32>,
-    refs: Vec<Vec<u32>>,
-    /// Distinct tokens of the segment (token ids are `0..vocab`).
-    vocab: u32,
-}
-
-fn prepare<S: AsRef<str>>(cfg: &SariConfig, src: &str, sys: &str, refs: &[S]) -> Seg {
-    let mut texts: Vec<String> = [src, sys].into_iter().chain(refs.iter().map(|r| r.as_ref())).map(|t| normalise(cfg, t)).collect();
-    if cfg.flavour == Flavour::Easse && cfg.legacy {
-        texts[0] = src.to_owned();
-    }
-    let mut vocab: FxHashMap<&str, u32> = FxHashMap::with_capacity_and_hasher(256, Default::default());
-    let mut toks = texts.iter().map(|t| ids(cfg, t, &mut vocab));
-    let src = toks.next().unwrap_or_default();
-    let sys = toks.next().unwrap_or_default();
-    let refs = toks.collect();
-    Seg { src, sys, refs, vocab: vocab.len() as u32 }
 }
 
 /// An open-addressing map from (prefix id, token) keys to n-gram ids, emptied in O(1) by
@@ -168,26 +136,97 @@ struct Work {
     sys_order: Vec<u32>,
     ref_order: Vec<u32>,
     n_texts: usize,
+    /// The normalised texts of the segment and the token table over them: a token id's
+    /// (text, start, end) in `spans`, slots (hash, id, generation).
+    texts: Vec<String>,
+    spans: Vec<(u32, u32, u32)>,
+    tok_slots: Vec<(u64, u32, u32)>,
+    tok_gen: u32,
+    vocab: u32,
 }
 
 impl Work {
-    fn load(&mut self, seg: &Seg) {
-        let n_texts = 2 + seg.refs.len();
+    /// Normalise and split the segment's texts; token ids (0..vocab) into `ids[t][0]`.
+    fn prepare<S: AsRef<str>>(&mut self, cfg: &SariConfig, src: &str, sys: &str, refs: &[S]) {
+        let n_texts = 2 + refs.len();
         if self.ids.len() < n_texts {
             self.ids.resize_with(n_texts, Default::default);
         }
         self.n_texts = n_texts;
-        let positions = seg.src.len() + seg.sys.len() + seg.refs.iter().map(|r| r.len()).sum::<usize>();
+        self.texts.clear();
+        for t in [src, sys].into_iter().chain(refs.iter().map(|r| r.as_ref())) {
+            self.texts.push(normalise(cfg, t));
+        }
+        if cfg.flavour == Flavour::Easse && cfg.legacy {
+            self.texts[0] = src.to_owned();
+        }
+        // at most one token per byte plus one per text
+        let bound = self.texts.iter().map(|t| t.len() + 1).sum::<usize>();
+        let want = (2 * bound.max(8)).next_power_of_two();
+        if self.tok_slots.len() < want {
+            self.tok_slots = vec![(0, 0, 0); want];
+            self.tok_gen = 0;
+        }
+        self.tok_gen = self.tok_gen.wrapping_add(1);
+        if self.tok_gen == 0 {
+            self.tok_slots.iter_mut().for_each(|s| s.2 = 0);
+            self.tok_gen = 1;
+        }
+        self.spans.clear();
+        let Work { texts, spans, tok_slots, tok_gen, ids, .. } = self;
+        let (gen, mask) = (*tok_gen, tok_slots.len() - 1);
+        let easse = cfg.flavour == Flavour::Easse;
+        for (t, text) in texts.iter().enumerate() {
+            let out = &mut ids[t][0];
+            out.clear();
+            let base = text.as_ptr() as usize;
+            let mut put = |tok: &str| {
+                let mut h = FxHasher::default();
+                h.write(tok.as_bytes());
+                let h = h.finish();
+                let mut i = (h as usize) & mask;
+                let id = loop {
+                    let slot = &mut tok_slots[i];
+                    if slot.2 != gen {
+                        let id = spans.len() as u32;
+                        let start = tok.as_ptr() as usize - base;
+                        spans.push((t as u32, start as u32, (start + tok.len()) as u32));
+                        *slot = (h, id, gen);
+                        break id;
+                    }
+                    if slot.0 == h {
+                        let (tt, a, b) = spans[slot.1 as usize];
+                        if &texts[tt as usize].as_bytes()[a as usize..b as usize] == tok.as_bytes() {
+                            break slot.1;
+                        }
+                    }
+                    i = (i + 1) & mask;
+                };
+                out.push(id);
+            };
+            if easse {
+                py_split(text).for_each(&mut put);
+            } else {
+                text.split(' ').for_each(&mut put);
+            }
+        }
+        self.vocab = self.spans.len() as u32;
+    }
+
+    /// The ids of the higher-order grams, and zeroed counts.
+    fn load(&mut self) {
+        let n_texts = self.n_texts;
+        let positions = self.ids[..n_texts].iter().map(|i| i[0].len()).sum::<usize>();
         self.pairs.reset(positions * (ORDER - 1));
-        let mut next = seg.vocab;
-        let texts = [&seg.src, &seg.sys].into_iter().chain(seg.refs.iter());
-        for (t, toks) in texts.enumerate() {
+        let mut next = self.vocab;
+        for t in 0..n_texts {
             let ids = &mut self.ids[t];
-            ids[0].clear();
-            ids[0].extend_from_slice(toks);
+            let (first, rest) = ids.split_at_mut(1);
+            let toks = &first[0];
             for k in 1..ORDER {
-                let (lo, hi) = ids.split_at_mut(k);
-                let (prev, cur) = (&lo[k - 1], &mut hi[0]);
+                let (lo, hi) = rest.split_at_mut(k - 1);
+                let prev = if k == 1 { toks } else { &lo[k - 2] };
+                let cur = &mut hi[0];
                 cur.clear();
                 for (i, &p) in prev.iter().enumerate().take(toks.len().saturating_sub(k)) {
                     let key = (u64::from(p) << 32) | u64::from(toks[i + k]);
@@ -226,9 +265,9 @@ impl Work {
 
 /// EASSE `compute_ngram_stats` of one segment: `out[stat * 4 + n]` with stats
 /// add (correct, sys total, ref total), keep (same), del (same).
-fn easse_row(seg: &Seg, w: &mut Work, out: &mut [u64]) {
-    let r_n = seg.refs.len() as u64;
-    w.load(seg);
+fn easse_row(w: &mut Work, out: &mut [u64]) {
+    let r_n = (w.n_texts - 2) as u64;
+    w.load();
     for n in 0..ORDER {
         w.count(n);
         let (o, s, r) = (&w.src_c, &w.sys_c, &w.ref_c);
@@ -351,12 +390,13 @@ fn sari_ngram(w: &Work, numref: u64, t2t: bool) -> (f64, f64, f64) {
 }
 
 /// `SARIsent`: `[avg keep, avg del, avg add, sari]`, all in 0-1.
-fn sent_row(seg: &Seg, w: &mut Work, t2t: bool) -> [f64; SENT_WIDTH] {
+fn sent_row(w: &mut Work, t2t: bool) -> [f64; SENT_WIDTH] {
     let (mut k, mut d, mut a) = ([0.0; ORDER], [0.0; ORDER], [0.0; ORDER]);
-    w.load(seg);
+    w.load();
+    let numref = (w.n_texts - 2) as u64;
     for n in 0..ORDER {
         w.count(n);
-        (k[n], d[n], a[n]) = sari_ngram(w, seg.refs.len() as u64, t2t);
+        (k[n], d[n], a[n]) = sari_ngram(w, numref, t2t);
     }
     let avg = |v: [f64; ORDER]| (((v[0] + v[1]) + v[2]) + v[3]) / 4.0;
     let (k, d, a) = (avg(k), avg(d), avg(a));
@@ -377,7 +417,8 @@ fn check(n_src: usize, n_sys: usize, n_refs: usize) -> Result<()> {
 pub fn easse_stats<S: AsRef<str> + Sync>(cfg: &SariConfig, srcs: &[S], syss: &[S], refs: &[Vec<S>], n_threads: usize) -> Result<Vec<u64>> {
     check(srcs.len(), syss.len(), refs.len())?;
     map_rows(syss.len(), EASSE_WIDTH, n_threads, Work::default, |w, i, row: &mut [u64]| {
-        easse_row(&prepare(cfg, srcs[i].as_ref(), syss[i].as_ref(), &refs[i]), w, row);
+        w.prepare(cfg, srcs[i].as_ref(), syss[i].as_ref(), &refs[i]);
+        easse_row(w, row);
         Ok::<(), Error>(())
     })
 }
@@ -391,7 +432,8 @@ pub fn sent_stats<S: AsRef<str> + Sync>(cfg: &SariConfig, srcs: &[S], syss: &[S]
         Flavour::Easse => return Err(Error::InvalidOption("EASSE SARI has integer statistics (easse_stats)".into())),
     };
     map_rows(syss.len(), SENT_WIDTH, n_threads, Work::default, |w, i, row: &mut [f64]| {
-        row.copy_from_slice(&sent_row(&prepare(cfg, srcs[i].as_ref(), syss[i].as_ref(), &refs[i]), w, t2t));
+        w.prepare(cfg, srcs[i].as_ref(), syss[i].as_ref(), &refs[i]);
+        row.copy_from_slice(&sent_row(w, t2t));
         Ok::<(), Error>(())
     })
 }
