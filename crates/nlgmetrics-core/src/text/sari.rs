@@ -16,7 +16,7 @@
 
 use crate::error::{Error, Result};
 use crate::parallel::map_rows;
-use crate::pystr::{py_lower, py_split};
+use crate::pystr::{py_lower_into, py_split};
 use crate::tokenize::Tokenizer;
 use rustc_hash::FxHasher;
 use std::hash::Hasher;
@@ -56,18 +56,22 @@ pub struct SariConfig {
     pub legacy: bool,
 }
 
-/// The text each flavour splits into tokens.
-fn normalise(cfg: &SariConfig, s: &str) -> String {
+/// The text each flavour splits into tokens, into `out` (`tmp` a scratch buffer).
+fn normalise_into(cfg: &SariConfig, s: &str, tmp: &mut String, out: &mut String) {
     match cfg.flavour {
         Flavour::Easse => {
             if cfg.lowercase && !cfg.legacy {
-                cfg.tokenizer.tokenize(&py_lower(s))
+                py_lower_into(s, tmp);
+                cfg.tokenizer.tokenize_into(tmp, out)
             } else {
-                cfg.tokenizer.tokenize(s)
+                cfg.tokenizer.tokenize_into(s, out)
             }
         }
-        Flavour::Evaluate => Tokenizer::Mteval13a.tokenize(&py_lower(s)),
-        Flavour::Xu2016 => py_lower(s),
+        Flavour::Evaluate => {
+            py_lower_into(s, tmp);
+            Tokenizer::Mteval13a.tokenize_into(tmp, out)
+        }
+        Flavour::Xu2016 => py_lower_into(s, out),
     }
 }
 
@@ -139,6 +143,7 @@ struct Work {
     /// The normalised texts of the segment and the token table over them: a token id's
     /// (text, start, end) in `spans`, slots (hash, id, generation).
     texts: Vec<String>,
+    tmp: String,
     spans: Vec<(u32, u32, u32)>,
     tok_slots: Vec<(u64, u32, u32)>,
     tok_gen: u32,
@@ -153,15 +158,18 @@ impl Work {
             self.ids.resize_with(n_texts, Default::default);
         }
         self.n_texts = n_texts;
-        self.texts.clear();
-        for t in [src, sys].into_iter().chain(refs.iter().map(|r| r.as_ref())) {
-            self.texts.push(normalise(cfg, t));
+        if self.texts.len() < n_texts {
+            self.texts.resize_with(n_texts, String::new);
+        }
+        for (t, text) in [src, sys].into_iter().chain(refs.iter().map(|r| r.as_ref())).enumerate() {
+            normalise_into(cfg, text, &mut self.tmp, &mut self.texts[t]);
         }
         if cfg.flavour == Flavour::Easse && cfg.legacy {
-            self.texts[0] = src.to_owned();
+            self.texts[0].clear();
+            self.texts[0].push_str(src);
         }
         // at most one token per byte plus one per text
-        let bound = self.texts.iter().map(|t| t.len() + 1).sum::<usize>();
+        let bound = self.texts[..n_texts].iter().map(|t| t.len() + 1).sum::<usize>();
         let want = (2 * bound.max(8)).next_power_of_two();
         if self.tok_slots.len() < want {
             self.tok_slots = vec![(0, 0, 0); want];
@@ -176,7 +184,7 @@ impl Work {
         let Work { texts, spans, tok_slots, tok_gen, ids, .. } = self;
         let (gen, mask) = (*tok_gen, tok_slots.len() - 1);
         let easse = cfg.flavour == Flavour::Easse;
-        for (t, text) in texts.iter().enumerate() {
+        for (t, text) in texts[..n_texts].iter().enumerate() {
             let out = &mut ids[t][0];
             out.clear();
             let base = text.as_ptr() as usize;
