@@ -11,7 +11,6 @@ Usage: python benches/bench_sari.py --peer-python VENV/bin/python --easse-dir DI
        --evaluate-sari PATH [--segments 100000] [--threads 0]
 
 --threads 1 compares one thread with the single-threaded peers (BENCHMARKS.md does).
-
 """
 
 from __future__ import annotations
