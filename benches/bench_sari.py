@@ -9,6 +9,8 @@ describes. Data: generated simplification-like segments (a source of 8-40 words 
 
 Usage: python benches/bench_sari.py --peer-python VENV/bin/python --easse-dir DIR
        --evaluate-sari PATH [--segments 100000] [--threads 0]
+
+--threads 1 compares one thread with the single-threaded peers (BENCHMARKS.md does).
 """
 
 from __future__ import annotations

@@ -247,3 +247,21 @@ def test_easse_legacy_equals_goldens(name):
     assert (s.score, s.add, s.keep, s.delete) == (g["corpus"], g["add"], g["keep"], g["del"])
     assert m.sentence_scores(c["predictions"], c["references"], sources=c["sources"]).tolist() == g["sentences"]
     assert "legacy:yes" in s.signature.format()
+
+
+@pytest.mark.parametrize("flavour", ["easse", "evaluate", "xu2016"])
+def test_plain_reference_lists_and_the_general_path_agree(flavour):
+    # a list of lists goes to the core in one conversion; anything else (tuples, missing
+    # entries, non-strings) takes as_references: same numbers, same typed errors
+    srcs = ["About 95 species are currently accepted .", "Ｆｕｌｌ 全角 text", "a a a b"]
+    preds = ["About 95 you now get in .", "ｆｕｌｌ text", "a b b"]
+    refs = [["About 95 species are currently known .", "95 species are now accepted ."], ["full 全角", "Ｆｕｌｌ"], ["a b", "a a"]]
+    m = SARI(flavour, n_threads=1)
+    plain = m.sentence_scores(preds, refs, sources=srcs)
+    assert np.array_equal(plain, m.sentence_scores(preds, [tuple(r) for r in refs], sources=srcs))
+    assert np.array_equal(plain, m.sentence_scores(preds, [r + [None] for r in refs], sources=srcs))
+    assert m.corpus_score(preds, refs, sources=srcs).score == m.corpus_score(preds, [tuple(r) for r in refs], sources=srcs).score
+    with pytest.raises(InputTypeError, match=r"references\[1\]\[0\]"):
+        m.corpus_score(preds, [refs[0], [3], refs[2]], sources=srcs)
+    with pytest.raises(InputTypeError, match=r"sources\[2\]"):
+        m.corpus_score(preds, refs, sources=srcs[:2] + [None])

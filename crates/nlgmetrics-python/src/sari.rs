@@ -4,6 +4,16 @@ use nlgmetrics_core::tokenize::Tokenizer;
 use nlgmetrics_core::Error;
 use numpy::{PyArray2, PyReadonlyArray2};
 use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+/// The texts of Python strings, borrowed (no copy; the objects outlive the call).
+fn texts<'a>(items: &'a [Bound<'_, PyString>]) -> PyResult<Vec<&'a str>> {
+    items.iter().map(|s| s.to_str()).collect()
+}
+
+fn nested<'a>(items: &'a [Vec<Bound<'_, PyString>>]) -> PyResult<Vec<Vec<&'a str>>> {
+    items.iter().map(|r| texts(r)).collect()
+}
 
 fn config(flavour: &str, tokenizer: &str, lowercase: bool, legacy: bool) -> Result<SariConfig, Error> {
     let flavour = Flavour::from_name(flavour)?;
@@ -20,15 +30,16 @@ fn config(flavour: &str, tokenizer: &str, lowercase: bool, legacy: bool) -> Resu
 #[allow(clippy::too_many_arguments)]
 fn sari_easse_stats<'py>(
     py: Python<'py>,
-    sources: Vec<String>,
-    hyps: Vec<String>,
-    refs: Vec<Vec<String>>,
+    sources: Vec<Bound<'py, PyString>>,
+    hyps: Vec<Bound<'py, PyString>>,
+    refs: Vec<Vec<Bound<'py, PyString>>>,
     tokenizer: &str,
     lowercase: bool,
     n_threads: usize,
     legacy: bool,
 ) -> PyResult<Bound<'py, PyArray2<u64>>> {
     let n = hyps.len();
+    let (sources, hyps, refs) = (texts(&sources)?, texts(&hyps)?, nested(&refs)?);
     let data = detached(py, || sari::easse_stats(&config("easse", tokenizer, lowercase, legacy)?, &sources, &hyps, &refs, n_threads))?;
     matrix(py, data, n, EASSE_WIDTH)
 }
@@ -39,13 +50,14 @@ fn sari_easse_stats<'py>(
 #[pyo3(signature = (sources, hyps, refs, flavour, n_threads=0))]
 fn sari_sentence_stats<'py>(
     py: Python<'py>,
-    sources: Vec<String>,
-    hyps: Vec<String>,
-    refs: Vec<Vec<String>>,
+    sources: Vec<Bound<'py, PyString>>,
+    hyps: Vec<Bound<'py, PyString>>,
+    refs: Vec<Vec<Bound<'py, PyString>>>,
     flavour: &str,
     n_threads: usize,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let n = hyps.len();
+    let (sources, hyps, refs) = (texts(&sources)?, texts(&hyps)?, nested(&refs)?);
     let data = detached(py, || {
         let cfg = config(flavour, "13a", true, false)?;
         if cfg.flavour == Flavour::Easse {

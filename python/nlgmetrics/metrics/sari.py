@@ -41,7 +41,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import _core
-from .._inputs import as_references, as_texts, check_all_text
+from .._inputs import SegmentReferences, as_references, as_texts, check_all_text, check_orientation
 from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
 from ..stats import SegmentStats, Stats, sequential_column_sums
 from .base import Metric, Score
@@ -120,8 +120,23 @@ class SARI(Metric):
     def stats(self, predictions: Sequence[str], references: Any, sources: Sequence[str] | str | None = None) -> SegmentStats:  # type: ignore[override]
         """Per-segment statistics (one row per prediction)."""
         preds = as_texts(predictions, "predictions")
+        if self._plain_references(references, len(preds)):
+            # a list of non-empty lists: the core converts it in one go and raises TypeError
+            # on any entry that is not a string; then the general path below names it
+            check_orientation(preds, references)
+            try:
+                return self._stats(preds, references, self._sources_for(len(preds), sources), plain=True)
+            except TypeError:
+                pass
         refs = as_references(references, len(preds), predictions=preds)
-        srcs = self._sources_for(len(preds), sources)
+        return self._stats(preds, refs, self._sources_for(len(preds), sources))
+
+    @staticmethod
+    def _plain_references(references: Any, n: int) -> bool:
+        return (type(references) is list and len(references) == n
+                and all(type(r) is list and r for r in references))
+
+    def _stats(self, preds: list[str], refs: list[list[str]], srcs: list[str], plain: bool = False) -> SegmentStats:
         ref_counts = np.fromiter((len(r) for r in refs), dtype=np.int64, count=len(refs))
         try:
             if self.flavour == "easse":
@@ -129,6 +144,8 @@ class SARI(Metric):
                 return SegmentStats(key=self.key, count_fields=self.count_fields, counts=counts, ref_counts=ref_counts)
             sums = _core.sari_sentence_stats(srcs, preds, refs, self.flavour, self.n_threads)
         except (UnicodeEncodeError, TypeError) as e:
+            if plain and isinstance(e, TypeError):
+                raise  # stats() retries through as_references, which names the bad entry
             check_all_text(srcs, "sources")
             check_all_text(preds, "predictions")
             for i, r in enumerate(refs):

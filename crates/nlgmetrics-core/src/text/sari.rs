@@ -16,9 +16,10 @@
 
 use crate::error::{Error, Result};
 use crate::parallel::map_rows;
-use crate::pystr::{py_lower, py_split};
+use crate::pystr::{py_lower_into, py_split};
 use crate::tokenize::Tokenizer;
-use rustc_hash::FxHashMap;
+use rustc_hash::FxHasher;
+use std::hash::Hasher;
 
 pub const ORDER: usize = 4;
 /// Integer statistics of one EASSE segment.
@@ -55,117 +56,252 @@ pub struct SariConfig {
     pub legacy: bool,
 }
 
-/// The text each flavour splits into tokens.
-fn normalise(cfg: &SariConfig, s: &str) -> String {
+/// The text each flavour splits into tokens, into `out` (`tmp` a scratch buffer).
+fn normalise_into(cfg: &SariConfig, s: &str, tmp: &mut String, out: &mut String) {
     match cfg.flavour {
         Flavour::Easse => {
             if cfg.lowercase && !cfg.legacy {
-                cfg.tokenizer.tokenize(&py_lower(s))
+                py_lower_into(s, tmp);
+                cfg.tokenizer.tokenize_into(tmp, out)
             } else {
-                cfg.tokenizer.tokenize(s)
+                cfg.tokenizer.tokenize_into(s, out)
             }
         }
-        Flavour::Evaluate => Tokenizer::Mteval13a.tokenize(&py_lower(s)),
-        Flavour::Xu2016 => py_lower(s),
+        Flavour::Evaluate => {
+            py_lower_into(s, tmp);
+            Tokenizer::Mteval13a.tokenize_into(tmp, out)
+        }
+        Flavour::Xu2016 => py_lower_into(s, out),
     }
 }
 
-/// Token ids of `s` (split on whitespace for EASSE, on `' '` otherwise).
-fn ids<'a>(cfg: &SariConfig, s: &'a str, vocab: &mut FxHashMap<&'a str, u32>) -> Vec<u32> {
-    let mut get = |t: &'a str| -> u32 {
-        let next = vocab.len() as u32;
-        *vocab.entry(t).or_insert(next)
-    };
-    match cfg.flavour {
-        Flavour::Easse => py_split(s).map(&mut get).collect(),
-        _ => s.split(' ').map(&mut get).collect(),
-    }
+/// An open-addressing map from (prefix id, token) keys to n-gram ids, emptied in O(1) by
+/// bumping a generation stamp.
+#[derive(Default)]
+struct PairTable {
+    /// (key, id, generation) slots.
+    slots: Vec<(u64, u32, u32)>,
+    gen: u32,
+    shift: u32,
 }
 
-type Gram = [u32; ORDER];
-
-/// Distinct n-grams of order `n` in first-occurrence order, with their counts.
-fn grams(toks: &[u32], n: usize) -> (Vec<Gram>, FxHashMap<Gram, u64>) {
-    let mut order = Vec::with_capacity(toks.len());
-    let mut counts: FxHashMap<Gram, u64> = FxHashMap::with_capacity_and_hasher(toks.len(), Default::default());
-    if toks.len() >= n {
-        for w in toks.windows(n) {
-            let mut g = [u32::MAX; ORDER];
-            g[..n].copy_from_slice(w);
-            let c = counts.entry(g).or_insert(0);
-            if *c == 0 {
-                order.push(g);
-            }
-            *c += 1;
+impl PairTable {
+    /// Empty the table, ready for at most `n` keys.
+    fn reset(&mut self, n: usize) {
+        let want = (2 * n.max(8)).next_power_of_two();
+        if self.slots.len() < want {
+            self.slots = vec![(0, 0, 0); want];
+            self.shift = 64 - want.trailing_zeros();
+            self.gen = 0;
+        }
+        self.gen = self.gen.wrapping_add(1);
+        if self.gen == 0 {
+            self.slots.iter_mut().for_each(|s| s.2 = 0);
+            self.gen = 1;
         }
     }
-    (order, counts)
-}
 
-/// The summed n-gram counts of order `n` over all references.
-fn ref_grams(refs: &[Vec<u32>], n: usize) -> FxHashMap<Gram, u64> {
-    let cap = refs.iter().map(|r| r.len()).sum();
-    let mut counts: FxHashMap<Gram, u64> = FxHashMap::with_capacity_and_hasher(cap, Default::default());
-    for toks in refs {
-        if toks.len() >= n {
-            for w in toks.windows(n) {
-                let mut g = [u32::MAX; ORDER];
-                g[..n].copy_from_slice(w);
-                *counts.entry(g).or_insert(0) += 1;
+    /// The id of `key`, a fresh one (`*next`, then incremented) if it is new.
+    #[inline]
+    fn id(&mut self, key: u64, next: &mut u32) -> u32 {
+        let mask = self.slots.len() - 1;
+        let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
+        loop {
+            let slot = &mut self.slots[i];
+            if slot.2 != self.gen {
+                *slot = (key, *next, self.gen);
+                *next += 1;
+                return slot.1;
             }
+            if slot.0 == key {
+                return slot.1;
+            }
+            i = (i + 1) & mask;
         }
     }
-    counts
 }
 
-struct Seg {
-    src: Vec<u32>,
-    sys: Vec<u32>,
-    refs: Vec<Vec<u32>>,
+/// Per-thread scratch of the n-gram counting, reused from segment to segment.
+///
+/// Every distinct n-gram of a segment (all orders) gets a dense id: a unigram's id is its
+/// token id, an n-gram's id is looked up from the pair (id of its first n-1 tokens, last
+/// token), which identifies it exactly. Counts are then plain arrays indexed by id.
+#[derive(Default)]
+struct Work {
+    pairs: PairTable,
+    /// `ids[text][order]`: the gram id at each position (text 0 the source, 1 the system,
+    /// then the references).
+    ids: Vec<[Vec<u32>; ORDER]>,
+    src_c: Vec<u32>,
+    sys_c: Vec<u32>,
+    ref_c: Vec<u32>,
+    /// Distinct grams of the current order in first-occurrence order.
+    src_order: Vec<u32>,
+    sys_order: Vec<u32>,
+    ref_order: Vec<u32>,
+    n_texts: usize,
+    /// The normalised texts of the segment and the token table over them: a token id's
+    /// (text, start, end) in `spans`, slots (hash, id, generation).
+    texts: Vec<String>,
+    tmp: String,
+    spans: Vec<(u32, u32, u32)>,
+    tok_slots: Vec<(u64, u32, u32)>,
+    tok_gen: u32,
+    vocab: u32,
 }
 
-fn prepare<S: AsRef<str>>(cfg: &SariConfig, src: &str, sys: &str, refs: &[S]) -> Seg {
-    let mut texts: Vec<String> = [src, sys].into_iter().chain(refs.iter().map(|r| r.as_ref())).map(|t| normalise(cfg, t)).collect();
-    if cfg.flavour == Flavour::Easse && cfg.legacy {
-        texts[0] = src.to_owned();
+impl Work {
+    /// Normalise and split the segment's texts; token ids (0..vocab) into `ids[t][0]`.
+    fn prepare<S: AsRef<str>>(&mut self, cfg: &SariConfig, src: &str, sys: &str, refs: &[S]) {
+        let n_texts = 2 + refs.len();
+        if self.ids.len() < n_texts {
+            self.ids.resize_with(n_texts, Default::default);
+        }
+        self.n_texts = n_texts;
+        if self.texts.len() < n_texts {
+            self.texts.resize_with(n_texts, String::new);
+        }
+        for (t, text) in [src, sys].into_iter().chain(refs.iter().map(|r| r.as_ref())).enumerate() {
+            normalise_into(cfg, text, &mut self.tmp, &mut self.texts[t]);
+        }
+        if cfg.flavour == Flavour::Easse && cfg.legacy {
+            self.texts[0].clear();
+            self.texts[0].push_str(src);
+        }
+        // at most one token per byte plus one per text
+        let bound = self.texts[..n_texts].iter().map(|t| t.len() + 1).sum::<usize>();
+        let want = (2 * bound.max(8)).next_power_of_two();
+        if self.tok_slots.len() < want {
+            self.tok_slots = vec![(0, 0, 0); want];
+            self.tok_gen = 0;
+        }
+        self.tok_gen = self.tok_gen.wrapping_add(1);
+        if self.tok_gen == 0 {
+            self.tok_slots.iter_mut().for_each(|s| s.2 = 0);
+            self.tok_gen = 1;
+        }
+        self.spans.clear();
+        let Work { texts, spans, tok_slots, tok_gen, ids, .. } = self;
+        let (gen, mask) = (*tok_gen, tok_slots.len() - 1);
+        let easse = cfg.flavour == Flavour::Easse;
+        for (t, text) in texts[..n_texts].iter().enumerate() {
+            let out = &mut ids[t][0];
+            out.clear();
+            let base = text.as_ptr() as usize;
+            let mut put = |tok: &str| {
+                let mut h = FxHasher::default();
+                h.write(tok.as_bytes());
+                let h = h.finish();
+                let mut i = (h as usize) & mask;
+                let id = loop {
+                    let slot = &mut tok_slots[i];
+                    if slot.2 != gen {
+                        let id = spans.len() as u32;
+                        let start = tok.as_ptr() as usize - base;
+                        spans.push((t as u32, start as u32, (start + tok.len()) as u32));
+                        *slot = (h, id, gen);
+                        break id;
+                    }
+                    if slot.0 == h {
+                        let (tt, a, b) = spans[slot.1 as usize];
+                        if &texts[tt as usize].as_bytes()[a as usize..b as usize] == tok.as_bytes() {
+                            break slot.1;
+                        }
+                    }
+                    i = (i + 1) & mask;
+                };
+                out.push(id);
+            };
+            if easse {
+                py_split(text).for_each(&mut put);
+            } else {
+                text.split(' ').for_each(&mut put);
+            }
+        }
+        self.vocab = self.spans.len() as u32;
     }
-    let mut vocab: FxHashMap<&str, u32> = FxHashMap::with_capacity_and_hasher(64, Default::default());
-    let mut toks = texts.iter().map(|t| ids(cfg, t, &mut vocab));
-    let src = toks.next().unwrap_or_default();
-    let sys = toks.next().unwrap_or_default();
-    Seg { src, sys, refs: toks.collect() }
+
+    /// The ids of the higher-order grams, and zeroed counts.
+    fn load(&mut self) {
+        let n_texts = self.n_texts;
+        let positions = self.ids[..n_texts].iter().map(|i| i[0].len()).sum::<usize>();
+        self.pairs.reset(positions * (ORDER - 1));
+        let mut next = self.vocab;
+        for t in 0..n_texts {
+            let ids = &mut self.ids[t];
+            let (first, rest) = ids.split_at_mut(1);
+            let toks = &first[0];
+            for k in 1..ORDER {
+                let (lo, hi) = rest.split_at_mut(k - 1);
+                let prev = if k == 1 { toks } else { &lo[k - 2] };
+                let cur = &mut hi[0];
+                cur.clear();
+                for (i, &p) in prev.iter().enumerate().take(toks.len().saturating_sub(k)) {
+                    let key = (u64::from(p) << 32) | u64::from(toks[i + k]);
+                    cur.push(self.pairs.id(key, &mut next));
+                }
+            }
+        }
+        let total = next as usize;
+        for c in [&mut self.src_c, &mut self.sys_c, &mut self.ref_c] {
+            c.clear();
+            c.resize(total, 0);
+        }
+    }
+
+    /// Counts and first-occurrence lists of order index `n` (0-based).
+    fn count(&mut self, n: usize) {
+        let tally = |ids: &[u32], c: &mut [u32], order: &mut Vec<u32>| {
+            for &g in ids {
+                let x = &mut c[g as usize];
+                if *x == 0 {
+                    order.push(g);
+                }
+                *x += 1;
+            }
+        };
+        self.src_order.clear();
+        self.sys_order.clear();
+        self.ref_order.clear();
+        tally(&self.ids[0][n], &mut self.src_c, &mut self.src_order);
+        tally(&self.ids[1][n], &mut self.sys_c, &mut self.sys_order);
+        for t in 2..self.n_texts {
+            tally(&self.ids[t][n], &mut self.ref_c, &mut self.ref_order);
+        }
+    }
 }
 
 /// EASSE `compute_ngram_stats` of one segment: `out[stat * 4 + n]` with stats
 /// add (correct, sys total, ref total), keep (same), del (same).
-fn easse_row(seg: &Seg, out: &mut [u64]) {
-    let r_n = seg.refs.len() as u64;
+fn easse_row(w: &mut Work, out: &mut [u64]) {
+    let r_n = (w.n_texts - 2) as u64;
+    w.load();
     for n in 0..ORDER {
-        let (o_order, o) = grams(&seg.src, n + 1);
-        let (s_order, s) = grams(&seg.sys, n + 1);
-        let r = ref_grams(&seg.refs, n + 1);
+        w.count(n);
+        let (o, s, r) = (&w.src_c, &w.sys_c, &w.ref_c);
         // ADD (sets)
         let (mut add_c, mut add_t, mut add_r) = (0u64, 0u64, 0u64);
-        for g in &s_order {
-            if !o.contains_key(g) {
+        for &g in &w.sys_order {
+            if o[g as usize] == 0 {
                 add_t += 1;
-                if r.contains_key(g) {
+                if r[g as usize] > 0 {
                     add_c += 1;
                 }
             }
         }
-        for g in r.keys() {
-            if !o.contains_key(g) {
+        for &g in &w.ref_order {
+            if o[g as usize] == 0 {
                 add_r += 1;
             }
         }
         // KEEP and DELETE (counts weighted by the number of references)
         let (mut keep_c, mut keep_t, mut keep_r) = (0u64, 0u64, 0u64);
         let (mut del_c, mut del_t, mut del_r) = (0u64, 0u64, 0u64);
-        for g in &o_order {
-            let oc = o[g] * r_n;
-            let sc = s.get(g).copied().unwrap_or(0) * r_n;
-            let rc = r.get(g).copied().unwrap_or(0);
+        for &g in &w.src_order {
+            let g = g as usize;
+            let oc = u64::from(o[g]) * r_n;
+            let sc = u64::from(s[g]) * r_n;
+            let rc = u64::from(r[g]);
             let ks = oc.min(sc);
             let kr = oc.min(rc);
             keep_t += ks;
@@ -183,22 +319,21 @@ fn easse_row(seg: &Seg, out: &mut [u64]) {
     }
 }
 
-/// `SARIngram` of evaluate (`t2t = true`) or of the original script: (keep, del, add).
-fn sari_ngram(src: &[u32], sys: &[u32], refs: &[Vec<u32>], n: usize, t2t: bool) -> (f64, f64, f64) {
-    let numref = refs.len() as u64;
-    let (s_order, s) = grams(src, n);
-    let (c_order, c) = grams(sys, n);
-    let r = ref_grams(refs, n);
+/// `SARIngram` of evaluate (`t2t = true`) or of the original script: (keep, del, add),
+/// on the counts `w.count(n)` left.
+fn sari_ngram(w: &Work, numref: u64, t2t: bool) -> (f64, f64, f64) {
+    let (s, c, r) = (&w.src_c, &w.sys_c, &w.ref_c);
     let empty = if t2t { 1.0 } else { 0.0 };
     // KEEP: iterate the source's n-grams in first-occurrence order (Counter & keeps it)
     let (mut keep_len, mut keepall_len, mut keepall_sum) = (0u64, 0u64, 0u64);
     let (mut tmp1, mut tmp2f, mut tmp2i) = (0.0f64, 0.0f64, 0u64);
     // DELETION
     let (mut del_len, mut dtmp1) = (0u64, 0.0f64);
-    for g in &s_order {
-        let s_rep = s[g] * numref;
-        let c_rep = c.get(g).copied().unwrap_or(0) * numref;
-        let rc = r.get(g).copied().unwrap_or(0);
+    for &g in &w.src_order {
+        let g = g as usize;
+        let s_rep = u64::from(s[g]) * numref;
+        let c_rep = u64::from(c[g]) * numref;
+        let rc = u64::from(r[g]);
         let keep = s_rep.min(c_rep);
         let all = s_rep.min(rc);
         if all > 0 {
@@ -241,15 +376,15 @@ fn sari_ngram(src: &[u32], sys: &[u32], refs: &[Vec<u32>], n: usize, t2t: bool) 
     }
     // ADDITION (sets)
     let (mut add_len, mut add_good) = (0u64, 0u64);
-    for g in &c_order {
-        if !s.contains_key(g) {
+    for &g in &w.sys_order {
+        if s[g as usize] == 0 {
             add_len += 1;
-            if r.contains_key(g) {
+            if r[g as usize] > 0 {
                 add_good += 1;
             }
         }
     }
-    let add_all = r.keys().filter(|g| !s.contains_key(*g)).count() as u64;
+    let add_all = w.ref_order.iter().filter(|&&g| s[g as usize] == 0).count() as u64;
     let mut add_p = empty;
     let mut add_r = empty;
     if add_len > 0 {
@@ -263,10 +398,13 @@ fn sari_ngram(src: &[u32], sys: &[u32], refs: &[Vec<u32>], n: usize, t2t: bool) 
 }
 
 /// `SARIsent`: `[avg keep, avg del, avg add, sari]`, all in 0-1.
-fn sent_row(seg: &Seg, t2t: bool) -> [f64; SENT_WIDTH] {
+fn sent_row(w: &mut Work, t2t: bool) -> [f64; SENT_WIDTH] {
     let (mut k, mut d, mut a) = ([0.0; ORDER], [0.0; ORDER], [0.0; ORDER]);
+    w.load();
+    let numref = (w.n_texts - 2) as u64;
     for n in 0..ORDER {
-        (k[n], d[n], a[n]) = sari_ngram(&seg.src, &seg.sys, &seg.refs, n + 1, t2t);
+        w.count(n);
+        (k[n], d[n], a[n]) = sari_ngram(w, numref, t2t);
     }
     let avg = |v: [f64; ORDER]| (((v[0] + v[1]) + v[2]) + v[3]) / 4.0;
     let (k, d, a) = (avg(k), avg(d), avg(a));
@@ -286,8 +424,9 @@ fn check(n_src: usize, n_sys: usize, n_refs: usize) -> Result<()> {
 /// EASSE statistics, row-major (n × 36 u64).
 pub fn easse_stats<S: AsRef<str> + Sync>(cfg: &SariConfig, srcs: &[S], syss: &[S], refs: &[Vec<S>], n_threads: usize) -> Result<Vec<u64>> {
     check(srcs.len(), syss.len(), refs.len())?;
-    map_rows(syss.len(), EASSE_WIDTH, n_threads, || (), |_, i, row: &mut [u64]| {
-        easse_row(&prepare(cfg, srcs[i].as_ref(), syss[i].as_ref(), &refs[i]), row);
+    map_rows(syss.len(), EASSE_WIDTH, n_threads, Work::default, |w, i, row: &mut [u64]| {
+        w.prepare(cfg, srcs[i].as_ref(), syss[i].as_ref(), &refs[i]);
+        easse_row(w, row);
         Ok::<(), Error>(())
     })
 }
@@ -300,8 +439,9 @@ pub fn sent_stats<S: AsRef<str> + Sync>(cfg: &SariConfig, srcs: &[S], syss: &[S]
         Flavour::Xu2016 => false,
         Flavour::Easse => return Err(Error::InvalidOption("EASSE SARI has integer statistics (easse_stats)".into())),
     };
-    map_rows(syss.len(), SENT_WIDTH, n_threads, || (), |_, i, row: &mut [f64]| {
-        row.copy_from_slice(&sent_row(&prepare(cfg, srcs[i].as_ref(), syss[i].as_ref(), &refs[i]), t2t));
+    map_rows(syss.len(), SENT_WIDTH, n_threads, Work::default, |w, i, row: &mut [f64]| {
+        w.prepare(cfg, srcs[i].as_ref(), syss[i].as_ref(), &refs[i]);
+        row.copy_from_slice(&sent_row(w, t2t));
         Ok::<(), Error>(())
     })
 }
