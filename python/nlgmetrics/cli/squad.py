@@ -30,18 +30,9 @@ def add_parser(sub: Any) -> None:
 
 
 def _load(path: str, what: str) -> Any:
-    import json
+    from ..metrics.squad import load_json
 
-    from ..errors import InvalidInputError
-
-    with open(path, "rb") as f:
-        raw = f.read()
-    try:
-        return json.loads(raw)
-    except json.JSONDecodeError as e:
-        raise InvalidInputError(f"{path}: not valid JSON ({what}): {e.msg} at line {e.lineno} column {e.colno} (char {e.pos})") from None
-    except UnicodeDecodeError as e:
-        raise InvalidInputError(f"{path}: not UTF-8 text ({what}) at byte {e.start}") from None
+    return load_json(path, what)
 
 
 def run(args: argparse.Namespace, out, err) -> int:

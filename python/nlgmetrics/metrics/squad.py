@@ -586,7 +586,7 @@ def _prediction(predictions: dict, qid: str, where: str) -> str:
 
 
 # -- the official scripts' files, read in the core ------------------------------------------------
-def _load_json(path: str, what: str) -> Any:
+def load_json(path: str, what: str) -> Any:
     """A JSON file as the scripts' ``json.load`` reads it (bytes: a UTF-8 byte order mark is
     skipped); a clear error when it is not JSON."""
     import json
@@ -643,11 +643,11 @@ def evaluate_official_files(data_path: str, pred_path: str, na_prob_path: str | 
     with _gc_paused():
         got = _from_files(data_path, pred_path, version, n_threads)
         if got is not None and not (got[0] == "1.1" and na_prob_path):
-            na = _load_json(na_prob_path, "the no-answer probabilities") if na_prob_path else None
+            na = load_json(na_prob_path, "the no-answer probabilities") if na_prob_path else None
             if na is None or isinstance(na, dict):
                 return _official_from_stats(got, na, na_prob_thresh, n_threads, warn, na_prob_path or "")
-    dataset = _load_json(data_path, "the dataset")
-    preds = _load_json(pred_path, "the predictions")
-    na = _load_json(na_prob_path, "the no-answer probabilities") if na_prob_path else None
+    dataset = load_json(data_path, "the dataset")
+    preds = load_json(pred_path, "the predictions")
+    na = load_json(na_prob_path, "the no-answer probabilities") if na_prob_path else None
     return evaluate_official(dataset, preds, na, version=version, na_prob_thresh=na_prob_thresh, n_threads=n_threads, warn=warn,
                              names=(data_path, pred_path, na_prob_path or ""))

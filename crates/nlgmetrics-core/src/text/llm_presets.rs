@@ -57,40 +57,45 @@ fn sorted_keys5(chars: &[u32], out: &mut Vec<u128>) {
     out.sort_unstable();
 }
 
-/// Clipped k-gram matches of two [`sorted_keys5`] lists: the sum over k-grams of
-/// `min(count_h, count_r)` (keys whose k-th slot is empty are no k-gram).
-fn clipped(h: &[u128], r: &[u128], k: usize) -> u64 {
-    let shift = 22 * (5 - k) as u32;
-    let valid = |key: u128| (key >> shift) & ((1 << 22) - 1) != 0;
+/// Clipped k-gram matches of two sorted key lists: the sum over k-grams of
+/// `min(count_h, count_r)`. `prefix(key)` is the key's first k characters (sorted keys keep
+/// equal prefixes together); `has_kth(key)` is false where the k-th slot is empty (no k-gram).
+fn clipped_by<K: Copy + Ord>(h: &[K], r: &[K], prefix: impl Fn(K) -> K, has_kth: impl Fn(K) -> bool) -> u64 {
     let (mut i, mut j, mut n) = (0, 0, 0u64);
     loop {
-        while i < h.len() && !valid(h[i]) {
+        while i < h.len() && !has_kth(h[i]) {
             i += 1;
         }
-        while j < r.len() && !valid(r[j]) {
+        while j < r.len() && !has_kth(r[j]) {
             j += 1;
         }
         if i == h.len() || j == r.len() {
             return n;
         }
-        let (a, b) = (h[i] >> shift, r[j] >> shift);
+        let (a, b) = (prefix(h[i]), prefix(r[j]));
         if a < b {
             i += 1;
         } else if a > b {
             j += 1;
         } else {
             let (mut ca, mut cb) = (0u64, 0u64);
-            while i < h.len() && h[i] >> shift == a {
+            while i < h.len() && prefix(h[i]) == a {
                 ca += 1;
                 i += 1;
             }
-            while j < r.len() && r[j] >> shift == a {
+            while j < r.len() && prefix(r[j]) == a {
                 cb += 1;
                 j += 1;
             }
             n += ca.min(cb);
         }
     }
+}
+
+/// [`clipped_by`] of [`sorted_keys5`] lists (22 bits a character).
+fn clipped(h: &[u128], r: &[u128], k: usize) -> u64 {
+    let shift = 22 * (5 - k) as u32;
+    clipped_by(h, r, |key| key >> shift, |key| (key >> shift) & ((1 << 22) - 1) != 0)
 }
 
 /// [`sorted_keys5`] for 4 characters of 16 bits (`code point + 1`): text whose code points
@@ -103,39 +108,10 @@ fn sorted_keys4(chars: &[u32], out: &mut Vec<u64>) {
     out.sort_unstable();
 }
 
-/// [`clipped`] of [`sorted_keys4`] lists.
+/// [`clipped_by`] of [`sorted_keys4`] lists (16 bits a character).
 fn clipped4(h: &[u64], r: &[u64], k: usize) -> u64 {
     let shift = 16 * (4 - k) as u32;
-    let valid = |key: u64| (key >> shift) & 0xFFFF != 0;
-    let (mut i, mut j, mut n) = (0, 0, 0u64);
-    loop {
-        while i < h.len() && !valid(h[i]) {
-            i += 1;
-        }
-        while j < r.len() && !valid(r[j]) {
-            j += 1;
-        }
-        if i == h.len() || j == r.len() {
-            return n;
-        }
-        let (a, b) = (h[i] >> shift, r[j] >> shift);
-        if a < b {
-            i += 1;
-        } else if a > b {
-            j += 1;
-        } else {
-            let (mut ca, mut cb) = (0u64, 0u64);
-            while i < h.len() && h[i] >> shift == a {
-                ca += 1;
-                i += 1;
-            }
-            while j < r.len() && r[j] >> shift == a {
-                cb += 1;
-                j += 1;
-            }
-            n += ca.min(cb);
-        }
-    }
+    clipped_by(h, r, |key| key >> shift, |key| (key >> shift) & 0xFFFF != 0)
 }
 
 /// Per-worker buffers of [`char_bleu_stats`].
