@@ -42,7 +42,9 @@ light_extras="report meteor rouge155 zh pandas dask"
 uv venv -q "$work/wheel" --python python3
 uv pip install -q --python "$work/wheel/bin/python" "nlgmetrics[${light_extras// /,}] @ file://$wheel" "pytest>=8"
 smoke "$work/wheel"
-metrics=$("$work/wheel/bin/python" -c "import nlgmetrics; print(' '.join(e.name for e in nlgmetrics.available() if e.kind in ('text', 'data-to-text')))")
+# every text metric this install can build (one whose extra is not installed here, such as
+# cmrc2018 without [nltk], says so at construction and is left out of the comparison)
+metrics=$("$work/wheel/bin/python" scripts/buildable_metrics.py text data-to-text)
 # shellcheck disable=SC2086
 "$work/wheel/bin/nlgmetrics" score --jsonl examples/e2e/sample.jsonl --edit-multi-ref best -m $metrics --format json --quiet > "$work/installed.json"
 # shellcheck disable=SC2086

@@ -163,6 +163,9 @@ class CMRC2018(Metric):
 
     def __init__(self, *, n_threads: int = 0):
         super().__init__(n_threads=n_threads)
+        from .nltk_word_tokenize import word_tokenizer
+
+        word_tokenizer()  # a missing nltk names its extra when the metric is built, not mid-corpus
 
     def _signature_items(self) -> dict[str, Any]:
         return {"tok": "mixed-nltk", "ref": "cmrc2018_evaluate.py-v5"}

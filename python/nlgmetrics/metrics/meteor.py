@@ -333,7 +333,7 @@ class NltkMeteor(METEOR):
         except ImportError:
             from ..errors import MissingExtraError
 
-            raise MissingExtraError("the nltk METEOR flavour needs nltk: pip install nltk") from None
+            raise MissingExtraError("the nltk METEOR flavour needs nltk: pip install 'nlgmetrics[nltk]'") from None
         self.alpha, self.beta, self.gamma = float(alpha), float(beta), float(gamma)
         for name, value, needed in (("wordnet", wordnet, "synsets"), ("stemmer", stemmer, "stem")):
             # nltk's lazy corpus loads on first attribute access: checked when first used

