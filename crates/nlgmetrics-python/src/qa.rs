@@ -1,10 +1,10 @@
-use crate::convert::{detached, matrix, str_items, utf8_views};
+use crate::convert::{answer_runs, detached, matrix, str_items, utf8_views};
 use nlgmetrics_core::text::qa::{self, Version};
 use nlgmetrics_core::{parallel, Error};
 use numpy::{PyArray1, PyArray2, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::intern;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString};
 
 fn version(v: &str) -> Result<Version, Error> {
     match v {
@@ -16,30 +16,6 @@ fn version(v: &str) -> Result<Version, Error> {
 
 /// Per-question rows, F1 values and gold answer counts.
 type SquadStats<'py> = (Bound<'py, PyArray2<u64>>, Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<i64>>);
-
-/// Gold answers from a list whose items are lists or tuples of str (empty ones too: an
-/// unanswerable question): the flat strings and `n + 1` offsets. `None` for any other shape.
-fn gold_runs<'py>(obj: &Bound<'py, PyAny>) -> Option<(Vec<Bound<'py, PyString>>, Vec<usize>)> {
-    let list = obj.cast_exact::<PyList>().ok()?;
-    let mut flat = Vec::with_capacity(list.len());
-    let mut starts = Vec::with_capacity(list.len() + 1);
-    starts.push(0);
-    for item in list.iter() {
-        if let Ok(l) = item.cast_exact::<PyList>() {
-            for x in l.iter() {
-                flat.push(x.cast_into::<PyString>().ok()?);
-            }
-        } else if let Ok(t) = item.cast_exact::<PyTuple>() {
-            for x in t.iter() {
-                flat.push(x.cast_into::<PyString>().ok()?);
-            }
-        } else {
-            return None;
-        }
-        starts.push(flat.len());
-    }
-    Some((flat, starts))
-}
 
 /// Per question `[exact, shared, pred_len, gold_len, pred_nonempty]` (uint64, shape (n, 5))
 /// its F1 (float64) and its number of gold answers (int64), as evaluate-v1.1.py (`version="1.1"`) or evaluate-v2.0.py
@@ -54,7 +30,7 @@ fn squad_stats<'py>(
     version: &str,
     n_threads: usize,
 ) -> PyResult<Option<SquadStats<'py>>> {
-    let (Some(pred_objs), Some((gold_objs, starts))) = (str_items(preds), gold_runs(golds)) else {
+    let (Some(pred_objs), Some((gold_objs, starts))) = (str_items(preds), answer_runs(golds)) else {
         return Ok(None);
     };
     let (Some(p), Some(g)) = (utf8_views(&pred_objs), utf8_views(&gold_objs)) else {

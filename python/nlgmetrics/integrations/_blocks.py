@@ -94,18 +94,23 @@ def block_totals(
     out = []
     for metric, column in jobs:
         preds, refs, srcs = inputs(frame, column, references, sources)
-        seg = _call(metric, "stats", preds, refs, srcs)
-        resampled = None
-        if bootstrap is not None and len(seg):
-            import numpy as np
-
-            from ..engines.significance import poisson_totals
-
-            n_resamples, seed = bootstrap
-            ids = np.arange(offset, offset + len(seg), dtype=np.uint64)
-            resampled = poisson_totals(metric, seg, segment_ids=ids, n_resamples=n_resamples, seed=seed, n_threads=metric.n_threads)
-        out.append((seg.total(), resampled))
+        out.append(total_and_resampled(metric, _call(metric, "stats", preds, refs, srcs), offset, bootstrap))
     return out
+
+
+def total_and_resampled(metric: Any, seg: Any, offset: int | None, bootstrap: tuple[int, int] | None) -> tuple[Stats, Any]:
+    """A part's total and (with ``bootstrap``) its Poisson-resampled totals keyed by the
+    global segment ids ``offset, offset+1, ...`` (every engine's parts)."""
+    resampled = None
+    if bootstrap is not None and len(seg):
+        import numpy as np
+
+        from ..engines.significance import poisson_totals
+
+        n_resamples, seed = bootstrap
+        ids = np.arange(offset, offset + len(seg), dtype=np.uint64)
+        resampled = poisson_totals(metric, seg, segment_ids=ids, n_resamples=n_resamples, seed=seed, n_threads=metric.n_threads)
+    return seg.total(), resampled
 
 
 def block_scores(block: Any, columns: Mapping[str, Job], references: str | None, sources: str | None) -> Any:

@@ -25,6 +25,8 @@ from typing import Any, Callable, Mapping, Sequence
 from ..engines import two_phase
 from ..errors import InputTypeError, InvalidOptionError, MissingExtraError
 from ..stats import Stats
+from ._blocks import merge as merge_parts
+from ._blocks import total_and_resampled
 
 
 def _dask() -> Any:
@@ -74,44 +76,13 @@ def _part_tables(part: Any, metrics: Sequence[Any], prediction: str, references:
 
 def _part_totals(part: Any, metrics: Sequence[Any], prediction: str, references: str, offset: int | None, bootstrap: tuple[int, int] | None) -> list[tuple[Stats, Any]]:
     preds, refs = _records(part, prediction, references)
-    out = []
-    for m in _unbundle(metrics):
-        seg = m.stats(preds, refs)
-        resampled = None
-        if bootstrap is not None and len(seg):
-            import numpy as np
-
-            from ..engines.significance import poisson_totals
-
-            n_resamples, seed = bootstrap
-            ids = np.arange(offset, offset + len(seg), dtype=np.uint64)
-            resampled = poisson_totals(m, seg, segment_ids=ids, n_resamples=n_resamples, seed=seed, n_threads=m.n_threads)
-        out.append((seg.total(), resampled))
-    return out
-
-
-def _merge_lists(*parts: list[Any]) -> list[Any]:
-    """Element-wise merge of per-metric results (``None`` is the identity)."""
-
-    def add(a: Any, b: Any) -> Any:
-        if isinstance(a, tuple):
-            return tuple(add(x, y) for x, y in zip(a, b))
-        if a is None:
-            return b
-        if b is None:
-            return a
-        return a + b
-
-    out = parts[0]
-    for p in parts[1:]:
-        out = [add(a, b) for a, b in zip(out, p)]
-    return out
+    return [total_and_resampled(m, m.stats(preds, refs), offset, bootstrap) for m in _unbundle(metrics)]
 
 
 def _tree_reduce(dask: Any, items: list[Any], split_every: int) -> Any:
     """Merge delayed results in a tree, keeping partition order (merges are exact, and
     order-dependent extras such as nltk's ``tail`` keep the last partition's)."""
-    merge = dask.delayed(_merge_lists, pure=False)
+    merge = dask.delayed(merge_parts, pure=False)
     while len(items) > 1:
         items = [merge(*items[i:i + split_every]) if len(items[i:i + split_every]) > 1 else items[i] for i in range(0, len(items), split_every)]
     return items[0]
