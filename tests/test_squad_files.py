@@ -63,7 +63,7 @@ def test_goldens(case):
     d = GOLDENS / case
     exp = json.loads((d / "expected.json").read_text(encoding="utf-8"))
     v2 = (d / "dev-v2.0.json", d / "pred.json")
-    assert _from_files(*map(str, v2), None, 0) is not None  # read by the core
+    assert _from_files(*map(str, v2), None, None, 0) is not None  # read by the core
     assert files(*v2)[0] == general(*v2)[0] == json.loads(exp["v2.0"]["stdout"])
     assert files(*v2, d / "na_prob.json")[0] == json.loads(exp["v2.0-na"]["stdout"])
     assert files(*v2, d / "na_prob.json", 0.5)[0] == json.loads(exp["v2.0-na-t0.5"]["stdout"])
@@ -72,7 +72,7 @@ def test_goldens(case):
     assert out == general(*v1)[0] == json.loads(exp["v1.1"]["stdout"])
     assert "".join(m + "\n" for m in msgs) == exp["v1.1"]["stderr"]
     # the adversarial case leaves questions unanswered: the general path, with the script's messages
-    assert (_from_files(*map(str, v1), None, 0) is None) == (case == "adversarial")
+    assert (_from_files(*map(str, v1), None, None, 0) is None) == (case == "adversarial")
 
 
 # -- generated files -----------------------------------------------------------------------------------
@@ -115,7 +115,9 @@ def test_generated_regular_files(tmp_path, capsys, seed):
         dp = write(tmp_path / f"data{version}.json", {"version": vname, "data": d}, ensure_ascii=ascii_, bom=seed == 4)
         pp = write(tmp_path / "pred.json", preds, ensure_ascii=ascii_)
         np_ = write(tmp_path / "na.json", na) if version == "2.0" else None
-        assert _from_files(str(dp), str(pp), None, 0) is not None
+        assert _from_files(str(dp), str(pp), None, None, 0) is not None
+        if np_:
+            assert _from_files(str(dp), str(pp), str(np_), None, 0)[3] is not None  # the probabilities read by the core
         for thresh in (1.0, 0.5):
             want, wmsgs = general(dp, pp, np_, thresh)
             got, gmsgs = files(dp, pp, np_, thresh)
@@ -137,7 +139,7 @@ def test_duplicate_prediction_keys_last_wins(tmp_path):
     for first, core in (('"wrong first"', True), ("7", False)):  # a non-string anywhere: the general path
         pp.write_text('{"%s": %s, "\\u0071%s": "wrong too",' % (q, first, q[1:]) + body[1:], encoding="utf-8")
         assert json.loads(pp.read_bytes())[q] == preds[q]  # a dict keeps the last value (keys compared unescaped)
-        assert (_from_files(str(dp), str(pp), None, 0) is not None) == core
+        assert (_from_files(str(dp), str(pp), None, None, 0) is not None) == core
         assert files(dp, pp) == general(dp, pp)
 
 
@@ -164,7 +166,7 @@ def test_irregular_files_take_the_general_path(tmp_path, capsys, name):
     dp, pp, np_ = tmp_path / "d.json", tmp_path / "p.json", write(tmp_path / "na.json", na)
     dp.write_text(fd(dtext) if fd else dtext, encoding="utf-8")
     pp.write_text(fp(ptext) if fp else ptext, encoding="utf-8")
-    assert _from_files(str(dp), str(pp), None, 0) is None
+    assert _from_files(str(dp), str(pp), None, None, 0) is None
     for na_path in (None, np_):
         try:
             want = ("ok",) + general(dp, pp, na_path)
@@ -179,6 +181,43 @@ def test_irregular_files_take_the_general_path(tmp_path, capsys, name):
             ref = official("2.0", dp, pp, na_path)
             if ref.returncode == 0:  # (the script stops with a KeyError on a missing prediction; we score it 0, as v1.1)
                 assert json.loads(ref.stdout) == want[1] and ref.stderr == "".join(m + "\n" for m in want[2])
+
+
+@pytest.mark.parametrize("level", ["article", "paragraph", "question", "answer"])
+def test_objects_given_as_lists_take_the_general_path(tmp_path, level):
+    """An object of the dataset written as a list of its values (a form a struct reader may
+    take for a tuple) is not the script's shape: the general path reports it."""
+    data, preds, _ = make(random.Random("lists"), 12, dup_ids=False, unanswerable=False)
+    art = data[0]
+    par = art["paragraphs"][0]
+    qa = par["qas"][0]
+    if level == "article":
+        data[0] = [art["paragraphs"]]
+    elif level == "paragraph":
+        art["paragraphs"][0] = [par["qas"]]
+    elif level == "question":
+        par["qas"][0] = [qa["id"], qa["answers"]]
+    else:
+        qa["answers"][0] = [qa["answers"][0]["text"]]
+    dp, pp = write(tmp_path / "d.json", {"version": "1.1", "data": data}), write(tmp_path / "p.json", preds)
+    assert _from_files(str(dp), str(pp), None, None, 0) is None
+    with pytest.raises(InvalidInputError) as general_error:
+        general(dp, pp)
+    with pytest.raises(InvalidInputError) as files_error:
+        files(dp, pp)
+    assert str(files_error.value) == str(general_error.value)
+
+
+def test_invalid_utf8_anywhere_takes_the_general_path(tmp_path):
+    """Bytes that are not UTF-8 in a field the scores skip (a context) still make the file
+    unreadable for the scripts' json: the core checks the whole file, not only the texts
+    it keeps."""
+    data, preds, _ = make(random.Random("utf8"), 10, dup_ids=False, unanswerable=False)
+    dp, pp = tmp_path / "d.json", write(tmp_path / "p.json", preds)
+    dp.write_bytes(json.dumps({"version": "1.1", "data": data}, ensure_ascii=False).encode("utf-8").replace(b"ctx", b"c\xfft", 1))
+    assert _from_files(str(dp), str(pp), None, None, 0) is None
+    with pytest.raises(InvalidInputError, match="not UTF-8"):
+        evaluate_official_files(str(dp), str(pp))
 
 
 def test_na_prob_irregular(tmp_path, capsys):
@@ -212,12 +251,75 @@ def test_na_prob_irregular(tmp_path, capsys):
             assert rc == 1 and want[1] in err
 
 
+# literal: (read by the core, as Python's json reads it)
+NA_LITERALS = {"0": True, "1": True, "-1": True, "2": True, "0.0": True, "1.0": True, "0.5": True, "5E-1": True, "1e-3": True,
+               "0.30000000000000004": True, "-0.0": False, "9007199254740991": True, "1e300": False, "1.5e-320": True,
+               "-0": False, "9007199254740993": False, "123456789012345678901234567890": False, "1e16": False, "1e400": False,
+               "Infinity": False, "-Infinity": False, "NaN": False, "true": False, "null": False, '"0.5"': False, "[0.5]": False}
+
+
+@pytest.mark.parametrize("literal", list(NA_LITERALS))
+def test_na_prob_literals(tmp_path, capsys, literal):
+    """Every probability is read as Python's json reads it: the core keeps floats and ints
+    of magnitude below 2**53 (exact in float64, so comparisons and sorting agree with
+    Python's); anything else takes the general path (``-0`` and ``-0.0`` too: the parser
+    gives both as the float -0.0, and Python keeps the first an int). The search order (ties in the file's
+    key order), the thresholds' types and values are the general path's."""
+    data, preds, na = make(random.Random(f"lit-{literal}"), 24, dup_ids=True, unanswerable=True)
+    dp, pp = write(tmp_path / "d.json", {"version": "v2.0", "data": data}), write(tmp_path / "p.json", preds)
+    keys = list(na)
+    body = ", ".join(f"{json.dumps(k)}: {literal if i % 3 == 0 else json.dumps(na[k])}" for i, k in enumerate(keys))
+    for name, text in (("plain", "{" + body + "}"),
+                       # a key twice (first place, last value), escaped keys and ids the dataset lacks
+                       ("dup", '{"%s": 0.75, "extra": 3, %s, "\\u0071%s": %s, "zz": -1}' % (keys[1], body, keys[1][1:], literal))):
+        np_ = tmp_path / f"na-{name}.json"
+        np_.write_text(text, encoding="utf-8")
+        core = _from_files(str(dp), str(pp), str(np_), None, 0)
+        assert (core is not None) == NA_LITERALS[literal], (name, literal)
+        for thresh in (1.0, 0.5, 0.0):
+            try:
+                want = ("ok",) + general(dp, pp, np_, thresh)
+            except InvalidInputError as e:
+                want = ("error", str(e))
+            try:
+                got = ("ok",) + files(dp, pp, np_, thresh)
+            except InvalidInputError as e:
+                got = ("error", str(e))
+            assert got == want, (name, literal, thresh)
+            if want[0] == "ok":
+                assert [(k, type(v)) for k, v in got[1].items()] == [(k, type(v)) for k, v in want[1].items()]
+                rc, out, _ = cli(capsys, dp, pp, np_, thresh)
+                assert rc == 0 and out.strip() == json.dumps(want[1]) or json.loads(out) == want[1]
+                if SCRIPTS:
+                    ref = official("2.0", dp, pp, np_, thresh)
+                    assert ref.returncode == 0 and json.loads(ref.stdout) == want[1]
+
+
+def test_na_prob_search_order_is_the_files(tmp_path):
+    """Ties are searched in the probabilities file's key order, not the dataset's: the
+    same probabilities listed in two orders can give different best thresholds, and each
+    is the general path's (and the script's)."""
+    data, preds, _ = make(random.Random("order"), 40, dup_ids=False, unanswerable=True)
+    dp, pp = write(tmp_path / "d.json", {"version": "v2.0", "data": data}), write(tmp_path / "p.json", preds)
+    rng = random.Random(5)
+    seen = set()
+    for k in range(6):
+        ids = list(preds)
+        rng.shuffle(ids)
+        np_ = write(tmp_path / f"na{k}.json", {q: rng.choice([0, 0.5, 1]) for q in ids})
+        assert _from_files(str(dp), str(pp), str(np_), None, 0)[3] is not None
+        got = files(dp, pp, np_)[0]
+        assert got == general(dp, pp, np_)[0]
+        seen.add((got["best_f1"], got["best_f1_thresh"]))
+    assert len(seen) > 1  # the orders mattered, and both paths followed the file
+
+
 def test_utf16_and_invalid_json_take_the_general_path(tmp_path, capsys):
     data, preds, _ = make(random.Random("utf16"), 10, dup_ids=False, unanswerable=False)
     dp = tmp_path / "d.json"
     dp.write_bytes(json.dumps({"version": "1.1", "data": data}).encode("utf-16"))
     pp = write(tmp_path / "p.json", preds)
-    assert _from_files(str(dp), str(pp), None, 0) is None
+    assert _from_files(str(dp), str(pp), None, None, 0) is None
     assert files(dp, pp) == general(dp, pp)  # Python's json reads UTF-16 bytes
     bad = tmp_path / "bad.json"
     bad.write_text('{"version": "1.1", "data": [', encoding="utf-8")
@@ -230,6 +332,6 @@ def test_utf16_and_invalid_json_take_the_general_path(tmp_path, capsys):
 def test_v1_with_na_prob_is_a_usage_error(tmp_path, capsys):
     data, preds, na = make(random.Random("v1na"), 10, dup_ids=False, unanswerable=False)
     dp, pp, np_ = write(tmp_path / "d.json", {"version": "1.1", "data": data}), write(tmp_path / "p.json", preds), write(tmp_path / "n.json", na)
-    assert _from_files(str(dp), str(pp), None, 0) is not None
+    assert _from_files(str(dp), str(pp), None, None, 0) is not None
     rc, out, err = cli(capsys, dp, pp, np_)
     assert rc == 2 and "--na-prob is for SQuAD v2.0" in err

@@ -454,11 +454,17 @@ def squad_dataset_questions(data: object) -> tuple[list[str], list[list[str]]] |
     """(ids, gold answer texts per question) of a SQuAD dataset's "data" list, in order;
     None unless the shapes are exact lists, dicts and str."""
 def squad_files(
-    data: bytes, predictions: bytes, version: str = "auto", n_threads: int = 0
-) -> tuple[str, str, list[str], tuple[npt.NDArray[np.uint64], npt.NDArray[np.float64], npt.NDArray[np.int64]]] | None:
-    """(version, the dataset's version field, ids (v2.0), squad_stats) from the dataset and
-    predictions files' bytes, read in the core; None unless they are the exact regular shapes
-    with every question answered."""
+    data: bytes, predictions: bytes, na_probs: bytes | None = None, version: str = "auto", n_threads: int = 0
+) -> tuple[
+    str,
+    str,
+    tuple[npt.NDArray[np.uint64], npt.NDArray[np.float64], npt.NDArray[np.int64]],
+    tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.int64]] | None,
+] | None:
+    """(version, the dataset's version field, squad_stats, the probabilities' (values, which
+    were ints, threshold search order) or None) from the dataset, predictions and no-answer
+    probabilities files' bytes, read in the core; None unless they are the exact regular
+    shapes with every question answered and every probability a number Python reads the same."""
 # -- rouge / rouge-chinese packages (crates/nlgmetrics-python/src/rouge_pltrdy.rs) ----
 def rouge_pltrdy_stats(
     hyps: Sequence[str], refs: Sequence[str], metrics: Sequence[str], variant: str, exclusive: bool = True, n_threads: int = 0

@@ -162,20 +162,9 @@ pub fn str_items<'py>(obj: &Bound<'py, PyAny>) -> Option<Vec<Bound<'py, PyString
 }
 
 /// Segment references from a list whose items are a str or a non-empty list or tuple of
-/// str: the flat strings and the start of each segment's run (`n + 1` offsets).
+/// str: the flat strings and the start of each segment's run (`n + 1` offsets). `None`
+/// for any other shape. (Gold answer runs, which may be empty, are read by `copied`.)
 pub fn str_runs<'py>(obj: &Bound<'py, PyAny>) -> Option<(Vec<Bound<'py, PyString>>, Vec<usize>)> {
-    runs(obj, true, false)
-}
-
-/// Gold answers from a list whose items are lists or tuples of str, empty ones too (an
-/// unanswerable question); a bare str is not a run. Flat strings and `n + 1` offsets.
-pub fn answer_runs<'py>(obj: &Bound<'py, PyAny>) -> Option<(Vec<Bound<'py, PyString>>, Vec<usize>)> {
-    runs(obj, false, true)
-}
-
-/// Runs of str from a list of lists/tuples of str (`bare_str`: an item may be one str,
-/// a run of one; `empty`: a run may be empty). `None` for any other shape.
-fn runs<'py>(obj: &Bound<'py, PyAny>, bare_str: bool, empty: bool) -> Option<(Vec<Bound<'py, PyString>>, Vec<usize>)> {
     let list = obj.cast_exact::<PyList>().ok()?;
     let mut flat = Vec::with_capacity(list.len());
     let mut starts = Vec::with_capacity(list.len() + 1);
@@ -183,9 +172,6 @@ fn runs<'py>(obj: &Bound<'py, PyAny>, bare_str: bool, empty: bool) -> Option<(Ve
     for item in list.iter() {
         let before = flat.len();
         if let Ok(s) = item.cast::<PyString>() {
-            if !bare_str {
-                return None;
-            }
             flat.push(s.clone());
         } else if let Ok(l) = item.cast_exact::<PyList>() {
             for x in l.iter() {
@@ -198,7 +184,7 @@ fn runs<'py>(obj: &Bound<'py, PyAny>, bare_str: bool, empty: bool) -> Option<(Ve
         } else {
             return None;
         }
-        if flat.len() == before && !empty {
+        if flat.len() == before {
             return None;
         }
         starts.push(flat.len());

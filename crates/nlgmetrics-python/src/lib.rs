@@ -24,6 +24,7 @@ mod qa;
 mod rouge_pltrdy;
 mod sari;
 mod jieba;
+mod copied;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -1,4 +1,5 @@
-use crate::convert::{answer_runs, detached, matrix, str_items, utf8_views};
+use crate::copied;
+use crate::convert::{detached, matrix, utf8_views};
 use nlgmetrics_core::text::qa::{self, Version};
 use nlgmetrics_core::{parallel, Error};
 use numpy::{PyArray1, PyArray2, PyReadonlyArray1};
@@ -30,12 +31,12 @@ fn squad_stats<'py>(
     version: &str,
     n_threads: usize,
 ) -> PyResult<Option<SquadStats<'py>>> {
-    let (Some(pred_objs), Some((gold_objs, starts))) = (str_items(preds), answer_runs(golds)) else {
+    // copied: every answer is read once per question's comparison, scattered Python strings
+    // would cost a cache miss each time
+    let (Some(pred_texts), Some((gold_texts, starts))) = (copied::str_list(preds), copied::answer_runs(golds)) else {
         return Ok(None);
     };
-    let (Some(p), Some(g)) = (utf8_views(&pred_objs), utf8_views(&gold_objs)) else {
-        return Ok(None);
-    };
+    let (p, g) = (pred_texts.views(), gold_texts.views());
     let v = self::version(version);
     let (rows, f1) = detached(py, || qa::batch_stats(v?, &p, &g, &starts, n_threads))?;
     let n = p.len();
@@ -211,31 +212,41 @@ fn squad_best_threshold(
     detached(py, || qa::best_threshold(s, h, p, &o))
 }
 
-/// The official scripts' statistics from their files' bytes: the dataset JSON and the
-/// predictions JSON, read in the core (`version`: `"1.1"`, `"2.0"` or `"auto"`, the
-/// dataset's). `(version, the dataset's version field, ids, stats)` as
-/// [`squad_dataset_v2`] (ids: v2.0 only), or `None` unless the files are exactly the
-/// regular shapes with every question answered (the caller's general path then reads them).
+/// A probabilities file's column: values (float64), which were ints, and the threshold
+/// search's order (int64).
+type NaColumn<'py> = (Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<bool>>, Bound<'py, PyArray1<i64>>);
+
+/// The official scripts' statistics from their files' bytes: the dataset JSON, the
+/// predictions JSON and evaluate-v2.0.py's no-answer probabilities JSON, read in the core
+/// (`version`: `"1.1"`, `"2.0"` or `"auto"`, the dataset's). `(version, the dataset's
+/// version field, stats as [`squad_stats`], the probabilities' column or `None`)`, or
+/// `None` unless the files are exactly the regular shapes with every question answered
+/// (the caller's general path then reads them).
 #[pyfunction]
-#[pyo3(signature = (data, predictions, version="auto", n_threads=0))]
+#[pyo3(signature = (data, predictions, na_probs=None, version="auto", n_threads=0))]
 fn squad_files<'py>(
     py: Python<'py>,
     data: &[u8],
     predictions: &[u8],
+    na_probs: Option<&[u8]>,
     version: &str,
     n_threads: usize,
-) -> PyResult<Option<(&'static str, String, Bound<'py, PyList>, SquadStats<'py>)>> {
+) -> PyResult<Option<(&'static str, String, SquadStats<'py>, Option<NaColumn<'py>>)>> {
     let Some(got) = detached(py, || {
         let v = if version == "auto" { None } else { Some(self::version(version)?) };
-        qa::files::file_stats(data, predictions, v, n_threads)
+        qa::files::file_stats(data, predictions, na_probs, v, n_threads)
     })?
     else {
         return Ok(None);
     };
     let n = got.counts.len();
     let name = if got.version == Version::V1 { "1.1" } else { "2.0" };
-    let ids = PyList::new(py, &got.ids)?;
-    Ok(Some((name, got.version_field, ids, (matrix(py, got.rows, n, qa::WIDTH)?, PyArray1::from_vec(py, got.f1), PyArray1::from_vec(py, got.counts)))))
+    let na = got.na.map(|c| {
+        let order = c.order.into_iter().map(|i| i as i64).collect();
+        (PyArray1::from_vec(py, c.values), PyArray1::from_vec(py, c.is_int), PyArray1::from_vec(py, order))
+    });
+    let stats = (matrix(py, got.rows, n, qa::WIDTH)?, PyArray1::from_vec(py, got.f1), PyArray1::from_vec(py, got.counts));
+    Ok(Some((name, got.version_field, stats, na)))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

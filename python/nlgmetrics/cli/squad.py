@@ -47,13 +47,11 @@ def run(args: argparse.Namespace, out, err) -> int:
 
     result = None
     with _gc_paused():  # the core reads the regular files itself; anything else takes the general path below
-        got = _from_files(args.data, args.pred, args.squad_version, args.n_threads)
+        got = _from_files(args.data, args.pred, args.na_prob, args.squad_version, args.n_threads)
         if got is not None:
             if got[0] == "1.1" and args.na_prob:
                 raise UsageError("--na-prob is for SQuAD v2.0 (evaluate-v1.1.py has no no-answer probabilities)")
-            na = _load(args.na_prob, "the no-answer probabilities") if args.na_prob else None
-            if na is None or isinstance(na, dict):
-                result = _official_from_stats(got, na, args.na_prob_thresh, args.n_threads, warn, args.na_prob or "")
+            result = _official_from_stats(got, args.na_prob_thresh, args.n_threads, warn)
     if result is not None:
         version = got[0]
     else:

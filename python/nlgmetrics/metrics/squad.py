@@ -494,7 +494,7 @@ def _evaluate_official(dataset_json: Any, predictions: Any, na_probs: Any, versi
             ids, stats = got
             metric = SQuADv2(na_prob_thresh=na_prob_thresh, n_threads=n_threads)
             raw_na = _raw_na(ids, repeat(""), na_probs, na_name)
-            return _v2_official(metric, metric._segments(*stats, raw_na if na_probs is not None else None), ids, raw_na, na_probs)
+            return _v2_from_dict(metric, metric._segments(*stats, raw_na if na_probs is not None else None), ids, raw_na, na_probs)
     questions = _fast_questions(dataset_json)
     if questions is None:
         checked = _questions(dataset_json, data_name)  # names what is wrong
@@ -531,26 +531,45 @@ def _evaluate_official(dataset_json: Any, predictions: Any, na_probs: Any, versi
     raw_na = _raw_na(ids, preds, na_probs, na_name)
     metric = SQuADv2(na_prob_thresh=na_prob_thresh, n_threads=n_threads)
     seg = metric.stats(preds, list(by_id.values()), raw_na if na_probs is not None else None)
-    return _v2_official(metric, seg, ids, raw_na, na_probs)
+    return _v2_from_dict(metric, seg, ids, raw_na, na_probs)
 
 
-def _v2_official(metric: "SQuADv2", seg: SegmentStats, ids: list[str], raw_na: list[Any], na_probs: dict | None) -> dict[str, Any]:
-    """evaluate-v2.0.py's dictionary from the questions' statistics (keyed by id, in order)."""
+def _v2_official(metric: "SQuADv2", seg: SegmentStats, order: np.ndarray | None = None, thresh_values: Any = None) -> dict[str, Any]:
+    """evaluate-v2.0.py's dictionary from the questions' statistics (dataset order); with a
+    search ``order`` (see :func:`_search_order`), the threshold search too."""
     cols = dict(zip(_V2_SEQUENCE, seg.sums[:, [metric.sum_fields.index(f) for f in _V2_SEQUENCE]].T))
-    order = None
-    if na_probs is not None:
-        if list(na_probs) == ids:  # the file lists the questions in dataset order
-            keys = np.arange(len(ids), dtype=np.int64)
-        else:
-            rank = dict(zip(na_probs, range(len(na_probs))))
-            got = list(map(rank.get, ids))
-            if None in got:  # ids without a probability (unanswered) come after, in dataset order
-                late = len(rank)
-                got = [late + i if k is None else k for i, k in enumerate(got)]
-            keys = np.array(got, dtype=np.int64)
-        order = np.lexsort((keys, cols["na_prob"]))  # by probability, ties in the file's order
     return v2_eval(cols["f1_raw"], cols["exact_raw"], cols["has_ans"], cols["pred_nonempty"], cols["na_prob"],
-                   metric.na_prob_thresh, with_best=na_probs is not None, order=order, thresh_values=raw_na)
+                   metric.na_prob_thresh, with_best=order is not None, order=order, thresh_values=thresh_values)
+
+
+def _search_order(ids: list[str], na_probs: dict, values: np.ndarray) -> np.ndarray:
+    """The order of the script's threshold search, ``sorted(na_probs, key=na_probs.get)``
+    restricted to the questions ``ids``: by probability, ties in the file's key order."""
+    if list(na_probs) == ids:  # the file lists the questions in dataset order
+        keys = np.arange(len(ids), dtype=np.int64)
+    else:
+        rank = dict(zip(na_probs, range(len(na_probs))))
+        got = list(map(rank.get, ids))
+        if None in got:  # ids without a probability (unanswered) come after, in dataset order
+            late = len(rank)
+            got = [late + i if k is None else k for i, k in enumerate(got)]
+        keys = np.array(got, dtype=np.int64)
+    return np.lexsort((keys, np.asarray(values, dtype=np.float64)))
+
+
+def _v2_from_dict(metric: "SQuADv2", seg: SegmentStats, ids: list[str], raw_na: list[Any], na_probs: dict | None) -> dict[str, Any]:
+    order = None if na_probs is None else _search_order(ids, na_probs, seg.sums[:, metric.sum_fields.index("na_prob")])
+    return _v2_official(metric, seg, order, raw_na)
+
+
+class _FileProbabilities:
+    """The probabilities as the file holds them, by question: an int stays an int."""
+
+    def __init__(self, values: np.ndarray, is_int: np.ndarray):
+        self.values, self.is_int = values, is_int
+
+    def __getitem__(self, i: int) -> float | int:
+        return int(self.values[i]) if self.is_int[i] else float(self.values[i])
 
 
 def _raw_na(ids: list[str], preds: list[Any], na_probs: dict | None, na_name: str) -> list[Any]:
@@ -601,31 +620,37 @@ def load_json(path: str, what: str) -> Any:
         raise InvalidInputError(f"{path}: not UTF-8 text ({what}) at byte {e.start}") from None
 
 
-def _from_files(data_path: str, pred_path: str, version: str | None, n_threads: int) -> tuple[str, str, list[str], Any] | None:
-    """The core's reading of the dataset and predictions files: ``(version, the dataset's
-    version field, ids (v2.0), per-question statistics)``, or ``None`` when the files are
-    not exactly the regular shapes with every question answered (the general path then
-    reads them with ``json`` and reports, or warns about, what differs)."""
+def _from_files(data_path: str, pred_path: str, na_prob_path: str | None, version: str | None, n_threads: int) -> tuple[str, str, Any, Any] | None:
+    """The core's reading of the dataset, predictions and (v2.0) probabilities files:
+    ``(version, the dataset's version field, per-question statistics, the probabilities'
+    column or None)``, or ``None`` when the files are not exactly the regular shapes with
+    every question answered (the general path then reads them with ``json`` and reports,
+    or warns about, what differs)."""
     if version not in (None, "auto", "1.1", "2.0"):
         return None
     with open(data_path, "rb") as f:
         data = f.read()
     with open(pred_path, "rb") as f:
         preds = f.read()
-    return _core.squad_files(data, preds, version or "auto", n_threads)
+    na = None
+    if na_prob_path:
+        with open(na_prob_path, "rb") as f:
+            na = f.read()
+    return _core.squad_files(data, preds, na, version or "auto", n_threads)
 
 
-def _official_from_stats(got: tuple[str, str, list[str], Any], na_probs: Any, na_prob_thresh: float, n_threads: int,
-                         warn: Any, na_name: str) -> dict[str, Any] | None:
-    version, field, ids, stats = got
+def _official_from_stats(got: tuple[str, str, Any, Any], na_prob_thresh: float, n_threads: int, warn: Any) -> dict[str, Any]:
+    version, field, stats, na = got
     if version == "1.1":
         if field != "1.1":
             warn(f"Evaluation expects v-1.1, but got dataset with v-{field}")
         metric = SQuAD(n_threads=n_threads)
         return dict(metric.score_stats(metric._segments(*stats).total()).official)
     metric2 = SQuADv2(na_prob_thresh=na_prob_thresh, n_threads=n_threads)
-    raw_na = _raw_na(ids, repeat(""), na_probs, na_name)
-    return _v2_official(metric2, metric2._segments(*stats, raw_na if na_probs is not None else None), ids, raw_na, na_probs)
+    if na is None:
+        return _v2_official(metric2, metric2._segments(*stats, None))
+    values, is_int, order = na
+    return _v2_official(metric2, metric2._segments(*stats, values), order, _FileProbabilities(values, is_int))
 
 
 def evaluate_official_files(data_path: str, pred_path: str, na_prob_path: str | None = None, *, version: str | None = None,
@@ -641,11 +666,9 @@ def evaluate_official_files(data_path: str, pred_path: str, na_prob_path: str | 
     """
     warn = warn or (lambda message: None)
     with _gc_paused():
-        got = _from_files(data_path, pred_path, version, n_threads)
+        got = _from_files(data_path, pred_path, na_prob_path, version, n_threads)
         if got is not None and not (got[0] == "1.1" and na_prob_path):
-            na = load_json(na_prob_path, "the no-answer probabilities") if na_prob_path else None
-            if na is None or isinstance(na, dict):
-                return _official_from_stats(got, na, na_prob_thresh, n_threads, warn, na_prob_path or "")
+            return _official_from_stats(got, na_prob_thresh, n_threads, warn)
     dataset = load_json(data_path, "the dataset")
     preds = load_json(pred_path, "the predictions")
     na = load_json(na_prob_path, "the no-answer probabilities") if na_prob_path else None

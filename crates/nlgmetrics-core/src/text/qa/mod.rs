@@ -13,6 +13,8 @@ use crate::error::{Error, Result};
 use crate::parallel;
 use crate::pystr::is_py_space;
 
+pub mod files;
+
 /// Which official script's rules apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Version {
@@ -34,16 +36,17 @@ pub struct Tokens {
     sorted: Vec<(usize, usize)>,
 }
 
-/// Classes of ASCII bytes in `normalize_answer`: punctuation (removed first), Python
-/// whitespace (ends a token), `\w` (letters and digits; `_` is punctuation) and the rest
-/// (control characters: part of a token, not of a word).
+/// What `normalize_answer` does with each ASCII byte, in one lookup: a letter or digit
+/// (`\w`; `_` is punctuation) maps to its lowercase form (always at least `'0'`); the
+/// other codes are classes: punctuation (removed first), Python whitespace (ends a token)
+/// and the rest (control characters: part of a token, not of a word). Bytes past ASCII
+/// never reach it (the table is 256 long only so that indexing needs no check).
 const SKIP: u8 = 0;
 const SPACE: u8 = 1;
-const WORD: u8 = 2;
-const OTHER: u8 = 3;
+const OTHER: u8 = 2;
 
-static ASCII_CLASS: [u8; 128] = {
-    let mut t = [OTHER; 128];
+static ASCII_MAP: [u8; 256] = {
+    let mut t = [OTHER; 256];
     let mut b = 0;
     while b < 128 {
         let c = b as u8;
@@ -52,7 +55,7 @@ static ASCII_CLASS: [u8; 128] = {
         } else if matches!(c, b'\t'..=b'\r' | b'\x1c'..=b'\x1f' | b' ') {
             SPACE
         } else if c.is_ascii_alphanumeric() {
-            WORD
+            c.to_ascii_lowercase()
         } else {
             OTHER
         };
@@ -60,6 +63,9 @@ static ASCII_CLASS: [u8; 128] = {
     }
     t
 };
+
+/// Codes of [`ASCII_MAP`] at or past this are lowercased word bytes.
+const WORD_MIN: u8 = b'0';
 
 #[inline]
 fn is_article(w: &str) -> bool {
@@ -101,60 +107,69 @@ impl Tokens {
     /// (the spans delimit the tokens), article runs cut out where they end. A word run is
     /// read in an inner loop; every byte is classed by one table lookup.
     fn fill_ascii(&mut self, s: &str) {
-        // SAFETY: only ASCII bytes are pushed, so the buffer stays UTF-8
-        let out = unsafe { self.text.as_mut_vec() };
-        out.reserve(s.len());
-        let spans = &mut self.spans;
         let bytes = s.as_bytes();
         let n = bytes.len();
+        // SAFETY (of the writes below): the buffer has room for every byte of `s`, at most
+        // one written per byte read, and only ASCII bytes are written, so it stays UTF-8
+        let out = unsafe { self.text.as_mut_vec() };
+        out.reserve(n);
+        let base = out.as_mut_ptr();
+        let mut len = out.len();
+        let spans = &mut self.spans;
         let mut tok: Option<usize> = None;
         let mut i = 0;
         while i < n {
-            let b = bytes[i];
-            match ASCII_CLASS[b as usize] {
-                SKIP => i += 1,
-                SPACE => {
-                    if let Some(t) = tok.take() {
-                        spans.push((t, out.len()));
+            let code = ASCII_MAP[bytes[i] as usize];
+            if code >= WORD_MIN {
+                let run = len;
+                if tok.is_none() {
+                    tok = Some(run);
+                }
+                // the word run, punctuation inside it skipped
+                while i < n {
+                    let c = ASCII_MAP[bytes[i] as usize];
+                    if c >= WORD_MIN {
+                        unsafe { base.add(len).write(c) };
+                        len += 1;
+                    } else if c != SKIP {
+                        break;
                     }
                     i += 1;
                 }
-                WORD => {
-                    let run = out.len();
-                    if tok.is_none() {
-                        tok = Some(run);
-                    }
-                    while i < n {
-                        let c = bytes[i];
-                        match ASCII_CLASS[c as usize] {
-                            WORD => out.push(c.to_ascii_lowercase()),
-                            SKIP => {}
-                            _ => break,
+                // the run ended: an article is cut out and ends the token before it
+                let word = unsafe { std::slice::from_raw_parts(base.add(run), len - run) };
+                if matches!(word, b"a" | b"an" | b"the") {
+                    len = run;
+                    if let Some(t) = tok.take() {
+                        if t < run {
+                            spans.push((t, run));
                         }
-                        i += 1;
                     }
-                    // the run ended: an article is cut out and ends the token before it
-                    if matches!(&out[run..], b"a" | b"an" | b"the") {
-                        out.truncate(run);
-                        if let Some(t) = tok.take() {
-                            if t < run {
-                                spans.push((t, run));
-                            }
-                        }
+                }
+                continue;
+            }
+            match code {
+                SKIP => {}
+                SPACE => {
+                    if let Some(t) = tok.take() {
+                        spans.push((t, len));
                     }
                 }
                 _ => {
                     if tok.is_none() {
-                        tok = Some(out.len());
+                        tok = Some(len);
                     }
-                    out.push(b);
-                    i += 1;
+                    unsafe { base.add(len).write(bytes[i]) };
+                    len += 1;
                 }
             }
+            i += 1;
         }
         if let Some(t) = tok {
-            spans.push((t, out.len()));
+            spans.push((t, len));
         }
+        // SAFETY: `len` bytes are written (at most `n` past the old length, within the reserve)
+        unsafe { out.set_len(len) };
     }
 
     fn split_unicode(&mut self) {
@@ -328,7 +343,11 @@ fn prefetch(s: &str) {
 /// Per question `[exact, shared, pred_len, gold_len, pred_nonempty]` (the token counts of
 /// the gold answer with the highest F1, the first of equals, as the scripts' `max`) and
 /// its F1. Question `i`'s gold answers are `golds[starts[i]..starts[i + 1]]`.
-pub fn batch_stats(version: Version, preds: &[&str], golds: &[&str], starts: &[usize], n_threads: usize) -> Result<(Vec<u64>, Vec<f64>)> {
+pub fn batch_stats<P, G>(version: Version, preds: &[P], golds: &[G], starts: &[usize], n_threads: usize) -> Result<(Vec<u64>, Vec<f64>)>
+where
+    P: AsRef<str> + Sync,
+    G: AsRef<str> + Sync,
+{
     super::check_flat_references(preds.len(), golds.len(), starts)?;
     if version == Version::V1 {
         if let Some(i) = starts.windows(2).position(|w| w[0] == w[1]) {
@@ -340,13 +359,14 @@ pub fn batch_stats(version: Version, preds: &[&str], golds: &[&str], starts: &[u
     let rows = parallel::map_rows(preds.len(), WIDTH, n_threads, || (Tokens::default(), Tokens::default()), |(p, g), i, row: &mut [u64]| {
         // the texts live in scattered Python string objects: ask for a later question's
         // texts now, so that they are in cache when its turn comes
-        if let Some(&ahead) = preds.get(i + PREFETCH_AHEAD) {
-            prefetch(ahead);
+        if let Some(ahead) = preds.get(i + PREFETCH_AHEAD) {
+            prefetch(ahead.as_ref());
             for gold in &golds[starts[i + PREFETCH_AHEAD]..starts[i + PREFETCH_AHEAD + 1]] {
-                prefetch(gold);
+                prefetch(gold.as_ref());
             }
         }
-        p.fill(preds[i]);
+        let pred = preds[i].as_ref();
+        p.fill(pred);
         p.sorted.clear();
         let mut best_exact = 0u64;
         let mut best: Option<(f64, [u64; 3])> = None;
@@ -361,7 +381,7 @@ pub fn batch_stats(version: Version, preds: &[&str], golds: &[&str], starts: &[u
         };
         let mut any = false;
         for gold in &golds[starts[i]..starts[i + 1]] {
-            g.fill(gold);
+            g.fill(gold.as_ref());
             if version == Version::V2 && g.is_empty() {
                 continue;
             }
@@ -375,7 +395,7 @@ pub fn batch_stats(version: Version, preds: &[&str], golds: &[&str], starts: &[u
             consider(p, g, 0, &mut best_exact, &mut best);
         }
         let (_, [shared, pl, gl]) = best.expect("at least one gold answer");
-        row.copy_from_slice(&[best_exact, shared, pl, gl, u64::from(!preds[i].is_empty())]);
+        row.copy_from_slice(&[best_exact, shared, pl, gl, u64::from(!pred.is_empty())]);
         Ok::<(), Error>(())
     })?;
     let f1 = rows.chunks(WIDTH).map(|r| f1_value(version, r[1], r[2], r[3])).collect();
@@ -465,7 +485,7 @@ mod tests {
         let (rows, f1) = batch_stats(Version::V2, &["", "x"], &["the", "a"], &[0, 1, 2], 1).unwrap();
         assert_eq!(f1, [1.0, 0.0]);
         assert_eq!(rows[0], 1);
-        assert!(batch_stats(Version::V1, &["x"], &[], &[0, 0], 1).is_err());
+        assert!(batch_stats(Version::V1, &["x"], &[] as &[&str], &[0, 0], 1).is_err());
     }
 
     #[test]
@@ -518,161 +538,5 @@ mod timing {
             let r = super::batch_stats(super::Version::V1, &p, &g, &starts, 1).unwrap();
             eprintln!("{:?} {}", t.elapsed(), r.0.len());
         }
-    }
-}
-
-/// The official scripts' input files read in place: the dataset JSON and the predictions
-/// JSON parsed straight into the texts the scores need (no per-answer objects elsewhere).
-///
-/// Only the exact shapes are read: `{"version": str, "data": [{"paragraphs": [{"qas":
-/// [{"id": str, "answers": [{"text": str}, ...]}]}]}]}` and `{id: str}`, strict UTF-8 (a
-/// UTF-8 byte order mark is skipped, as Python's `json.loads` of bytes does), standard JSON
-/// (no `NaN`/`Infinity` literals, no lone surrogate escapes). A predictions key given twice
-/// keeps its last value, as a Python dict; a field given twice in the dataset's objects,
-/// any other shape or text, a question without a prediction, or (v1.1) without a gold
-/// answer gives `None`, so that the caller's general path reads the file and reports it.
-pub mod files {
-    use super::{batch_stats, Version};
-    use crate::error::Result;
-    use serde::Deserialize;
-    use std::borrow::Cow;
-    use std::collections::hash_map::Entry;
-    use rustc_hash::FxHashMap as HashMap;
-
-    #[derive(Deserialize)]
-    struct Dataset<'a> {
-        #[serde(borrow)]
-        version: Cow<'a, str>,
-        #[serde(borrow)]
-        data: Vec<Article<'a>>,
-    }
-
-    #[derive(Deserialize)]
-    struct Article<'a> {
-        #[serde(borrow)]
-        paragraphs: Vec<Paragraph<'a>>,
-    }
-
-    #[derive(Deserialize)]
-    struct Paragraph<'a> {
-        #[serde(borrow)]
-        qas: Vec<Qa<'a>>,
-    }
-
-    #[derive(Deserialize)]
-    struct Qa<'a> {
-        #[serde(borrow)]
-        id: Cow<'a, str>,
-        #[serde(borrow)]
-        answers: Vec<Answer<'a>>,
-    }
-
-    #[derive(Deserialize)]
-    struct Answer<'a> {
-        #[serde(borrow)]
-        text: Cow<'a, str>,
-    }
-
-    /// A string borrowed from the file when it has no escapes (a bare `Cow` inside a map
-    /// would always be copied).
-    #[derive(Deserialize, PartialEq, Eq, Hash)]
-    struct Text<'a>(#[serde(borrow)] Cow<'a, str>);
-
-    impl std::borrow::Borrow<str> for Text<'_> {
-        fn borrow(&self) -> &str {
-            &self.0
-        }
-    }
-
-    #[derive(Deserialize)]
-    #[serde(transparent)]
-    struct Predictions<'a>(#[serde(borrow)] HashMap<Text<'a>, Text<'a>>);
-
-    /// What the files give: the script followed, the dataset's `version` field, the
-    /// question ids as the script keys them (v2.0: each id once; v1.1: empty), the
-    /// per-question rows and F1 of [`batch_stats`] and the gold answer counts.
-    #[derive(Debug)]
-    pub struct FileStats {
-        pub version: Version,
-        pub version_field: String,
-        pub ids: Vec<String>,
-        pub rows: Vec<u64>,
-        pub f1: Vec<f64>,
-        pub counts: Vec<i64>,
-    }
-
-    fn strip_bom(b: &[u8]) -> &[u8] {
-        b.strip_prefix(b"\xef\xbb\xbf".as_slice()).unwrap_or(b)
-    }
-
-    /// The script a dataset's `version` field names (`"1.1"`, `"v2.0"`, ...), as the
-    /// Python side's `dataset_version`.
-    pub fn version_of(field: &str) -> Option<Version> {
-        let v = field.strip_prefix('v').unwrap_or(field);
-        if v == "1.1" || v == "1.0" {
-            Some(Version::V1)
-        } else if v.starts_with('2') {
-            Some(Version::V2)
-        } else {
-            None
-        }
-    }
-
-    /// The statistics of the script `version` (`None`: the dataset's) from the two files'
-    /// bytes, or `Ok(None)` when they are not exactly the regular shapes (see the module).
-    pub fn file_stats(data: &[u8], preds: &[u8], version: Option<Version>, n_threads: usize) -> Result<Option<FileStats>> {
-        let Ok(ds) = serde_json::from_slice::<Dataset>(strip_bom(data)) else {
-            return Ok(None);
-        };
-        let Some(version) = version.or_else(|| version_of(&ds.version)) else {
-            return Ok(None);
-        };
-        let Ok(Predictions(by_id)) = serde_json::from_slice::<Predictions>(strip_bom(preds)) else {
-            return Ok(None);
-        };
-        let qas: Vec<&Qa> = ds.data.iter().flat_map(|a| a.paragraphs.iter()).flat_map(|p| p.qas.iter()).collect();
-        // the questions as the script keys them: v2.0 one entry per id at its first
-        // place, holding its last answers; v1.1 every question
-        let (keep, answers): (Vec<usize>, Vec<usize>) = if version == Version::V1 {
-            ((0..qas.len()).collect(), (0..qas.len()).collect())
-        } else {
-            let mut place: HashMap<&str, usize> = HashMap::with_capacity_and_hasher(qas.len(), Default::default());
-            let (mut first, mut last) = (Vec::with_capacity(qas.len()), Vec::with_capacity(qas.len()));
-            for (i, qa) in qas.iter().enumerate() {
-                match place.entry(qa.id.as_ref()) {
-                    Entry::Occupied(e) => last[*e.get()] = i,
-                    Entry::Vacant(e) => {
-                        e.insert(first.len());
-                        first.push(i);
-                        last.push(i);
-                    }
-                }
-            }
-            (first, last)
-        };
-        if keep.is_empty() {
-            return Ok(None);
-        }
-        let mut p: Vec<&str> = Vec::with_capacity(keep.len());
-        for &i in &keep {
-            let Some(text) = by_id.get(qas[i].id.as_ref()) else {
-                return Ok(None);
-            };
-            p.push(text.0.as_ref());
-        }
-        let mut g: Vec<&str> = Vec::new();
-        let mut starts = Vec::with_capacity(keep.len() + 1);
-        starts.push(0);
-        for &i in &answers {
-            if version == Version::V1 && qas[i].answers.is_empty() {
-                return Ok(None);
-            }
-            g.extend(qas[i].answers.iter().map(|a| a.text.as_ref()));
-            starts.push(g.len());
-        }
-        let (rows, f1) = batch_stats(version, &p, &g, &starts, n_threads)?;
-        let counts = starts.windows(2).map(|w| (w[1] - w[0]) as i64).collect();
-        let ids = if version == Version::V2 { keep.iter().map(|&i| qas[i].id.to_string()).collect() } else { Vec::new() };
-        Ok(Some(FileStats { version, version_field: ds.version.to_string(), ids, rows, f1, counts }))
     }
 }
