@@ -19,6 +19,10 @@ its inputs as JSON on stdin and printing what it computes as JSON; floats round-
   generated adversarial texts (CJK, full-width, empty, whitespace-only).
 - LongBench: ``eval.py``'s ``scorer`` (and the per-example maxima) for the QA datasets:
   hotpotqa (qa_f1_score), triviaqa (first-line rule), multifieldqa_zh (qa_f1_zh_score, jieba).
+- LongBench-E: ``eval.py``'s ``scorer_e`` on QA and ROUGE datasets with ``length`` fields at
+  and around the bucket edges (3999, 4000, 7999, 8000, fractional, negative), buckets left
+  empty, no example, empty and whitespace-only predictions; and ``python eval.py --model M --e``
+  run on a ``pred_e/M/`` folder of those files (its ``result.json`` text kept).
 - CMRC 2018: ``squad-style-data/cmrc2018_evaluate.py`` (v5) run as a program on Python 3
   with mechanical edits made at run time (the script is Python 2: ``reload(sys)`` /
   ``setdefaultencoding`` dropped, ``str(x).decode('utf-8')`` read as ``str(x)``, ``ur''`` as
@@ -375,6 +379,78 @@ def longbench_goldens(longbench: Path, rng: random.Random) -> dict:
     return {"reference": "THUDM/LongBench eval.py scorer and metrics.py (qa_f1_score, qa_f1_zh_score), jieba 0.42.1", "cases": cases}
 
 
+LONGBENCH_E_PROGRAM = r"""
+import json, sys, types
+fuzzy = types.ModuleType("fuzzywuzzy"); fuzzy.fuzz = types.SimpleNamespace(ratio=lambda a, b: 0)
+sys.modules["fuzzywuzzy"] = fuzzy   # unused by the QA and ROUGE datasets
+import eval as lb_eval
+import jieba
+jieba.setLogLevel(60)
+out = {}
+for name, case in json.load(sys.stdin).items():
+    out[name] = lb_eval.scorer_e(case["dataset"], case["predictions"], case["answers"], case["lengths"], None)
+print(json.dumps(out))
+"""
+
+FUZZY_STUB = "class fuzz:\n    @staticmethod\n    def ratio(a, b):\n        return 0\n"  # eval.py imports it; unused here
+LENGTH_EDGES = [0, 1, 3999, 4000, 7999, 8000, 3999.5, 7999.999, 4000.0, 8000.0, -5, 10**9, 31999]
+
+
+def longbench_e_goldens(longbench: Path, rng: random.Random) -> dict:
+    refs = [json.loads(line) for line in (CORPORA / "captioning_coco" / "references.jsonl").open(encoding="utf-8")][:300]
+    sys_file = CORPORA / "captioning_coco" / "systems" / "flickr30k_model_to_mscoco__magic_result.tsv"
+    hyps = dict(line.rstrip("\n").split("\t", 1) for line in sys_file.open(encoding="utf-8"))
+    en_preds = [hyps[k] for k in list(hyps)[:300]]
+    en_answers = [r["references"][:3] for r in refs]
+    zh_ref = (CORPORA / "wmt22" / "en-zh" / "generaltest2022.en-zh.ref.A.zh").read_text(encoding="utf-8").splitlines()[:200]
+    zh_hyp = (CORPORA / "wmt22" / "en-zh" / "system-outputs" / "generaltest2022.en-zh.hyp.DLUT.zh").read_text(encoding="utf-8").splitlines()[:200]
+
+    def lengths(n: int, hi: int = 20000) -> list:
+        return [rng.choice(LENGTH_EDGES) if rng.random() < 0.4 else rng.randint(0, hi) for _ in range(n)]
+
+    adv_p = adversarial(rng, 150) + ["", " ", "\n", "\u3000", "the a an"]
+    adv_a = [adversarial(rng, rng.randint(1, 3)) for _ in range(150)] + [["a"], [" ", " "], ["x"], ["\u3000"], ["the"]]
+    multi = [f"{a}\n{b}" if i % 3 else f"\n\n{a}\nsecond line" for i, (a, b) in enumerate(zip(en_preds, en_preds[1:] + en_preds[:1]))]
+    cases = {
+        "hotpotqa_coco": {"dataset": "hotpotqa", "predictions": en_preds, "answers": en_answers, "lengths": lengths(300)},
+        "triviaqa_short_only": {"dataset": "triviaqa", "predictions": multi[:120], "answers": en_answers[:120], "lengths": [rng.randint(0, 3999) for _ in range(120)]},
+        "multifieldqa_zh_wmt22": {"dataset": "multifieldqa_zh", "predictions": zh_hyp, "answers": [[r, zh_ref[(i + 7) % 200]] for i, r in enumerate(zh_ref)],
+                                  "lengths": lengths(200)},
+        "multifieldqa_en_adversarial": {"dataset": "multifieldqa_en", "predictions": adv_p, "answers": adv_a, "lengths": lengths(155)},
+        "musique_long_only": {"dataset": "musique", "predictions": en_preds[:40], "answers": en_answers[:40], "lengths": [8000] * 20 + [rng.randint(8000, 10**6) for _ in range(20)]},
+        "vcsum_wmt22": {"dataset": "vcsum", "predictions": zh_hyp[:120], "answers": [[r] for r in zh_ref[:120]], "lengths": lengths(120)},
+        "gov_report_coco": {"dataset": "gov_report", "predictions": [p + "." if i % 4 else p for i, p in enumerate(en_preds[:150])],
+                            "answers": [[a + "." for a in ans] for ans in en_answers[:150]], "lengths": lengths(150)},
+        "narrativeqa_one": {"dataset": "narrativeqa", "predictions": ["Paris"], "answers": [["paris"]], "lengths": [4000]},
+        "qasper_none": {"dataset": "qasper", "predictions": [], "answers": [], "lengths": []},
+    }
+    lb = longbench / "LongBench"
+    got = run(sys.executable, LONGBENCH_E_PROGRAM, cases, cwd=str(lb), env={**os.environ, "PYTHONPATH": str(lb)})
+    for name, g in got.items():
+        cases[name]["scorer_e"] = g
+    # eval.py --e itself on a pred_e/<model>/ folder of these files (one per dataset): its result.json
+    with tempfile.TemporaryDirectory() as d:
+        d = Path(d)
+        (d / "stub" / "fuzzywuzzy").mkdir(parents=True)
+        (d / "stub" / "fuzzywuzzy" / "__init__.py").write_text(FUZZY_STUB)
+        model = d / "pred_e" / "model"
+        model.mkdir(parents=True)
+        for case in cases.values():
+            if not case["predictions"]:
+                continue  # eval.py reads all_classes from the last record: an empty file is a NameError
+            with (model / f"{case['dataset']}.jsonl").open("w", encoding="utf-8") as f:
+                for p, a, n in zip(case["predictions"], case["answers"], case["lengths"]):
+                    f.write(json.dumps({"pred": p, "answers": a, "all_classes": None, "length": n}, ensure_ascii=False) + "\n")
+        p = subprocess.run([sys.executable, str(lb / "eval.py"), "--model", "model", "--e"], capture_output=True, text=True, cwd=str(d),
+                           env={**os.environ, "PYTHONPATH": str(d / "stub")})
+        if p.returncode:
+            raise SystemExit(p.stderr[-3000:])
+        result_json = (model / "result.json").read_text(encoding="utf-8")
+    return {"reference": "THUDM/LongBench eval.py scorer_e and `python eval.py --model M --e` (result.json), metrics.py, jieba 0.42.1, rouge 1.0.1, "
+                         f"numpy {run(sys.executable, 'import numpy, json; print(json.dumps(numpy.__version__))', None)}, Python {sys.version.split()[0]}",
+            "cases": cases, "result_json": result_json}
+
+
 # -- CMRC 2018 ---------------------------------------------------------------------------------
 def _git_show(repo: Path, path: str) -> str:
     if (repo / path).exists():
@@ -491,6 +567,7 @@ def main() -> None:
         made["coqa"] = coqa_goldens(a.lm_eval_python, random.Random(7))
     if a.longbench:
         made["longbench_qa"] = longbench_goldens(a.longbench, random.Random(3))
+        made["longbench_e"] = longbench_e_goldens(a.longbench, random.Random(8))
     if a.cmrc2018:
         made["cmrc2018"] = cmrc_goldens(a.cmrc2018, random.Random(4))
     for name, data in made.items():
