@@ -19,6 +19,11 @@ its inputs as JSON on stdin and printing what it computes as JSON; floats round-
   generated adversarial texts (CJK, full-width, empty, whitespace-only).
 - LongBench: ``eval.py``'s ``scorer`` (and the per-example maxima) for the QA datasets:
   hotpotqa (qa_f1_score), triviaqa (first-line rule), multifieldqa_zh (qa_f1_zh_score, jieba).
+- lm-eval's qasper_freeform ``f1_abstractive`` (called as its task calls it) and the
+  ``process_results`` of xquad and noreval's norquad, on COCO captions as gold answers
+  (several per question), WMT22 Chinese, generated mixed-script text and edge texts (empty,
+  whitespace-only, articles only, full-width); ``evaluate``, ``datasets`` and ``jinja2``,
+  imported by the task modules but unused by these functions, are stubbed when absent.
 - LongBench-E: ``eval.py``'s ``scorer_e`` on QA and ROUGE datasets with ``length`` fields at
   and around the bucket edges (3999, 4000, 7999, 8000, fractional, negative), buckets left
   empty, no example, empty and whitespace-only predictions; and ``python eval.py --model M --e``
@@ -328,6 +333,78 @@ def coqa_goldens(python: str, rng: random.Random) -> dict:
                          "transformers 4.57.1's data/metrics/squad_metrics (removed in transformers 5), mean aggregation", "cases": cases}
 
 
+LM_EVAL_QA_PROGRAM = r"""
+import importlib.util, json, os, sys, types
+import transformers.data.metrics.squad_metrics  # before the stubs below: transformers probes these packages
+for name, attrs in (("evaluate", {}), ("datasets", {"Dataset": object})):
+    try:
+        __import__(name)
+    except ImportError:  # imported by the task modules, unused by the functions called here
+        sys.modules[name] = types.ModuleType(name); sys.modules[name].__dict__.update(attrs)
+try:
+    import lm_eval.utils
+except ImportError:  # jinja2 is not installed: general_detokenize is imported by xquad/utils.py, unused here
+    u = types.ModuleType("lm_eval.utils"); u.general_detokenize = None; sys.modules["lm_eval.utils"] = u
+import lm_eval
+import lm_eval.api.metrics as M
+def load(rel):
+    spec = importlib.util.spec_from_file_location(rel.replace("/", "_"), os.path.join(os.path.dirname(lm_eval.__file__), "tasks", rel))
+    m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); return m
+qasper = load("qasper/metrics.py")
+tasks = {"xquad": load("xquad/utils.py").process_results_qa, "norquad": load("noreval/norquad/utils.py").process_results}
+spec = json.load(sys.stdin)
+out = {"qasper": [], "xquad": []}
+for case in spec["qasper"]:
+    # ConfigurableTask.process_results, generate_until, one target: metric(references=[gold], predictions=[result])
+    f1 = [qasper.f1_abstractive(references=[g], predictions=[p]) for p, g in zip(case["predictions"], case["golds"])]
+    out["qasper"].append({"f1": [float(v) for v in f1], "mean": M.mean(f1)})
+for case in spec["xquad"]:
+    row = {}
+    for task, fn in tasks.items():
+        rs = [fn({"answers": {"text": golds}}, [p]) for p, golds in zip(case["predictions"], case["answers"])]
+        row[task] = {"exact_match": [float(r["exact_match"]) for r in rs], "f1": [float(r["f1"]) for r in rs],
+                     "mean_exact_match": M.mean([r["exact_match"] for r in rs]), "mean_f1": M.mean([r["f1"] for r in rs])}
+    out["xquad"].append(row)
+print(json.dumps(out))
+"""
+
+QA_EDGES = ["", " ", "\n", "\u3000", "the", "a an the", ".", "，。", "ＡＢＣ", "abc", "Paris", "paris!", "The Paris", "北京", "北京 上海"]
+
+
+def lm_eval_qa_goldens(python: str, rng: random.Random) -> dict:
+    refs = [json.loads(line) for line in (CORPORA / "captioning_coco" / "references.jsonl").open(encoding="utf-8")][:300]
+    sys_file = CORPORA / "captioning_coco" / "systems" / "flickr30k_model_to_mscoco__magic_result.tsv"
+    hyps = [line.rstrip("\n").split("\t", 1)[1] for line in sys_file.open(encoding="utf-8")][:300]
+    zh_ref = (CORPORA / "wmt22" / "en-zh" / "generaltest2022.en-zh.ref.A.zh").read_text(encoding="utf-8").splitlines()[:150]
+    zh_hyp = (CORPORA / "wmt22" / "en-zh" / "system-outputs" / "generaltest2022.en-zh.hyp.DLUT.zh").read_text(encoding="utf-8").splitlines()[:150]
+
+    def variant(a: str) -> str:
+        return rng.choice([a, a.upper(), a + ".", "The " + a, " " + a + "\n", a.replace(" ", "  "), a[: len(a) // 2], "Answer: " + a])
+
+    coco_golds = [r["references"][: rng.randint(1, 3)] for r in refs]
+    coco_preds = [variant(rng.choice(g)) if i % 3 else hyps[i] for i, g in enumerate(coco_golds)]
+    adv_golds = [adversarial(rng, rng.randint(1, 3), 0, 6) for _ in range(200)]
+    adv_preds = [rng.choice([variant(rng.choice(g)), adversarial(rng, 1, 0, 6)[0]]) for g in adv_golds]
+    edge_golds = [[a] + ([b] if rng.random() < 0.5 else []) for a in QA_EDGES for b in QA_EDGES[:6]]
+    edge_preds = [rng.choice(QA_EDGES) for _ in edge_golds]
+    qasper_cases = [{"predictions": coco_preds, "golds": [g[0] for g in coco_golds]},
+                    {"predictions": zh_hyp, "golds": zh_ref},
+                    {"predictions": adv_preds, "golds": [g[0] for g in adv_golds]},
+                    {"predictions": edge_preds, "golds": [g[0] for g in edge_golds]}]
+    xquad_cases = [{"predictions": coco_preds, "answers": coco_golds},
+                   {"predictions": zh_hyp, "answers": [[r, zh_ref[(i + 3) % 150]] for i, r in enumerate(zh_ref)]},
+                   {"predictions": adv_preds, "answers": adv_golds},
+                   {"predictions": edge_preds, "answers": edge_golds}]
+    got = run(python, LM_EVAL_QA_PROGRAM, {"qasper": qasper_cases, "xquad": xquad_cases})
+    for case, g in zip(qasper_cases, got["qasper"]):
+        case.update(g)
+    for case, g in zip(xquad_cases, got["xquad"]):
+        case.update(g)
+    return {"reference": "lm-eval 0.4.13 (PyPI): tasks/qasper/metrics.py f1_abstractive as ConfigurableTask.process_results calls it, "
+                         "tasks/xquad/utils.py process_results_qa, tasks/noreval/norquad/utils.py process_results (transformers 4.57.1's "
+                         "squad_metrics), lm_eval.api.metrics.mean", "qasper": qasper_cases, "xquad": xquad_cases}
+
+
 # -- LongBench -----------------------------------------------------------------------------------
 LONGBENCH_PROGRAM = r"""
 import json, sys, types
@@ -565,6 +642,7 @@ def main() -> None:
         made["lm_eval_em_f1"] = lm_eval_em_f1_goldens(a.lm_eval_python, random.Random(5))
         made["drop"] = drop_goldens(a.lm_eval_python, random.Random(6))
         made["coqa"] = coqa_goldens(a.lm_eval_python, random.Random(7))
+        made["lm_eval_qa"] = lm_eval_qa_goldens(a.lm_eval_python, random.Random(9))
     if a.longbench:
         made["longbench_qa"] = longbench_goldens(a.longbench, random.Random(3))
         made["longbench_e"] = longbench_e_goldens(a.longbench, random.Random(8))
