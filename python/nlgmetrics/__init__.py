@@ -143,6 +143,7 @@ _EXPORTS: dict[str, str] = {
     "DROP": ".metrics.drop",
     "CoQA": ".metrics.coqa",
     "LmEvalQasper": ".metrics.lm_eval_qa", "LmEvalXQuAD": ".metrics.lm_eval_qa",
+    "longbench_e_buckets": ".metrics.longbench_qa",
 }
 
 __all__ = sorted(_EXPORTS)
