@@ -142,6 +142,8 @@ _EXPORTS: dict[str, str] = {
     "CMRC2018": ".metrics.cmrc2018", "cmrc2018": ".metrics.cmrc2018",
     "DROP": ".metrics.drop",
     "CoQA": ".metrics.coqa",
+    "LmEvalQasper": ".metrics.lm_eval_qa", "LmEvalXQuAD": ".metrics.lm_eval_qa",
+    "longbench_e_buckets": ".metrics.longbench_qa",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -19,6 +19,15 @@ its inputs as JSON on stdin and printing what it computes as JSON; floats round-
   generated adversarial texts (CJK, full-width, empty, whitespace-only).
 - LongBench: ``eval.py``'s ``scorer`` (and the per-example maxima) for the QA datasets:
   hotpotqa (qa_f1_score), triviaqa (first-line rule), multifieldqa_zh (qa_f1_zh_score, jieba).
+- lm-eval's qasper_freeform ``f1_abstractive`` (called as its task calls it) and the
+  ``process_results`` of xquad and noreval's norquad, on COCO captions as gold answers
+  (several per question), WMT22 Chinese, generated mixed-script text and edge texts (empty,
+  whitespace-only, articles only, full-width); ``evaluate``, ``datasets`` and ``jinja2``,
+  imported by the task modules but unused by these functions, are stubbed when absent.
+- LongBench-E: ``eval.py``'s ``scorer_e`` on QA and ROUGE datasets with ``length`` fields at
+  and around the bucket edges (3999, 4000, 7999, 8000, fractional, negative), buckets left
+  empty, no example, empty and whitespace-only predictions; and ``python eval.py --model M --e``
+  run on a ``pred_e/M/`` folder of those files (its ``result.json`` text kept).
 - CMRC 2018: ``squad-style-data/cmrc2018_evaluate.py`` (v5) run as a program on Python 3
   with mechanical edits made at run time (the script is Python 2: ``reload(sys)`` /
   ``setdefaultencoding`` dropped, ``str(x).decode('utf-8')`` read as ``str(x)``, ``ur''`` as
@@ -324,6 +333,78 @@ def coqa_goldens(python: str, rng: random.Random) -> dict:
                          "transformers 4.57.1's data/metrics/squad_metrics (removed in transformers 5), mean aggregation", "cases": cases}
 
 
+LM_EVAL_QA_PROGRAM = r"""
+import importlib.util, json, os, sys, types
+import transformers.data.metrics.squad_metrics  # before the stubs below: transformers probes these packages
+for name, attrs in (("evaluate", {}), ("datasets", {"Dataset": object})):
+    try:
+        __import__(name)
+    except ImportError:  # imported by the task modules, unused by the functions called here
+        sys.modules[name] = types.ModuleType(name); sys.modules[name].__dict__.update(attrs)
+try:
+    import lm_eval.utils
+except ImportError:  # jinja2 is not installed: general_detokenize is imported by xquad/utils.py, unused here
+    u = types.ModuleType("lm_eval.utils"); u.general_detokenize = None; sys.modules["lm_eval.utils"] = u
+import lm_eval
+import lm_eval.api.metrics as M
+def load(rel):
+    spec = importlib.util.spec_from_file_location(rel.replace("/", "_"), os.path.join(os.path.dirname(lm_eval.__file__), "tasks", rel))
+    m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); return m
+qasper = load("qasper/metrics.py")
+tasks = {"xquad": load("xquad/utils.py").process_results_qa, "norquad": load("noreval/norquad/utils.py").process_results}
+spec = json.load(sys.stdin)
+out = {"qasper": [], "xquad": []}
+for case in spec["qasper"]:
+    # ConfigurableTask.process_results, generate_until, one target: metric(references=[gold], predictions=[result])
+    f1 = [qasper.f1_abstractive(references=[g], predictions=[p]) for p, g in zip(case["predictions"], case["golds"])]
+    out["qasper"].append({"f1": [float(v) for v in f1], "mean": M.mean(f1)})
+for case in spec["xquad"]:
+    row = {}
+    for task, fn in tasks.items():
+        rs = [fn({"answers": {"text": golds}}, [p]) for p, golds in zip(case["predictions"], case["answers"])]
+        row[task] = {"exact_match": [float(r["exact_match"]) for r in rs], "f1": [float(r["f1"]) for r in rs],
+                     "mean_exact_match": M.mean([r["exact_match"] for r in rs]), "mean_f1": M.mean([r["f1"] for r in rs])}
+    out["xquad"].append(row)
+print(json.dumps(out))
+"""
+
+QA_EDGES = ["", " ", "\n", "\u3000", "the", "a an the", ".", "，。", "ＡＢＣ", "abc", "Paris", "paris!", "The Paris", "北京", "北京 上海"]
+
+
+def lm_eval_qa_goldens(python: str, rng: random.Random) -> dict:
+    refs = [json.loads(line) for line in (CORPORA / "captioning_coco" / "references.jsonl").open(encoding="utf-8")][:300]
+    sys_file = CORPORA / "captioning_coco" / "systems" / "flickr30k_model_to_mscoco__magic_result.tsv"
+    hyps = [line.rstrip("\n").split("\t", 1)[1] for line in sys_file.open(encoding="utf-8")][:300]
+    zh_ref = (CORPORA / "wmt22" / "en-zh" / "generaltest2022.en-zh.ref.A.zh").read_text(encoding="utf-8").splitlines()[:150]
+    zh_hyp = (CORPORA / "wmt22" / "en-zh" / "system-outputs" / "generaltest2022.en-zh.hyp.DLUT.zh").read_text(encoding="utf-8").splitlines()[:150]
+
+    def variant(a: str) -> str:
+        return rng.choice([a, a.upper(), a + ".", "The " + a, " " + a + "\n", a.replace(" ", "  "), a[: len(a) // 2], "Answer: " + a])
+
+    coco_golds = [r["references"][: rng.randint(1, 3)] for r in refs]
+    coco_preds = [variant(rng.choice(g)) if i % 3 else hyps[i] for i, g in enumerate(coco_golds)]
+    adv_golds = [adversarial(rng, rng.randint(1, 3), 0, 6) for _ in range(200)]
+    adv_preds = [rng.choice([variant(rng.choice(g)), adversarial(rng, 1, 0, 6)[0]]) for g in adv_golds]
+    edge_golds = [[a] + ([b] if rng.random() < 0.5 else []) for a in QA_EDGES for b in QA_EDGES[:6]]
+    edge_preds = [rng.choice(QA_EDGES) for _ in edge_golds]
+    qasper_cases = [{"predictions": coco_preds, "golds": [g[0] for g in coco_golds]},
+                    {"predictions": zh_hyp, "golds": zh_ref},
+                    {"predictions": adv_preds, "golds": [g[0] for g in adv_golds]},
+                    {"predictions": edge_preds, "golds": [g[0] for g in edge_golds]}]
+    xquad_cases = [{"predictions": coco_preds, "answers": coco_golds},
+                   {"predictions": zh_hyp, "answers": [[r, zh_ref[(i + 3) % 150]] for i, r in enumerate(zh_ref)]},
+                   {"predictions": adv_preds, "answers": adv_golds},
+                   {"predictions": edge_preds, "answers": edge_golds}]
+    got = run(python, LM_EVAL_QA_PROGRAM, {"qasper": qasper_cases, "xquad": xquad_cases})
+    for case, g in zip(qasper_cases, got["qasper"]):
+        case.update(g)
+    for case, g in zip(xquad_cases, got["xquad"]):
+        case.update(g)
+    return {"reference": "lm-eval 0.4.13 (PyPI): tasks/qasper/metrics.py f1_abstractive as ConfigurableTask.process_results calls it, "
+                         "tasks/xquad/utils.py process_results_qa, tasks/noreval/norquad/utils.py process_results (transformers 4.57.1's "
+                         "squad_metrics), lm_eval.api.metrics.mean", "qasper": qasper_cases, "xquad": xquad_cases}
+
+
 # -- LongBench -----------------------------------------------------------------------------------
 LONGBENCH_PROGRAM = r"""
 import json, sys, types
@@ -373,6 +454,78 @@ def longbench_goldens(longbench: Path, rng: random.Random) -> dict:
     for name, g in got.items():
         cases[name].update(g)
     return {"reference": "THUDM/LongBench eval.py scorer and metrics.py (qa_f1_score, qa_f1_zh_score), jieba 0.42.1", "cases": cases}
+
+
+LONGBENCH_E_PROGRAM = r"""
+import json, sys, types
+fuzzy = types.ModuleType("fuzzywuzzy"); fuzzy.fuzz = types.SimpleNamespace(ratio=lambda a, b: 0)
+sys.modules["fuzzywuzzy"] = fuzzy   # unused by the QA and ROUGE datasets
+import eval as lb_eval
+import jieba
+jieba.setLogLevel(60)
+out = {}
+for name, case in json.load(sys.stdin).items():
+    out[name] = lb_eval.scorer_e(case["dataset"], case["predictions"], case["answers"], case["lengths"], None)
+print(json.dumps(out))
+"""
+
+FUZZY_STUB = "class fuzz:\n    @staticmethod\n    def ratio(a, b):\n        return 0\n"  # eval.py imports it; unused here
+LENGTH_EDGES = [0, 1, 3999, 4000, 7999, 8000, 3999.5, 7999.999, 4000.0, 8000.0, -5, 10**9, 31999]
+
+
+def longbench_e_goldens(longbench: Path, rng: random.Random) -> dict:
+    refs = [json.loads(line) for line in (CORPORA / "captioning_coco" / "references.jsonl").open(encoding="utf-8")][:300]
+    sys_file = CORPORA / "captioning_coco" / "systems" / "flickr30k_model_to_mscoco__magic_result.tsv"
+    hyps = dict(line.rstrip("\n").split("\t", 1) for line in sys_file.open(encoding="utf-8"))
+    en_preds = [hyps[k] for k in list(hyps)[:300]]
+    en_answers = [r["references"][:3] for r in refs]
+    zh_ref = (CORPORA / "wmt22" / "en-zh" / "generaltest2022.en-zh.ref.A.zh").read_text(encoding="utf-8").splitlines()[:200]
+    zh_hyp = (CORPORA / "wmt22" / "en-zh" / "system-outputs" / "generaltest2022.en-zh.hyp.DLUT.zh").read_text(encoding="utf-8").splitlines()[:200]
+
+    def lengths(n: int, hi: int = 20000) -> list:
+        return [rng.choice(LENGTH_EDGES) if rng.random() < 0.4 else rng.randint(0, hi) for _ in range(n)]
+
+    adv_p = adversarial(rng, 150) + ["", " ", "\n", "\u3000", "the a an"]
+    adv_a = [adversarial(rng, rng.randint(1, 3)) for _ in range(150)] + [["a"], [" ", " "], ["x"], ["\u3000"], ["the"]]
+    multi = [f"{a}\n{b}" if i % 3 else f"\n\n{a}\nsecond line" for i, (a, b) in enumerate(zip(en_preds, en_preds[1:] + en_preds[:1]))]
+    cases = {
+        "hotpotqa_coco": {"dataset": "hotpotqa", "predictions": en_preds, "answers": en_answers, "lengths": lengths(300)},
+        "triviaqa_short_only": {"dataset": "triviaqa", "predictions": multi[:120], "answers": en_answers[:120], "lengths": [rng.randint(0, 3999) for _ in range(120)]},
+        "multifieldqa_zh_wmt22": {"dataset": "multifieldqa_zh", "predictions": zh_hyp, "answers": [[r, zh_ref[(i + 7) % 200]] for i, r in enumerate(zh_ref)],
+                                  "lengths": lengths(200)},
+        "multifieldqa_en_adversarial": {"dataset": "multifieldqa_en", "predictions": adv_p, "answers": adv_a, "lengths": lengths(155)},
+        "musique_long_only": {"dataset": "musique", "predictions": en_preds[:40], "answers": en_answers[:40], "lengths": [8000] * 20 + [rng.randint(8000, 10**6) for _ in range(20)]},
+        "vcsum_wmt22": {"dataset": "vcsum", "predictions": zh_hyp[:120], "answers": [[r] for r in zh_ref[:120]], "lengths": lengths(120)},
+        "gov_report_coco": {"dataset": "gov_report", "predictions": [p + "." if i % 4 else p for i, p in enumerate(en_preds[:150])],
+                            "answers": [[a + "." for a in ans] for ans in en_answers[:150]], "lengths": lengths(150)},
+        "narrativeqa_one": {"dataset": "narrativeqa", "predictions": ["Paris"], "answers": [["paris"]], "lengths": [4000]},
+        "qasper_none": {"dataset": "qasper", "predictions": [], "answers": [], "lengths": []},
+    }
+    lb = longbench / "LongBench"
+    got = run(sys.executable, LONGBENCH_E_PROGRAM, cases, cwd=str(lb), env={**os.environ, "PYTHONPATH": str(lb)})
+    for name, g in got.items():
+        cases[name]["scorer_e"] = g
+    # eval.py --e itself on a pred_e/<model>/ folder of these files (one per dataset): its result.json
+    with tempfile.TemporaryDirectory() as d:
+        d = Path(d)
+        (d / "stub" / "fuzzywuzzy").mkdir(parents=True)
+        (d / "stub" / "fuzzywuzzy" / "__init__.py").write_text(FUZZY_STUB)
+        model = d / "pred_e" / "model"
+        model.mkdir(parents=True)
+        for case in cases.values():
+            if not case["predictions"]:
+                continue  # eval.py reads all_classes from the last record: an empty file is a NameError
+            with (model / f"{case['dataset']}.jsonl").open("w", encoding="utf-8") as f:
+                for p, a, n in zip(case["predictions"], case["answers"], case["lengths"]):
+                    f.write(json.dumps({"pred": p, "answers": a, "all_classes": None, "length": n}, ensure_ascii=False) + "\n")
+        p = subprocess.run([sys.executable, str(lb / "eval.py"), "--model", "model", "--e"], capture_output=True, text=True, cwd=str(d),
+                           env={**os.environ, "PYTHONPATH": str(d / "stub")})
+        if p.returncode:
+            raise SystemExit(p.stderr[-3000:])
+        result_json = (model / "result.json").read_text(encoding="utf-8")
+    return {"reference": "THUDM/LongBench eval.py scorer_e and `python eval.py --model M --e` (result.json), metrics.py, jieba 0.42.1, rouge 1.0.1, "
+                         f"numpy {run(sys.executable, 'import numpy, json; print(json.dumps(numpy.__version__))', None)}, Python {sys.version.split()[0]}",
+            "cases": cases, "result_json": result_json}
 
 
 # -- CMRC 2018 ---------------------------------------------------------------------------------
@@ -489,8 +642,10 @@ def main() -> None:
         made["lm_eval_em_f1"] = lm_eval_em_f1_goldens(a.lm_eval_python, random.Random(5))
         made["drop"] = drop_goldens(a.lm_eval_python, random.Random(6))
         made["coqa"] = coqa_goldens(a.lm_eval_python, random.Random(7))
+        made["lm_eval_qa"] = lm_eval_qa_goldens(a.lm_eval_python, random.Random(9))
     if a.longbench:
         made["longbench_qa"] = longbench_goldens(a.longbench, random.Random(3))
+        made["longbench_e"] = longbench_e_goldens(a.longbench, random.Random(8))
     if a.cmrc2018:
         made["cmrc2018"] = cmrc_goldens(a.cmrc2018, random.Random(4))
     for name, data in made.items():

@@ -49,3 +49,4 @@ from . import opts_metricx  # noqa: E402,F401
 from . import opts_sari  # noqa: E402,F401
 from . import opts_mauve  # noqa: E402,F401
 from . import opts_qa  # noqa: E402,F401
+from . import opts_lm_eval_qa  # noqa: E402,F401

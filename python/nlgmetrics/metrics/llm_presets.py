@@ -194,9 +194,51 @@ def _longbench_preset(records: list[dict], path: str, n_threads: int) -> dict[st
     return {dataset: longbench_rouge(dataset, preds, answers, n_threads=n_threads)}
 
 
+def longbench_e(dataset: str, predictions: Sequence[str], answers: Sequence[Sequence[str]], lengths: Sequence[Any], *, n_threads: int = 0) -> dict[str, float]:
+    """LongBench's ``scorer_e(dataset, predictions, answers, lengths, all_classes)`` (``eval.py
+    --e``) for a QA F1 or ROUGE dataset: each example's score (the ``f1`` column of
+    ``LongBenchQA(dataset=...)``'s statistics, or ``longbench_rouge_rows``) in the bucket of its
+    ``length`` (``longbench_e_buckets``): ``{"0-4k": v, "4-8k": v, "8k+": v}``."""
+    from .longbench_qa import DATASETS as QA_DATASETS, LongBenchQA, longbench_e_buckets
+
+    if not isinstance(dataset, str) or (dataset not in QA_DATASETS and dataset not in LONGBENCH_ROUGE):
+        known = ", ".join([*LONGBENCH_ROUGE, *QA_DATASETS])
+        raise InvalidOptionError(f"{dataset!r} is not one of LongBench's ROUGE or QA F1 datasets ({known})")
+    preds = _texts(predictions, "predictions")
+    answers = list(answers)
+    lengths = list(lengths) if not isinstance(lengths, (str, bytes)) else lengths
+    if len(preds) != len(answers) or len(preds) != len(lengths):
+        raise LengthMismatchError(f"LongBench-E: {len(preds)} predictions, {len(answers)} answer lists, {len(lengths)} lengths")
+    if not preds:
+        return longbench_e_buckets([], [])  # eval.py: numpy's mean of nothing in every bucket
+    if dataset in QA_DATASETS:
+        rows = LongBenchQA(dataset=dataset, n_threads=n_threads).stats(preds, answers).sums[:, 0]
+    else:
+        rows = longbench_rouge_rows(dataset, preds, answers, n_threads=n_threads)
+    return longbench_e_buckets(rows.tolist(), lengths)
+
+
+def _longbench_e_preset(records: list[dict], path: str, n_threads: int) -> dict[str, dict[str, float]]:
+    """``eval.py --e`` on one ``pred_e/<model>/<dataset>.jsonl``: ``{dataset: {bucket: score}}``
+    as in its ``result.json``; every record needs its ``length``."""
+    import os
+
+    dataset = os.path.basename(path).split(".")[0]
+    if not records:  # eval.py reads all_classes from the last record: an empty file stops it (NameError)
+        raise InvalidInputError(f"{path}: no example")
+    for i, r in enumerate(records, 1):
+        if "length" not in r:
+            raise InvalidInputError(f"{path}: record {i} has no \"length\" (LongBench-E buckets examples by it)")
+    try:
+        return {dataset: longbench_e(dataset, [r["pred"] for r in records], [r["answers"] for r in records], [r["length"] for r in records], n_threads=n_threads)}
+    except InvalidOptionError as e:
+        raise InvalidInputError(f"{path}: LongBench names the dataset by the file name; {e}") from None
+
+
 # name -> ({field: type}, function(records, path, n_threads) -> dict)
 PRESETS: dict[str, tuple[dict[str, type], Any]] = {
     "llamafactory": ({"predict": str, "label": str}, _llamafactory_preset("mean")),
     "llamafactory-script": ({"predict": str, "label": str}, _llamafactory_preset("sum")),
     "longbench": ({"pred": str, "answers": list}, _longbench_preset),
+    "longbench-e": ({"pred": str, "answers": list}, _longbench_e_preset),
 }

@@ -189,3 +189,52 @@ class LongBenchQA(Metric):
 
     def _sentence_scores(self, seg):
         return 100.0 * seg.sums[:, 0]
+
+
+# -- LongBench-E: eval.py --e (scorer_e) ------------------------------------------------------
+# eval.py's scorer_e puts each example's score in one bucket by the jsonl's "length" field:
+# length < 4000, else length < 8000, else the rest; then round(100 * np.mean(bucket), 2) per
+# bucket (numpy's pairwise sum and numpy's round of the np.float64), NaN for an empty bucket.
+LONGBENCH_E_BUCKETS = ("0-4k", "4-8k", "8k+")
+
+
+def longbench_e_bucket(length: Any) -> str:
+    """The bucket ``scorer_e`` puts an example of this ``length`` in."""
+    import math
+
+    if isinstance(length, bool) or not isinstance(length, (int, float)):
+        raise InputTypeError(f"LongBench-E: a length must be a number, got {type(length).__name__}")
+    if isinstance(length, float) and math.isnan(length):
+        raise InvalidInputError("LongBench-E: a length is NaN")
+    if length < 4000:
+        return "0-4k"
+    if length < 8000:
+        return "4-8k"
+    return "8k+"
+
+
+def longbench_e_buckets(scores: Sequence[float], lengths: Sequence[Any]) -> dict[str, float]:
+    """``scorer_e``'s result from per-example scores (0–1: ``longbench_qa_f1_rows``, the
+    ``f1`` column of ``LongBenchQA().stats(...)``, ``longbench_rouge_rows``) and the examples'
+    ``length`` fields: ``{"0-4k": v, "4-8k": v, "8k+": v}``, each ``round(100 * np.mean(...), 2)``
+    as eval.py computes it, ``nan`` for a bucket without an example (numpy's mean of nothing).
+
+    >>> longbench_e_buckets([1.0, 0.5, 0.0], [3999, 4000, 12000])
+    {'0-4k': 100.0, '4-8k': 50.0, '8k+': 0.0}
+    """
+    import numpy as np
+
+    if isinstance(scores, (str, bytes)) or isinstance(lengths, (str, bytes)):
+        raise InputTypeError("LongBench-E: scores and lengths must be sequences")
+    scores, lengths = list(scores), list(lengths)
+    if not all(isinstance(v, (float, int, np.floating, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in scores):
+        raise InputTypeError("LongBench-E: each score must be a number")
+    values = np.asarray(scores, dtype=np.float64)
+    if len(values) != len(lengths):
+        raise LengthMismatchError(f"LongBench-E: {len(values)} scores but {len(lengths)} lengths")
+    keys = [longbench_e_bucket(n) for n in lengths]
+    out = {}
+    for b in LONGBENCH_E_BUCKETS:
+        picked = values[np.asarray([k == b for k in keys], dtype=bool)]
+        out[b] = float(round(100 * np.mean(picked), 2)) if len(picked) else float("nan")
+    return out
