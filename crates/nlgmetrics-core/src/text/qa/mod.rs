@@ -381,7 +381,17 @@ where
         };
         let mut any = false;
         for gold in &golds[starts[i]..starts[i + 1]] {
-            g.fill(gold.as_ref());
+            let gold = gold.as_ref();
+            if gold == pred {
+                // the same text (extractive answers often are): the same tokens, all shared
+                if version == Version::V2 && p.is_empty() {
+                    continue;
+                }
+                any = true;
+                consider(p, p, p.len(), &mut best_exact, &mut best);
+                continue;
+            }
+            g.fill(gold);
             if version == Version::V2 && g.is_empty() {
                 continue;
             }
