@@ -33,8 +33,22 @@ pub enum Version {
 pub struct Tokens {
     text: String,
     spans: Vec<(usize, usize)>,
+    /// Per token, [`key`]: equal tokens have equal keys, and equal keys of tokens shorter
+    /// than eight bytes mean equal tokens, so most comparisons are one integer compare.
+    keys: Vec<u64>,
     sorted: Vec<(usize, usize)>,
 }
+
+/// A token's first seven bytes (zero-padded) and, in the top byte, its length (255 for
+/// 255 and longer).
+#[inline(always)]
+fn key(first8: u64, len: usize) -> u64 {
+    let kept = len.min(7);
+    (first8 & ((1u64 << (8 * kept)) - 1)) | ((len.min(255) as u64) << 56)
+}
+
+/// Keys of tokens of at least this length leave bytes out.
+const KEY_BYTES: u64 = 7;
 
 /// What `normalize_answer` does with each ASCII byte, in one lookup: a letter or digit
 /// (`\w`; `_` is punctuation) maps to its lowercase form (always at least `'0'`); the
@@ -77,6 +91,7 @@ impl Tokens {
     pub fn fill(&mut self, s: &str) {
         self.text.clear();
         self.spans.clear();
+        self.keys.clear();
         if s.is_ascii() {
             self.fill_ascii(s);
         } else {
@@ -99,7 +114,24 @@ impl Tokens {
                 }
             }
             self.split_unicode();
+            let t = self.text.as_bytes();
+            self.keys.extend(self.spans.iter().map(|&(a, b)| {
+                let mut first = [0u8; 8];
+                let n = (b - a).min(8);
+                first[..n].copy_from_slice(&t[a..a + n]);
+                key(u64::from_le_bytes(first), b - a)
+            }));
         }
+    }
+
+    /// Token `i` of `self` equals token `j` of `other`.
+    #[inline(always)]
+    fn same_token(&self, i: usize, other: &Tokens, j: usize) -> bool {
+        let k = self.keys[i];
+        k == other.keys[j] && (k >> 56 <= KEY_BYTES || {
+            let ((a, b), (c, d)) = (self.spans[i], other.spans[j]);
+            self.text.as_bytes()[a..b] == other.text.as_bytes()[c..d]
+        })
     }
 
     /// ASCII text in one pass: lowercased, punctuation skipped (so it joins the letters
@@ -109,13 +141,19 @@ impl Tokens {
     fn fill_ascii(&mut self, s: &str) {
         let bytes = s.as_bytes();
         let n = bytes.len();
-        // SAFETY (of the writes below): the buffer has room for every byte of `s`, at most
-        // one written per byte read, and only ASCII bytes are written, so it stays UTF-8
+        // SAFETY (of the raw writes and reads below): the buffer holds n + 8 initialised
+        // bytes; at most one byte is written per byte read, so every write is below n and
+        // every eight-byte read starts at most at n; only ASCII bytes are kept (the buffer
+        // is cut to them at the end), so it stays UTF-8
         let out = unsafe { self.text.as_mut_vec() };
-        out.reserve(n);
+        out.resize(n + 8, 0);
         let base = out.as_mut_ptr();
-        let mut len = out.len();
-        let spans = &mut self.spans;
+        let (spans, keys) = (&mut self.spans, &mut self.keys);
+        let mut push = |t: usize, end: usize| {
+            spans.push((t, end));
+            keys.push(key(u64::from_le(unsafe { (base.add(t) as *const u64).read_unaligned() }), end - t));
+        };
+        let mut len = 0;
         let mut tok: Option<usize> = None;
         let mut i = 0;
         while i < n {
@@ -142,7 +180,7 @@ impl Tokens {
                     len = run;
                     if let Some(t) = tok.take() {
                         if t < run {
-                            spans.push((t, run));
+                            push(t, run);
                         }
                     }
                 }
@@ -152,7 +190,7 @@ impl Tokens {
                 SKIP => {}
                 SPACE => {
                     if let Some(t) = tok.take() {
-                        spans.push((t, len));
+                        push(t, len);
                     }
                 }
                 _ => {
@@ -166,10 +204,9 @@ impl Tokens {
             i += 1;
         }
         if let Some(t) = tok {
-            spans.push((t, len));
+            push(t, len);
         }
-        // SAFETY: `len` bytes are written (at most `n` past the old length, within the reserve)
-        unsafe { out.set_len(len) };
+        out.truncate(len);
     }
 
     fn split_unicode(&mut self) {
@@ -234,7 +271,7 @@ impl Tokens {
 
     /// Same token sequence (so the same normalised string).
     pub fn same_as(&self, other: &Tokens) -> bool {
-        self.len() == other.len() && (0..self.len()).all(|i| self.token(i) == other.token(i))
+        self.keys.len() == other.keys.len() && (0..self.keys.len()).all(|i| self.same_token(i, other, i))
     }
 
     fn sort(&mut self) {
@@ -254,18 +291,13 @@ impl Tokens {
             let mut used = 0u64;
             let mut n = 0;
             for j in 0..m {
-                let b = other.token(j).as_bytes();
+                let kj = other.keys[j];
                 for i in 0..k {
-                    if used & (1 << i) == 0 {
-                        let (x, y) = self.spans[i];
-                        let a = &self.text.as_bytes()[x..y];
-                        // tokens are never empty: the length and the last byte first, the
-                        // bytes themselves only for a likely match
-                        if a.len() == b.len() && a[a.len() - 1] == b[b.len() - 1] && a == b {
-                            used |= 1 << i;
-                            n += 1;
-                            break;
-                        }
+                    // free, and the same key: the same token but for long ones, then checked
+                    if used & (1 << i) == 0 && self.keys[i] == kj && (kj >> 56 <= KEY_BYTES || self.same_token(i, other, j)) {
+                        used |= 1 << i;
+                        n += 1;
+                        break;
                     }
                 }
             }
@@ -496,6 +528,50 @@ mod tests {
         assert_eq!(f1, [1.0, 0.0]);
         assert_eq!(rows[0], 1);
         assert!(batch_stats(Version::V1, &["x"], &[] as &[&str], &[0, 0], 1).is_err());
+    }
+
+    /// `shared` and `same_as` (keys, with the bytes checked for long tokens) against
+    /// counting the token strings, on tokens around the key's seven bytes and past 255.
+    #[test]
+    fn keys_count_as_the_strings() {
+        let mut x = 7u64;
+        let mut rnd = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        let stems = ["abcdefg", "abcdefgh", "abcdefgi", "abcdef", "abcdefgh\u{1}", "x", "ab", "é", "éé", "\u{1}"];
+        let mut p = Tokens::default();
+        let mut g = Tokens::default();
+        for _ in 0..3000 {
+            let text = |rnd: &mut dyn FnMut(u64) -> u64| {
+                let k = rnd(9);
+                (0..k)
+                    .map(|_| match rnd(12) {
+                        10 => "y".repeat(250 + rnd(10) as usize),
+                        11 => format!("{}z", "y".repeat(250 + rnd(10) as usize)),
+                        i => stems[i as usize % stems.len()].to_string(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(if rnd(2) == 0 { " " } else { ", " })
+            };
+            let (a, b) = (text(&mut rnd), text(&mut rnd));
+            p.fill(&a);
+            g.fill(&b);
+            let (ta, tb) = (squad_tokens(&a), squad_tokens(&b));
+            let mut rest = tb.clone();
+            let mut want = 0;
+            for t in &ta {
+                if let Some(k) = rest.iter().position(|u| u == t) {
+                    rest.swap_remove(k);
+                    want += 1;
+                }
+            }
+            assert_eq!(p.shared(&mut g), want, "{a:?} / {b:?}");
+            assert_eq!(p.same_as(&g), ta == tb);
+            assert!(p.same_as(&p.clone()));
+        }
     }
 
     #[test]
