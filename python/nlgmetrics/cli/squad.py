@@ -36,7 +36,7 @@ def _load(path: str, what: str) -> Any:
 
 
 def run(args: argparse.Namespace, out, err) -> int:
-    from ..metrics.squad import _from_files, _gc_paused, _official_from_stats
+    from ..metrics.squad import _gc_paused, _official_from_stats, _read_files, _stats_from_bytes
     from .guard import UsageError
 
     if args.na_prob_thresh != args.na_prob_thresh:
@@ -47,11 +47,13 @@ def run(args: argparse.Namespace, out, err) -> int:
 
     result = None
     with _gc_paused():  # the core reads the regular files itself; anything else takes the general path below
-        got = _from_files(args.data, args.pred, args.na_prob, args.squad_version, args.n_threads)
+        raw = _read_files(args.data, args.pred, args.na_prob)  # kept until the score is made
+        got = _stats_from_bytes(raw, args.squad_version, args.n_threads)
         if got is not None:
             if got[0] == "1.1" and args.na_prob:
                 raise UsageError("--na-prob is for SQuAD v2.0 (evaluate-v1.1.py has no no-answer probabilities)")
             result = _official_from_stats(got, args.na_prob_thresh, args.n_threads, warn)
+        del raw
     if result is not None:
         version = got[0]
     else:

@@ -620,7 +620,19 @@ def load_json(path: str, what: str) -> Any:
         raise InvalidInputError(f"{path}: not UTF-8 text ({what}) at byte {e.start}") from None
 
 
-def _from_files(data_path: str, pred_path: str, na_prob_path: str | None, version: str | None, n_threads: int) -> tuple[str, str, Any, Any] | None:
+def _read_files(data_path: str, pred_path: str, na_prob_path: str | None) -> tuple[bytes, bytes, bytes | None]:
+    """The three files' bytes (the probabilities' ``None`` without a path)."""
+    raw = []
+    for path in (data_path, pred_path, na_prob_path):
+        if path:
+            with open(path, "rb") as f:
+                raw.append(f.read())
+        else:
+            raw.append(None)
+    return raw[0], raw[1], raw[2]
+
+
+def _stats_from_bytes(raw: tuple[bytes, bytes, bytes | None], version: str | None, n_threads: int) -> tuple[str, str, Any, Any] | None:
     """The core's reading of the dataset, predictions and (v2.0) probabilities files:
     ``(version, the dataset's version field, per-question statistics, the probabilities'
     column or None)``, or ``None`` when the files are not exactly the regular shapes with
@@ -628,15 +640,12 @@ def _from_files(data_path: str, pred_path: str, na_prob_path: str | None, versio
     or warns about, what differs)."""
     if version not in (None, "auto", "1.1", "2.0"):
         return None
-    with open(data_path, "rb") as f:
-        data = f.read()
-    with open(pred_path, "rb") as f:
-        preds = f.read()
-    na = None
-    if na_prob_path:
-        with open(na_prob_path, "rb") as f:
-            na = f.read()
-    return _core.squad_files(data, preds, na, version or "auto", n_threads)
+    return _core.squad_files(*raw, version or "auto", n_threads)
+
+
+def _from_files(data_path: str, pred_path: str, na_prob_path: str | None, version: str | None, n_threads: int) -> tuple[str, str, Any, Any] | None:
+    """:func:`_stats_from_bytes` of the files at these paths."""
+    return _stats_from_bytes(_read_files(data_path, pred_path, na_prob_path), version, n_threads)
 
 
 def _official_from_stats(got: tuple[str, str, Any, Any], na_prob_thresh: float, n_threads: int, warn: Any) -> dict[str, Any]:
@@ -666,9 +675,15 @@ def evaluate_official_files(data_path: str, pred_path: str, na_prob_path: str | 
     """
     warn = warn or (lambda message: None)
     with _gc_paused():
-        got = _from_files(data_path, pred_path, na_prob_path, version, n_threads)
+        # the bytes live until the score is made: freed mid-way, tens of megabytes went back
+        # to the system and were faulted in again on every call
+        raw = _read_files(data_path, pred_path, na_prob_path)
+        got = _stats_from_bytes(raw, version, n_threads)
         if got is not None and not (got[0] == "1.1" and na_prob_path):
-            return _official_from_stats(got, na_prob_thresh, n_threads, warn)
+            out = _official_from_stats(got, na_prob_thresh, n_threads, warn)
+            del raw
+            return out
+        del raw
     dataset = load_json(data_path, "the dataset")
     preds = load_json(pred_path, "the predictions")
     na = load_json(na_prob_path, "the no-answer probabilities") if na_prob_path else None
