@@ -166,3 +166,28 @@ def test_cli(tmp_path):
     assert r.returncode == 1 and "one answer per prediction" in r.stderr and r.stderr.count("\n") == 1
     r = _cli("-m", "lm_eval_xquad", "--xquad-flavour", "squad", "--jsonl", str(f))
     assert r.returncode == 2 and r.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_qasper_best_of_several_answers(seed):
+    """multi_ref="best": per question the highest of the one-answer scores (each == lm-eval's
+    f1_abstractive, above); the default refuses several answers with the way out named."""
+    import random
+
+    from nlgmetrics.errors import InvalidInputError
+
+    rng = random.Random(seed)
+    words = ["the", "BERT", "ELMo", "a", "model", "Transformer.", "北京", "", "yes", "no"]
+    preds = [" ".join(rng.choice(words) for _ in range(rng.randint(0, 4))) for _ in range(40)]
+    golds = [[" ".join(rng.choice(words) for _ in range(rng.randint(0, 4))) for _ in range(rng.randint(1, 4))] for _ in range(40)]
+    one = LmEvalQasper()
+    want = [max(one.sentence_scores([p] * len(g), g).tolist()) for p, g in zip(preds, golds)]
+    best = LmEvalQasper(multi_ref="best")
+    assert best.sentence_scores(preds, golds).tolist() == want
+    assert best.corpus_score(preds, golds).score == sum(want) / len(want)
+    assert best.signature().as_dict()["multiref"] == "best" and "multiref" not in one.signature().as_dict()
+    if any(len(g) > 1 for g in golds):
+        with pytest.raises(InvalidInputError, match="multi_ref='best'"):
+            one.corpus_score(preds, golds)
+    with pytest.raises(InvalidOptionError):
+        LmEvalQasper(multi_ref="first")

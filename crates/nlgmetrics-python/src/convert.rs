@@ -64,6 +64,12 @@ pub fn detached<T: Send>(
     }
 }
 
+/// `f()` with the GIL held, an unwind (a refused allocation) turned into its Python
+/// exception as [`detached`] does.
+pub fn guarded<T>(py: Python<'_>, f: impl FnOnce() -> T) -> PyResult<T> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| unwound(py, payload))
+}
+
 /// The Python exception for a call that unwound instead of returning.
 fn unwound(py: Python<'_>, payload: Box<dyn std::any::Any + Send>) -> PyErr {
     if payload.is::<Interrupted>() {

@@ -7,6 +7,7 @@
 //! tuple types, str subclasses accepted); anything else, or a str that UTF-8 cannot encode
 //! (a lone surrogate), gives `None` and the caller's checked path.
 
+use nlgmetrics_core::memory::{self, OutOfMemory};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -48,10 +49,29 @@ impl Texts {
                 return None;
             }
             let bytes = std::slice::from_raw_parts(data as *const u8, size as usize);
+            self.grow(bytes.len());
             self.buf.push_str(std::str::from_utf8_unchecked(bytes));
         }
         self.ends.push(self.buf.len());
         Some(())
+    }
+
+    /// Room for `extra` more bytes and one more text, or an [`OutOfMemory`] unwind (the
+    /// caller's guard makes it a `ResourceLimitError`) instead of an abort.
+    fn grow(&mut self, extra: usize) {
+        let refuse = |bytes| std::panic::resume_unwind(Box::new(OutOfMemory { what: "a copy of the batch's texts".into(), bytes }));
+        if self.buf.capacity() - self.buf.len() < extra {
+            let want = self.buf.len().saturating_add(extra).max(2 * self.buf.capacity());
+            if let Err(oom) = memory::check(want, 1, "a copy of the batch's texts") {
+                std::panic::resume_unwind(Box::new(oom));
+            }
+            if self.buf.try_reserve(want - self.buf.len()).is_err() {
+                refuse(Some(want));
+            }
+        }
+        if self.ends.len() == self.ends.capacity() && self.ends.try_reserve(self.ends.len().max(16)).is_err() {
+            refuse(self.ends.len().checked_mul(16));
+        }
     }
 }
 

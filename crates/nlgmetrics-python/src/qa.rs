@@ -1,5 +1,5 @@
 use crate::copied;
-use crate::convert::{detached, matrix, utf8_views};
+use crate::convert::{detached, guarded, matrix, utf8_views};
 use nlgmetrics_core::text::qa::{self, Version};
 use nlgmetrics_core::{parallel, Error};
 use numpy::{PyArray1, PyArray2, PyReadonlyArray1};
@@ -33,7 +33,7 @@ fn squad_stats<'py>(
 ) -> PyResult<Option<SquadStats<'py>>> {
     // copied: every answer is read once per question's comparison, scattered Python strings
     // would cost a cache miss each time
-    let (Some(pred_texts), Some((gold_texts, starts))) = (copied::str_list(preds), copied::answer_runs(golds)) else {
+    let (Some(pred_texts), Some((gold_texts, starts))) = guarded(py, || (copied::str_list(preds), copied::answer_runs(golds)))? else {
         return Ok(None);
     };
     let (p, g) = (pred_texts.views(), gold_texts.views());

@@ -21,3 +21,5 @@ def _collect_xquad(a: argparse.Namespace) -> dict[str, Any]:
 
 
 register_options("lm_eval_xquad", _add_xquad, _collect_xquad)
+# several answers per question: --edit-multi-ref (declared with the WER family) best takes the best
+register_options("lm_eval_qasper", lambda g: None, lambda a: {"multi_ref": a.edit_multi_ref})

@@ -82,11 +82,17 @@ class LmEvalQasper(Metric):
     count_fields = ("total",)
     sum_fields = ("f1",)
 
-    def __init__(self, *, n_threads: int = 0):
+    def __init__(self, *, multi_ref: str = "error", n_threads: int = 0):
         super().__init__(n_threads=n_threads)
+        if multi_ref not in ("error", "best"):
+            raise InvalidOptionError(f"unknown multi_ref {multi_ref!r}; known: error, best")
+        self.multi_ref = multi_ref
 
     def _signature_items(self) -> dict[str, Any]:
-        return {"ref": "lm-eval-0.4.13-qasper_freeform"}
+        items = {"ref": "lm-eval-0.4.13-qasper_freeform"}
+        if self.multi_ref == "best":
+            items["multiref"] = "best"
+        return items
 
     def _abbreviations(self) -> dict[str, str]:
         return {"ref": "ref"}
@@ -96,10 +102,14 @@ class LmEvalQasper(Metric):
 
         sums = np.empty((len(predictions), 1), dtype=np.float64)
         for i, (p, golds) in enumerate(zip(predictions, references)):
-            if len(golds) != 1:
+            if len(golds) == 1:
+                sums[i, 0] = f1_abstractive(p, golds[0])
+            elif self.multi_ref == "best" and golds:
+                sums[i, 0] = max(f1_abstractive(p, g) for g in golds)
+            else:
                 raise InvalidInputError(f"lm_eval_qasper: document {i} has {len(golds)} gold answers; qasper_freeform makes one "
-                                        "document per (question, answer): give one answer per prediction")
-            sums[i, 0] = f1_abstractive(p, golds[0])
+                                        "document per (question, answer): give one answer per prediction, or "
+                                        "multi_ref='best' for the best of several (the Qasper paper's evaluator)")
         ref_counts = np.ones(len(predictions), dtype=np.int64)
         return SegmentStats(self.key, self.count_fields, np.ones((len(predictions), 1), dtype=np.uint64), self.sum_fields, sums,
                             ref_counts=ref_counts, sequence_field=self.sum_fields)
