@@ -221,8 +221,8 @@ def test_invalid_utf8_anywhere_takes_the_general_path(tmp_path):
 
 
 def test_na_prob_irregular(tmp_path, capsys):
-    """The no-answer probabilities are read by Python's json in both paths: NaN, Infinity,
-    a missing id and a non-dict give the general path's errors."""
+    """Irregular probability files (NaN, Infinity, a missing id, a non-dict, a key given
+    twice) give the general path's numbers and errors, whichever path reads them."""
     data, preds, na = make(random.Random("na"), 30, dup_ids=True, unanswerable=True)
     dp, pp = write(tmp_path / "d.json", {"version": "v2.0", "data": data}), write(tmp_path / "p.json", preds)
     q = next(iter(na))
