@@ -8,10 +8,11 @@ from pathlib import Path
 from wmt import by_segment, load_pair
 
 from nlgmetrics import METEOR, available, load
+from registry_cases import ONE_REF as ONE_REF_METRICS
 
 N_SEG = 120
 NOT_PAIRS = {"self_bleu"}  # one corpus score, no per-segment statistics
-ONE_REF_NAMES = {"wer", "cer", "mer", "wil", "wip", "per"}
+ONE_REF_NAMES = ONE_REF_METRICS
 TEXT = sorted(e.name for e in available() if e.text and e.name not in NOT_PAIRS)
 ONE_REF = [n for n in TEXT if n in ONE_REF_NAMES]
 MULTI_REF = [n for n in TEXT if n not in ONE_REF_NAMES]

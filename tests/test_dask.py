@@ -20,8 +20,9 @@ from wmt import by_segment, load_pair  # noqa: E402
 import nlgmetrics.integrations.dask as nd  # noqa: E402
 from nlgmetrics import CIDEr, InputTypeError, METEOR, available, load  # noqa: E402
 from nlgmetrics.engines.significance import bootstrap_ci  # noqa: E402
+from registry_cases import ONE_REF as ONE_REF_METRICS
 
-ONE_REF = {"wer", "cer", "mer", "wil", "wip", "per"}
+ONE_REF = ONE_REF_METRICS
 NOT_PAIRS = {"self_bleu"}
 TEXT_METRICS = sorted(e.name for e in available() if e.text and e.name not in NOT_PAIRS)
 N_SEG = 300

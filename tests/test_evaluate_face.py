@@ -19,6 +19,7 @@ from nlgmetrics.integrations import evaluate
 from nlgmetrics.errors import InvalidInputError, InvalidOptionError, MissingReferenceError
 
 from conftest import read_lines
+from registry_cases import ONE_REF as ONE_REF_METRICS
 
 N = 80
 
@@ -184,7 +185,7 @@ def test_refusals_and_errors(wmt):
 
 
 # -- the metric objects themselves, through nlgmetrics.load ------------------------------
-SINGLE_REFERENCE = {"wer", "cer", "mer", "wil", "wip", "per"}
+SINGLE_REFERENCE = ONE_REF_METRICS
 
 
 @pytest.mark.parametrize("name", [e.name for e in nm.available() if e.text and e.name not in ("self_bleu",)])

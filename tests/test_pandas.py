@@ -16,11 +16,12 @@ from nlgmetrics.errors import InputTypeError, InvalidOptionError, LengthMismatch
 from nlgmetrics.integrations.pandas import corpus_frame, score_frame
 
 from conftest import read_lines
+from registry_cases import ONE_REF as ONE_REF_METRICS
 
 N = 60
 REFERENCED = [e.name for e in nm.available() if e.text and e.name not in ("distinct", "self_bleu")]
 # jiwer and Moses take one reference: score against the closest of the two
-SINGLE_REFERENCE = {"wer", "cer", "mer", "wil", "wip", "per"}
+SINGLE_REFERENCE = ONE_REF_METRICS
 
 
 @pytest.fixture(scope="module")

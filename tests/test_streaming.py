@@ -20,9 +20,10 @@ from nlgmetrics import CiderDF, CIDEr, InvalidInputError, InvalidTextError, Leng
 from nlgmetrics.io.chunks import iter_chunks, iter_jsonl_chunks, iter_lines
 from nlgmetrics.io.text import read_lines
 from nlgmetrics.engines.streaming import score_chunks, score_files
+from registry_cases import ONE_REF as ONE_REF_METRICS
 
-# metrics that score one reference per segment (the jiwer family, PER)
-ONE_REF = {"wer", "cer", "mer", "wil", "wip", "per"}
+# metrics that score one reference per segment (constructor multi_ref="error")
+ONE_REF = ONE_REF_METRICS
 # not a (prediction, references) metric: Self-BLEU scores a set of generations
 NOT_PAIRS = {"self_bleu"}
 N_SEG = 400

@@ -9,8 +9,9 @@ import pytest
 from wmt import by_segment, load_pair
 
 from nlgmetrics import CiderDF, available, load
+from registry_cases import ONE_REF as ONE_REF_METRICS
 
-ONE_REF = {"wer", "cer", "mer", "wil", "wip", "per"}
+ONE_REF = ONE_REF_METRICS
 NOT_PAIRS = {"self_bleu"}
 TEXT_METRICS = sorted(e.name for e in available() if e.text and e.name not in NOT_PAIRS)
 # metrics whose pairwise matrix is defined (CIDEr needs a fixed df; Distinct has none)
