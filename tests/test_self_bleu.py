@@ -102,3 +102,15 @@ def test_docstring_examples():
         mod = importlib.import_module(f"nlgmetrics.metrics.{name}")
         result = doctest.testmod(mod)
         assert result.failed == 0 and result.attempted > 0, name
+
+
+def test_a_lone_surrogate_token_is_a_typed_error_naming_it():
+    """Token lists reach the core without the text path's check: a token UTF-8 cannot
+    encode is named (InvalidTextError), on every face, never a raw UnicodeEncodeError."""
+    from nlgmetrics.errors import InvalidTextError
+
+    for preds, where in (([[], ["\ud800"]], r"predictions\[1\]\[0\]"), ([["a", "b"], ["b", "\udfff c"]], r"predictions\[1\]\[1\]")):
+        with pytest.raises(InvalidTextError, match=where):
+            SelfBLEU().corpus_score(preds)
+        with pytest.raises(InvalidTextError, match=where):
+            SelfBLEU().sentence_scores(preds)

@@ -139,7 +139,12 @@ class SelfBLEU:
         # token lists are checked as given (a list holding one whole sentence merges too)
         script_check.check(_tok.unsegmented_check("none" if tokenized else self.tokenize, "Self-BLEU"), items)
         if tokenized:
-            return _core.self_bleu_stats_tokens(items, self.n, self.exclude_self, self.n_threads)
+            try:
+                return _core.self_bleu_stats_tokens(items, self.n, self.exclude_self, self.n_threads)
+            except UnicodeEncodeError:  # a lone surrogate: name the token
+                for i, tokens in enumerate(items):
+                    check_all_text(tokens, f"predictions[{i}]")
+                raise
         tokenize = self.tokenize
         if tokenize not in _tok.CORE_TOKENIZERS:  # jieba, MeCab: tokens joined by spaces
             items, tokenize = _tok.tokenize(tokenize, items), "none"
