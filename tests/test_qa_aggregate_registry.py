@@ -374,19 +374,9 @@ def test_cmrc2018_find_lcs_without_the_table_equals_the_script():
     """The script's find_lcs (its full table, restated) against ours: run and end position."""
     import random
 
-    from nlgmetrics.metrics.cmrc2018 import find_lcs
+    from test_cmrc2018 import ref_find_lcs as table_lcs
 
-    def table_lcs(s1, s2):
-        m = [[0 for _ in range(len(s2) + 1)] for _ in range(len(s1) + 1)]
-        mmax = p = 0
-        for i in range(len(s1)):
-            for j in range(len(s2)):
-                if s1[i] == s2[j]:
-                    m[i + 1][j + 1] = m[i][j] + 1
-                    if m[i + 1][j + 1] > mmax:
-                        mmax = m[i + 1][j + 1]
-                        p = i + 1
-        return s1[p - mmax:p], mmax
+    from nlgmetrics.metrics.cmrc2018 import find_lcs
 
     rng = random.Random(0)
     for _ in range(2000):

@@ -78,6 +78,22 @@ fn dataset_questions<'py>(data: &Bound<'py, PyAny>) -> Option<Questions<'py>> {
     Some(q)
 }
 
+/// The str prediction of each id in `by_id`, or `None` when one is missing or not exactly
+/// a str (the caller's checked path warns about or names it).
+fn predictions_of<'py, 'a>(by_id: &Bound<'py, PyDict>, ids: impl Iterator<Item = &'a Bound<'py, PyString>>) -> PyResult<Option<Vec<Bound<'py, PyString>>>>
+where
+    'py: 'a,
+{
+    let mut out = Vec::new();
+    for id in ids {
+        let Some(p) = by_id.get_item(id)?.and_then(|p| p.cast_into_exact::<PyString>().ok()) else {
+            return Ok(None);
+        };
+        out.push(p);
+    }
+    Ok(Some(out))
+}
+
 /// evaluate-v1.1.py's per-question statistics straight from its parsed inputs: the
 /// dataset's `data` list and the predictions dict `{id: text}` (as [`squad_stats`]).
 /// `None` unless every question has a str prediction and a gold answer and the shapes are
@@ -96,13 +112,9 @@ fn squad_dataset_v1<'py>(
     if q.ids.is_empty() || q.starts.windows(2).any(|w| w[0] == w[1]) {
         return Ok(None);
     }
-    let mut pred_objs = Vec::with_capacity(q.ids.len());
-    for id in &q.ids {
-        let Some(p) = by_id.get_item(id)?.and_then(|p| p.cast_into_exact::<PyString>().ok()) else {
-            return Ok(None);
-        };
-        pred_objs.push(p);
-    }
+    let Some(pred_objs) = predictions_of(by_id, q.ids.iter())? else {
+        return Ok(None);
+    };
     let (Some(p), Some(g)) = (utf8_views(&pred_objs), utf8_views(&q.golds)) else {
         return Ok(None);
     };
@@ -131,45 +143,21 @@ fn squad_dataset_v2<'py>(
         return Ok(None);
     };
     // the script's dict: one entry per id at its first place, holding its last answers
-    let mut place: std::collections::HashMap<&str, usize> = std::collections::HashMap::with_capacity(ids.len());
-    let mut last: Vec<usize> = Vec::with_capacity(ids.len()); // question index of each entry's answers
-    let mut first: Vec<usize> = Vec::with_capacity(ids.len()); // question index of each entry's id
-    for (i, &id) in ids.iter().enumerate() {
-        match place.entry(id) {
-            std::collections::hash_map::Entry::Occupied(e) => {
-                let k = *e.get();
-                last[k] = i;
-            }
-            std::collections::hash_map::Entry::Vacant(e) => {
-                e.insert(first.len());
-                first.push(i);
-                last.push(i);
-            }
-        }
-    }
-    if first.is_empty() {
+    let places = qa::IdPlaces::new(ids.iter().copied());
+    if places.first.is_empty() {
         return Ok(None);
     }
-    let mut pred_objs = Vec::with_capacity(first.len());
-    for &i in &first {
-        let Some(p) = by_id.get_item(&q.ids[i])?.and_then(|p| p.cast_into_exact::<PyString>().ok()) else {
-            return Ok(None);
-        };
-        pred_objs.push(p);
-    }
-    let mut gold_objs = Vec::with_capacity(q.golds.len());
-    let mut starts = Vec::with_capacity(first.len() + 1);
-    starts.push(0);
-    for &i in &last {
-        gold_objs.extend_from_slice(&q.golds[q.starts[i]..q.starts[i + 1]]);
-        starts.push(gold_objs.len());
-    }
+    let Some(pred_objs) = predictions_of(by_id, places.first.iter().map(|&i| &q.ids[i]))? else {
+        return Ok(None);
+    };
+    let (answers, starts) = places.last_answers(&q.starts);
+    let gold_objs: Vec<Bound<'py, PyString>> = answers.iter().map(|&k| q.golds[k].clone()).collect();
     let (Some(p), Some(g)) = (utf8_views(&pred_objs), utf8_views(&gold_objs)) else {
         return Ok(None);
     };
     let (rows, f1) = detached(py, || qa::batch_stats(Version::V2, &p, &g, &starts, n_threads))?;
     let counts = starts.windows(2).map(|w| (w[1] - w[0]) as i64).collect();
-    let kept = PyList::new(py, first.iter().map(|&i| &q.ids[i]))?;
+    let kept = PyList::new(py, places.first.iter().map(|&i| &q.ids[i]))?;
     Ok(Some((kept, (matrix(py, rows, p.len(), qa::WIDTH)?, PyArray1::from_vec(py, f1), PyArray1::from_vec(py, counts)))))
 }
 

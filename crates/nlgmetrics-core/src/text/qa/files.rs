@@ -14,13 +14,11 @@
 //! literal, or an integer literal of magnitude below 2^53 (`-0` and larger integers go to the
 //! general path, where they stay Python ints).
 
-use super::{batch_stats, Version};
+use super::{batch_stats, IdPlaces, Version};
 use crate::error::Result;
-use rustc_hash::FxHashMap as HashMap;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::borrow::Cow;
-use std::collections::hash_map::Entry;
 use std::fmt;
 
 /// A JSON string, borrowed from the file when it has no escapes.
@@ -96,7 +94,7 @@ impl Ids {
         &self.text[start..self.ends[i]]
     }
 
-    fn iter(&self) -> impl Iterator<Item = &str> {
+    fn iter(&self) -> impl ExactSizeIterator<Item = &str> {
         let mut start = 0;
         self.ends.iter().map(move |&end| {
             let id = &self.text[start..end];
@@ -309,35 +307,16 @@ impl<'de> Deserialize<'de> for Probability {
     }
 }
 
-/// The dataset's distinct question ids: `slot[i]` is question `i`'s place among them, in
-/// the order of first appearance (a Python dict's).
+/// The dataset's distinct question ids ([`IdPlaces`]) and the ids themselves, for the
+/// in-order lookups of [`ById`].
 struct Slots<'a> {
     ids: &'a Ids,
-    of_id: HashMap<&'a str, usize>,
-    slot: Vec<usize>,
-    first: Vec<usize>,
-    last: Vec<usize>,
+    places: IdPlaces<'a>,
 }
 
 impl<'a> Slots<'a> {
     fn new(ids: &'a Ids) -> Self {
-        let mut of_id: HashMap<&str, usize> = HashMap::with_capacity_and_hasher(ids.len(), Default::default());
-        let (mut slot, mut first, mut last) = (Vec::with_capacity(ids.len()), Vec::with_capacity(ids.len()), Vec::with_capacity(ids.len()));
-        for (i, id) in ids.iter().enumerate() {
-            match of_id.entry(id) {
-                Entry::Occupied(e) => {
-                    last[*e.get()] = i;
-                    slot.push(*e.get());
-                }
-                Entry::Vacant(e) => {
-                    e.insert(first.len());
-                    slot.push(first.len());
-                    first.push(i);
-                    last.push(i);
-                }
-            }
-        }
-        Slots { ids, of_id, slot, first, last }
+        Slots { ids, places: IdPlaces::new(ids.iter()) }
     }
 }
 
@@ -361,8 +340,8 @@ impl<'de, V: Deserialize<'de>, F: FnMut(usize, V, usize)> Visitor<'de> for ById<
             let value: V = map.next_value()?;
             // files usually list the questions in the dataset's order: no hash lookup then
             let slots = self.slots;
-            let in_order = slots.first.get(place).is_some_and(|&i| slots.ids.get(i) == key.0.as_ref());
-            if let Some(slot) = if in_order { Some(place) } else { slots.of_id.get(key.0.as_ref()).copied() } {
+            let in_order = slots.places.first.get(place).is_some_and(|&i| slots.ids.get(i) == key.0.as_ref());
+            if let Some(slot) = if in_order { Some(place) } else { slots.places.of_id.get(key.0.as_ref()).copied() } {
                 (self.keep)(slot, value, place);
             }
             place += 1;
@@ -456,7 +435,7 @@ pub fn file_stats(data: &[u8], preds: &[u8], na_probs: Option<&[u8]>, version: O
         return Ok(None);
     }
     let slots = Slots::new(&q.ids);
-    let mut by_slot: Vec<Option<Text>> = (0..slots.first.len()).map(|_| None).collect();
+    let mut by_slot: Vec<Option<Text>> = (0..slots.places.first.len()).map(|_| None).collect();
     if read_by_id(preds, &slots, |slot, text: Text, _| by_slot[slot] = Some(text)).is_none() {
         return Ok(None);
     }
@@ -473,21 +452,16 @@ pub fn file_stats(data: &[u8], preds: &[u8], na_probs: Option<&[u8]>, version: O
     // the questions as the script keys them: v2.0 one entry per id at its first place,
     // holding its last answers; v1.1 every question. Without a repeated id, both are the
     // dataset's questions as they are.
-    let (rows, f1, starts) = if slots.first.len() == q.ids.len() {
+    let (rows, f1, starts) = if slots.places.first.len() == q.ids.len() {
         let (rows, f1) = batch_stats(version, &by_slot, &q.golds, &q.starts, n_threads)?;
         (rows, f1, q.starts)
     } else if version == Version::V1 {
-        let p: Vec<&str> = slots.slot.iter().map(|&s| by_slot[s].0.as_ref()).collect();
+        let p: Vec<&str> = slots.places.slot.iter().map(|&s| by_slot[s].0.as_ref()).collect();
         let (rows, f1) = batch_stats(version, &p, &q.golds, &q.starts, n_threads)?;
         (rows, f1, q.starts)
     } else {
-        let mut g: Vec<&str> = Vec::with_capacity(q.golds.len());
-        let mut starts = Vec::with_capacity(slots.last.len() + 1);
-        starts.push(0);
-        for &i in &slots.last {
-            g.extend(q.golds[q.starts[i]..q.starts[i + 1]].iter().map(|t| t.0.as_ref()));
-            starts.push(g.len());
-        }
+        let (answers, starts) = slots.places.last_answers(&q.starts);
+        let g: Vec<&str> = answers.iter().map(|&k| q.golds[k].0.as_ref()).collect();
         let (rows, f1) = batch_stats(version, &by_slot, &g, &starts, n_threads)?;
         (rows, f1, starts)
     };
@@ -510,7 +484,7 @@ fn ordered_bits(v: f64) -> u64 {
 /// number}` read exactly or a question has none. A key given twice keeps its last value
 /// and its first place, as a Python dict.
 fn na_column(text: &str, slots: &Slots<'_>) -> Option<NaColumn> {
-    let n = slots.first.len();
+    let n = slots.places.first.len();
     let mut got: Vec<Option<(Probability, usize)>> = vec![None; n];
     read_by_id(text, slots, |slot, p: Probability, place| {
         got[slot] = Some((p, got[slot].map_or(place, |(_, first)| first)));

@@ -444,6 +444,53 @@ where
     Ok((rows, f1))
 }
 
+/// The distinct question ids of a dataset as evaluate-v2.0.py keys them (a Python dict):
+/// `slot[i]` is question `i`'s entry, entries in order of first appearance; `first[k]` and
+/// `last[k]` are the questions where entry `k`'s id first and last appears (the script keeps
+/// the first place and the last answers).
+pub struct IdPlaces<'a> {
+    pub of_id: rustc_hash::FxHashMap<&'a str, usize>,
+    pub slot: Vec<usize>,
+    pub first: Vec<usize>,
+    pub last: Vec<usize>,
+}
+
+impl<'a> IdPlaces<'a> {
+    pub fn new(ids: impl ExactSizeIterator<Item = &'a str>) -> Self {
+        let n = ids.len();
+        let mut of_id = rustc_hash::FxHashMap::with_capacity_and_hasher(n, Default::default());
+        let (mut slot, mut first, mut last) = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+        for (i, id) in ids.enumerate() {
+            match of_id.entry(id) {
+                std::collections::hash_map::Entry::Occupied(e) => {
+                    last[*e.get()] = i;
+                    slot.push(*e.get());
+                }
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(first.len());
+                    slot.push(first.len());
+                    first.push(i);
+                    last.push(i);
+                }
+            }
+        }
+        IdPlaces { of_id, slot, first, last }
+    }
+
+    /// The gold answers of each entry (its last question's), as indices into the dataset's
+    /// flat answers (question `i`'s are `starts[i]..starts[i + 1]`) and `entries + 1` offsets.
+    pub fn last_answers(&self, starts: &[usize]) -> (Vec<usize>, Vec<usize>) {
+        let mut answers = Vec::with_capacity(starts.last().copied().unwrap_or(0));
+        let mut offsets = Vec::with_capacity(self.last.len() + 1);
+        offsets.push(0);
+        for &i in &self.last {
+            answers.extend(starts[i]..starts[i + 1]);
+            offsets.push(answers.len());
+        }
+        (answers, offsets)
+    }
+}
+
 /// evaluate-v2.0.py's `find_best_thresh`: questions in `order` (the script sorts its
 /// no-answer probabilities with Python's stable sort), starting from the number of
 /// unanswerable questions; a question adds its score when it has an answer, -1 when it
