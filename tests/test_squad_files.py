@@ -335,3 +335,29 @@ def test_v1_with_na_prob_is_a_usage_error(tmp_path, capsys):
     assert _from_files(str(dp), str(pp), None, None, 0) is not None
     rc, out, err = cli(capsys, dp, pp, np_)
     assert rc == 2 and "--na-prob is for SQuAD v2.0" in err
+
+
+def test_out_file_never_replaces_an_input_or_writes_through_a_link(tmp_path, capsys):
+    """``--out-file`` replaces an earlier result, as the script's ``-o`` does, but an input
+    (by name, through a link, or a hard link), a symbolic link or a directory is refused
+    before anything is read (exit 2, one line, nothing changed); the write is atomic."""
+    data, preds, na = make(random.Random("out"), 12, dup_ids=False, unanswerable=True)
+    dp, pp, np_ = write(tmp_path / "d.json", {"version": "v2.0", "data": data}), write(tmp_path / "p.json", preds), write(tmp_path / "n.json", na)
+    base = ["squad", "--data", str(dp), "--pred", str(pp), "--na-prob", str(np_), "--out-file"]
+    out = tmp_path / "eval.json"
+    out.write_text("old result", encoding="utf-8")
+    assert main(base + [str(out)]) == 0
+    assert json.loads(out.read_text(encoding="utf-8")) == general(dp, pp, np_)[0]
+    capsys.readouterr()
+    link, hard, target = tmp_path / "link.json", tmp_path / "hard.json", tmp_path / "target.json"
+    target.write_text("keep", encoding="utf-8")
+    link.symlink_to(target)
+    os.link(pp, hard)
+    before = {p: p.read_bytes() for p in (dp, pp, np_, target)}
+    for dest, why in ((dp, "is the input"), (np_, "is the input"), (hard, "is the input"), (tmp_path / "." / "p.json", "is the input"),
+                      (link, "symbolic link"), (tmp_path, "directory"), (tmp_path / "no" / "x.json", "does not exist")):
+        assert main(base + [str(dest)]) == 2
+        err = capsys.readouterr().err
+        assert why in err and err.count("\n") == 1, (dest, err)
+    assert {p: p.read_bytes() for p in before} == before
+    assert not [f for f in os.listdir(tmp_path) if f.endswith(".tmp")]

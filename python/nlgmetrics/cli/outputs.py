@@ -121,6 +121,14 @@ def check_page(path: str, inputs: list[str], overwrite: bool) -> None:
     _check_destination(path, "-o", ours=_is_our_page(path), overwrite=overwrite)
 
 
+def check_result_file(path: str, inputs: list[str], what: str) -> None:
+    """A result file that replaces what is there, as the official script's ``-o`` does (its
+    reruns are the point), but never an input and never through a symbolic link."""
+    check_not_input(path, inputs, what)
+    _check_parent(path, what)
+    _check_destination(path, what, ours=True, overwrite=False)
+
+
 def check_export_dir(directory: str, inputs: list[str]) -> None:
     """``--export-dir``: an existing directory or one that can be made; not an input."""
     check_not_input(directory, inputs, "--export-dir")

@@ -5,7 +5,8 @@
 Prints what evaluate-v1.1.py (``{"exact_match": ..., "f1": ...}``) or evaluate-v2.0.py
 (indented ``exact``, ``f1``, ``total``, ``HasAns_*``, ``NoAns_*``, ``best_*``) prints: the same
 keys and values. ``--out-file`` writes the v2.0 dictionary there instead (compact, as the
-script). The version is the dataset's (``--version`` overrides it). A question without a
+script), replacing an earlier result but never an input or a symbolic link's target, and
+atomically (cli/outputs.py). The version is the dataset's (``--version`` overrides it). A question without a
 prediction scores 0 with the script's message on stderr.
 """
 
@@ -41,6 +42,10 @@ def run(args: argparse.Namespace, out, err) -> int:
 
     if args.na_prob_thresh != args.na_prob_thresh:
         raise UsageError("--na-prob-thresh must be a number")
+    if args.out_file:  # checked before anything is read (cli/outputs.py)
+        from .outputs import check_result_file
+
+        check_result_file(args.out_file, [p for p in (args.data, args.pred, args.na_prob) if p], "--out-file")
 
     def warn(message: str) -> None:
         err.write(message + "\n")
@@ -85,9 +90,10 @@ def _write(args: argparse.Namespace, version: str, result: Any, out: Any) -> int
         text = json.dumps(result)
     else:
         text = json.dumps(result, indent=2)
-    if args.out_file:
-        with open(args.out_file, "w") as f:
-            f.write(text)
+    if args.out_file:  # whole or not at all (a temporary file renamed into place)
+        from .outputs import atomic_write
+
+        atomic_write(args.out_file, text.encode("utf-8"))
     else:
         out.write(text + "\n")
     return 0
