@@ -9,8 +9,10 @@ the default and at a short ``max_input_length`` (48: most WMT rows are cut).
 scripts/goldens/metricx_goldens.py rebuilds them in an isolated environment.
 
 Parity is exact (``==`` on the float32 scores) at the default ``batch_size=1``, the shapes
-of the repository's README run; larger batches (rows of equal length, no padding) are
-bounded by 2.5e-4 (1e-5 of the scale).
+of the repository's README run, on the CPU that made the goldens; on other CPUs torch's
+kernels round differently and the tests assert the bounds of tests/neural_goldens.py
+(``NLGMETRICS_EXACT_GOLDENS=1`` demands ``==``). Larger batches (rows of equal length, no
+padding) are bounded by 2.5e-4 (1e-5 of the scale).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import torch
 
 from conftest import CORPORA, REPO, read_lines
 from metricx_models import expand
+from neural_goldens import BF16_DIFFERING, METRICX_BF16, METRICX_FLOAT32, assert_golden, bound
 
 from nlgmetrics import load
 from nlgmetrics.errors import InvalidInputError, InvalidOptionError, InvalidTextError, LengthMismatchError, MissingReferenceError
@@ -58,12 +61,14 @@ def metric(checkpoints, name, **options) -> MetricX:
     return MetricX(checkpoints[name], version=GOLDENS["models"][name]["version"], tokenizer=TOKENIZER, **options)
 
 
-def assert_exact(got, want) -> None:
-    got = np.asarray(got, dtype=np.float64)
-    want = np.asarray(want, dtype=np.float64)
-    assert got.shape == want.shape
-    bad = np.flatnonzero(got != want)
-    assert not len(bad), f"{len(bad)} scores differ from the repository's; first at {bad[0]}: {got[bad[0]]!r} vs {want[bad[0]]!r}"
+def tolerance(name: str) -> float:
+    return METRICX_BF16 if "bf16" in name else METRICX_FLOAT32
+
+
+def assert_exact(got, want, name: str = "metricx24-tiny") -> None:
+    """``==`` on the goldens' machine; elsewhere within the model's documented bound."""
+    assert_golden(got, want, tolerance(name), relative=False, differing=BF16_DIFFERING if "bf16" in name else 1.0,
+                  what="the repository's predict")
 
 
 def test_goldens_cover_clipping_and_truncation(checkpoints):
@@ -98,10 +103,10 @@ def test_parity_with_metricx_predict(checkpoints, name):
         m = metric(checkpoints, name, qe=qe, max_input_length=int(length))
         for system, hyps in systems.items():
             got = m.sentence_scores(hyps, None if qe else ref, sources=src)
-            assert_exact(got, sets[system])
-            assert m.corpus_score(hyps, None if qe else ref, sources=src).score == pytest.approx(np.mean(sets[system]), abs=1e-12)
+            assert_exact(got, sets[system], name)
+            assert m.corpus_score(hyps, None if qe else ref, sources=src).score == pytest.approx(np.mean(sets[system]), abs=bound(tolerance(name)) + 1e-12)
         got = m.sentence_scores([e["hypothesis"] for e in edge], None if qe else [e["reference"] for e in edge], sources=[e["source"] for e in edge])
-        assert_exact(got, sets["edge"])
+        assert_exact(got, sets["edge"], name)
 
 
 def test_batching_order_and_sharing_invariance(checkpoints):
@@ -114,7 +119,7 @@ def test_batching_order_and_sharing_invariance(checkpoints):
         np.testing.assert_allclose(batched, base, rtol=0, atol=2.5e-4)
     order = np.random.default_rng(0).permutation(len(hyps))
     shuffled = metric(checkpoints, "metricx24-tiny").sentence_scores([hyps[i] for i in order], [ref[i] for i in order], sources=[src[i] for i in order])
-    assert_exact(shuffled, base[order])
+    np.testing.assert_array_equal(shuffled, base[order])  # our own bits: order never matters
     m = metric(checkpoints, "metricx24-tiny")
     a = m.stats(hyps[:25], ref[:25], sources=src[:25]).total()
     b = m.stats(hyps[25:], ref[25:], sources=src[25:]).total()
@@ -122,7 +127,7 @@ def test_batching_order_and_sharing_invariance(checkpoints):
     together = m.score_systems(src, ref, systems)
     gold = GOLDENS["models"]["metricx24-tiny"]["ref-1536"]
     for system in systems:
-        assert together[system].score == pytest.approx(np.mean(gold[system]), abs=1e-12)
+        assert together[system].score == pytest.approx(np.mean(gold[system]), abs=bound(METRICX_FLOAT32) + 1e-12)
 
 
 def test_duplicates_are_encoded_once(checkpoints, monkeypatch):
@@ -161,7 +166,7 @@ def test_bound_sources_and_reference_free_24(checkpoints):
     assert_exact(sub.sentence_scores(hyps[5:9], ref[5:9]), gold["ref-1536"]["NiuTrans"][5:9])
     # MetricX-24 without sources: the README's empty source
     no_src = metric(checkpoints, "metricx24-tiny").sentence_scores(hyps[:5], ref[:5])
-    assert_exact(no_src, metric(checkpoints, "metricx24-tiny").sentence_scores(hyps[:5], ref[:5], sources=[""] * 5))
+    np.testing.assert_array_equal(no_src, metric(checkpoints, "metricx24-tiny").sentence_scores(hyps[:5], ref[:5], sources=[""] * 5))
 
 
 def test_lower_is_better_everywhere(checkpoints):
@@ -173,7 +178,7 @@ def test_lower_is_better_everywhere(checkpoints):
     bound = metric(checkpoints, "metricx24-tiny", sources="你好，世界。")  # one source for every row
     matrix = bound.pairwise(cands, cands)
     assert matrix.shape == (5, 5)
-    assert_exact(matrix[1], m.sentence_scores([cands[1]] * 5, cands, sources=["你好，世界。"] * 5))
+    np.testing.assert_array_equal(matrix[1], m.sentence_scores([cands[1]] * 5, cands, sources=["你好，世界。"] * 5))
     picked = select(cands, metric=bound)
     expected = matrix.mean(axis=1)
     assert picked.higher_is_better is False and len(set(expected)) > 1
@@ -234,10 +239,10 @@ def test_cli(checkpoints, tmp_path):
         return (row[0] if isinstance(row, list) else row)
 
     row = score(["-r", str(tmp_path / "ref")])
-    assert row["score"] == pytest.approx(np.mean(GOLDENS["models"]["metricx24-tiny"]["ref-1536"]["Online-B"][:n]), abs=1e-12)
+    assert row["score"] == pytest.approx(np.mean(GOLDENS["models"]["metricx24-tiny"]["ref-1536"]["Online-B"][:n]), abs=bound(METRICX_FLOAT32) + 1e-12)
     assert "flavour:metricx-24" in row["signature"] and "qe:no" in row["signature"]
     row = score(["--metricx-qe", "-r", str(tmp_path / "ref")])  # -r aligns subsets; QE does not read it
-    assert row["score"] == pytest.approx(np.mean(GOLDENS["models"]["metricx24-tiny"]["qe-1536"]["Online-B"][:n]), abs=1e-12)
+    assert row["score"] == pytest.approx(np.mean(GOLDENS["models"]["metricx24-tiny"]["qe-1536"]["Online-B"][:n]), abs=bound(METRICX_FLOAT32) + 1e-12)
     out = subprocess.run([sys.executable, "-m", "nlgmetrics", "score", "-m", "metricx", "-i", str(tmp_path / "hyp"), "-r", str(tmp_path / "ref")],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 2 and "--metricx-model" in out.stderr and "Traceback" not in out.stderr
@@ -261,11 +266,11 @@ def test_compare_and_sentence_level_cli(checkpoints, tmp_path, capsys):
     assert main(["compare", *common, "--paired-bs", "--paired-bs-n", "50", "-f", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     for row, name in zip(rows, names):
-        assert row["metricx"]["score"] == pytest.approx(np.mean(gold[name][:n]), abs=1e-12)
+        assert row["metricx"]["score"] == pytest.approx(np.mean(gold[name][:n]), abs=bound(METRICX_FLOAT32) + 1e-12)
     assert rows[0]["metricx"]["p_value"] is None and 0 < rows[1]["metricx"]["p_value"] <= 1
     assert main(["score", *common[:-2], str(files[names[0]]), "-sl", "-f", "json"]) == 0
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
-    assert [x["score"] for x in lines[:n]] == pytest.approx(gold[names[0]][:n], abs=0)
+    assert [x["score"] for x in lines[:n]] == pytest.approx(gold[names[0]][:n], abs=bound(METRICX_FLOAT32))
 
 
 def test_import_stays_cheap():
