@@ -7,7 +7,6 @@ loaded; a plugin may register a callable directly.
 from __future__ import annotations
 
 import importlib
-import importlib.util
 
 from .errors import InvalidOptionError
 
@@ -30,6 +29,8 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
 
 
 def _importable(module: str) -> bool:
+    import importlib.util  # only when an entry's extras are asked for (not on every start-up)
+
     try:
         return importlib.util.find_spec(module) is not None
     except (ImportError, ValueError):  # a parent that fails to import; a module set to None
