@@ -18,6 +18,7 @@ metrics=$(python scripts/buildable_metrics.py text data-to-text)
 # these one-line texts have none (it would equal rougeL).
 echo "== scores of the bundled E2E sample (examples/e2e/sample.jsonl)" >&2
 set -x
+# shellcheck disable=SC2086
 nlgmetrics score --jsonl examples/e2e/sample.jsonl --edit-multi-ref best --rouge-types rouge1 rouge2 rougeL -m $metrics
 { set +x; } 2>/dev/null
 
