@@ -2,24 +2,31 @@
 
     python scripts/buildable_metrics.py text data-to-text
 
-A metric whose optional extra is missing raises MissingExtraError when it is built; it is
-left out (and named on stderr). Used by scripts/release_check.sh to run the installed
-wheel's command line on every metric it can score.
+"Buildable" is the registry's notion (``nlgmetrics.available(buildable=True)``): every
+optional extra the metric needs is installed. The others are left out and named on stderr
+with the extra to install. Used by scripts/demo.sh and scripts/release_check.sh, which score
+the bundled E2E sample (predictions, several references, a table) with every metric of the
+kinds that read only those inputs: "text" and "data-to-text".
 """
 
 import sys
 
 import nlgmetrics
-from nlgmetrics.errors import MissingExtraError
+from nlgmetrics.registry import install_hint
 
+kinds = sys.argv[1:]
+if not kinds:
+    sys.exit("usage: python scripts/buildable_metrics.py KIND [KIND ...]   e.g. text data-to-text")
+known = {e.kind for e in nlgmetrics.available()}
+unknown = [k for k in kinds if k not in known]
+if unknown:
+    sys.exit(f"buildable_metrics.py: unknown kind(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
 names = []
 for entry in nlgmetrics.available():
-    if entry.kind not in sys.argv[1:]:
+    if entry.kind not in kinds:
         continue
-    try:
-        nlgmetrics.load(entry.name)
-    except MissingExtraError as e:
-        print(f"buildable_metrics.py: {entry.name} left out: {e}", file=sys.stderr)
+    if entry.missing:
+        print(f"buildable_metrics.py: {entry.name} left out: {install_hint(entry.missing)}", file=sys.stderr)
         continue
     names.append(entry.name)
 print(" ".join(names))

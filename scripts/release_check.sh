@@ -4,7 +4,8 @@
 #    sdist; the sdist, built alone in a fresh target directory, gives an identical wheel.
 # 2. The wheel goes into a fresh virtual environment (no checkout on the path) and the smoke
 #    suite (tests/smoke) runs through the installed package; the installed command line prints
-#    byte-identical JSON to the checkout's on the bundled sample, for every text metric.
+#    byte-identical JSON to the checkout's on the bundled sample, for every metric it can build
+#    that reads only what the sample has (scripts/buildable_metrics.py text data-to-text).
 # 3. The same smoke suite against the lowest and the newest versions that pyproject.toml
 #    allows for numpy and the light extras; the heavy extras ([neural], [torch]) are resolved
 #    at both ends and beside older site builds (installing torch twice would take most of
@@ -42,8 +43,9 @@ light_extras="report meteor rouge155 zh pandas dask"
 uv venv -q "$work/wheel" --python python3
 uv pip install -q --python "$work/wheel/bin/python" "nlgmetrics[${light_extras// /,}] @ file://$wheel" "pytest>=8"
 smoke "$work/wheel"
-# every text metric this install can build (one whose extra is not installed here, such as
-# cmrc2018 without [nltk], says so at construction and is left out of the comparison)
+# every metric that reads only what the sample has (kinds text and data-to-text) and that
+# this install can build: the registry's notion, as scripts/demo.sh uses it (cmrc2018 needs
+# [nltk], not installed here, and is left out, named on stderr)
 metrics=$("$work/wheel/bin/python" scripts/buildable_metrics.py text data-to-text)
 # shellcheck disable=SC2086
 "$work/wheel/bin/nlgmetrics" score --jsonl examples/e2e/sample.jsonl --edit-multi-ref best -m $metrics --format json --quiet > "$work/installed.json"

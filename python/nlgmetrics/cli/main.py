@@ -514,10 +514,14 @@ _CLASSIFICATION = (
 def _list(out) -> int:
     from ..tokenizers import DESCRIPTIONS
 
+    from ..registry import install_hint
+
     out.write("metrics:\n")
     for e in available():
         flav = f" [flavours: {', '.join(e.flavours)}]" if e.flavours else ""
-        out.write(f"  {e.name:<12} {e.description}{flav}\n")
+        missing = e.missing  # the one notion of buildable: scripts/buildable_metrics.py and the demo read it too
+        needs = f" [not buildable here: {install_hint(missing)}]" if missing else ""
+        out.write(f"  {e.name:<12} {e.description}{flav}{needs}\n")
     out.write("classification (nlgmetrics classify; scikit-learn's numbers):\n")
     for name in _CLASSIFICATION:
         out.write(f"  {name}\n")
