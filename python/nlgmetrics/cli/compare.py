@@ -121,8 +121,8 @@ def format_paired(results: Sequence["PairedTestResult"], fmt: str = "text", widt
         rows = []
         for i, name in enumerate(names):
             row: dict[str, Any] = {"system": name}
-            for res in results:
-                row[res.metric] = res.systems[i].to_dict()
+            for res in results:  # each metric's numbers with the signature they were made under
+                row[res.metric] = {**res.systems[i].to_dict(), "signature": res.signature.format(short=short)}
             rows.append(row)
         return json_text(rows, indent=4) + "\n"
     multiline = fmt == "text"

@@ -127,7 +127,8 @@ def run(args: argparse.Namespace, out, load_metric, read_lines, references) -> i
                 if not m:
                     raise InvalidInputError(f"{args.human}: no judged line belongs to a given system ({', '.join(sent)})")
                 res = segment_level(m, h, groups=g, correlation=corr, threshold=args.threshold, n_resamples=args.confidence_n, seed=args.seed, n_threads=args.n_threads)
-            results.append({"metric": metric.name, **res.to_dict()})
+            sig = metric.signature(next(iter(stats.values())).total()).format()  # the metric's scores the correlation is of
+            results.append({"metric": metric.name, **res.to_dict(), "signature": sig})
     if args.format == "json":
         out.write(json_text(results, indent=1) + "\n")
         return 0
