@@ -477,6 +477,12 @@ def aggregates_kinds() -> tuple[str, ...]:
 
 
 def _emit(args: argparse.Namespace, results: list[dict[str, Any]], out) -> None:
+    from .resources import annotate  # numbers that read an optional resource say which (cli/resources.py)
+
+    resource_notes = annotate(results)
+    if resource_notes and args.format != "json" and sys.stderr is not None:
+        for note in resource_notes:
+            sys.stderr.write(f"nlgmetrics: note: {note}\n")
     if args.format == "json":
         from .jsonout import json_text
     if args.sentence_level:

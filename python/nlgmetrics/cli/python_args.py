@@ -29,7 +29,7 @@ FLAGS: dict[str, str] = {
     "split_summaries=True": "--rouge-split-summaries",
     "on_empty='ignore'": "--rouge-on-empty ignore",
     "on_empty='zero'": "--rouge-on-empty zero",
-    "pass wordnet=<a WordNet reader>": "point $NLTK_DATA at a directory holding corpora/wordnet",
+    "pass wordnet=<a WordNet reader>": "set $NLTK_DATA to the directory above corpora/",
 }
 # Arguments named by messages of Python-only entry points, which no subcommand reaches
 # (kept out of FLAGS on purpose; the test checks each is named only there).
