@@ -200,3 +200,13 @@ def test_punkt_and_spm_models_are_named(texts, capsys):
     assert notes("nrefs:1|tok:13a|version:x") == []
     _, _, err = _run(capsys, ["score", "-r", str(texts / "ref.txt"), "-i", str(texts / "hyp.txt")])
     assert err == ""
+
+
+def test_correlation_intervals_name_their_resampler(texts, capsys):
+    (texts / "human.tsv").write_text("hyp.txt\t0.5\nhyp2.txt\t0.3\nref.txt\t0.9\n", encoding="utf-8")
+    argv = ["correlate", "-r", str(texts / "ref.txt"), "-i", str(texts / "hyp.txt"), str(texts / "hyp2.txt"), str(texts / "ref.txt"), "--human", str(texts / "human.tsv")]
+    code, out, err = _run(capsys, [*argv, "-cin", "20"])
+    assert code == 0 and "[" in out
+    assert err == "95% CI: nlgmetrics' percentile bootstrap over segments (Philox draws, seed 12345); not sacrebleu's bootstrap, which intervals a score, not a correlation\n"
+    code, out, err = _run(capsys, [*argv, "-cin", "0"])
+    assert code == 0 and "[" not in out and err == ""
