@@ -102,3 +102,12 @@ def test_spm_model_flag_scores_as_the_python_argument(texts, capsys):
     (row,) = json.loads(capsys.readouterr().out)
     want = BLEU(tokenize="flores200", spm_model=model).corpus_score(["the cat sat on a mat", "near dog 12"], [["the cat sat on the mat"], ["near the dog 12"]])
     assert code == 0 and row["score"] == want.score and "tok:flores200" in row["signature"]
+
+
+def test_sacrebleu_face_says_where_the_model_goes(texts, monkeypatch, capsys):
+    """sacrebleu's own command line has no flag for the model: its message says where the
+    file goes and which nlgmetrics command takes a path, never the Python argument."""
+    monkeypatch.setenv("SACREBLEU", str(texts / "no-cache"))
+    code = main(["sacrebleu", str(texts / "r.txt"), "-i", str(texts / "h.txt"), "-tok", "flores200"])
+    err = capsys.readouterr().err
+    assert code == 1 and "put the model there (nlgmetrics score takes --spm-model PATH)" in err and "spm_model" not in err

@@ -46,6 +46,17 @@ PYTHON_ONLY: dict[str, str] = {
 _PATTERN = re.compile("|".join(("(?<![\\w])" if k[0].isalnum() else "") + re.escape(k) for k in sorted(FLAGS, key=len, reverse=True)))
 
 
-def cli_words(message: str) -> str:
-    """``message`` with each Python argument it names replaced by its flag."""
+# sacrebleu's own command line (`nlgmetrics sacrebleu`) has no flag for these: its users
+# are told where the file goes, and which nlgmetrics command takes the path
+SACREBLEU_FACE: dict[str, str] = {
+    "pass spm_model=PATH, or fetch": "put the model there (nlgmetrics score takes --spm-model PATH), or fetch",
+}
+
+
+def cli_words(message: str, face: str | None = None) -> str:
+    """``message`` with each Python argument it names replaced by its flag (``face="sacrebleu"``:
+    by what sacrebleu's command line can do instead)."""
+    if face == "sacrebleu":
+        for words, instead in SACREBLEU_FACE.items():
+            message = message.replace(words, instead)
     return _PATTERN.sub(lambda m: FLAGS[m.group(0)], message)
