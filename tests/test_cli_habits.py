@@ -210,3 +210,8 @@ def test_correlation_intervals_name_their_resampler(texts, capsys):
     assert err == "95% CI: nlgmetrics' percentile bootstrap over segments (Philox draws, seed 12345); not sacrebleu's bootstrap, which intervals a score, not a correlation\n"
     code, out, err = _run(capsys, [*argv, "-cin", "0"])
     assert code == 0 and "[" not in out and err == ""
+
+
+def test_list_presets_refuses_scoring_flags(capsys):
+    code, out, err = _run(capsys, ["score", "--list-presets", "-m", "chrf"])
+    assert code == 2 and out == "" and err == "nlgmetrics: error: --list-presets lists the presets and ignores -m/--metrics: drop it\n"

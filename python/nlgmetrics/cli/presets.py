@@ -52,6 +52,8 @@ def refuse_ignored_flags(parser: argparse.ArgumentParser, args: argparse.Namespa
     for action in given_actions(parser, argv):
         if action.dest not in PRESET_DESTS and action.option_strings:
             name = "/".join(action.option_strings)
+            if args.preset is None:  # --list-presets alone
+                raise UsageError(f"--list-presets lists the presets and ignores {name}: drop it")
             raise UsageError(f"--preset {args.preset} runs {args.preset}'s own pipeline and ignores {name}: drop it")
 
 
