@@ -81,7 +81,7 @@ def test_cli_preset_on_generated_predictions(golden, tmp_path):
             out.write(json.dumps({"prompt": "<s>", "predict": p, "label": l}, ensure_ascii=False) + "\n")
     r = _cli("--jsonl", str(f), "--preset", "llamafactory", "-f", "json")
     assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout) == golden["means"]
+    assert json.loads(r.stdout)["scores"] == golden["means"]
     r = _cli("--jsonl", str(f), "--preset", "llamafactory")
     assert f"rouge-l = {golden['means']['rouge-l']!r}" in r.stdout
 
@@ -150,7 +150,7 @@ def test_cli_longbench_preset(eval_golden, tmp_path):
             out.write(json.dumps({"pred": p, "answers": a, "all_classes": None, "length": 100}) + "\n")
     r = _cli("--jsonl", str(f), "--preset", "longbench", "-f", "json")
     assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout) == {"gov_report": eval_golden["longbench"]["scores"]["gov_report"]}
+    assert json.loads(r.stdout)["scores"] == {"gov_report": eval_golden["longbench"]["scores"]["gov_report"]}
     bad = tmp_path / "lcc.jsonl"  # a code dataset: fuzzywuzzy's ratio, not reproduced
     bad.write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
     r = _cli("--jsonl", str(bad), "--preset", "longbench")
@@ -171,4 +171,4 @@ def test_cli_longbench_preset_qa_datasets(case, tmp_path):
             out.write(json.dumps({"pred": p, "answers": a, "all_classes": None, "length": 100}, ensure_ascii=False) + "\n")
     r = _cli("--jsonl", str(f), "--preset", "longbench", "-f", "json")
     assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout) == {c["dataset"]: c["score"]}
+    assert json.loads(r.stdout)["scores"] == {c["dataset"]: c["score"]}

@@ -110,18 +110,21 @@ def test_cli_preset_equals_result_json(tmp_path):
         _write(f, c["predictions"], c["answers"], c["lengths"])
         r = _cli("--jsonl", str(f), "--preset", "longbench-e", "-f", "json")
         assert r.returncode == 0, r.stderr
-        result.update(json.loads(r.stdout))
+        doc = json.loads(r.stdout)
+        assert doc["preset"] == "longbench-e" and doc["signature"].startswith("preset:longbench-e|framework:longbench-v1|")
+        result.update({k: {b: float("nan") if v is None else v for b, v in buckets.items()} for k, buckets in doc["scores"].items()})
     assert same(result, json.loads(GOLDEN["result_json"]))
-    c = CASES["triviaqa_short_only"]  # one file's output is eval.py's json.dump text of that dataset
+    c = CASES["triviaqa_short_only"]  # eval.py's dictionary of that dataset; its NaN (no example in a bucket) is JSON's null
     r = _cli("--jsonl", str(tmp_path / "triviaqa.jsonl"), "--preset", "longbench-e", "-f", "json")
-    assert r.stdout == json.dumps({"triviaqa": c["scorer_e"]}, indent=4) + "\n" and "NaN" in r.stdout
+    strict = {b: None if v != v else v for b, v in c["scorer_e"].items()}
+    assert json.loads(r.stdout)["scores"] == {"triviaqa": strict} and None in strict.values() and "NaN" not in r.stdout
 
 
 def test_cli_preset_errors(tmp_path):
     good = tmp_path / "hotpotqa.jsonl"
     _write(good, ["Paris", "x"], [["paris"], ["y"]], [10, 5000])
     r = _cli("--jsonl", str(good), "--preset", "longbench-e")
-    assert r.returncode == 0 and r.stdout == "hotpotqa = {'0-4k': 100.0, '4-8k': 0.0, '8k+': nan}\n"
+    assert r.returncode == 0 and r.stdout.startswith("hotpotqa = {'0-4k': 100.0, '4-8k': 0.0, '8k+': nan}\npreset:longbench-e|")
     code = tmp_path / "lcc.jsonl"  # a code dataset (fuzzywuzzy): not reproduced, as without --e
     code.write_text(good.read_text(encoding="utf-8"), encoding="utf-8")
     cases = {code: "not one of LongBench's ROUGE or QA F1 datasets"}

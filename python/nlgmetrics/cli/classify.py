@@ -428,9 +428,19 @@ def _stream(args: argparse.Namespace, rows: Iterator[dict[str, Any]], path: str)
     return out
 
 
+def _signature(args: argparse.Namespace) -> str:
+    """What moves the numbers of one ``classify`` run, and the scikit-learn they equal."""
+    from ..signature import Signature
+
+    items = {"tool": "classify", "average": args.average, "pos_label": args.pos_label, "multi_class": args.multi_class,
+             "max_fpr": args.max_fpr, "kappa": args.kappa_weights, "calibration_bins": args.calibration_bins,
+             "map": args.map_convention, "streaming": args.streaming, "bins": args.bins if args.streaming == "binned" else None, "equals": "scikit-learn-1.9.1"}
+    return Signature(items).format()
+
+
 def _emit(args: argparse.Namespace, res: dict[str, Any], out: Any) -> None:
     if args.format == "json":
-        out.write(json_text(res) + "\n")
+        out.write(json_text({**res, "signature": _signature(args)}) + "\n")
         return
     scalars = {k: v for k, v in res.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
     if args.format == "tsv":

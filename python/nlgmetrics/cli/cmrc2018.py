@@ -5,7 +5,8 @@
 Prints the script's line, ``{"AVERAGE": "…", "F1": "…", "EM": "…", "TOTAL": n, "SKIP": k,
 "FILE": "predictions.json"}``: the same keys, order and values. A question without a
 prediction scores 0 and counts in ``TOTAL`` and ``SKIP``, with the script's
-``Unanswered question: ID`` on stderr (as a ``nlgmetrics:`` line).
+``Unanswered question: ID`` on stderr (as a ``nlgmetrics:`` line). ``-f json`` gives
+``{"scores": <that dictionary>, "signature": ...}`` instead.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ def add_parser(sub: Any) -> None:
     c = sub.add_parser("cmrc2018", help="CMRC 2018 F1 / EM, as the official cmrc2018_evaluate.py")
     c.add_argument("dataset_file", help="the official SQuAD-style dataset file (cmrc2018_dev.json)")
     c.add_argument("prediction_file", help="predictions JSON: {question id: answer}")
+    c.add_argument("-f", "--format", choices=["official", "json"], default="official", help="official: the script's own print, byte for byte (default); json: {\"scores\": ..., \"signature\": ...}")
 
 
 def run(args: argparse.Namespace, out, err) -> int:
@@ -37,5 +39,11 @@ def run(args: argparse.Namespace, out, err) -> int:
 
     result = evaluate_official(dataset, preds, warn=warn)
     result["FILE"] = args.prediction_file
+    if args.format == "json":  # ours: the script's dictionary and the signature (its print has no room for one)
+        from .jsonout import json_text
+        from .squad import signature
+
+        out.write(json_text({"scores": result, "signature": signature("cmrc2018-evaluate-v5", tok="nltk-punkt")}, indent=2) + "\n")
+        return 0
     out.write(json.dumps(result) + "\n")
     return 0

@@ -4,8 +4,8 @@
     nlgmetrics coco -a references.jsonl -R system.tsv --per-image --format json
 
 Text output mirrors COCOEvalCap's prints (``Bleu_1: 0.568`` ...); ``--format json``
-gives ``{"eval": {...}, "n_images": N, "bleu_stats": {...}}`` (and ``"img_to_eval"``
-with ``--per-image``); ``--format tsv`` one metric per line, or one image per line with
+gives ``{"eval": {...}, "n_images": N, "bleu_stats": {...}, "signature": "..."}`` (and
+``"img_to_eval"`` with ``--per-image``); ``--format tsv`` one metric per line, or one image per line with
 ``--per-image``. METEOR and ROUGE-L appear when their scorers are registered with
 ``nlgmetrics.tasks.coco.register_scorer``.
 """
@@ -32,6 +32,13 @@ def add_parser(sub: Any) -> None:
     c.add_argument("--n-threads", type=int, default=0, help="worker threads (0 = all cores); results do not depend on it")
 
 
+def _signature(ev: Any) -> str:
+    """The scorers of the run and the tokenization they read (COCOEvalCap's pipeline)."""
+    from ..signature import Signature
+
+    return Signature({"tool": "coco", "tok": "ptb-corenlp-3.4.1", "scorers": "+".join(ev.eval), "equals": "pycocoevalcap-1.2"}).format()
+
+
 def run(args: argparse.Namespace, out, err) -> int:
     from ..tasks.coco import evaluate
 
@@ -44,6 +51,7 @@ def run(args: argparse.Namespace, out, err) -> int:
         doc: dict[str, Any] = {"eval": ev.eval, "n_images": len(ev.image_ids), "bleu_stats": ev.bleu_stats}
         if args.per_image:
             doc["img_to_eval"] = list(ev.img_to_eval.values())
+        doc["signature"] = _signature(ev)
         out.write(json_text(doc, indent=1) + "\n")
     elif args.format == "tsv":
         if args.per_image:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
 if TYPE_CHECKING:
@@ -127,7 +128,8 @@ def run(args: argparse.Namespace, out, load_metric, read_lines, references) -> i
                 if not m:
                     raise InvalidInputError(f"{args.human}: no judged line belongs to a given system ({', '.join(sent)})")
                 res = segment_level(m, h, groups=g, correlation=corr, threshold=args.threshold, n_resamples=args.confidence_n, seed=args.seed, n_threads=args.n_threads)
-            results.append({"metric": metric.name, **res.to_dict()})
+            sig = metric.signature(next(iter(stats.values())).total()).format()  # the metric's scores the correlation is of
+            results.append({"metric": metric.name, **res.to_dict(), "signature": sig})
     if args.format == "json":
         out.write(json_text(results, indent=1) + "\n")
         return 0
@@ -135,4 +137,8 @@ def run(args: argparse.Namespace, out, load_metric, read_lines, references) -> i
     for r in results:
         ci = f" [{r['lower']:.{w}f}, {r['upper']:.{w}f}]" if r["lower"] is not None else ""
         out.write(f"{r['metric']}\t{r['level']}\t{r['correlation']}\t{r['value']:.{w}f}{ci}\tn={r['n']}\n")
+    if any(r["lower"] is not None for r in results) and sys.stderr is not None:  # which resampler made the intervals, in words
+        unit = "segments" if args.level == "system" else "items (source segments)"
+        sys.stderr.write(f"95% CI: nlgmetrics' percentile bootstrap over {unit} (Philox draws, seed {args.seed}); "
+                         "not sacrebleu's bootstrap, which intervals a score, not a correlation\n")
     return 0

@@ -47,6 +47,13 @@ def _say(message: str) -> None:
         pass
 
 
+def _cli_words(e: BaseException) -> str:
+    """The library's message with the flags for the Python arguments it names (cli/python_args.py)."""
+    from .python_args import cli_words
+
+    return cli_words(str(e))
+
+
 def _os_message(e: OSError) -> str:
     text = e.strerror or str(e) or type(e).__name__
     return f"{text}: {e.filename}" if e.filename else text
@@ -106,13 +113,13 @@ def _guarded(command: Callable[[], int]) -> int:
         _say(f"error: {e}")
         return EXIT_USAGE
     except (InvalidOptionError, MissingExtraError) as e:
-        _say(f"error: {e}")
+        _say(f"error: {_cli_words(e)}")
         return EXIT_USAGE
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_BROKEN_PIPE
     except NlgMetricsError as e:
-        _say(f"error: {e}")
+        _say(f"error: {_cli_words(e)}")
         return EXIT_DATA
     except OSError as e:
         _say(f"error: {_os_message(e)}")

@@ -256,7 +256,8 @@ def _declare_score_options(s: Any) -> None:
     s.add_argument("-i", "--input", nargs="+", action=ExtendAction, default=None, metavar="HYP", help="system output file(s); stdin when absent (repeat -i to add files)")
     s.add_argument("--jsonl", default=None, metavar="FILE", help='JSON lines with "prediction" and "references" (instead of -r/-i)')
     s.add_argument("-m", "--metrics", nargs="+", action=ExtendAction, default=["bleu"], metavar="METRIC", help="metrics to compute (default: bleu; repeat -m to add metrics)")
-    s.add_argument("--preset", default=None, metavar="NAME", help="a toolchain's whole metric pipeline on its own --jsonl file, e.g. llamafactory (generated_predictions.jsonl); replaces -m")
+    s.add_argument("--preset", default=None, metavar="NAME", help="a toolchain's whole metric pipeline on its own --jsonl file, e.g. llamafactory (generated_predictions.jsonl); replaces -m (--list-presets lists them)")
+    s.add_argument("--list-presets", action="store_true", help="list every --preset: the framework and version it reproduces, the fields it reads")
     s.add_argument("-f", "--format", choices=["text", "json", "tsv"], default="text", help="output format (default: text)")
     s.add_argument("-tok", "--tokenize", default=None, help="tokenizer for the metrics that take one")
     s.add_argument("-lc", "--lowercase", action="store_true", help="lowercase BLEU (as sacrebleu: chrF takes --chrf-lowercase, TER --ter-case-sensitive), PER, NIST and diversity")
@@ -409,6 +410,10 @@ def _inputs(args: argparse.Namespace, metrics: list[tuple[str, Any]] = ()) -> tu
 
 
 def _score(args: argparse.Namespace, out, built: dict[str, Any]) -> int:
+    if args.list_presets:  # llm presets (cli/presets.py)
+        from .presets import list_presets
+
+        return list_presets(args, out)
     if getattr(args, "preset", None):  # llm presets: a toolchain's own pipeline (cli/presets.py)
         from .presets import run as _run_preset
 
@@ -472,6 +477,12 @@ def aggregates_kinds() -> tuple[str, ...]:
 
 
 def _emit(args: argparse.Namespace, results: list[dict[str, Any]], out) -> None:
+    from .resources import annotate  # numbers that read an optional resource say which (cli/resources.py)
+
+    resource_notes = annotate(results)
+    if resource_notes and args.format != "json" and sys.stderr is not None:
+        for note in resource_notes:
+            sys.stderr.write(f"nlgmetrics: note: {note}\n")
     if args.format == "json":
         from .jsonout import json_text
     if args.sentence_level:
@@ -652,7 +663,12 @@ def _started() -> None:
 
 def _dispatch_with_hints(argv: list[str], started: Any = None) -> int:
     try:
-        return _dispatch(*_parse(argv), started)
+        sub, args = _parse(argv)
+        if args.command == "score" and (args.preset or args.list_presets):  # a preset reads none of score's metric flags
+            from .presets import refuse_ignored_flags
+
+            refuse_ignored_flags(sub, args, argv[1:])
+        return _dispatch(sub, args, started)
     except UsageError as e:
         from .sacrebleu_cli import hint_for_native  # a sacrebleu habit: say what to write instead
 

@@ -16,6 +16,7 @@ def _add_bleu(g: argparse._ArgumentGroup) -> None:
     g.add_argument("--smooth-method", "-s", dest="bleu_smooth_method", default="exp", choices=["none", "floor", "add-k", "exp"], help="BLEU smoothing (default: exp)")
     g.add_argument("--smooth-value", "-sv", dest="bleu_smooth_value", type=float, default=None, help="value for floor / add-k smoothing")
     g.add_argument("--max-ngram-order", dest="bleu_max_ngram_order", type=int, default=4, help="BLEU n-gram order (default: 4)")
+    g.add_argument("--spm-model", dest="bleu_spm_model", default=None, metavar="PATH", help="SentencePiece model file of -tok flores101 / flores200 (default: sacrebleu's cache, $SACREBLEU/models; nothing is downloaded)")
     g.add_argument("--effective-order", "-e", dest="bleu_effective_order", action="store_true", help="BLEU effective order (on for --sentence-level, as sacrebleu)")
 
 
@@ -31,6 +32,8 @@ def _collect_bleu(a: argparse.Namespace) -> dict[str, Any]:
         )
         if a.tokenize is not None:
             opts["tokenize"] = a.tokenize
+            if a.tokenize in ("flores101", "flores200") and a.bleu_spm_model is not None:  # read (so allowed) with spBLEU only
+                opts["spm_model"] = a.bleu_spm_model
         elif a.trg_lang:
             opts["trg_lang"] = a.trg_lang
     return opts

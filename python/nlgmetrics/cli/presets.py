@@ -1,8 +1,92 @@
 """``nlgmetrics score --jsonl FILE --preset NAME``: a toolchain's whole metric pipeline run
 on its own prediction file (``--preset llamafactory`` on LLaMA-Factory's
-``generated_predictions.jsonl``, fields ``predict`` and ``label``)."""
+``generated_predictions.jsonl``, fields ``predict`` and ``label``).
+
+Every output carries a signature naming the preset, the framework version it reproduces
+and the segmenter it depends on (jieba's version); ``--list-presets`` lists them all. A
+preset runs its framework's pipeline as a whole, so any other ``score`` flag would be
+ignored: it is refused instead (:func:`refuse_ignored_flags`).
+"""
 
 from __future__ import annotations
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any, Sequence
+
+# The score options a preset reads; any other one the command line names is refused.
+PRESET_DESTS = frozenset({"jsonl", "preset", "format", "n_threads", "quiet", "list_presets"})
+# Presets whose numbers go through jieba's segmentation (its version is in the signature).
+_JIEBA = frozenset({"llamafactory", "llamafactory-script", "longbench", "longbench-e", "opencompass", "evalscope"})
+
+
+def given_actions(parser: argparse.ArgumentParser, argv: Sequence[str]) -> list[argparse.Action]:
+    """The options of ``parser`` that ``argv`` names, as argparse resolves them: exact
+    names, ``--name=value``, unique abbreviations of long names and attached short values
+    (``-w3``). Tokens after ``--`` are values."""
+    options = parser._option_string_actions
+    found: list[argparse.Action] = []
+    for token in argv:
+        if token == "--":
+            break
+        if token[:1] != "-" or token == "-":
+            continue
+        name = token.split("=", 1)[0]
+        action = options.get(name)
+        if action is None and name[:2] == "--":
+            matches = {id(a): a for s, a in options.items() if s.startswith(name)}
+            action = next(iter(matches.values())) if len(matches) == 1 else None
+        if action is None and name[1:2] != "-":
+            action = options.get(name[:2])
+        if action is not None and action not in found:
+            found.append(action)
+    return found
+
+
+def refuse_ignored_flags(parser: argparse.ArgumentParser, args: argparse.Namespace, argv: Sequence[str]) -> None:
+    """A usage error naming the first option ``argv`` gives that ``--preset`` does not read
+    (``--preset llamafactory -m bleu``: the preset computes its own metrics)."""
+    from .guard import UsageError
+
+    for action in given_actions(parser, argv):
+        if action.dest not in PRESET_DESTS and action.option_strings:
+            name = "/".join(action.option_strings)
+            if args.preset is None:  # --list-presets alone
+                raise UsageError(f"--list-presets lists the presets and ignores {name}: drop it")
+            raise UsageError(f"--preset {args.preset} runs {args.preset}'s own pipeline and ignores {name}: drop it")
+
+
+def signature(name: str) -> str:
+    from ..metrics.llm_presets import PRESET_FRAMEWORKS
+    from ..signature import Signature
+
+    items: dict[str, Any] = {"preset": name, "framework": PRESET_FRAMEWORKS[name]}
+    if name in _JIEBA:
+        from ..metrics.rouge_zh import jieba_version
+
+        items["tok"] = f"jieba-{jieba_version()}"
+    return Signature(items).format()
+
+
+def list_presets(args: argparse.Namespace, out: Any) -> int:
+    """``score --list-presets``: every preset, the fields it reads and what it reproduces."""
+    from ..metrics.llm_presets import PRESET_FRAMEWORKS, PRESET_SOURCES, PRESETS
+
+    rows = [{"preset": name, "fields": list(fields), "framework": PRESET_FRAMEWORKS[name], "reproduces": PRESET_SOURCES[name], "signature": signature(name)}
+            for name, (fields, _) in PRESETS.items()]
+    if args.format == "json":
+        from .jsonout import json_text
+
+        out.write(json_text(rows, indent=1) + "\n")
+    elif args.format == "tsv":
+        out.write("preset\tfields\tframework\treproduces\n")
+        for r in rows:
+            out.write(f"{r['preset']}\t{','.join(r['fields'])}\t{r['framework']}\t{r['reproduces']}\n")
+    else:
+        for r in rows:
+            out.write(f"{r['preset']:<20} {r['reproduces']}\n{'':<20} --jsonl fields: {', '.join(r['fields'])}\n")
+    return 0
 
 
 def run(args, out, usage_error) -> int:
@@ -13,7 +97,7 @@ def run(args, out, usage_error) -> int:
     from ..metrics.llm_presets import PRESETS
 
     if args.preset not in PRESETS:
-        raise usage_error(f"unknown preset {args.preset!r}; known: {', '.join(PRESETS)}")
+        raise usage_error(f"unknown preset {args.preset!r}; known: {', '.join(PRESETS)} (score --list-presets)")
     if not args.jsonl:
         raise usage_error(f"--preset {args.preset} reads the toolchain's JSON lines: give --jsonl FILE")
     if args.references or args.input:
@@ -32,9 +116,13 @@ def run(args, out, usage_error) -> int:
             raise InvalidInputError(f"{args.jsonl}:{lineno}: expected an object with fields {want} ({args.preset} layout)")
         records.append(obj)
     result = fn(records, args.jsonl, args.n_threads)
-    if args.format == "json":
-        out.write(json.dumps(result, indent=4) + "\n")
+    sig = signature(args.preset)
+    if args.format == "json":  # the framework's own keys and values under "scores", with the signature
+        from .jsonout import json_text
+
+        out.write(json_text({"preset": args.preset, "scores": result, "signature": sig}, indent=4) + "\n")
     else:
         for k, v in result.items():
             out.write(f"{k} = {v!r}\n" if args.format == "text" else f"{k}\t{v!r}\n")
+        out.write(sig + "\n" if args.format == "text" else f"signature\t{sig}\n")
     return 0

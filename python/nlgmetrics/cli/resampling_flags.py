@@ -15,6 +15,15 @@ def add_resampling_flags(p: argparse.ArgumentParser | argparse._ArgumentGroup) -
     p.add_argument("--resampling", choices=["multinomial", "poisson"], default="multinomial", help="bootstrap draws: multinomial, or Poisson(1) weights keyed by segment id (default: multinomial)")
 
 
+def method_words(method: str, resampling: str = "multinomial", kind: str = "bootstrap") -> str:
+    """The resampler of an interval or test in words a sacrebleu user recognises: the
+    signature's ``resampling:philox`` alone reads as sacrebleu's bootstrap."""
+    if method == "sacrebleu":
+        return f"sacrebleu 2.6's {kind} (its numpy draws and float32 sums, bit for bit)"
+    draws = "Poisson(1) weights keyed by segment id" if resampling == "poisson" else "Philox draws"
+    return f"nlgmetrics' {kind} ({draws}, exact sums), not sacrebleu's: --method sacrebleu gives sacrebleu's"
+
+
 def add_confidence_flags(p: argparse.ArgumentParser) -> None:
     """Flags of ``nlgmetrics score`` for bootstrap confidence intervals."""
     g = p.add_argument_group("confidence intervals")

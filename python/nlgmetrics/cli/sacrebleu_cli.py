@@ -517,6 +517,10 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         code = e.code if isinstance(e.code, int) else 1
     except (NlgMetricsError, MissingExtraError, OSError, UnicodeDecodeError) as e:
         msg = f"{e.strerror}: {e.filename}" if isinstance(e, OSError) and e.filename else str(e)
+        if isinstance(e, (NlgMetricsError, MissingExtraError)):  # the library's Python arguments, in this face's words
+            from .python_args import cli_words
+
+            msg = cli_words(msg, face="sacrebleu")
         _error(msg)
         code = 1
     except KeyboardInterrupt:  # Ctrl-C: no traceback, the shell's status for SIGINT

@@ -117,6 +117,57 @@ def opencompass_jieba_rouge(predictions: Sequence[str], references: Sequence[str
     return {k: s.types[t].fmeasure * 100 for k, t in (("rouge1", "rouge-1"), ("rouge2", "rouge-2"), ("rougeL", "rouge-l"))}
 
 
+EVALSCOPE_ROUGE_KEYS = tuple(f"Rouge-{t}-{s}" for t in ("1", "2", "L") for s in ("R", "P", "F"))
+
+
+def _has_cjk_unified(text: str) -> bool:
+    """evalscope's ``is_contains_chinese``: a character in U+4E00..U+9FA5."""
+    return any("\u4e00" <= c <= "\u9fa5" for c in text)
+
+
+def evalscope_rouge_rows(predictions: Sequence[str], references: Sequence[str], *, n_threads: int = 0) -> np.ndarray:
+    """Per pair evalscope 1.14's ``compute_rouge_score_one_sample_zh([pred], [ref])``
+    (``evalscope/metrics/utils/rouge.py``), columns :data:`EVALSCOPE_ROUGE_KEYS` (0–1): each
+    side is cut by jieba only if it holds a character in U+4E00..U+9FA5 (else split on
+    whitespace as it stands), then ``rouge_chinese.Rouge().get_scores(p, r,
+    ignore_empty=True)``; a pair with an empty side, or one the package raises on (no
+    sentence), is all 0.0, as evalscope's mean of no scored pair."""
+    from .rouge_pltrdy import jieba_join
+
+    preds = _texts(predictions, "predictions")
+    refs = _texts(references, "references")
+    if len(preds) != len(refs):
+        raise LengthMismatchError(f"predictions and references: lengths differ ({len(preds)} vs {len(refs)})")
+
+    def cut(texts: list[str]) -> list[str]:
+        picked = [i for i, t in enumerate(texts) if _has_cjk_unified(t)]
+        out = list(texts)
+        for i, joined in zip(picked, jieba_join([texts[i] for i in picked], n_threads)):
+            out[i] = joined
+        return out
+
+    hyps, gold = cut(preds), cut(refs)
+    m = _core.rouge_pltrdy_stats(hyps, gold, ["rouge-1", "rouge-2", "rouge-l"], "rouge-chinese", True, n_threads)
+    scored = (m[:, -1] > 0) & np.fromiter((bool(h) and bool(r) for h, r in zip(hyps, gold)), dtype=bool, count=len(hyps))
+    prf = np.where(scored[:, None], m[:, :9], 0.0)
+    return prf[:, [1, 0, 2, 4, 3, 5, 7, 6, 8]]  # the core's P, R, F per type -> evalscope's R, P, F
+
+
+def evalscope_rouge(predictions: Sequence[str], references: Sequence[str], *, n_threads: int = 0) -> dict[str, float]:
+    """evalscope 1.14's General QA ``Rouge`` numbers: per sample
+    :func:`evalscope_rouge_rows`, then its ``mean`` aggregation (``sum(values) / len(values)``,
+    the builtin sum) of each key; 0–1 scale, keys ``Rouge-1-R`` ... ``Rouge-L-F``.
+
+    >>> from nlgmetrics.metrics.llm_presets import evalscope_rouge
+    >>> evalscope_rouge(["今天天气很好"], ["今天天气不错"])["Rouge-L-F"]
+    0.39999999520000007
+    """
+    rows = evalscope_rouge_rows(predictions, references, n_threads=n_threads)
+    if not len(rows):
+        raise InvalidInputError("evalscope's mean of no sample: nothing to score")
+    return {k: sum(rows[:, j].tolist()) / len(rows) for j, k in enumerate(EVALSCOPE_ROUGE_KEYS)}
+
+
 LONGBENCH_ROUGE = {"dureader": True, "vcsum": True, "gov_report": False, "qmsum": False, "multi_news": False, "samsum": False}
 # Frames below Rouge.get_scores when `python eval.py` runs LongBench's scorer: <module>,
 # scorer, [rouge_zh_score,] rouge_score; and from get_scores down to the first _recon call:
@@ -235,10 +286,36 @@ def _longbench_e_preset(records: list[dict], path: str, n_threads: int) -> dict[
         raise InvalidInputError(f"{path}: LongBench names the dataset by the file name; {e}") from None
 
 
+def _opencompass_preset(records: list[dict], path: str, n_threads: int) -> dict[str, float]:
+    """OpenCompass's prediction records (``prediction``, ``gold``) through ``JiebaRougeEvaluator``."""
+    return opencompass_jieba_rouge([r["prediction"] for r in records], [r["gold"] for r in records], n_threads=n_threads)
+
+
+def _evalscope_preset(records: list[dict], path: str, n_threads: int) -> dict[str, float]:
+    """evalscope's General QA ``Rouge`` of (``prediction``, ``answer``) records."""
+    return evalscope_rouge([r["prediction"] for r in records], [r["answer"] for r in records], n_threads=n_threads)
+
+
 # name -> ({field: type}, function(records, path, n_threads) -> dict)
 PRESETS: dict[str, tuple[dict[str, type], Any]] = {
     "llamafactory": ({"predict": str, "label": str}, _llamafactory_preset("mean")),
     "llamafactory-script": ({"predict": str, "label": str}, _llamafactory_preset("sum")),
     "longbench": ({"pred": str, "answers": list}, _longbench_preset),
     "longbench-e": ({"pred": str, "answers": list}, _longbench_e_preset),
+    "opencompass": ({"prediction": str, "gold": str}, _opencompass_preset),
+    "evalscope": ({"prediction": str, "answer": str}, _evalscope_preset),
+}
+# name -> the framework, version and code each preset reproduces (`score --list-presets`)
+PRESET_SOURCES: dict[str, str] = {
+    "llamafactory": "LLaMA-Factory 0.9.5 ComputeSimilarity (src/llamafactory/train/sft/metric.py), np.mean: predict_results.json",
+    "llamafactory-script": "LLaMA-Factory 0.9.5 scripts/eval_bleu_rouge.py, sum(scores) / len(scores)",
+    "longbench": "LongBench (THUDM/LongBench, v1) eval.py scorer: ROUGE and QA F1 datasets, by file name",
+    "longbench-e": "LongBench (THUDM/LongBench, v1) eval.py --e scorer_e: length buckets",
+    "opencompass": "OpenCompass 0.5.4 JiebaRougeEvaluator (icl_jieba_rouge_evaluator.py): rouge1/rouge2/rougeL x100",
+    "evalscope": "evalscope 1.14.1 General QA Rouge (metrics/utils/rouge.py compute_rouge_score_one_sample_zh), mean over samples",
+}
+# the framework and version of each preset as a signature value
+PRESET_FRAMEWORKS: dict[str, str] = {
+    "llamafactory": "llamafactory-0.9.5", "llamafactory-script": "llamafactory-0.9.5", "longbench": "longbench-v1",
+    "longbench-e": "longbench-v1", "opencompass": "opencompass-0.5.4", "evalscope": "evalscope-1.14.1",
 }
