@@ -173,3 +173,36 @@ def test_an_unknown_metric_still_gets_every_familys_options():
 
     assert option_set("no-such-metric") is None
     assert {m for ms, _ in MODULES.values() for m in ms.split()} <= set(OPTION_SETS)
+
+
+def test_the_top_level_parser_is_the_full_parsers_face(monkeypatch):
+    """`nlgmetrics --help` (and a command line without a known subcommand) uses a parser
+    that knows the subcommands by name and help line only: same help, same errors."""
+    from nlgmetrics.cli.guard import UsageError
+    from nlgmetrics.cli.main import COMMAND_HELP, COMMANDS, build_parser, subparsers, top_level_parser
+
+    monkeypatch.setenv("COLUMNS", "100")
+    full = build_parser()
+    assert top_level_parser().format_help() == full.format_help()
+    assert tuple(COMMAND_HELP) == COMMANDS
+    for argv in (["scor"], ["--nope"], ["-V", "x"], [], ["SCORE", "-m", "bleu"]):
+        results = []
+        for parser in (top_level_parser(), full):
+            try:
+                results.append(vars(parser.parse_args(argv)))
+            except UsageError as e:
+                results.append(str(e))
+            except SystemExit as e:
+                results.append(e.code)
+        assert results[0] == results[1], argv
+    assert set(subparsers(top_level_parser())) == set(subparsers(full))
+
+
+def test_top_level_help_loads_no_subcommand(tmp_path):
+    loaded = _loaded_after(["--help"])
+    assert not {m for m in loaded if m.startswith("nlgmetrics.cli.") and m.rpartition(".")[2] in COMMAND_MODULES}
+    assert _families(loaded) == set()
+    assert sorted(set(HEAVY) & loaded) == []
+
+
+COMMAND_MODULES = {"compare", "correlate", "classify", "coco", "report", "sacrebleu_cli", "squad", "cmrc2018"}

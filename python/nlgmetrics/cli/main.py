@@ -62,6 +62,35 @@ class _Parser(argparse.ArgumentParser):
 # Every subcommand, in the order `nlgmetrics --help` lists them.
 COMMANDS = ("score", "compare", "correlate", "list", "classify", "coco", "report", "sacrebleu", "squad", "cmrc2018")
 
+# Each subcommand's line in `nlgmetrics --help`, as its add_parser words it: the top-level
+# parser is built from these alone, without importing the subcommands' modules (numpy for
+# classify). tests/test_cli_lazy_options.py checks them against the full parser.
+COMMAND_HELP = {
+    "score": "score system outputs against references",
+    "compare": "paired significance tests of systems against a baseline",
+    "correlate": "correlate metric scores with human judgments",
+    "list": "list metrics, flavours and tokenizers",
+    "classify": "classification metrics (scikit-learn's numbers) from TSV/JSONL labels and scores",
+    "coco": "COCO caption evaluation (BLEU-1..4, CIDEr-D) as pycocoevalcap's COCOEvalCap",
+    "report": "a self-contained HTML report of systems (or classifiers), with plots and significance",
+    "sacrebleu": "sacrebleu 2.6's command line, byte-identical output",
+    "squad": "SQuAD v1.1 / v2.0 exact match and F1, as the official evaluation scripts",
+    "cmrc2018": "CMRC 2018 F1 / EM, as the official cmrc2018_evaluate.py",
+}
+
+
+@functools.cache
+def top_level_parser() -> argparse.ArgumentParser:
+    """The parser of a command line without a known subcommand (``--help``, ``--version``,
+    a typo): every subcommand by name and help line, none of their options. Its help and
+    errors are the full parser's (they never show a subcommand's options)."""
+    p = _Parser(prog="nlgmetrics", description="Exact, fast text-generation metrics.")
+    p.add_argument("--version", "-V", action="version", version=f"nlgmetrics {__version__}")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+    for name in COMMANDS:
+        sub.add_parser(name, help=COMMAND_HELP[name], add_help=name != "sacrebleu")
+    return p
+
 
 def build_parser(only: str | None = None, families: frozenset[str] | None = None) -> argparse.ArgumentParser:
     """The command line's parser; with ``only`` (a name in :data:`COMMANDS`), with that
@@ -253,7 +282,7 @@ def _declares_exactly(parser: argparse.ArgumentParser, named: frozenset[str]) ->
     return True
 
 
-_SCORE_HELP = "score system outputs against references"
+_SCORE_HELP = COMMAND_HELP["score"]
 
 
 def _declare_score_options(s: Any, families: frozenset[str] | None = None) -> None:
@@ -577,7 +606,7 @@ def _parse(argv: list[str]) -> tuple[argparse.ArgumentParser, argparse.Namespace
         if not _declares_exactly(subparsers(parser)[command], named):
             parser = None
     if parser is None:
-        parser = _parser(command)
+        parser = _parser(command) if command is not None else top_level_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         raise UsageError(f"give a subcommand: {', '.join(subparsers(parser))} (nlgmetrics --help)")
