@@ -596,9 +596,10 @@ def _parse(argv: list[str]) -> tuple[argparse.ArgumentParser, argparse.Namespace
         lean = _lean_score(argv)
         if lean is not None:
             return lean
-    # a known subcommand: its parser alone (anything else, e.g. --help: all), with the
-    # metric families its command line names; the families' modules and every family
-    # where an option token is not exactly one of the parser's (an abbreviation, help)
+    # A known subcommand: its parser alone, with only the metric families whose flags the
+    # command line names, unless an option token is not exactly one of that parser's (an
+    # abbreviation, help): then with every family, so help and errors are the full
+    # parser's. No known subcommand (--help, a typo): the top-level parser.
     parser = None
     if command is not None:
         named = _option_tokens(argv[1:])
