@@ -179,3 +179,27 @@ def test_the_entry_module_loads_nothing_before_its_handler():
     loaded = set(eval(out))
     assert {m for m in loaded if m.startswith("nlgmetrics")} == {"nlgmetrics", "nlgmetrics.__main__"}
     assert loaded <= {"nlgmetrics", "nlgmetrics.__main__", "__future__", "importlib", "importlib._bootstrap", "importlib._bootstrap_external", "warnings"}, loaded
+
+
+def test_a_file_write_delivers_a_ctrl_c_once_the_file_is_in_place(tmp_path):
+    """atomic_write (report -o, squad -o, --export-dir): a SIGINT during the write is held
+    until the new file is whole and in place, then raised as KeyboardInterrupt."""
+    import signal as signal_module
+
+    from nlgmetrics.cli import outputs
+
+    target = tmp_path / "page.html"
+    target.write_bytes(b"old")
+    real_fsync = os.fsync
+
+    def fsync_interrupted(fd):
+        signal_module.raise_signal(signal_module.SIGINT)  # lands mid-write
+        real_fsync(fd)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(os, "fsync", fsync_interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            outputs.atomic_write(str(target), b"new page")
+    assert target.read_bytes() == b"new page"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["page.html"]  # no temporary left
+    assert signal_module.getsignal(signal_module.SIGINT) is signal_module.default_int_handler

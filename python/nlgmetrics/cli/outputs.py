@@ -189,6 +189,8 @@ class _InterruptDeferred:
         signal.signal(signal.SIGINT, self._previous)
         if self._pending and callable(self._previous):
             self._previous(signal.SIGINT, None)  # Python's handler: KeyboardInterrupt now
+        elif self._pending and self._previous == signal.SIG_DFL:
+            signal.raise_signal(signal.SIGINT)  # the default action, now
 
 
 def atomic_write(path: str, data: bytes) -> None:
