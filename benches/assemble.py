@@ -9,6 +9,7 @@ from pathlib import Path
 HERE = Path(__file__).parent
 ORDER = [
     ("speed", "Speed: every case of issue #18 against its peer and the hardware floor"),
+    ("startup", "CLI start-up: every subcommand's --help and a one-line run"),
     ("bleu", "BLEU (sacrebleu, nltk and pycocoevalcap peers)"),
     ("nltk_bleu", "BLEU, nltk flavour"),
     ("chrf", "chrF / chrF++"),

@@ -12,6 +12,7 @@ run() {
     { echo "<!-- python $* -->"; python "$@"; } > "benches/results/$name.md" 2> "benches/results/$name.log" || echo "   $name failed (see benches/results/$name.log)" >&2
 }
 run speed benches/bench_speed.py --repeat 3
+run startup benches/bench_startup.py --markdown
 run bleu benches/bench_bleu.py --sizes 10000 100000
 run chrf benches/bench_chrf.py --synthetic 100000
 run ter benches/bench_ter.py --synthetic 10000 --peer-synthetic 2000 --peer-rows 8

@@ -5,8 +5,8 @@ Every ``import`` / ``from ... import`` statement of every module is read with ``
 (lazy imports inside functions and ``TYPE_CHECKING`` blocks included: a lazy upward
 import is still a dependency), resolved to the module it loads, and checked against
 the layer of the importing module. Import cycles are refused too, except plain
-registration (``cli/options.py`` importing the ``opts_<family>`` modules that call its
-``register_options``). DEVELOPING.md ("Rooms and layers") argues the order.
+registration (a metric module importing its flavour modules that register with it; the
+CLI's ``opts_<family>`` modules are imported by name, on demand). DEVELOPING.md ("Rooms and layers") argues the order.
 """
 
 from __future__ import annotations
@@ -44,9 +44,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 ]
 
 # Cycles allowed: an edge importer -> imported whose only purpose is to let the imported
-# module register itself (CLI flags; a metric's flavour subclasses).
+# module register itself (a metric's flavour subclasses).
 REGISTRATION = {
-    ("nlgmetrics.cli.options", "nlgmetrics.cli.opts_"),
     ("nlgmetrics.metrics.bleu", "nlgmetrics.metrics.bleu_"),
     ("nlgmetrics.metrics.rouge", "nlgmetrics.metrics.rouge155"),
     ("nlgmetrics.metrics.rouge", "nlgmetrics.metrics.rouge_coco"),

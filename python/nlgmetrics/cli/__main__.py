@@ -1,9 +1,3 @@
-import sys
+from nlgmetrics.__main__ import run
 
-try:
-    from .main import main
-except KeyboardInterrupt:  # Ctrl-C while the modules load: the CLI's status, no traceback
-    sys.stderr.write("nlgmetrics: interrupted\n")
-    sys.exit(130)
-
-sys.exit(main())
+run()  # `python -m nlgmetrics.cli`: as `python -m nlgmetrics` (the package's modules are loaded by now)

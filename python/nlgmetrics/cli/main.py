@@ -18,7 +18,7 @@ from ..errors import NlgMetricsError
 from ..io.text import read_lines
 from ..registry import available, load
 from .metric_options import metric_options
-from .options import OPTION_SETS
+from .options import modules_named, option_sets
 from . import checks
 from .guard import UsageError, guarded
 
@@ -62,16 +62,48 @@ class _Parser(argparse.ArgumentParser):
 # Every subcommand, in the order `nlgmetrics --help` lists them.
 COMMANDS = ("score", "compare", "correlate", "list", "classify", "coco", "report", "sacrebleu", "squad", "cmrc2018")
 
+# Each subcommand's line in `nlgmetrics --help`, as its add_parser words it: the top-level
+# parser is built from these alone, without importing the subcommands' modules (numpy for
+# classify). tests/test_cli_lazy_options.py checks them against the full parser.
+COMMAND_HELP = {
+    "score": "score system outputs against references",
+    "compare": "paired significance tests of systems against a baseline",
+    "correlate": "correlate metric scores with human judgments",
+    "list": "list metrics, flavours and tokenizers",
+    "classify": "classification metrics (scikit-learn's numbers) from TSV/JSONL labels and scores",
+    "coco": "COCO caption evaluation (BLEU-1..4, CIDEr-D) as pycocoevalcap's COCOEvalCap",
+    "report": "a self-contained HTML report of systems (or classifiers), with plots and significance",
+    "sacrebleu": "sacrebleu 2.6's command line, byte-identical output",
+    "squad": "SQuAD v1.1 / v2.0 exact match and F1, as the official evaluation scripts",
+    "cmrc2018": "CMRC 2018 F1 / EM, as the official cmrc2018_evaluate.py",
+}
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The command line's parser; with ``only`` (a name in :data:`COMMANDS`), with that
-    subcommand alone: a run needs only its own, and building the others imports their
-    modules (numpy for ``classify``), which would dominate a short run's start-up."""
+
+@functools.cache
+def top_level_parser() -> argparse.ArgumentParser:
+    """The parser of a command line without a known subcommand (``--help``, ``--version``,
+    a typo): every subcommand by name and help line, none of their options. Its help and
+    errors are the full parser's (they never show a subcommand's options)."""
     p = _Parser(prog="nlgmetrics", description="Exact, fast text-generation metrics.")
     p.add_argument("--version", "-V", action="version", version=f"nlgmetrics {__version__}")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
+    for name in COMMANDS:
+        sub.add_parser(name, help=COMMAND_HELP[name], add_help=name != "sacrebleu")
+    return p
+
+
+def build_parser(only: str | None = None, families: frozenset[str] | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with ``only`` (a name in :data:`COMMANDS`), with that
+    subcommand alone: a run needs only its own, and building the others imports their
+    modules (numpy for ``classify``), which would dominate a short run's start-up. With
+    ``families`` (``opts_<family>`` module names, :data:`.options.MODULES`), the metric
+    flags of those families only; by default every family's (help shows them all)."""
+    p = _Parser(prog="nlgmetrics", description="Exact, fast text-generation metrics.")
+    p.add_argument("--version", "-V", action="version", version=f"nlgmetrics {__version__}")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+    _add_shared_metric_flags = functools.partial(_add_metric_flags, families=families)
     if only in (None, "score"):
-        _declare_score_options(sub.add_parser("score", help=_SCORE_HELP))
+        _declare_score_options(sub.add_parser("score", help=_SCORE_HELP), families)
     # --- significance & meta-evaluation: compare, correlate (cli/compare.py, cli/correlate.py) ---
     if only in (None, "compare"):
         from . import compare
@@ -229,14 +261,9 @@ def _lean_score(argv: Sequence[str]) -> tuple[argparse.ArgumentParser, argparse.
     named = _option_tokens(argv[1:])
     score = _Parser(prog="nlgmetrics score")
     declaring = _Declaring(score, named)
-    _declare_score_options(declaring)
-    if not declaring.exact:
+    _declare_score_options(declaring, modules_named(named))
+    if not declaring.exact or not _declares_exactly(score, named):
         return None
-    options = score._option_string_actions
-    for token in named:
-        action = options.get(token) or options.get(token.split("=", 1)[0])
-        if action is None or isinstance(action, (argparse._HelpAction, argparse._VersionAction)):
-            return None
     try:
         parsed = score.parse_args(argv[1:])
     except UsageError:
@@ -244,11 +271,23 @@ def _lean_score(argv: Sequence[str]) -> tuple[argparse.ArgumentParser, argparse.
     return score, argparse.Namespace(command="score", **vars(parsed))
 
 
-_SCORE_HELP = "score system outputs against references"
+def _declares_exactly(parser: argparse.ArgumentParser, named: frozenset[str]) -> bool:
+    """Every option token is one of ``parser``'s option strings exactly, none asks for
+    help or the version: the parse cannot depend on the options left out."""
+    options = parser._option_string_actions
+    for token in named:
+        action = options.get(token) or options.get(token.split("=", 1)[0])
+        if action is None or isinstance(action, (argparse._HelpAction, argparse._VersionAction)):
+            return False
+    return True
 
 
-def _declare_score_options(s: Any) -> None:
-    """``score``'s options, on its parser (or a :class:`_Declaring` standing for it)."""
+_SCORE_HELP = COMMAND_HELP["score"]
+
+
+def _declare_score_options(s: Any, families: frozenset[str] | None = None) -> None:
+    """``score``'s options, on its parser (or a :class:`_Declaring` standing for it), with
+    the metric flags of ``families`` (default: every family)."""
     from . import stream as stream_cli
     from .resampling_flags import add_confidence_flags
 
@@ -267,7 +306,7 @@ def _declare_score_options(s: Any) -> None:
     s.add_argument("-b", "--score-only", action="store_true", help="print only the score")
     s.add_argument("--short", action="store_true", help="short signatures")
     s.add_argument("--n-threads", type=int, default=0, help="worker threads (0 = all cores); results do not depend on it")
-    for opts in OPTION_SETS.values():
+    for opts in option_sets(families):
         opts.add(s.add_argument_group(f"{opts.metric} options"))
     add_confidence_flags(s)  # --- significance: score --confidence ---
     from ..engines.progress import add_flags as _add_progress_flags  # progress bars (--quiet)
@@ -292,14 +331,15 @@ def _read_jsonl(path: str) -> tuple[list[str], list[list[str]], list[str]]:
     return preds, refs, lines
 
 
-def _add_shared_metric_flags(p: argparse.ArgumentParser) -> None:
-    """The metric flags of ``score`` for other subcommands (compare, correlate)."""
+def _add_metric_flags(p: argparse.ArgumentParser, families: frozenset[str] | None = None) -> None:
+    """The metric flags of ``score`` for other subcommands (compare, correlate, report),
+    those of ``families`` only if given."""
     p.add_argument("-tok", "--tokenize", default=None, help="tokenizer for the metrics that take one")
     p.add_argument("-lc", "--lowercase", action="store_true", help="lowercase BLEU (as sacrebleu: chrF takes --chrf-lowercase), PER, NIST and diversity")
     p.add_argument("-tl", "--trg-lang", default="", help="target language (picks zh/ja/ko tokenizers as sacrebleu does)")
     p.add_argument("--n-threads", type=int, default=0, help="worker threads (0 = all cores); results do not depend on it")
     p.set_defaults(sentence_level=False)
-    for opts in OPTION_SETS.values():
+    for opts in option_sets(families):
         opts.add(p.add_argument_group(f"{opts.metric} options"))
 
 
@@ -571,8 +611,18 @@ def _parse(argv: list[str]) -> tuple[argparse.ArgumentParser, argparse.Namespace
         lean = _lean_score(argv)
         if lean is not None:
             return lean
-    # a known subcommand: its parser alone (anything else, e.g. --help: all)
-    parser = _parser(command)
+    # A known subcommand: its parser alone, with only the metric families whose flags the
+    # command line names, unless an option token is not exactly one of that parser's (an
+    # abbreviation, help): then with every family, so help and errors are the full
+    # parser's. No known subcommand (--help, a typo): the top-level parser.
+    parser = None
+    if command is not None:
+        named = _option_tokens(argv[1:])
+        parser = _parser(command, modules_named(named))
+        if not _declares_exactly(subparsers(parser)[command], named):
+            parser = None
+    if parser is None:
+        parser = _parser(command) if command is not None else top_level_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         raise UsageError(f"give a subcommand: {', '.join(subparsers(parser))} (nlgmetrics --help)")
@@ -627,8 +677,8 @@ def _dispatch(sub: argparse.ArgumentParser, args: argparse.Namespace, started: A
 
 
 @functools.cache
-def _parser(only: str | None = None) -> argparse.ArgumentParser:
-    return build_parser(only)  # parse_args leaves a parser unchanged: one serves every call
+def _parser(only: str | None = None, families: frozenset[str] | None = None) -> argparse.ArgumentParser:
+    return build_parser(only, families)  # parse_args leaves a parser unchanged: one serves every call
 
 
 def main(argv: Sequence[str] | None = None) -> int:

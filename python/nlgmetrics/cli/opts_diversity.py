@@ -11,6 +11,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh 
 if TYPE_CHECKING:
     from typing import Any
 
+from . import opts_bleu  # noqa: F401 - BLEU's own set first: the nltk flags extend it
 from .options import OPTION_SETS, register_options
 
 

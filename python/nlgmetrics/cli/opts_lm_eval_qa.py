@@ -8,6 +8,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh 
 if TYPE_CHECKING:
     from typing import Any
 
+from . import opts_edit  # noqa: F401 - lm_eval_qasper's options read --edit-multi-ref
 from .options import register_options
 
 

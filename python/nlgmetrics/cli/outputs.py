@@ -164,9 +164,44 @@ def check_exports(directory: str, names: "Iterable[str]", inputs: list[str], ove
         _check_destination(path, "--export-dir file", ours=ours, overwrite=overwrite)
 
 
+class _InterruptDeferred:
+    """Ctrl-C while a file is replaced waits until the file is whole and its temporary
+    gone: the interrupt is delivered (the previous handler called) when the block ends."""
+
+    def __enter__(self) -> "_InterruptDeferred":
+        import signal
+
+        self._pending = False
+        try:
+            self._previous = signal.signal(signal.SIGINT, self._note)
+        except ValueError:  # not the main thread: signals go to the main thread anyway
+            self._previous = None
+        return self
+
+    def _note(self, signum: int, frame: object) -> None:
+        self._pending = True
+
+    def __exit__(self, *exc: object) -> None:
+        import signal
+
+        if self._previous is None:
+            return
+        signal.signal(signal.SIGINT, self._previous)
+        if self._pending and callable(self._previous):
+            self._previous(signal.SIGINT, None)  # Python's handler: KeyboardInterrupt now
+        elif self._pending and self._previous == signal.SIG_DFL:
+            signal.raise_signal(signal.SIGINT)  # the default action, now
+
+
 def atomic_write(path: str, data: bytes) -> None:
     """``data`` to ``path`` via a temporary file in the same directory and ``os.replace``
-    (which replaces a link at ``path`` itself, never its target)."""
+    (which replaces a link at ``path`` itself, never its target); a Ctrl-C meanwhile
+    takes effect once the file is in place (or the temporary removed)."""
+    with _InterruptDeferred():
+        _atomic_write(path, data)
+
+
+def _atomic_write(path: str, data: bytes) -> None:
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=directory)
     try:

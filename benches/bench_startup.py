@@ -1,0 +1,126 @@
+"""CLI start-up: every subcommand's ``--help`` and a run on a one-line input, each in a
+fresh process (``python -m nlgmetrics ...``), median of N runs.
+
+Reports wall milliseconds and CPU milliseconds (user + system of the child, which a
+loaded machine inflates less than wall time), next to a bare interpreter (``python -c
+pass``) and ``import nlgmetrics`` + one corpus BLEU. The goal (issue #35): every row
+under 100 ms wall on an idle machine.
+
+    python benches/bench_startup.py [--runs 11] [--markdown] [--only score squad]
+
+Run it with PYTHONPATH pointing at another checkout's python/ to time that one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+SENTENCE = "the cat sat on the mat"
+
+
+def _inputs(d: str) -> dict[str, str]:
+    """One-line inputs of every subcommand, written to ``d``."""
+    files = {
+        "ref": (SENTENCE + "\n"),
+        "hyp": ("the cat sat on a mat\n"),
+        "hyp2": ("a cat sat on the mat\n"),
+        "hyp3": ("the cat sat\n"),
+        "human": "system\tscore\nhyp\t0.5\nhyp2\t0.7\nhyp3\t0.2\n",
+        "labels.tsv": "y_true\ty_pred\n1\t1\n",
+        "refs.jsonl": json.dumps({"image_id": 1, "references": [SENTENCE]}) + "\n",
+        "caps.tsv": "1\tthe cat sat on a mat\n",
+        "squad.json": json.dumps({"version": "1.1", "data": [{"title": "t", "paragraphs": [{"context": SENTENCE, "qas": [
+            {"id": "q1", "question": "who sat?", "answers": [{"text": "the cat", "answer_start": 0}]}]}]}]}),
+        "squad_pred.json": json.dumps({"q1": "the cat"}),
+        "cmrc.json": json.dumps({"version": "v1.0", "data": [{"title": "t", "paragraphs": [{"id": "p", "context": "猫坐在垫子上", "qas": [
+            {"id": "q1", "question": "谁坐着？", "answers": [{"text": "猫", "answer_start": 0}]}]}]}]}, ensure_ascii=False),
+        "cmrc_pred.json": json.dumps({"q1": "猫"}, ensure_ascii=False),
+    }
+    paths = {}
+    for name, text in files.items():
+        paths[name] = os.path.join(d, name)
+        with open(paths[name], "w", encoding="utf-8") as fh:
+            fh.write(text)
+    paths["page"] = os.path.join(d, "page.html")
+    return paths
+
+
+def _runs(p: dict[str, str]) -> list[tuple[str, list[str]]]:
+    """(row, arguments after ``python``) for every row of the table."""
+    nm = ["-m", "nlgmetrics"]
+    one_line = {
+        "score": ["score", "-m", "bleu", "-r", p["ref"], "-i", p["hyp"]],
+        "compare": ["compare", "-m", "bleu", "-r", p["ref"], "-i", p["hyp"], p["hyp2"], "--paired-bs"],
+        "correlate": ["correlate", "-m", "bleu", "-r", p["ref"], "-i", p["hyp"], p["hyp2"], p["hyp3"], "--human", p["human"], "--names", "hyp", "hyp2", "hyp3"],
+        "list": ["list"],
+        "classify": ["classify", "-i", p["labels.tsv"]],
+        "coco": ["coco", "-a", p["refs.jsonl"], "-R", p["caps.tsv"]],
+        "report": ["report", "-m", "bleu", "-r", p["ref"], "-i", p["hyp"], "-o", p["page"], "--overwrite"],
+        "sacrebleu": ["sacrebleu", p["ref"], "-i", p["hyp"]],
+        "squad": ["squad", "-d", p["squad.json"], "-p", p["squad_pred.json"]],
+        "cmrc2018": ["cmrc2018", p["cmrc.json"], p["cmrc_pred.json"]],
+    }
+    rows = [
+        ("python -c pass (the interpreter alone)", ["-c", "pass"]),
+        ("import nlgmetrics + one corpus BLEU", ["-c", f"import nlgmetrics; nlgmetrics.bleu([{SENTENCE!r}], [[{SENTENCE!r}]])"]),
+        ("nlgmetrics --help", [*nm, "--help"]),
+    ]
+    for command, argv in one_line.items():
+        rows.append((f"nlgmetrics {command} --help", [*nm, command, "--help"]))
+        rows.append((f"nlgmetrics {command}, one line", [*nm, *argv]))
+    return rows
+
+
+def _time(args: list[str], runs: int, cwd: str) -> tuple[float, float]:
+    """Median wall and CPU milliseconds of ``runs`` fresh processes (after one warm-up)."""
+    walls, cpus = [], []
+    for i in range(runs + 1):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        done = subprocess.run([sys.executable, *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if done.returncode != 0:
+            raise SystemExit(f"failed ({done.returncode}): {' '.join(args)}\n{done.stderr.decode()[-1000:]}")
+        if i:  # the first run warms the file cache
+            walls.append(wall * 1e3)
+            cpus.append((after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1e3)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=11)
+    ap.add_argument("--markdown", action="store_true", help="a BENCHMARKS.md table")
+    ap.add_argument("--only", nargs="+", default=None, metavar="TEXT", help="only the rows whose name contains one of these")
+    opts = ap.parse_args()
+    load = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as d:
+        runs = [(name, args) for name, args in _runs(_inputs(d)) if opts.only is None or any(t in name for t in opts.only)]
+        rows = [(name, *_time(args, opts.runs, d)) for name, args in runs]
+    load_after = os.getloadavg()[0]
+    if opts.markdown:
+        print(f"### CLI start-up (Python {platform.python_version()}, median of {opts.runs} fresh processes, load average {load:.1f} before, {load_after:.1f} after)\n")
+        # On a loaded machine wall time measures the queue for a core; the child's CPU time
+        # is what an idle machine's wall time would be (start-up runs on one thread).
+        print("| command | wall ms | CPU ms | under 100 ms (CPU) |")
+        print("|---|---:|---:|---|")
+        for name, wall, cpu in rows:
+            print(f"| {name} | {wall:.0f} | {cpu:.0f} | {'yes' if cpu < 100 else 'no'} |")
+    else:
+        print(f"load average {load:.1f} -> {load_after:.1f}")
+        for name, wall, cpu in rows:
+            print(f"{name:<45} {wall:8.1f} ms wall {cpu:8.1f} ms CPU")
+
+
+if __name__ == "__main__":
+    main()
