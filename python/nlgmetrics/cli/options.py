@@ -55,7 +55,7 @@ def register_options(metric: str, add: Callable[[argparse._ArgumentGroup], None]
 # `--help` lists the families. opts_diversity extends BLEU's set with the nltk flags (it
 # imports opts_bleu first). tests/test_cli_lazy_options.py checks this against the modules.
 MODULES: dict[str, tuple[str, str]] = {
-    "opts_bleu": ("bleu", "--bleu-flavour --smooth-method -s --smooth-value -sv --max-ngram-order --effective-order -e"),
+    "opts_bleu": ("bleu", "--bleu-flavour --smooth-method -s --smooth-value -sv --max-ngram-order --spm-model --effective-order -e"),
     "opts_rouge": ("rouge", "--rouge-flavour --rouge-types --rouge-stemmer --rouge-tokenizer --rouge-formula --rouge-alpha --rouge-weight --rouge-no-wordnet --rouge-stopwords --rouge-length-limit --rouge-byte-limit --rouge-on-empty --rouge-not-exclusive --rouge-beta --rouge-split-summaries"),
     "opts_cider": ("cider", "--cider-flavour --cider-df --cider-tokenize --cider-sigma"),
     "opts_diversity": ("bleu distinct self_bleu", "--nltk-weights --nltk-smoothing --nltk-auto-reweigh --nltk-epsilon --nltk-alpha --nltk-k --distinct-n --distinct-mode --distinct-sketch --distinct-hll-precision --self-bleu-n --self-bleu-sample-size --self-bleu-include-self --self-bleu-smoothing"),
