@@ -167,3 +167,138 @@ def test_jieba_frequency_set_by_hand(jieba_state):
     got, want = both(jieba)
     assert got == want
     assert want[2][-2:] == ["清华", "大学"]
+
+
+# -- ROUGE-1.5.5's stopword and WordNet exception files ----------------------------------------------
+def swap_file(path: Path, content: bytes, how: str, tmp: Path) -> None:
+    """Give ``path`` new bytes with its modification time kept: rewritten in place,
+    replaced by ``shutil.copy2`` or through a symbolic link re-pointed."""
+    stamp = path.stat().st_mtime_ns
+    if how == "in place":
+        with open(path, "r+b") as fh:
+            fh.truncate(0)
+            fh.write(content)
+        os.utime(path, ns=(stamp, stamp))
+    elif how == "copy2":
+        src = tmp / f"new-{path.name}"
+        src.write_bytes(content)
+        os.utime(src, ns=(stamp, stamp))
+        shutil.copy2(src, path)
+    else:  # path is a link: point it at a new file of the same time
+        target = tmp / f"target-{len(list(tmp.iterdir()))}-{path.name}"
+        target.write_bytes(content)
+        os.utime(target, ns=(stamp, stamp))
+        link = tmp / "link.tmp"
+        link.symlink_to(target)
+        os.replace(link, path)
+    assert path.stat().st_mtime_ns == stamp
+
+
+@pytest.fixture
+def rouge_data(tmp_path, monkeypatch):
+    """A copy of ROUGE-1.5.5's data folder that the metric reads; each file behind a link
+    (so that every way of replacing it can be tried)."""
+    from nlgmetrics.metrics import rouge155
+
+    real = rouge155._release_data()
+    data = tmp_path / "data"
+    (data / "WordNet-2.0-Exceptions").mkdir(parents=True)
+    store = tmp_path / "store"
+    store.mkdir()
+    for rel in ["smart_common_words.txt"] + [f"WordNet-2.0-Exceptions/{p}.exc" for p in ("noun", "adv", "verb", "adj")]:
+        target = store / rel.replace("/", "-")
+        target.write_bytes(real.joinpath(*rel.split("/")).read_bytes())
+        (data / rel).symlink_to(target)
+    monkeypatch.setattr(rouge155, "_release_data", lambda: data)
+    return data
+
+
+ROUGE_HYP = ["the children were flying over the houses", "he is running to the store"]
+ROUGE_REF = [["a child flies over a house"], ["he ran to the stores"]]
+
+
+def rouge155_scores(**kw) -> list[float]:
+    from nlgmetrics import ROUGE
+
+    s = ROUGE("rouge155", rouge_types=["rouge1", "rouge2"], **kw).corpus_score(ROUGE_HYP, ROUGE_REF)
+    return [v for t in ("rouge1", "rouge2") for v in s.types[t]]
+
+
+@pytest.mark.parametrize("how", ["in place", "copy2", "link"])
+def test_rouge155_stopwords_replaced(rouge_data, tmp_path, how):
+    before = rouge155_scores(remove_stopwords=True)
+    path = rouge_data / "smart_common_words.txt"
+    if how != "link":
+        path.unlink()
+        path.write_bytes((tmp_path / "store" / "smart_common_words.txt").read_bytes())
+    words = path.read_bytes().decode().splitlines()
+    swap_file(path, "\n".join(w for w in words if w not in ("the", "over", "to", "he")).encode() + b"\n", how, tmp_path)
+    from nlgmetrics.metrics import rouge155
+
+    after = rouge155_scores(remove_stopwords=True)
+    assert after != before
+    rouge155._PARSED.clear()  # what a fresh process reads
+    assert rouge155_scores(remove_stopwords=True) == after
+
+
+@pytest.mark.parametrize("how", ["in place", "copy2", "link"])
+def test_rouge155_wordnet_exceptions_replaced(rouge_data, tmp_path, how):
+    before = rouge155_scores(stemming=True)
+    path = rouge_data / "WordNet-2.0-Exceptions" / "noun.exc"
+    if how != "link":
+        path.unlink()
+        path.write_bytes((tmp_path / "store" / "WordNet-2.0-Exceptions-noun.exc").read_bytes())
+    lines = [l for l in path.read_bytes().decode().splitlines() if not l.startswith("children ")]
+    swap_file(path, ("\n".join(lines) + "\n").encode(), how, tmp_path)
+    from nlgmetrics.metrics import rouge155
+
+    after = rouge155_scores(stemming=True)
+    assert after != before
+    rouge155._PARSED.clear()
+    assert rouge155_scores(stemming=True) == after
+
+
+# -- METEOR's tables ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("how", ["in place", "copy2", "link"])
+def test_meteor_tables_replaced(tmp_path, monkeypatch, how):
+    pytest.importorskip("pycocoevalcap")
+    import io
+    import zipfile
+
+    from nlgmetrics import METEOR
+    from nlgmetrics.metrics import meteor_resources as mr
+
+    real = mr.meteor_dir()
+    d = tmp_path / "meteor"
+    d.mkdir()
+    jar = d / "meteor-1.5.jar"
+    original = (real / "meteor-1.5.jar").read_bytes()
+    if how == "link":
+        (tmp_path / "store").mkdir()
+        (tmp_path / "store" / "first.jar").write_bytes(original)
+        jar.symlink_to(tmp_path / "store" / "first.jar")
+    else:
+        jar.write_bytes(original)
+    monkeypatch.setattr(mr, "meteor_dir", lambda: d)
+    monkeypatch.setenv("NLGMETRICS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(mr, "_CACHE", {})
+    monkeypatch.setattr(mr, "_DIGESTS", {}, raising=False)
+    hyp, ref = ["the cat sat on a mat of the house"], [["a cat is sitting on the mat in the house"]]
+    score = lambda: METEOR(modules=("exact", "stem", "synonym")).corpus_score(hyp, ref).score  # noqa: E731
+    before = score()
+    # the same jar with fewer function words ("the", "a", "of", "on" become content words)
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(original)) as src, zipfile.ZipFile(out, "w") as dst:
+        for item in src.infolist():
+            data = src.read(item)
+            if item.filename == mr.JAR_MEMBERS["function_words"]:
+                data = b"\n".join(w for w in data.splitlines() if w.strip() not in (b"the", b"a", b"of", b"on", b"in", b"is")) + b"\n"
+            dst.writestr(item, data)
+    swap_file(jar, out.getvalue(), how, tmp_path)
+    after = score()
+    assert after != before
+    mr._CACHE.clear()
+    mr._DIGESTS.clear()
+    for f in (tmp_path / "cache").iterdir():  # what a fresh process with no compiled tables reads
+        f.unlink()
+    assert score() == after
