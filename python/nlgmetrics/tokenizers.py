@@ -131,6 +131,9 @@ def _built_pretokenizer(name: str) -> Callable[[str], str]:
     raise InvalidOptionError(f"unknown tokenizer {name!r}; known: {', '.join(TOKENIZERS)}")
 
 
+pretokenizer.cache_clear = _built_pretokenizer.cache_clear  # type: ignore[attr-defined]  # forget the built ones
+
+
 def _ja_mecab() -> Callable[[str], str]:
     try:
         import ipadic
