@@ -198,9 +198,5 @@ def test_missing_data_package_names_the_extra(monkeypatch):
         raise ModuleNotFoundError(name)
 
     monkeypatch.setattr(rouge155.resources, "files", no_package)
-    rouge155.wordnet_exceptions.cache_clear()
-    try:
-        with pytest.raises(MissingExtraError, match=r"nlgmetrics\[rouge155\]"):
-            rouge155.wordnet_exceptions()
-    finally:
-        rouge155.wordnet_exceptions.cache_clear()
+    with pytest.raises(MissingExtraError, match=r"nlgmetrics\[rouge155\]"):
+        rouge155.wordnet_exceptions()

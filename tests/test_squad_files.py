@@ -253,18 +253,19 @@ def test_na_prob_irregular(tmp_path, capsys):
 
 # literal: (read by the core, as Python's json reads it)
 NA_LITERALS = {"0": True, "1": True, "-1": True, "2": True, "0.0": True, "1.0": True, "0.5": True, "5E-1": True, "1e-3": True,
-               "0.30000000000000004": True, "-0.0": False, "9007199254740991": True, "1e300": False, "1.5e-320": True,
-               "-0": False, "9007199254740993": False, "123456789012345678901234567890": False, "1e16": False, "1e400": False,
+               "0.30000000000000004": True, "-0.0": True, "9007199254740991": True, "1e300": True, "1.5e-320": True,
+               "-0": True, "9007199254740993": False, "123456789012345678901234567890": False, "1e16": True, "1e400": False,
+               "9007199254740993.0": True, "-9007199254740992": False,
                "Infinity": False, "-Infinity": False, "NaN": False, "true": False, "null": False, '"0.5"': False, "[0.5]": False}
 
 
 @pytest.mark.parametrize("literal", list(NA_LITERALS))
 def test_na_prob_literals(tmp_path, capsys, literal):
-    """Every probability is read as Python's json reads it: the core keeps floats and ints
-    of magnitude below 2**53 (exact in float64, so comparisons and sorting agree with
-    Python's); anything else takes the general path (``-0`` and ``-0.0`` too: the parser
-    gives both as the float -0.0, and Python keeps the first an int). The search order (ties in the file's
-    key order), the thresholds' types and values are the general path's."""
+    """Every probability is read as Python's json reads it: the core keeps finite floats
+    (from the literal's own text, correctly rounded) and ints of magnitude below 2**53
+    (exact in float64, so comparisons and sorting agree with Python's; ``-0`` is the int 0);
+    anything else takes the general path. The search order (ties in the file's key order),
+    the thresholds' types and values are the general path's."""
     data, preds, na = make(random.Random(f"lit-{literal}"), 24, dup_ids=True, unanswerable=True)
     dp, pp = write(tmp_path / "d.json", {"version": "v2.0", "data": data}), write(tmp_path / "p.json", preds)
     keys = list(na)

@@ -10,8 +10,9 @@ Needs ``sentencepiece``.
 
 from __future__ import annotations
 
+import hashlib
 import os
-from functools import lru_cache
+from typing import Any
 
 from .errors import InvalidOptionError, MissingExtraError
 
@@ -47,23 +48,42 @@ def model_path(name: str, spm_model: str | os.PathLike | None = None) -> str:
     return path
 
 
-@lru_cache(maxsize=8)
-def _processor(path: str, mtime: float):
+# processors by the hash of their model's bytes, the last few: a model replaced in place,
+# with its time kept (``cp -p``) or behind a symbolic link is read again, as sacrebleu's
+# ``TokenizerSPM`` reads the file it is given
+_PROCESSORS: dict[str, Any] = {}
+_KEEP = 8
+
+
+def _load(path: str, model: bytes):
     try:
         import sentencepiece as spm
     except ImportError:
         raise MissingExtraError("tokenize='flores101'/'flores200' needs sentencepiece: pip install sentencepiece") from None
     sp = spm.SentencePieceProcessor()
     try:
-        sp.Load(path)
-    except (OSError, RuntimeError) as e:
+        sp.LoadFromSerializedProto(model)
+    except (OSError, RuntimeError, TypeError) as e:
         raise InvalidOptionError(f"{path!r} is not a SentencePiece model: {e}") from None
     return sp
 
 
+def model_processor(path: str):
+    """The SentencePiece processor of the model file's content now."""
+    with open(path, "rb") as fh:
+        model = fh.read()  # hashed and loaded from these very bytes: nothing changes in between
+    digest = hashlib.blake2b(model, digest_size=32).hexdigest()
+    sp = _PROCESSORS.get(digest)
+    if sp is None:
+        sp = _load(path, model)
+        while len(_PROCESSORS) >= _KEEP:
+            _PROCESSORS.pop(next(iter(_PROCESSORS)), None)
+        _PROCESSORS[digest] = sp
+    return sp
+
+
 def spm_pretokenizer(name: str, spm_model: str | os.PathLike | None = None):
-    """``line -> " ".join(pieces)`` with the model of ``name``."""
+    """``line -> " ".join(pieces)`` with the model of ``name`` (the file's content now)."""
     path = model_path(name, spm_model)
-    sp = _processor(path, os.path.getmtime(path))
-    encode = sp.EncodeAsPieces
+    encode = model_processor(path).EncodeAsPieces
     return lambda line: " ".join(encode(line))

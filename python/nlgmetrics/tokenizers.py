@@ -17,7 +17,7 @@ from __future__ import annotations
 from functools import lru_cache
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
 if TYPE_CHECKING:
-    from typing import Callable
+    from typing import Any, Callable
 
 from ._resources import n_threads_value
 from . import _core
@@ -94,7 +94,8 @@ def tokenize(name: str, lines: list[str], n_threads: int = 0) -> list[str]:
     if name == "jieba":
         pretokenizer(name)
         return jieba_join(lines, skip_space=True, n_threads=n_threads)
-    return [pretokenizer(name)(line) for line in lines]
+    pre = pretokenizer(name)
+    return [pre(line) for line in lines]
 
 
 def signature_name(name: str) -> str:
@@ -108,20 +109,29 @@ def signature_name(name: str) -> str:
 _extra_signature: dict[str, str] = {}
 
 
-@lru_cache(maxsize=None)
 def pretokenizer(name: str) -> Callable[[str], str]:
+    """The line tokenizer ``name``; a SentencePiece model is read as its file is now (its
+    processor is kept by the content's hash), the others are built once."""
+    if name in ("flores101", "flores200"):  # spBLEU: the model in sacrebleu's cache
+        from .spm_tokenizers import spm_pretokenizer
+
+        _extra_signature[name] = name
+        return spm_pretokenizer(name)
+    return _built_pretokenizer(name)
+
+
+@lru_cache(maxsize=None)
+def _built_pretokenizer(name: str) -> Callable[[str], str]:
     if name == "ja-mecab":
         return _ja_mecab()
     if name == "ko-mecab":
         return _ko_mecab()
     if name == "jieba":
         return _jieba()
-    if name in ("flores101", "flores200"):  # spBLEU: the model in sacrebleu's cache
-        from .spm_tokenizers import spm_pretokenizer
-
-        _extra_signature[name] = name
-        return spm_pretokenizer(name)
     raise InvalidOptionError(f"unknown tokenizer {name!r}; known: {', '.join(TOKENIZERS)}")
+
+
+pretokenizer.cache_clear = _built_pretokenizer.cache_clear  # type: ignore[attr-defined]  # forget the built ones
 
 
 def _ja_mecab() -> Callable[[str], str]:
@@ -166,17 +176,16 @@ def _jieba() -> Callable[[str], str]:
 # ``FREQ`` dict and ``total`` of ``jieba.dt`` (the tokenizer ``jieba.cut`` is bound to)
 # and ``jieba.finalseg``'s probability tables and ``Force_Split_Words``. So
 # ``load_userdict``, ``add_word``, ``del_word``, ``suggest_freq(..., tune=True)`` and
-# ``set_dictionary`` are honoured: the built segmenter is kept only while the same
-# objects hold the same sizes (``len(FREQ)``, ``total``, ``len(Force_Split_Words)`` and
-# the frequencies of the force-split words). Every change jieba's own functions make
-# moves one of these: ``add_word`` with a non-zero frequency changes ``total``, with 0
-# (``del_word``) it adds to ``Force_Split_Words`` or zeroes the frequency of a word
-# already there. What is not seen: assigning into ``jieba.dt.FREQ`` directly without
-# changing its size, or negative frequencies that cancel out in ``total``; call
-# :func:`jieba_reset` after such edits. Python jieba runs instead (same words, slower)
-# when the state is not what the core copies: another jieba version, patched functions or
-# patterns, a ``FREQ`` with non-str keys or non-int or negative values, or a text the core
-# cannot read (a lone surrogate).
+# ``set_dictionary`` are honoured, and so are edits made in place: the built segmenter is
+# kept only while the same objects hold the same content. The HMM tables, ``MIN_FLOAT``
+# and the force-split words (with their frequencies) are compared whole (a hash of their
+# bytes: a few milliseconds); the half-million-word ``FREQ`` by its size, ``total`` and the
+# sum of its frequencies, so that any one frequency set by hand is seen too. What is not
+# seen: hand edits of ``FREQ`` that keep its size and cancel out in the sum (two
+# frequencies swapped, a word renamed); call :func:`jieba_reset` after such edits.
+# Python jieba runs instead (same words, slower) when the state is not what the core
+# copies: another jieba version, patched functions or patterns, a ``FREQ`` with non-str
+# keys or non-int or negative values, or a text the core cannot read (a lone surrogate).
 
 JIEBA_VERSION = "0.42.1"
 JIEBA_MODES = ("default", "no_hmm", "search", "search_no_hmm")
@@ -236,8 +245,8 @@ def jieba_segmenter():
     freq, fsw = dt.FREQ, fs.Force_Split_Words
     objects = (freq, fsw, fs.start_P, fs.trans_P, fs.emit_P)
     try:
-        key = (len(freq), dt.total, len(fsw), tuple(freq.get(w) for w in fsw), fs.MIN_FLOAT)
-    except TypeError:  # an unhashable word in Force_Split_Words
+        key = _jieba_content_key(freq, dt.total, fsw, fs)
+    except (TypeError, ValueError):  # an unhashable word in Force_Split_Words, values that are not numbers
         return None
     got = _jieba_state[0]
     if got is not None and len(got[0]) == len(objects) and all(a is b for a, b in zip(got[0], objects)) and got[1] == key:
@@ -248,6 +257,16 @@ def jieba_segmenter():
         seg = None
     _jieba_state[0] = (objects, key, seg)
     return seg
+
+
+def _jieba_content_key(freq: dict, total: Any, fsw: Any, fs: Any) -> tuple:
+    """What the core segmenter is built from, by content (see the comment above)."""
+    import hashlib
+    import marshal
+
+    tables = marshal.dumps((fs.start_P, fs.trans_P, fs.emit_P, fs.MIN_FLOAT))
+    return (len(freq), total, sum(freq.values()), frozenset(fsw), tuple(freq.get(w) for w in fsw),
+            hashlib.blake2b(tables, digest_size=32).digest())
 
 
 def jieba_reset() -> None:

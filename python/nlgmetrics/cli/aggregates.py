@@ -35,7 +35,7 @@ def _records(path: str) -> list[Any]:
     import json
 
     from ..errors import InvalidInputError
-    from ..io.text import read_lines
+    from ..io.text import check_record, read_lines
 
     out = []
     for lineno, line in enumerate(read_lines(path), 1):
@@ -47,6 +47,7 @@ def _records(path: str) -> list[Any]:
             raise InvalidInputError(f"{path}:{lineno}: invalid JSON ({e.msg} at column {e.colno})") from None
         except RecursionError:
             raise InvalidInputError(f"{path}:{lineno}: JSON nested too deeply") from None
+        check_record(line, out[-1][1], f"{path}:{lineno}")
     if not out:
         raise InvalidInputError(f"{path}: no records")
     return out

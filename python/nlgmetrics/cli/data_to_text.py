@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 from ..errors import InvalidOptionError, NlgMetricsError
-from ..io.text import read_lines
+from ..io.text import check_record, read_lines
 
 
 def needs_tables(metric: Any) -> bool:
@@ -34,6 +34,7 @@ def read_tables(path: str, lines: list[str] | None = None) -> list[Any]:
         obj = json.loads(line)  # already validated by the prediction/reference reader
         if not isinstance(obj, dict) or "table" not in obj:
             raise NlgMetricsError(f'{path}:{lineno}: this metric needs a "table" in every line')
+        check_record(line, obj, f"{path}:{lineno}")
         tables.append(obj["table"])
     return tables
 

@@ -93,7 +93,7 @@ def run(args, out, usage_error) -> int:
     import json
 
     from ..errors import InvalidInputError
-    from ..io.text import read_lines
+    from ..io.text import check_record, read_lines
     from ..metrics.llm_presets import PRESETS
 
     if args.preset not in PRESETS:
@@ -111,6 +111,7 @@ def run(args, out, usage_error) -> int:
             obj = json.loads(line)
         except (json.JSONDecodeError, RecursionError):
             raise InvalidInputError(f"{args.jsonl}:{lineno}: invalid JSON") from None
+        check_record(line, obj, f"{args.jsonl}:{lineno}")
         if not isinstance(obj, dict) or not all(isinstance(obj.get(k), t) for k, t in fields.items()):
             want = " and ".join(f'"{k}" ({"string" if t is str else "list"})' for k, t in fields.items())
             raise InvalidInputError(f"{args.jsonl}:{lineno}: expected an object with fields {want} ({args.preset} layout)")

@@ -18,7 +18,7 @@ from typing import BinaryIO, Iterator, Sequence
 
 from .._inputs import SegmentReferences
 from ..errors import InvalidInputError, InvalidOptionError, InvalidTextError, LengthMismatchError
-from .text import gzip_errors, stdin_buffer
+from .text import check_record, gzip_errors, stdin_buffer
 
 DEFAULT_CHUNK_SIZE = 20_000
 # Bytes decoded at once: large enough that per-block overhead vanishes, small enough
@@ -131,6 +131,7 @@ def parse_jsonl_record(line: str, where: str) -> tuple[str, list[str]] | None:
         raise InvalidInputError(f"{where}: invalid JSON ({e.msg})") from None
     except RecursionError:
         raise InvalidInputError(f"{where}: JSON nested too deeply") from None
+    check_record(line, obj, where)
     pred = obj.get("prediction", obj.get("hypothesis")) if isinstance(obj, dict) else None
     ref = obj.get("references", obj.get("reference")) if isinstance(obj, dict) else None
     if not isinstance(pred, str) or ref is None:

@@ -8,6 +8,7 @@ corrupt ``.gz`` file is an :class:`~nlgmetrics.errors.InvalidInputError` naming 
 
 from __future__ import annotations
 
+import json
 import sys
 from contextlib import contextmanager
 
@@ -47,6 +48,30 @@ def gzip_errors(name: str) -> Iterator[None]:
         if isinstance(e, _gzip_error_types()):
             raise InvalidInputError(f"{name}: corrupt or truncated gzip file ({e})") from None
         raise
+
+
+def check_record(line: str, record: object, where: str) -> None:
+    """An :class:`InvalidTextError` naming ``where`` (a file and its line) and the field when
+    a string of ``record`` (``json.loads(line)``) holds a lone surrogate: a ``\\ud800``
+    escape, which ``json.loads`` keeps as it is, has no UTF-8 form to score."""
+    if "\\u" not in line:  # only an escape gives one (the line itself was strict UTF-8)
+        return
+    stack = [(record, "the record")]
+    while stack:
+        v, at = stack.pop()
+        if isinstance(v, str):
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError as e:
+                raise InvalidTextError(f"{where}: {at} is not valid Unicode (a lone surrogate {ascii(v[e.start])} at character {e.start})") from None
+        elif isinstance(v, dict):
+            top = at == "the record"
+            for k, x in reversed(list(v.items())):
+                name = json.dumps(k)
+                stack.append((x, name if top else f"{at}[{name}]"))
+                stack.append((k, f"the key {name}" if top else f"the key {name} in {at}"))
+        elif isinstance(v, list):
+            stack.extend((x, f"{at}[{i}]") for i, x in reversed(list(enumerate(v))))
 
 
 def _decode(data: bytes, name: str) -> str:

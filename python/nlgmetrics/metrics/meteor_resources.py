@@ -9,9 +9,12 @@ seconds and a few hundred MB).
 
 The first parse is also compiled into a binary file under the user's cache directory
 (``$NLGMETRICS_CACHE_DIR``, else ``$XDG_CACHE_HOME/nlgmetrics``, else
-``~/.cache/nlgmetrics``), named after pycocoevalcap's version, the sizes and modification
-times of its resource files and the cache format, so a new or changed package never
-reads an old file. Later processes read that file in one go (a fraction of a second
+``~/.cache/nlgmetrics``), named after pycocoevalcap's version, a hash of its resource
+files' bytes and the cache format, so a new or changed package never reads an old file.
+Parsed resources are kept by that hash too; the hash itself is taken again whenever a
+file's identity changes (device, inode, size, modification and change times, through a
+symbolic link): ``cp -p`` or an in-place edit moves the change time, which no one can set
+back, and a swapped link is another inode. Later processes read that file in one go (a fraction of a second
 instead of seconds). The file is written to a temporary name and renamed into place
 (concurrent processes never see half a file); a damaged file is rebuilt; an unwritable
 cache directory only costs the parse, every time.
@@ -20,8 +23,10 @@ cache directory only costs the parse, every time.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import importlib.metadata
 import importlib.util
+import io
 import os
 import tempfile
 import threading
@@ -38,8 +43,9 @@ JAR_MEMBERS = {
     "exceptions": "synonym/english.exceptions",
 }
 
-_CACHE: dict[tuple[str, bool], "_core.MeteorResources"] = {}
-_LOCK = threading.Lock()
+_CACHE: dict[tuple[str, bool], "_core.MeteorResources"] = {}  # (content hash, paraphrases)
+_DIGESTS: dict[tuple, str] = {}  # the source files' identities -> the hash of their bytes
+_LOCK = threading.RLock()
 
 
 def meteor_dir() -> Path:
@@ -65,28 +71,59 @@ def cache_dir() -> Path:
     return Path(base) / "nlgmetrics"
 
 
-def cache_file(d: Path, paraphrases: bool) -> Path:
+def _sources(d: Path, paraphrases: bool) -> list[Path]:
+    return [d / "meteor-1.5.jar"] + ([d / "data" / "paraphrase-en.gz"] if paraphrases else [])
+
+
+def _identity(paths: list[Path]) -> tuple:
+    """What changes whenever a file's bytes may have: ``stat`` through any link."""
+    out = []
+    for p in paths:
+        try:
+            st = p.stat()
+        except FileNotFoundError:
+            raise MissingExtraError(f"the METEOR resource {p} is missing; reinstall 'nlgmetrics[meteor]'") from None
+        out.append((str(p), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+    return tuple(out)
+
+
+def _read(d: Path, paraphrases: bool) -> tuple[str, list[bytes]]:
+    """The source files' bytes and their hash: the bytes hashed are the bytes parsed."""
+    identity = _identity(_sources(d, paraphrases))
+    raw = [p.read_bytes() for p in _sources(d, paraphrases)]
+    h = hashlib.sha256()
+    for b in raw:
+        h.update(len(b).to_bytes(8, "little"))
+        h.update(b)
+    digest = h.hexdigest()[:32]
+    if len(_DIGESTS) > 16:
+        _DIGESTS.clear()
+    _DIGESTS[identity] = digest
+    return digest, raw
+
+
+def _digest(d: Path, paraphrases: bool) -> str:
+    with _LOCK:
+        got = _DIGESTS.get(_identity(_sources(d, paraphrases)))
+        return got if got is not None else _read(d, paraphrases)[0]
+
+
+def cache_file(d: Path, paraphrases: bool, digest: str | None = None) -> Path:
     """The compiled-table file for the resources in ``d``: its name changes with the source
-    package's version, its files' sizes and times, and the cache format."""
+    package's version, a hash of its files' bytes, and the cache format."""
     try:
         version = importlib.metadata.version("pycocoevalcap")
     except importlib.metadata.PackageNotFoundError:
         version = "unknown"
-    sources = [d / "meteor-1.5.jar"] + ([d / "data" / "paraphrase-en.gz"] if paraphrases else [])
-    stamp = "-".join(f"{st.st_size:x}.{st.st_mtime_ns:x}" for st in (p.stat() for p in sources))
-    name = f"meteor-en-{'para' if paraphrases else 'nopara'}-pycocoevalcap{version}-{stamp}-f{_core.MeteorResources.cache_format}.bin"
+    digest = digest or _digest(d, paraphrases)
+    name = f"meteor-en-{'para' if paraphrases else 'nopara'}-pycocoevalcap{version}-{digest}-f{_core.MeteorResources.cache_format}.bin"
     return cache_dir() / name
 
 
-def _parse(d: Path, paraphrases: bool) -> "_core.MeteorResources":
-    with zipfile.ZipFile(d / "meteor-1.5.jar") as jar:
+def _parse(raw: list[bytes]) -> "_core.MeteorResources":
+    with zipfile.ZipFile(io.BytesIO(raw[0])) as jar:
         files = {k: jar.read(v) for k, v in JAR_MEMBERS.items()}
-    para = None
-    if paraphrases:
-        table = d / "data" / "paraphrase-en.gz"
-        if not table.is_file():
-            raise MissingExtraError(f"the METEOR paraphrase table {table} is missing; reinstall 'nlgmetrics[meteor]'")
-        para = gzip.decompress(table.read_bytes())
+    para = gzip.decompress(raw[1]) if len(raw) > 1 else None
     res = _core.MeteorResources(paraphrases=para, **files)
     del para
     return res
@@ -111,19 +148,26 @@ def _save(res: "_core.MeteorResources", path: Path) -> None:
 
 
 def load_resources(paraphrases: bool = True) -> "_core.MeteorResources":
-    """The parsed English resources (cached); ``paraphrases=False`` skips the table."""
+    """The parsed English resources of the files as they are now (kept by their content's
+    hash); ``paraphrases=False`` skips the table."""
     d = meteor_dir()
-    key = (str(d), paraphrases)
     with _LOCK:
-        res = _CACHE.get(key)
+        digest = _DIGESTS.get(_identity(_sources(d, paraphrases)))
+        res = _CACHE.get((digest, paraphrases)) if digest is not None else None
+        if res is not None:
+            return res
+        digest, raw = _read(d, paraphrases)
+        res = _CACHE.get((digest, paraphrases))
         if res is None:
-            path = cache_file(d, paraphrases)
+            path = cache_file(d, paraphrases, digest)
             try:
                 res = _core.MeteorResources.load_cache(str(path)) if path.is_file() else None
             except Exception:  # damaged or foreign: rebuild below and replace it
                 res = None
             if res is None:
-                res = _parse(d, paraphrases)
+                res = _parse(raw)
                 _save(res, path)
-            _CACHE[key] = res
+            for key in [k for k in _CACHE if k[1] == paraphrases]:  # the tables of older content go
+                del _CACHE[key]
+            _CACHE[(digest, paraphrases)] = res
         return res

@@ -52,9 +52,8 @@ Citation: Chin-Yew Lin. ROUGE: A Package for Automatic Evaluation of Summaries. 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from importlib import resources
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -81,24 +80,41 @@ def _release_data() -> Any:
         ) from None
 
 
-@lru_cache(maxsize=1)
-def wordnet_exceptions() -> tuple[tuple[str, str], ...]:
-    """ROUGE-1.5.5's WordNet-2.0 exception table (inflected form, base form)."""
+# The tables as parsed, by the files' bytes (the last read of each): a file edited in place,
+# replaced with its time kept or swapped behind a link is parsed again, as ROUGE-1.5.5.pl
+# reads its files on every run. The files are small (a few hundred kB in all).
+_PARSED: dict[str, tuple[tuple[bytes, ...], tuple]] = {}
+
+
+def _parsed(name: str, raw: tuple[bytes, ...], parse: Callable[[tuple[bytes, ...]], tuple]) -> tuple:
+    got = _PARSED.get(name)
+    if got is None or got[0] != raw:
+        got = (raw, parse(raw))
+        _PARSED[name] = got
+    return got[1]
+
+
+def _exception_table(raw: tuple[bytes, ...]) -> tuple[tuple[str, str], ...]:
     table: dict[str, str] = {}
-    folder = _release_data().joinpath("WordNet-2.0-Exceptions")
-    for part in ("noun", "adv", "verb", "adj"):  # buildExeptionDB.pl's order; later wins
-        for line in folder.joinpath(f"{part}.exc").read_text("utf-8").splitlines():
+    for data in raw:  # buildExeptionDB.pl's order; later wins
+        for line in data.decode("utf-8").splitlines():
             words = line.split()
             if len(words) >= 2:
                 table[words[0]] = words[1]
     return tuple(table.items())
 
 
-@lru_cache(maxsize=1)
+def wordnet_exceptions() -> tuple[tuple[str, str], ...]:
+    """ROUGE-1.5.5's WordNet-2.0 exception table (inflected form, base form)."""
+    folder = _release_data().joinpath("WordNet-2.0-Exceptions")
+    raw = tuple(folder.joinpath(f"{part}.exc").read_bytes() for part in ("noun", "adv", "verb", "adj"))
+    return _parsed("exceptions", raw, _exception_table)
+
+
 def smart_stopwords() -> tuple[str, ...]:
     """The SMART common-word list ROUGE-1.5.5 removes with ``-s``."""
-    text = _release_data().joinpath("smart_common_words.txt").read_text("utf-8")
-    return tuple(line.strip() for line in text.splitlines())
+    raw = (_release_data().joinpath("smart_common_words.txt").read_bytes(),)
+    return _parsed("stopwords", raw, lambda r: tuple(line.strip() for line in r[0].decode("utf-8").splitlines()))
 
 
 class Rouge155(ROUGE):

@@ -44,7 +44,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import _core
-from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
+from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, InvalidTextError, LengthMismatchError
 from ..stats import SegmentStats, Stats, sequential_column_sums
 from .base import Metric, Score
 
@@ -161,7 +161,8 @@ class _SquadBase(Metric):
             elif not isinstance(p, str):
                 raise InputTypeError(f"predictions[{i}] must be a str (or None: no prediction), got {type(p).__name__}")
         got = _core.squad_stats(preds, golds, self.version, self.n_threads)
-        if got is None:  # a lone surrogate
+        if got is None:  # a lone surrogate: named
+            _check_texts(preds, golds, lambda i: f"predictions[{i}]", lambda i, j: f"references[{i}][{j}]")
             raise InputTypeError("predictions and references must be encodable text")
         rows, f1, ref_counts = got
         if missing:
@@ -266,7 +267,7 @@ def v2_eval(f1_raw: np.ndarray, exact_raw: np.ndarray, has_ans: np.ndarray, pred
     if n == 0:
         raise InvalidInputError("squad_v2 of no questions is undefined: give at least one")
     has = has_ans.astype(bool)
-    pred_na = na_prob > na_prob_thresh
+    pred_na = _above(thresh_values, na_prob, na_prob_thresh)
     f1_t = np.where(pred_na, (~has).astype(np.float64), f1_raw)
     exact_t = np.where(pred_na, (~has).astype(np.float64), exact_raw)
 
@@ -335,7 +336,9 @@ class SQuADv2(_SquadBase):
                 raise InputTypeError("na_probs must be a sequence of probabilities, one per question")
             try:
                 na = np.asarray(na_probs, dtype=np.float64).reshape(-1)
-            except (TypeError, ValueError, OverflowError):
+            except OverflowError:  # an int beyond float64: an infinity in this column, compared exactly below
+                na = _float_column(na_probs)
+            except (TypeError, ValueError):
                 raise InputTypeError("na_probs must be numbers, one per question") from None
             if len(na) != n:
                 raise LengthMismatchError(f"predictions and na_probs: lengths differ ({n} vs {len(na)})")
@@ -343,7 +346,7 @@ class SQuADv2(_SquadBase):
                 raise InvalidInputError(f"na_probs[{int(np.flatnonzero(np.isnan(na))[0])}] is NaN")
         has = ref_counts > 0
         exact_raw = rows[:, 0].astype(np.float64)
-        pred_na = na > self.na_prob_thresh
+        pred_na = _above(na_probs, na, self.na_prob_thresh)
         exact_t = np.where(pred_na, ~has, rows[:, 0].astype(bool)).astype(np.uint64)
         f1_t = np.where(pred_na, (~has).astype(np.float64), f1)
         one = np.ones(n, dtype=np.uint64)
@@ -516,7 +519,8 @@ def _evaluate_official(dataset_json: Any, predictions: Any, na_probs: Any, versi
             raise InvalidInputError(f"{data_name}: no questions")
         for i in [i for i, g in enumerate(golds) if not g]:
             raise InvalidInputError(f"{data_name}: question {ids[i]} has no answers (evaluate-v1.1.py needs one: use --version 2.0)")
-        return dict(SQuAD(n_threads=n_threads).corpus_score(preds, golds).official)
+        with _texts_named(ids, preds, golds, names):
+            return dict(SQuAD(n_threads=n_threads).corpus_score(preds, golds).official)
     by_id = dict(zip(ids, golds))  # a dict, as the script's: first place, last answers
     ids = list(by_id)
     if not ids:
@@ -530,7 +534,8 @@ def _evaluate_official(dataset_json: Any, predictions: Any, na_probs: Any, versi
         warn(V2_MISSING.format(ids[i]))
     raw_na = _raw_na(ids, preds, na_probs, na_name)
     metric = SQuADv2(na_prob_thresh=na_prob_thresh, n_threads=n_threads)
-    seg = metric.stats(preds, list(by_id.values()), raw_na if na_probs is not None else None)
+    with _texts_named(ids, preds, list(by_id.values()), names):
+        seg = metric.stats(preds, list(by_id.values()), raw_na if na_probs is not None else None)
     return _v2_from_dict(metric, seg, ids, raw_na, na_probs)
 
 
@@ -542,9 +547,10 @@ def _v2_official(metric: "SQuADv2", seg: SegmentStats, order: np.ndarray | None 
                    metric.na_prob_thresh, with_best=order is not None, order=order, thresh_values=thresh_values)
 
 
-def _search_order(ids: list[str], na_probs: dict, values: np.ndarray) -> np.ndarray:
+def _search_order(ids: list[str], na_probs: dict, values: np.ndarray, raw: Any = None) -> np.ndarray:
     """The order of the script's threshold search, ``sorted(na_probs, key=na_probs.get)``
-    restricted to the questions ``ids``: by probability, ties in the file's key order."""
+    restricted to the questions ``ids``: by probability (``raw``: as given, compared as
+    Python compares them), ties in the file's key order."""
     if list(na_probs) == ids:  # the file lists the questions in dataset order
         keys = np.arange(len(ids), dtype=np.int64)
     else:
@@ -554,12 +560,78 @@ def _search_order(ids: list[str], na_probs: dict, values: np.ndarray) -> np.ndar
             late = len(rank)
             got = [late + i if k is None else k for i, k in enumerate(got)]
         keys = np.array(got, dtype=np.int64)
+    if _inexact_ints(raw):
+        return np.array(sorted(range(len(ids)), key=lambda i: (raw[i], keys[i])), dtype=np.int64)
     return np.lexsort((keys, np.asarray(values, dtype=np.float64)))
 
 
 def _v2_from_dict(metric: "SQuADv2", seg: SegmentStats, ids: list[str], raw_na: list[Any], na_probs: dict | None) -> dict[str, Any]:
-    order = None if na_probs is None else _search_order(ids, na_probs, seg.sums[:, metric.sum_fields.index("na_prob")])
+    order = None if na_probs is None else _search_order(ids, na_probs, seg.sums[:, metric.sum_fields.index("na_prob")], raw_na)
     return _v2_official(metric, seg, order, raw_na)
+
+
+# -- numbers as Python compares them -------------------------------------------------------------
+# The script compares and sorts the probabilities as json.loads gives them: an int past 2**53
+# exactly, where its nearest float64 would tie with (or pass) a neighbour or the threshold.
+EXACT_INT = 2**53
+
+
+def _inexact_ints(raw: Any) -> bool:
+    """Whether ``raw`` (a list of the numbers as given) holds an int that float64 cannot hold."""
+    return isinstance(raw, (list, tuple)) and int in set(map(type, raw)) and any(type(p) is int and not -EXACT_INT < p < EXACT_INT for p in raw)
+
+
+def _above(raw: Any, as_float: np.ndarray, thresh: float) -> np.ndarray:
+    """``p > thresh`` for each probability, as Python compares ``raw``'s numbers."""
+    if _inexact_ints(raw):
+        return np.fromiter((p > thresh for p in raw), dtype=bool, count=len(raw))
+    return as_float > thresh
+
+
+def _as_float(p: Any) -> float:
+    try:
+        return float(p)
+    except OverflowError:  # an int beyond float64's range
+        return math.inf if p > 0 else -math.inf
+
+
+def _float_column(raw: Any) -> np.ndarray:
+    """The probabilities as float64, an int beyond its range as an infinity of its sign."""
+    try:
+        return np.array([_as_float(p) for p in raw], dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError):
+        raise InputTypeError("na_probs must be numbers, one per question") from None
+
+
+def _check_texts(preds: Sequence[Any], golds: Sequence[Sequence[str]], pred_name: Any, gold_name: Any) -> None:
+    """An :class:`InvalidTextError` naming the first text with a lone surrogate
+    (``pred_name(i)``, ``gold_name(i, j)``)."""
+    for i, p in enumerate(preds):
+        if isinstance(p, str):
+            _encodable(p, lambda: pred_name(i))
+    for i, g in enumerate(golds):
+        for j, t in enumerate(g):
+            if isinstance(t, str):
+                _encodable(t, lambda: gold_name(i, j))
+
+
+@contextlib.contextmanager
+def _texts_named(ids: list[str], preds: list[Any], golds: list[list[str]], names: tuple[str, str, str]) -> Any:
+    """A text that is not valid Unicode named by its file and question."""
+    try:
+        yield
+    except InvalidTextError:
+        data_name, pred_name, _ = names
+        _check_texts(preds, golds, lambda i: f"{pred_name}: the prediction of question {ids[i]!r}",
+                     lambda i, j: f"{data_name}: answer {j} of question {ids[i]!r}")
+        raise
+
+
+def _encodable(text: str, what: Any) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise InvalidTextError(f"{what()} is not valid Unicode (a lone surrogate {ascii(text[e.start])} at character {e.start})") from None
 
 
 class _FileProbabilities:

@@ -92,6 +92,10 @@ def _read_json(path: str | os.PathLike) -> Any:
 def _caption(x: Any, where: str) -> str:
     if not isinstance(x, str):
         raise InputTypeError(f"{where}: caption must be a string, got {type(x).__name__}")
+    try:
+        x.encode("utf-8")
+    except UnicodeEncodeError as e:  # a \ud800 escape in the JSON: no text to tokenize
+        raise InvalidTextError(f"{where}: the caption is not valid Unicode (a lone surrogate {ascii(x[e.start])} at character {e.start})") from None
     return x
 
 

@@ -10,9 +10,9 @@
 //! value and its first place, as a Python dict; a field given twice in the dataset's objects,
 //! any other shape or text, a question without a prediction or a probability, or (v1.1)
 //! without a gold answer gives `None`, so that the caller's general path reads the files and
-//! reports it. A probability is kept when Python reads it as the same number: a float
-//! literal, or an integer literal of magnitude below 2^53 (`-0` and larger integers go to the
-//! general path, where they stay Python ints).
+//! reports it. A probability is kept when Python reads it as the same number: a finite float
+//! literal (parsed from its own text, correctly rounded), or an integer literal of magnitude
+//! below 2^53 (larger integers go to the general path, where they stay Python ints).
 
 use super::{batch_stats, IdPlaces, Version};
 use crate::error::Result;
@@ -272,38 +272,32 @@ struct Probability(f64, bool);
 /// with Python's int/float comparisons.
 const EXACT_INT: u64 = 1 << 53;
 
+impl Probability {
+    /// The number a JSON literal stands for, as `json.loads` reads it: a literal with a
+    /// fraction or an exponent is a float, correctly rounded (Rust's `f64` parsing is, as
+    /// Python's `float`); one without is an int, kept when float64 holds it exactly (`-0` is
+    /// the int 0). `None` for a larger int, a float out of range (Python's `inf`) or
+    /// anything that is not a number: the general path reads those.
+    fn of_literal(text: &str) -> Option<Probability> {
+        let text = text.trim_matches(|c: char| c.is_ascii_whitespace());
+        if !text.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
+            return None;
+        }
+        if text.contains(['.', 'e', 'E']) {
+            let v: f64 = text.parse().ok()?;
+            return v.is_finite().then_some(Probability(v, false));
+        }
+        let v: i64 = text.parse().ok()?;
+        (v.unsigned_abs() < EXACT_INT).then_some(Probability(v as f64, true))
+    }
+}
+
 impl<'de> Deserialize<'de> for Probability {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        struct V;
-        impl Visitor<'_> for V {
-            type Value = Probability;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a number read as Python reads it")
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<Probability, E> {
-                if v < EXACT_INT {
-                    Ok(Probability(v as f64, true))
-                } else {
-                    Err(E::custom("a large integer"))
-                }
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<Probability, E> {
-                if v.unsigned_abs() < EXACT_INT {
-                    Ok(Probability(v as f64, true))
-                } else {
-                    Err(E::custom("a large integer"))
-                }
-            }
-            fn visit_f64<E: de::Error>(self, v: f64) -> std::result::Result<Probability, E> {
-                // serde_json gives "-0" and integers past 64 bits as floats; Python keeps them ints
-                if v.fract() == 0.0 && (v.abs() >= EXACT_INT as f64 || (v == 0.0 && v.is_sign_negative())) {
-                    Err(E::custom("an integer read as a float"))
-                } else {
-                    Ok(Probability(v, false))
-                }
-            }
-        }
-        d.deserialize_any(V)
+        // the literal's own text: serde_json's numbers would lose whether it was an int, and
+        // its integers past 64 bits
+        let raw = <&serde_json::value::RawValue>::deserialize(d)?;
+        Probability::of_literal(raw.get()).ok_or_else(|| de::Error::custom("not a number read exactly"))
     }
 }
 
@@ -549,13 +543,29 @@ mod tests {
         // a lone surrogate escape in a skipped field is read past, as Python's json reads it
         assert!(stats(&DATA.replace(r#""context": "c""#, r#""context": "\ud800""#), preds, None).is_some());
         assert!(file_stats(&[DATA.as_bytes(), b"\xff"].concat(), preds.as_bytes(), None, None, 1).unwrap().is_none());
-        for literal in ["-0", "-0.0", "9007199254740992", "1e16", "NaN", "Infinity", "true", "null", "\"0\""] {
+        for literal in ["9007199254740992", "-9007199254740992", "123456789012345678901234567890", "1e400", "NaN", "Infinity", "true", "null", "\"0\"", "[0]"] {
             assert!(stats(DATA, preds, Some(&format!(r#"{{"a": 0, "b": {literal}, "c": 0}}"#))).is_none(), "{literal}");
         }
         assert!(stats(DATA, preds, Some(r#"{"a": 0, "b": 0}"#)).is_none()); // c without a probability
-        for literal in ["0", "-1", "9007199254740991", "1.5e-320", "0.30000000000000004"] {
+        for literal in ["0", "-0", "-0.0", "-1", "9007199254740991", "1e16", "9007199254740993.0", "1.5e-320", "0.30000000000000004", "1e-400"] {
             assert!(stats(DATA, preds, Some(&format!(r#"{{"a": 0, "b": {literal}, "c": 0}}"#))).is_some(), "{literal}");
         }
+    }
+
+    #[test]
+    fn literals_are_read_as_python_reads_them() {
+        let read = |t: &str| Probability::of_literal(t).map(|p| (p.0.to_bits(), p.1));
+        // correctly rounded: the issue's pair, a decimal midpoint (ties to even) and one a hair above
+        assert_eq!(read("0.22323896460701453"), Some((0.22323896460701453f64.to_bits(), false)));
+        assert_eq!(read("0.2232389646070145"), Some((0.2232389646070145f64.to_bits(), false)));
+        let two_53 = (1u64 << 53) as f64;
+        assert_eq!(read("9007199254740993.0"), Some((two_53.to_bits(), false)));
+        assert_eq!(read("9007199254740993.0000000000000001"), Some(((two_53 + 2.0).to_bits(), false)));
+        assert_eq!(read("-0"), Some((0, true))); // Python's int 0
+        assert_eq!(read("-0.0"), Some(((-0.0f64).to_bits(), false)));
+        assert_eq!(read("9007199254740991"), Some((9007199254740991f64.to_bits(), true)));
+        assert_eq!(read("9007199254740992"), None);
+        assert_eq!(read("1e400"), None);
     }
 
     #[test]
