@@ -121,3 +121,27 @@ def test_the_issue_case_char_tokens_score_as_compare_mt_scores_them():
     from nlgmetrics.analysis.sentences import compare_mt_sacrebleu
 
     assert compare_mt_sacrebleu([], []) == 0.0
+
+
+@pytest.mark.parametrize("tokenize", ["13a", "char"])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=st.lists(st.tuples(line_or_blank, line_or_blank), min_size=1, max_size=8))
+def test_a_named_tokenizer_is_compare_mt_on_the_tokenized_files(tmp_path, tokenize, rows):
+    # the report's analyses (13a): compare-mt run on 13a-tokenized files, where an empty
+    # line is still one empty word
+    from nlgmetrics.tokenizers import tokenize as tokenized
+
+    refs, output = [r for r, _ in rows], [o for _, o in rows]
+    files = {name: [" ".join(t.split()) for t in tokenized(tokenize, lines)] for name, lines in (("ref", refs), ("out", output))}
+    stats = _compare_mt_word_statistics(tmp_path, files["ref"], [files["out"]], False)
+    ours = word_accuracy(refs, {"s": output}, tokenize=tokenize)
+    assert [(g.matches, g.reference_words, g.output_words, g.fmeasure) for g in ours] == [
+        (int(m), int(r), int(o), f) for m, r, o, _, _, f in stats[0]
+    ]
+    ref = corpus_utils.load_tokens(_write(tmp_path, "ref", files["ref"]))
+    out = corpus_utils.load_tokens(_write(tmp_path, "out", files["out"]))
+    for measure in ("bleu", "sacrebleu"):
+        profile = {"bucket_type": "length", "statistic_type": "score", "score_measure": measure, "bucket_cutoffs": "1:2:4"}
+        theirs = _quiet(lambda: compare_mt_main.generate_sentence_bucketed_report(ref, [out], to_cache=True, **profile))["stats"]
+        ours_buckets = sentence_buckets(refs, {"s": output}, by="length", statistic="score", metric=measure, cutoffs=[1, 2, 4], tokenize=tokenize)
+        assert [b.value for b in ours_buckets] == theirs
