@@ -214,6 +214,14 @@ def test_an_output_that_cannot_be_written_fails_before_anything_is_written(adver
     assert (why == "directory not writable") == tables.is_dir() and not any(tables.iterdir() if tables.is_dir() else ())
 
 
+def test_a_page_that_is_one_of_the_exports_is_refused(adversarial, tmp_path, capsys):
+    d, tables = adversarial, tmp_path / "tables"
+    tables.mkdir()
+    code, _, err = _run(_report(d, "-o", str(tables / "segments.csv"), "--export-dir", str(tables)), capsys)
+    _one_line_error(code, err)
+    assert "one of the --export-dir files" in err and not any(tables.iterdir())
+
+
 def test_writes_are_atomic_and_leave_no_temporary_files(adversarial, tmp_path, capsys, monkeypatch):
     """A write that fails midway leaves the old file whole and no temporary file behind."""
     from nlgmetrics.cli import outputs

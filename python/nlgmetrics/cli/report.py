@@ -76,6 +76,10 @@ def _write(args: argparse.Namespace, text: str, out: Any, inputs: list[str]) -> 
         files = export_files(args.export_dir, exports)
     check_page(args.output, inputs, args.overwrite)  # again: scoring may have taken a while
     if args.output != "-":
+        import os
+
+        if os.path.realpath(args.output) in {os.path.realpath(p) for p in files}:
+            raise UsageError(f"-o {args.output} is one of the --export-dir files: choose another path")
         files = {args.output: text.encode("utf-8"), **files}
     if files:
         write_all(files, args.export_dir)
