@@ -347,3 +347,63 @@ def test_interrupt_and_corrupt_inputs_are_quiet(tmp_path, monkeypatch, capfd):
     monkeypatch.setattr(sacrebleu_cli, "_run", interrupted)
     assert nm_main(["sacrebleu", str(ref), "-i", str(ref)]) == 130
     assert capfd.readouterr() == ("", "")
+
+
+_GOOD_DOC = ('<?xml version="1.0" encoding="utf-8"?>\n<dataset id="t">\n<collection id="general">\n'
+             '<doc id="d1" origlang="en">\n<src lang="en"><p>\n<seg id="1">a cat</seg>\n</p></src>\n'
+             '<ref lang="de" translator="A"><p>\n<seg id="1">eine Katze</seg>\n</p></ref>\n</doc>\n'
+             '</collection>\n</dataset>\n')
+MALFORMED_XML = {  # what breaks, the line it is on, the words the error says
+    "seg-without-id": (_GOOD_DOC.replace('<seg id="1">a cat', "<seg>a cat"), 6, "<seg> id None is not an integer"),
+    "seg-id-not-a-number": (_GOOD_DOC.replace('<seg id="1">eine', '<seg id="one">eine'), 9, "<seg> id 'one' is not an integer"),
+    "doc-without-origlang": (_GOOD_DOC.replace(' origlang="en"', ""), 4, "<doc> has no origlang attribute"),
+    "doc-without-id": (_GOOD_DOC.replace('<doc id="d1" ', "<doc "), 4, "<doc> has no id attribute"),
+    "truncated": (_GOOD_DOC[: _GOOD_DOC.index("</ref>")], 10, "not a WMT XML file"),  # found at the end
+    "mismatched-tag": (_GOOD_DOC.replace("</p></src>", "</src>"), 7, "not a WMT XML file"),
+    "not-utf-8": (_GOOD_DOC.replace("eine Katze", "eine \udcffKatze"), 9, "not UTF-8"),
+}
+
+
+def _write_raw(tmp_path, text: str):
+    raw = tmp_path / "wmt22" / "raw" / "wmt22-news-systems-1.1" / "xml"
+    raw.mkdir(parents=True, exist_ok=True)
+    path = raw / "wmttest2022.en-de.all.xml"
+    path.write_bytes(text.encode("utf-8", "surrogateescape"))
+    return path
+
+
+@pytest.mark.parametrize("case", sorted(MALFORMED_XML))
+def test_malformed_test_set_xml_is_one_line_naming_file_and_line(case, tmp_path, monkeypatch, capfd):
+    from nlgmetrics.errors import InvalidInputError
+
+    text, line, words = MALFORMED_XML[case]
+    path = _write_raw(tmp_path, text)
+    monkeypatch.setenv("SACREBLEU", str(tmp_path))
+    for field in ("src", "ref", "docid"):
+        capfd.readouterr()
+        assert nm_main(["sacrebleu", "-t", "wmt22", "-l", "en-de", "--echo", field]) == 1
+        out, err = capfd.readouterr()
+        assert out == "" and err.count("\n") == 1 and "Traceback" not in err, err
+        assert f"{path}: line {line}: " in err and words in err, err
+    with pytest.raises(InvalidInputError, match=f"line {line}: "):
+        list(compat.DATASETS["wmt22"].source("en-de"))
+    with pytest.raises(InvalidInputError, match=f"line {line}: "):
+        compat.utils.get_available_origlangs("wmt22", "en-de")
+
+
+def test_the_well_formed_file_reads():
+    fields = compat.utils.unwrap_wmt_xml(io.StringIO(_GOOD_DOC))
+    assert fields == {"src": ["a cat"], "ref:A": ["eine Katze"], "docid": ["d1"], "origlang": ["en"]}
+
+
+def test_a_short_tsv_line_names_its_line(tmp_path, monkeypatch):
+    from nlgmetrics.compat.sacrebleu.dataset import Dataset
+    from nlgmetrics.errors import InvalidInputError
+
+    (tmp_path / "tsvset" / "raw").mkdir(parents=True)
+    (tmp_path / "tsvset" / "raw" / "data.tsv").write_text("a\tb\nc\n", encoding="utf-8")
+    monkeypatch.setenv("SACREBLEU", str(tmp_path))
+    ds = Dataset("tsvset", {"format": "TSVDataset", "data": [], "md5": [], "description": "", "citation": "",
+                            "langpairs": {"en-de": ["data.tsv", "data.tsv"]}, "refs": None})
+    with pytest.raises(InvalidInputError, match=r"data.tsv: line 2: no column 2"):
+        list(ds.references("en-de"))

@@ -31,6 +31,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "nlgmetrics.signature",
             "nlgmetrics.registry",
             "nlgmetrics._inputs",
+            "nlgmetrics._numbers",
             "nlgmetrics.tokenizers",
             "nlgmetrics.script_check",
             "nlgmetrics.io",

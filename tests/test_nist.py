@@ -210,3 +210,23 @@ def test_pairwise_equals_sentence():
         for i in range(4):
             for j in range(4):
                 assert M[i, j] == m.sentence_scores([xs[i]], [xs[j]])[0]
+
+
+@pytest.mark.parametrize(
+    "flavour, predictions, references, why",
+    [
+        ("mteval", ["a b", "c d", "x y"], [["a b"], ["q"], [""]], "references have no words"),
+        ("nltk", ["a b c d e f", "c d e f g", "c"], [["a b c d e"], ["c d"], ["c d e"]], "no hypothesis 2-grams in the segment"),
+        ("nltk", ["a b c d e f", "c d e f g h", "a b c d e f"], [["a b c d e"], ["a b"], [""]], "chosen references have no words"),
+    ],
+)
+def test_a_sentence_score_error_names_the_segment(flavour, predictions, references, why):
+    from nlgmetrics import InvalidInputError
+
+    with pytest.raises(InvalidInputError) as raised:
+        nm.NIST(flavour=flavour).sentence_scores(predictions, references)
+    assert str(raised.value).startswith("segment 2: NIST") and why in str(raised.value)
+    # zero_division="zero" (nltk) scores the same segment instead: the 0/0 order adds nothing
+    if flavour == "nltk":
+        lenient = nm.NIST(flavour="nltk", zero_division="zero").sentence_scores(predictions, references)
+        assert lenient[2] == (0.0 if "references" in why else lenient[2]) and lenient[2] >= 0.0

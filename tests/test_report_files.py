@@ -162,6 +162,66 @@ def test_a_bad_output_fails_before_anything_is_written(adversarial, tmp_path, ca
     assert not (tmp_path / "r.html").exists()
 
 
+def _refuse_mkdir(monkeypatch, outputs, where):
+    real = os.mkdir
+
+    def refuse(path, *a, **k):
+        if str(path).startswith(where):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path, *a, **k)
+
+    monkeypatch.setattr(outputs.os, "mkdir", refuse)
+
+
+def _refuse_temporaries(monkeypatch, outputs, where):
+    real = outputs.tempfile.mkstemp
+
+    def refuse(*a, dir=None, **k):
+        if str(dir).startswith(where):
+            raise PermissionError(13, "Permission denied", str(dir))
+        return real(*a, dir=dir, **k)
+
+    monkeypatch.setattr(outputs.tempfile, "mkstemp", refuse)
+
+
+@pytest.mark.parametrize("why", ["read-only filesystem", "parent not writable", "directory not writable", "page not writable"])
+def test_an_output_that_cannot_be_written_fails_before_anything_is_written(adversarial, tmp_path, capsys, monkeypatch, why):
+    """The page and every export are all written or none: exit 1, one line, the old page kept,
+    no directory made, no temporary file left."""
+    from nlgmetrics.cli import outputs
+
+    d = adversarial
+    page, tables = tmp_path / "r.html", tmp_path / "tables"
+    assert _run(_report(d, "-o", str(page)), capsys)[0] == 0
+    if why == "read-only filesystem":
+        if not os.path.isdir("/proc/self"):
+            pytest.skip("needs /proc")
+        tables = Path("/proc/nlgmetrics-tables")
+    elif why == "parent not writable":
+        _refuse_mkdir(monkeypatch, outputs, str(tables))
+    elif why == "directory not writable":
+        tables.mkdir()
+        _refuse_temporaries(monkeypatch, outputs, str(tables))
+    else:
+        page = tmp_path / "locked" / "r.html"  # the exports' directory is fine, the page's is not
+        page.parent.mkdir()
+        _refuse_temporaries(monkeypatch, outputs, str(page.parent))
+    before = _snapshot(tmp_path)
+    code, _, err = _run(_report(d, "-o", str(page), "--export-dir", str(tables), "--title", "new"), capsys)
+    _one_line_error(code, err, want=1)
+    assert str(tables if why != "page not writable" else page.parent) in err
+    assert _snapshot(tmp_path) == before
+    assert (why == "directory not writable") == tables.is_dir() and not any(tables.iterdir() if tables.is_dir() else ())
+
+
+def test_a_page_that_is_one_of_the_exports_is_refused(adversarial, tmp_path, capsys):
+    d, tables = adversarial, tmp_path / "tables"
+    tables.mkdir()
+    code, _, err = _run(_report(d, "-o", str(tables / "segments.csv"), "--export-dir", str(tables)), capsys)
+    _one_line_error(code, err)
+    assert "one of the --export-dir files" in err and not any(tables.iterdir())
+
+
 def test_writes_are_atomic_and_leave_no_temporary_files(adversarial, tmp_path, capsys, monkeypatch):
     """A write that fails midway leaves the old file whole and no temporary file behind."""
     from nlgmetrics.cli import outputs

@@ -38,8 +38,10 @@ class Cutoffs:
 
 
 # compare-mt 0.2.10 reads its files with ``line.strip().split(' ')`` (corpus_utils): runs of
-# spaces give empty tokens and a no-break space stays inside a token. That split is the
-# analyses' default, so their numbers are compare-mt's on any text; "none" is str.split().
+# spaces give empty tokens, a no-break space stays inside a token and an empty line is one
+# empty token. That split is the analyses' default, so their numbers are compare-mt's on any
+# text. A named tokenizer gives compare-mt's reading of the tokenized file (its tokens, and
+# an empty line still one empty token); "none" is str.split(), where an empty line has none.
 COMPARE_MT = "compare-mt"
 
 
@@ -50,7 +52,9 @@ def token_lists(texts: Sequence[str], tokenize: Tokenizer, what: str) -> list[li
         return [list(tokenize(line)) for line in lines]
     if tokenize == COMPARE_MT:
         return [line.strip().split(" ") for line in lines]
-    return [line.split() for line in _tokenize(tokenize, lines)]
+    if tokenize == "none":
+        return [line.split() for line in lines]
+    return [line.split() or [""] for line in _tokenize(tokenize, lines)]
 
 
 def _token_rows(x: object, what: str, where: str) -> list[list[str]]:

@@ -63,6 +63,24 @@ def compare_mt_bleu(references: Sequence[Sequence[str]], outputs: Sequence[Seque
     return float(100.0 * bp * math.exp(prec))
 
 
+def compare_mt_sacrebleu(references: Sequence[Sequence[str]], outputs: Sequence[Sequence[str]]) -> float:
+    """compare-mt 0.2.10's ``SacreBleuScorer().score_corpus`` of token lists (one reference
+    each): sacrebleu's default corpus BLEU (13a, exp smoothing) of each sentence's tokens
+    joined by a space, so it scores the tokens compare-mt read, not the untokenized text;
+    0 for no sentences."""
+    from ..registry import load
+
+    references, outputs = checked_token_rows(references, outputs, "compare_mt_sacrebleu")
+    if not outputs:
+        return 0.0
+    return float(load("sacrebleu").corpus_score([" ".join(o) for o in outputs], [[" ".join(r)] for r in references]).score)
+
+
+# compare-mt's score measures that share a registered name: a bucket's score is compare-mt's
+# scorer over the bucket's tokens (the split of ``tokenize``), as compare-mt computes it.
+COMPARE_MT_MEASURES = {"bleu": compare_mt_bleu, "sacrebleu": compare_mt_sacrebleu}
+
+
 def _metric(metric: Any) -> Any:
     if isinstance(metric, str):
         from ..registry import load
@@ -94,9 +112,12 @@ def sentence_buckets(
 
     With ``statistic="score"`` and ``metric="bleu"`` (the default, compare-mt's
     ``score_measure=bleu``) a bucket's score is compare-mt's own corpus BLEU of the
-    bucket's ``tokenize`` tokens (:func:`compare_mt_bleu`), as compare-mt computes it; a
-    metric object (``BLEU()``, ``CHRF()``...) or another name gives that metric's corpus
-    score instead. Bucketing ``by="score"`` uses the metric's sentence scores.
+    bucket's ``tokenize`` tokens (:func:`compare_mt_bleu`), as compare-mt computes it;
+    ``metric="sacrebleu"`` (``score_measure=sacrebleu``) is sacrebleu's corpus BLEU of
+    those tokens joined by spaces (:func:`compare_mt_sacrebleu`), as compare-mt computes
+    it. A metric object (``BLEU()``, ``CHRF()``...) or another name gives that metric's
+    corpus score of the untokenized texts instead. Bucketing ``by="score"`` uses the
+    metric's sentence scores.
     """
     if by not in ("length", "lengthdiff", "score"):
         raise InvalidOptionError(f"by must be 'length', 'lengthdiff' or 'score', got {by!r}")
@@ -106,7 +127,7 @@ def sentence_buckets(
     names, outputs = systems_of(systems)
     check_lengths(references, outputs, names)
     scorer = _metric(metric) if (by == "score" or statistic == "score") else None
-    compare_mt = statistic == "score" and isinstance(metric, str) and metric.lower() == "bleu"
+    compare_mt = COMPARE_MT_MEASURES.get(metric.lower()) if statistic == "score" and isinstance(metric, str) else None
     refs = token_lists(references, tokenize, "references")
     results: list[SentenceBucket] = []
     for name, output in zip(names, outputs):
@@ -125,7 +146,7 @@ def sentence_buckets(
             if statistic == "count":
                 value = float(len(segments))
             elif compare_mt:
-                value = compare_mt_bleu([refs[i] for i in segments], [outs[i] for i in segments])
+                value = compare_mt([refs[i] for i in segments], [outs[i] for i in segments])
             elif segments:
                 value = scorer.corpus_score([output[i] for i in segments], [[references[i]] for i in segments]).score
             else:

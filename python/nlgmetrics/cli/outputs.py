@@ -16,7 +16,9 @@ nothing written, one line on stderr, exit 2):
   ``--overwrite`` the link itself is replaced, never its target);
 - every file is written to a temporary file in its own directory and renamed into place
   (``os.replace``), so an interrupted run leaves the old file or the new one, never half
-  of one; the HTML page is written first, then the exports.
+  of one. Every destination gets its temporary file (the export directory made) before
+  any is filled, so a page or an export directory that cannot be written fails with
+  nothing written, one line on stderr, exit 1.
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-import sys
 import tempfile
 
 TYPE_CHECKING = False
@@ -193,41 +194,109 @@ class _InterruptDeferred:
             signal.raise_signal(signal.SIGINT)  # the default action, now
 
 
-def atomic_write(path: str, data: bytes) -> None:
-    """``data`` to ``path`` via a temporary file in the same directory and ``os.replace``
-    (which replaces a link at ``path`` itself, never its target); a Ctrl-C meanwhile
-    takes effect once the file is in place (or the temporary removed)."""
-    with _InterruptDeferred():
-        _atomic_write(path, data)
+def _make_directory(directory: str) -> list[str]:
+    """Make ``directory`` and any missing parents; the ones made, outermost first (so a
+    failed run can take them away again)."""
+    missing = []
+    path = os.path.abspath(directory)
+    while not os.path.isdir(path):
+        missing.append(path)
+        parent = os.path.dirname(path)
+        if parent == path:
+            break
+        path = parent
+    made: list[str] = []
+    for path in reversed(missing):
+        try:
+            os.mkdir(path)
+        except FileExistsError:
+            if not os.path.isdir(path):
+                raise
+        except OSError as e:
+            _remove_directories(made)
+            raise OSError(e.errno, f"--export-dir {directory} cannot be made ({e.strerror})") from None
+        made.append(path)
+    return made
 
 
-def _atomic_write(path: str, data: bytes) -> None:
+def _remove_directories(made: list[str]) -> None:
+    for path in reversed(made):
+        try:
+            os.rmdir(path)
+        except OSError:
+            pass
+
+
+def _temporary(path: str) -> tuple[int, str]:
     directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=directory)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
+        return tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=directory)
+    except OSError as e:
+        raise OSError(e.errno, f"cannot write {path} ({e.strerror})") from None
+
+
+def _discard(temporaries: "Iterable[tuple[int | None, str]]") -> None:
+    for fd, tmp in temporaries:
+        if fd is not None:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
         try:
             os.unlink(tmp)
         except OSError:
             pass
+
+
+def write_all(files: dict[str, bytes], directory: str | None = None) -> None:
+    """Every file or none. First a temporary file is made next to every destination (after
+    making ``directory`` if it is missing), so a destination that cannot be written fails
+    before any file is touched; then each is filled and synced; then each is renamed into
+    place (``os.replace``, which replaces a link at the destination itself, never its
+    target). A failure before the renames leaves every old file as it was, no temporary
+    file, and no directory that this call made."""
+    with _InterruptDeferred():  # a Ctrl-C meanwhile takes effect once every file is in place
+        _write_all(files, directory)
+
+
+def _write_all(files: dict[str, bytes], directory: str | None) -> None:
+    made = _make_directory(directory) if directory is not None else []
+    reserved: list[tuple[str, int | None, str]] = []
+    try:
+        for path in files:
+            fd, tmp = _temporary(path)
+            reserved.append((path, fd, tmp))
+        umask = os.umask(0)
+        os.umask(umask)
+        for k, (path, fd, tmp) in enumerate(reserved):
+            reserved[k] = (path, None, tmp)
+            with os.fdopen(fd, "wb") as fh:  # closes fd, even when the write fails
+                fh.write(files[path])
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.chmod(tmp, 0o666 & ~umask)
+        for k, (path, _, tmp) in enumerate(reserved):
+            os.replace(tmp, path)
+            reserved[k] = (path, None, "")
+    except BaseException:
+        _discard((fd, tmp) for _, fd, tmp in reserved if tmp)
+        _remove_directories(made)
         raise
 
 
-def write_exports(directory: str, files: dict[str, bytes]) -> None:
+def atomic_write(path: str, data: bytes) -> None:
+    """``data`` to ``path`` via a temporary file in the same directory and ``os.replace``."""
+    write_all({path: data})
+
+
+def export_files(directory: str, files: dict[str, bytes]) -> dict[str, bytes]:
+    """The export files at their paths, with the manifest of what nlgmetrics wrote there."""
     import json
 
-    os.makedirs(directory, exist_ok=True)
-    written = _manifest(directory)
+    written = _manifest(directory) if os.path.isdir(directory) else {}
+    paths = {}
     for name, data in files.items():
-        atomic_write(os.path.join(directory, name), data)
+        paths[os.path.join(directory, name)] = data
         written[name] = hashlib.sha256(data).hexdigest()
-    atomic_write(os.path.join(directory, MANIFEST), (json.dumps(written, indent=1, sort_keys=True) + "\n").encode("utf-8"))
-    print(f"nlgmetrics: wrote {len(files)} table files to {directory}", file=sys.stderr)
+    paths[os.path.join(directory, MANIFEST)] = (json.dumps(written, indent=1, sort_keys=True) + "\n").encode("utf-8")
+    return paths

@@ -63,23 +63,32 @@ def _check_outputs(args: argparse.Namespace) -> list[str]:
 
 
 def _write(args: argparse.Namespace, text: str, out: Any, inputs: list[str]) -> None:
-    """The page first, then the exports; every path is validated before either is written."""
-    from .outputs import atomic_write, check_exports, check_page, write_exports
+    """The page and the exports, all or none; every path is validated before any is written."""
+    from .outputs import check_exports, check_page, export_files, write_all
 
-    files = None
+    files: dict[str, bytes] = {}
+    exports: dict[str, bytes] = {}
     if args.export_dir is not None:
         from ..report.export import exports_of
 
-        files = exports_of(text)
-        check_exports(args.export_dir, list(files), inputs, args.overwrite)
+        exports = exports_of(text)
+        check_exports(args.export_dir, list(exports), inputs, args.overwrite)
+        files = export_files(args.export_dir, exports)
     check_page(args.output, inputs, args.overwrite)  # again: scoring may have taken a while
+    if args.output != "-":
+        import os
+
+        if os.path.realpath(args.output) in {os.path.realpath(p) for p in files}:
+            raise UsageError(f"-o {args.output} is one of the --export-dir files: choose another path")
+        files = {args.output: text.encode("utf-8"), **files}
+    if files:
+        write_all(files, args.export_dir)
     if args.output == "-":
         out.write(text)
     else:
-        atomic_write(args.output, text.encode("utf-8"))
         print(f"nlgmetrics: wrote {args.output}", file=sys.stderr)
-    if files is not None:
-        write_exports(args.export_dir, files)
+    if args.export_dir is not None:
+        print(f"nlgmetrics: wrote {len(exports)} table files to {args.export_dir}", file=sys.stderr)
 
 
 def _classification(args: argparse.Namespace, read_lines: Callable[[str], list[str]]) -> str:

@@ -37,18 +37,15 @@ from .. import _core
 from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
 from ..metrics.base import Metric
 from .significance import DEFAULT_SEED, _check_count, _exact_scores, _resolve_seed
+from .._numbers import real_array
 from ..stats import SegmentStats
 
 CORRELATIONS = ("pearson", "spearman", "kendall", "kendall-c", "kendall-like", "pairwise-accuracy")
 
 
 def _floats(x: Any, what: str) -> np.ndarray:
-    if x is None or isinstance(x, (str, bytes)):
-        raise InputTypeError(f"{what} must be a sequence of numbers, not {type(x).__name__}")
-    try:
-        return np.asarray(x, dtype=np.float64)
-    except (ValueError, TypeError) as e:  # ragged rows, strings, complex numbers, objects
-        raise InputTypeError(f"{what} must be a 1-D sequence of real numbers: {e}") from None
+    # booleans are scores scipy correlates (0/1 judgements); complex numbers and strings are refused
+    return real_array(x, what, ndim=(0, 1, 2, 3), allow_nan=True, allow_bool=True)
 
 
 def _vectors(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:

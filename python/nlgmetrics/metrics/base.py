@@ -46,6 +46,11 @@ def _is_ndarray(v: Any) -> bool:
     return np is not None and isinstance(v, np.ndarray)
 
 
+
+def segment_error(index: int, error: NlgMetricsError) -> NlgMetricsError:
+    """A per-segment failure, as its own class, naming the segment (``segment 7: ...``)."""
+    return type(error)(f"segment {index}: {error}")
+
 class _Breakdown(dict):
     """A score's breakdown; a part set after construction also shows in the score's mapping."""
 
@@ -458,7 +463,13 @@ class Metric:
     def _sentence_scores(self, seg: SegmentStats) -> np.ndarray:
         import numpy as np
 
-        return np.array([self._score(seg.row(i)).score for i in range(len(seg))], dtype=np.float64)
+        scores = np.empty(len(seg), dtype=np.float64)
+        for i in range(len(seg)):
+            try:
+                scores[i] = self._score(seg.row(i)).score
+            except NlgMetricsError as e:
+                raise segment_error(i, e) from None
+        return scores
 
     def sentence_parts(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> dict[str, np.ndarray]:
         """Every part of every segment's score as named columns (the keys of a

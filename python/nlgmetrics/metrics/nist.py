@@ -62,7 +62,7 @@ from .._inputs import as_references, check_option_applies
 from ..errors import IncompatibleStatsError, InvalidInputError, InvalidOptionError
 from ..script_check import Segmentation
 from ..stats import SegmentStats, Stats, sequential_column_sums
-from .base import Metric, Score
+from .base import Metric, Score, segment_error
 
 FLAVOURS = ("mteval", "nltk")
 # Every segment's statistics carry the fingerprint f of the weights they were computed
@@ -274,7 +274,18 @@ class NIST(Metric):
         return NISTScore("NIST", d.pop("score"), self.signature(stats), stats, **d)
 
     def _sentence_scores(self, seg: SegmentStats) -> np.ndarray:
-        return _core.nist_scores(self.flavour, np.ascontiguousarray(seg.counts[:, :-2]), np.ascontiguousarray(seg.sums), self.zero_division == "zero")
+        counts, sums = np.ascontiguousarray(seg.counts[:, :-2]), np.ascontiguousarray(seg.sums)
+        lenient = self.zero_division == "zero"
+        try:
+            return _core.nist_scores(self.flavour, counts, sums, lenient)
+        except InvalidInputError as e:
+            # the core stops at the first unscorable row: find it, and name it (only on failure)
+            for i in range(len(counts)):
+                try:
+                    _core.nist_scores(self.flavour, counts[i : i + 1], sums[i : i + 1], lenient)
+                except InvalidInputError as row_error:
+                    raise segment_error(i, InvalidInputError(str(row_error).replace(" in the corpus", " in the segment"))) from None
+            raise e
 
     def sentence_scores(self, predictions, references) -> np.ndarray:
         if self.flavour == "nltk" and self.info_table is None:

@@ -19,7 +19,8 @@ yourself; torchmetrics does not shift either).
 
 Input: a sequence of 1-D arrays (one per text, ragged), or a 2-D array with a boolean
 ``mask`` of the same shape (``False`` = padding, like ``ignore_index``). Log-probabilities
-must be ``<= 0`` and not NaN; ``-inf`` (probability 0) gives an infinite perplexity.
+must be real numbers (complex numbers, booleans and strings are typed errors, never
+converted), ``<= 0`` and not NaN; ``-inf`` (probability 0) gives an infinite perplexity.
 A text with no tokens has no perplexity (``nan`` in ``sentence_scores``); a corpus with
 no tokens is an error.
 """
@@ -31,6 +32,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .._numbers import real_array
 from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
 from ..signature import Signature
 from ..stats import SegmentStats, Stats
@@ -78,7 +80,7 @@ class Perplexity(Metric):
         if isinstance(logprobs, (str, bytes)):
             raise InputTypeError("logprobs must be a sequence of arrays of log-probabilities")
         if isinstance(logprobs, np.ndarray) and logprobs.ndim == 2:
-            arr = logprobs.astype(np.float64)
+            arr = real_array(logprobs, "logprobs", ndim=(2,), allow_nan=True)  # NaN may be padding: checked per text
             if mask is None:
                 return list(arr)
             m = np.asarray(mask)
@@ -95,13 +97,7 @@ class Perplexity(Metric):
         except TypeError:
             raise InputTypeError(f"logprobs must be a sequence of arrays of log-probabilities, got {type(logprobs).__name__}") from None
         for i, r in enumerate(logprobs):
-            try:
-                a = np.asarray(r, dtype=np.float64)
-            except (TypeError, ValueError):
-                raise InputTypeError(f"logprobs[{i}] must be a 1-D array of numbers") from None
-            if a.ndim != 1:
-                raise InputTypeError(f"logprobs[{i}] must be 1-D, got shape {a.shape}")
-            rows.append(a)
+            rows.append(real_array(r, f"logprobs[{i}]", allow_nan=True))
         return rows
 
     def stats(self, logprobs: Any, mask: Any = None) -> SegmentStats:

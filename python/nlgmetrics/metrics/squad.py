@@ -44,6 +44,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import _core
+from .._numbers import real_array
 from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, InvalidTextError, LengthMismatchError
 from ..stats import SegmentStats, Stats, sequential_column_sums
 from .base import Metric, Score
@@ -334,12 +335,10 @@ class SQuADv2(_SquadBase):
         else:
             if isinstance(na_probs, (str, bytes)) or not hasattr(na_probs, "__len__"):
                 raise InputTypeError("na_probs must be a sequence of probabilities, one per question")
-            try:
-                na = np.asarray(na_probs, dtype=np.float64).reshape(-1)
+            try:  # booleans compare as 0/1 in the official script; complex numbers and strings are refused
+                na = real_array(na_probs, "na_probs", ndim=(1,), allow_nan=True, allow_bool=True)
             except OverflowError:  # an int beyond float64: an infinity in this column, compared exactly below
                 na = _float_column(na_probs)
-            except (TypeError, ValueError):
-                raise InputTypeError("na_probs must be numbers, one per question") from None
             if len(na) != n:
                 raise LengthMismatchError(f"predictions and na_probs: lengths differ ({n} vs {len(na)})")
             if np.isnan(na).any():

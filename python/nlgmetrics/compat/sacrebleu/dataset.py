@@ -30,12 +30,12 @@ import gzip
 import itertools
 import os
 import re
-from collections import defaultdict
 from typing import Any, Dict, Iterator, List, Optional
 
-from ...errors import NlgMetricsError
+from ...errors import InvalidInputError, NlgMetricsError
 from ._testsets import SUBSETS as _SUBSETS
 from ._testsets import TEST_SETS
+from ._wmt_xml import _field_of_translator, text_lines, unwrap_wmt_xml
 
 __all__ = ["DATASETS", "SUBSETS", "COUNTRIES", "DOMAINS", "Dataset", "TestSetNotCachedError", "sacrebleu_dir"]
 
@@ -65,60 +65,6 @@ def smart_open(file: str, mode: str = "rt", encoding: str = "utf-8"):
 
 def _open(path: str, encoding: str = "utf-8"):
     return smart_open(path, encoding=encoding)
-
-
-def _field_of_translator(translator: Optional[str]) -> str:
-    return "ref" if not translator else f"ref:{translator}"
-
-
-def unwrap_wmt_xml(raw_file: Any) -> Dict[str, List[Optional[str]]]:
-    """The fields of a WMT 2021+ XML file (``src``, ``ref``/``ref:<translator>``, ``docid``,
-    ``origlang``, system outputs, ``domain`` when the last document kept has one), one
-    value per segment, as sacrebleu reads them."""
-    import xml.etree.ElementTree as ET
-
-    try:
-        root = ET.parse(raw_file).getroot()
-    except ET.ParseError as e:
-        raise NlgMetricsError(f"{getattr(raw_file, 'name', raw_file)}: not a WMT XML file ({e})") from None
-    src_langs = {d.get("lang") for d in root.findall(".//src")}
-    ref_langs, translators = set(), set()
-    for ref_doc in root.findall(".//ref"):
-        ref_langs.add(ref_doc.get("lang"))
-        translators.add(ref_doc.get("translator"))
-    if len(src_langs) != 1 or len(ref_langs) != 1:
-        raise NlgMetricsError(f"{raw_file}: expected one source and one reference language, found {sorted(map(str, src_langs))} and {sorted(map(str, ref_langs))}")
-    ordered = sorted(translators, key=lambda t: (t is not None, t or ""))
-    refs: Dict[str, list] = {_field_of_translator(t): [] for t in ordered}
-    src, docids, origlangs, domains = [], [], [], []
-    systems: Dict[str, list] = defaultdict(list)
-    seen_domain = False
-    for doc in root.findall(".//doc"):
-        if "testsuite" in doc.attrib:
-            continue
-        src_sents = {int(seg.get("id")): seg.text or "" for seg in doc.findall(".//src//seg")}
-
-        def sents(element) -> dict:
-            return {int(seg.get("id")): seg.text if seg.text else "" for seg in element.findall(".//seg")}
-
-        by_translator = {ref_doc.get("translator"): sents(ref_doc) for ref_doc in doc.findall(".//ref")}
-        hyps = {hyp_doc.get("system"): sents(hyp_doc) for hyp_doc in doc.findall(".//hyp")}
-        for seg_id in sorted(src_sents):
-            if not any(v.get(seg_id, "") for v in by_translator.values()):
-                continue
-            for t in ordered:
-                refs[_field_of_translator(t)].append(by_translator.get(t, {}).get(seg_id, ""))
-            src.append(src_sents[seg_id])
-            for name in hyps:
-                systems[name].append(hyps[name].get(seg_id, ""))
-            docids.append(doc.attrib["id"])
-            origlangs.append(doc.attrib["origlang"])
-            domains.append(doc.get("domain"))
-            seen_domain = doc.get("domain") is not None
-    fields: Dict[str, list] = {"src": src, **refs, "docid": docids, "origlang": origlangs, **systems}
-    if seen_domain:
-        fields["domain"] = domains
-    return fields
 
 
 class Dataset:
@@ -200,16 +146,17 @@ class Dataset:
         return ["src", *refs, *meta, *others, *(["domain"] if "domain" in names else [])]
 
     def _unwrap(self, raw: str) -> Dict[str, list]:
-        with _open(raw) as fin:
-            return unwrap_wmt_xml(fin)
+        return unwrap_wmt_xml(raw)
 
     def lines(self, langpair: str, field: str, encoding: str = "utf-8") -> List[str]:
         """The lines of one field (without their newlines): the processed file when
         present, else the raw file processed in memory as sacrebleu writes it."""
         path = self._get_txt_file_path(langpair, field)
         if os.path.exists(path):
-            with _open(path, encoding) as f:
-                return [line[:-1] if line.endswith("\n") else line for line in f]
+            if encoding.lower().replace("-", "") != "utf8":
+                with _open(path, encoding) as f:
+                    return [line[:-1] if line.endswith("\n") else line for line in f]
+            return [line[:-1] if line.endswith("\n") else line for line in text_lines(path)]
         return self._process(langpair, field, path)
 
     def _process(self, langpair: str, field: str, processed: str) -> List[str]:
@@ -231,22 +178,26 @@ class Dataset:
             column, raw = self._tsv_column(meta[index], field)
         if not os.path.exists(raw):
             raise self._missing(langpair, [processed, raw])
-        with _open(raw) as fin:
-            if self.format == "PlainTextDataset" or (self.format == "WMTAdditionDataset" and not raw.endswith(".sgm") and index < len(meta)):
-                return [line.rstrip() for line in fin]
-            if self.format == "TSVDataset":
-                return [line.rstrip("\n").split("\t")[column] for line in fin]
-            if field.startswith("src") or field.startswith("ref"):
-                return [_clean(re.sub(r"<seg.*?>(.*)</seg>.*?", "\\1", line)) for line in fin if line.startswith("<seg ")]
-            out, value = [], ""
-            for line in fin:
-                if line.startswith("<doc "):
-                    match = re.search(rf'{field}="(.*?)"', line)
-                    if match is not None:
-                        value = match.group(1)
-                elif line.startswith("<seg "):
-                    out.append(value)
-            return out
+        fin = text_lines(raw)
+        if self.format == "PlainTextDataset" or (self.format == "WMTAdditionDataset" and not raw.endswith(".sgm") and index < len(meta)):
+            return [line.rstrip() for line in fin]
+        if self.format == "TSVDataset":
+            cells = [line.rstrip("\n").split("\t") for line in fin]
+            short = next((k for k, row in enumerate(cells) if len(row) <= column), None)
+            if short is not None:
+                raise InvalidInputError(f"{raw}: line {short + 1}: no column {column + 1} (the line has {len(cells[short])})")
+            return [row[column] for row in cells]
+        if field.startswith("src") or field.startswith("ref"):
+            return [_clean(re.sub(r"<seg.*?>(.*)</seg>.*?", "\\1", line)) for line in fin if line.startswith("<seg ")]
+        out, value = [], ""
+        for line in fin:
+            if line.startswith("<doc "):
+                match = re.search(rf'{field}="(.*?)"', line)
+                if match is not None:
+                    value = match.group(1)
+            elif line.startswith("<seg "):
+                out.append(value)
+        return out
 
     def _tsv_column(self, meta: str, field: str) -> tuple[int, str]:
         parts = meta.split(":")

@@ -13,6 +13,7 @@ import sys
 from typing import Any, List, Optional, Sequence
 
 from ...errors import NlgMetricsError
+from ._wmt_xml import text_lines
 from .dataset import DATASETS, SUBSETS, TestSetNotCachedError, sacrebleu_dir, smart_open, unwrap_wmt_xml
 
 
@@ -83,8 +84,7 @@ def _wmt_xml_fields(test_set: str, langpair: str) -> dict:
     raw = _raw_file(test_set, langpair)
     if not os.path.exists(raw):
         raise TestSetNotCachedError(f"test set {test_set}/{langpair}: its raw file {raw} is not in the local sacrebleu cache")
-    with smart_open(raw) as fin:
-        return unwrap_wmt_xml(fin)
+    return unwrap_wmt_xml(raw)
 
 
 def get_available_origlangs(test_sets: Optional[str], langpair: str) -> List[str]:
@@ -96,8 +96,7 @@ def get_available_origlangs(test_sets: Optional[str], langpair: str) -> List[str
             origlangs.update(_wmt_xml_fields(test_set, langpair)["origlang"])
         raw = _raw_file(test_set, langpair)
         if raw.endswith(".sgm"):
-            with smart_open(raw) as fin:
-                origlangs.update(re.sub(r'.* origlang="([^"]+)".*\n', "\\1", line) for line in fin if line.startswith("<doc "))
+            origlangs.update(re.sub(r'.* origlang="([^"]+)".*\n', "\\1", line) for line in text_lines(raw) if line.startswith("<doc "))
     return sorted(origlangs)
 
 
@@ -156,14 +155,13 @@ def filter_subset(systems: Sequence[Any], test_sets: Optional[str], langpair: Op
                     raise NlgMetricsError("No subset annotation available for test set " + test_set)
                 tags = SUBSETS[test_set]
             include = False
-            with smart_open(raw) as fin:
-                for line in fin:
-                    if line.startswith("<doc "):
-                        include = True if origlang is None else keep_origlang(re_origlang.sub(r"\1", line))
-                        if subset is not None and not re.search(subset, tags.get(re_id.sub(r"\1", line), "")):
-                            include = False
-                    if line.startswith("<seg "):
-                        keep.append(include)
+            for line in text_lines(raw):
+                if line.startswith("<doc "):
+                    include = True if origlang is None else keep_origlang(re_origlang.sub(r"\1", line))
+                    if subset is not None and not re.search(subset, tags.get(re_id.sub(r"\1", line), "")):
+                        include = False
+                if line.startswith("<seg "):
+                    keep.append(include)
         else:
             raise NlgMetricsError(f"--origlang and --subset supports only WMT *.xml and *.sgm files, not {raw!r}")
     return [[sentence for sentence, k in zip(stream, keep) if k] for stream in systems]
