@@ -243,6 +243,16 @@ def test_sentence_bleu(method, value, lowercase, tok, expected):
                                          use_effective_order=True))
 
 
+@pytest.mark.parametrize("method,value,lowercase,tok,expected", SENTENCE_CASES)
+def test_compat_module_sentence_bleu(method, value, lowercase, tok, expected):
+    # sacrebleu's test_compat_sentence_bleu calls the function by its module path
+    got = compat.compat.sentence_bleu(SYS, [REF], smooth_method=method, smooth_value=value, tokenize=tok, lowercase=lowercase,
+                                      use_effective_order=True)
+    assert abs(got.score - expected) < 1e-3
+    _same(got, lambda s: s.compat.sentence_bleu(SYS, [REF], smooth_method=method, smooth_value=value, tokenize=tok,
+                                                lowercase=lowercase, use_effective_order=True))
+
+
 @pytest.mark.parametrize("method,value", ZERO_CASES)
 def test_sentence_bleu_zero(method, value):
     metric = compat.metrics.BLEU(tokenize="13a", smooth_method=method, smooth_value=value, effective_order=True)
