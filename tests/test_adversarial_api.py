@@ -549,9 +549,7 @@ def test_agreement_and_calibration_functions_give_numbers_or_typed_errors(y_true
             if name.endswith("_from_confusion"):
                 out = fn(y_true)
             elif name == "multiclass_calibration_error":
-                out = fn(y_other, y_true, num_classes=3)
-            elif name == "binary_calibration_error":
-                out = fn(y_other, y_true)
+                out = fn(y_true, y_other, num_classes=3)
             else:
                 out = fn(y_true, y_other)
         except NlgMetricsError:
