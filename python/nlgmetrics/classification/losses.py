@@ -35,7 +35,7 @@ def _classes(yt: np.ndarray, labels: Any) -> np.ndarray:
         raise InvalidInputError("y_true must be 1-D class labels")
     if labels is None:
         if present.size == 1:
-            raise InvalidInputError(f"y_true contains only one label ({present[0]!r}): give every expected class with labels=")
+            raise InvalidInputError(f"y_true contains only one label ({present.tolist()[0]!r}): give every expected class with labels=")
         return present
     given = as_array(labels, "labels")
     classes = np.unique(given)
