@@ -7,8 +7,8 @@ Not replayed: test_api.py's source/reference lines (they need the downloaded wmt
 mtnt1.1 and wmt19/google sets; reading a cached set is tested in
 test_compat_sacrebleu_testsets.py), test_dataset.py (download and processing internals),
 test_significance.py (pickled WMT17 systems; paired tests are compared with sacrebleu in
-test_compat_sacrebleu.py) and test_tokenizer_ter.py (tokenizer classes are not part of
-the compat API; TER's numbers are compared with sacrebleu's on the corpora).
+test_compat_sacrebleu.py) and test_tokenizer_ter.py (the tokenizer classes are compared with
+sacrebleu's in test_compat_sacrebleu_tokenizers.py; TER's numbers on the corpora).
 """
 
 from __future__ import annotations
