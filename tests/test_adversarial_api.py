@@ -549,9 +549,7 @@ def test_agreement_and_calibration_functions_give_numbers_or_typed_errors(y_true
             if name.endswith("_from_confusion"):
                 out = fn(y_true)
             elif name == "multiclass_calibration_error":
-                out = fn(y_other, y_true, num_classes=3)
-            elif name == "binary_calibration_error":
-                out = fn(y_other, y_true)
+                out = fn(y_true, y_other, num_classes=3)
             else:
                 out = fn(y_true, y_other)
         except NlgMetricsError:
@@ -561,8 +559,25 @@ def test_agreement_and_calibration_functions_give_numbers_or_typed_errors(y_true
     assert math.isnan(value) or low <= value <= 1, (name, value)
 
 
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(y_true=labels, y_other=score_values, output_dict=st.booleans(), digits=st.sampled_from([0, 2, -1, 2.5, True]))
+def test_log_loss_and_report_give_values_or_typed_errors(y_true, y_other, output_dict, digits):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            loss = C.log_loss(y_true, y_other)
+        except NlgMetricsError:
+            loss = None
+        try:
+            report = C.classification_report(y_true, y_other, output_dict=output_dict, digits=digits)
+        except NlgMetricsError:
+            report = None
+    assert loss is None or (isinstance(loss, float) and loss >= 0)
+    assert report is None or isinstance(report, dict if output_dict else str)
+
+
 def test_every_classification_function_is_probed():
-    probed = set(SCALAR_FUNCTIONS + OTHER_FUNCTIONS) | {"auc", "fbeta_score", "mean_average_precision"}
+    probed = set(SCALAR_FUNCTIONS + OTHER_FUNCTIONS) | {"auc", "fbeta_score", "mean_average_precision", "log_loss", "classification_report"}
     probed |= {n for n, _ in AGREEMENT_FUNCTIONS} | {"multiclass_calibration_error"}
     assert set(CLASSIFICATION) <= probed, set(CLASSIFICATION) - probed
 

@@ -163,7 +163,7 @@ TOL32 = 2e-6
 @given(binary_probs(), st.sampled_from(["l1", "l2", "max"]))
 def test_binary_calibration_error_matches_torchmetrics(data, norm):
     p, y, n_bins = data
-    got = C.binary_calibration_error(p, y, n_bins=n_bins, norm=norm)
+    got = C.binary_calibration_error(y, p, n_bins=n_bins, norm=norm)
     want = tm_binary(p, y, n_bins, norm)
     assert abs(got - want) <= TOL64, (got, want)
     if norm == "max":
@@ -177,7 +177,7 @@ def test_multiclass_calibration_error_matches_torchmetrics(k, n, n_bins, seed, n
     P = r.random((n, k))
     P /= P.sum(axis=1, keepdims=True)
     y = r.integers(0, k, n)
-    got = C.multiclass_calibration_error(P, y, num_classes=k, n_bins=n_bins, norm=norm)
+    got = C.multiclass_calibration_error(y, P, num_classes=k, n_bins=n_bins, norm=norm)
     assert abs(got - tm_multiclass(P, y, k, n_bins, norm)) <= TOL32
 
 
@@ -186,39 +186,39 @@ def test_multiclass_calibration_error_matches_torchmetrics(k, n, n_bins, seed, n
 def test_streaming_calibration_merges_exactly(data, norm, shards):
     p, y, n_bins = data
     cuts = np.array_split(np.arange(len(p)), shards)
-    metrics = [C.StreamingCalibration(n_bins=n_bins, norm=norm).update(p[c], y[c]) for c in cuts]
+    metrics = [C.StreamingCalibration(n_bins=n_bins, norm=norm).update(y[c], p[c]) for c in cuts]
     states = [m.state for m in metrics]
     forward = sum(states)
     backward = sum(reversed(states))
     assert forward == backward  # exact sums: the order of merging does not matter
-    whole = C.StreamingCalibration(n_bins=n_bins, norm=norm).update(p, y)
+    whole = C.StreamingCalibration(n_bins=n_bins, norm=norm).update(y, p)
     a = metrics[0].score_state(forward).score
     assert a == whole.compute().score
-    assert abs(a - C.binary_calibration_error(p, y, n_bins=n_bins, norm=norm)) <= TOL64
+    assert abs(a - C.binary_calibration_error(y, p, n_bins=n_bins, norm=norm)) <= TOL64
 
 
 def test_calibration_edge_cases_and_errors():
     # torchmetrics' doc example
     p, y = [0.25, 0.25, 0.55, 0.75, 0.75], [0, 0, 1, 1, 1]
-    assert round(C.binary_calibration_error(p, y, n_bins=2, norm="l1"), 4) == 0.29
-    assert round(C.binary_calibration_error(p, y, n_bins=2, norm="max"), 4) == 0.3167
+    assert round(C.binary_calibration_error(y, p, n_bins=2, norm="l1"), 4) == 0.29
+    assert round(C.binary_calibration_error(y, p, n_bins=2, norm="max"), 4) == 0.3167
     # perfectly calibrated: all-correct with confidence 1
-    assert C.binary_calibration_error([1.0, 1.0, 0.0], [1, 1, 0]) == tm_binary([1.0, 1.0, 0.0], [1, 1, 0], 15, "l1")
+    assert C.binary_calibration_error([1, 1, 0], [1.0, 1.0, 0.0]) == tm_binary([1.0, 1.0, 0.0], [1, 1, 0], 15, "l1")
     for bad in ([0.1, float("nan")], [0.1, 1.2], [-0.5, 0.1]):
         with pytest.raises(InvalidInputError):
-            C.binary_calibration_error(bad, [0, 1])
+            C.binary_calibration_error([0, 1], bad)
     with pytest.raises(InvalidInputError):
-        C.binary_calibration_error([0.1, 0.2], [0, 2])
+        C.binary_calibration_error([0, 2], [0.1, 0.2])
     with pytest.raises(InvalidInputError):
-        C.multiclass_calibration_error([[0.5, 0.5]], [2], num_classes=2)
+        C.multiclass_calibration_error([2], [[0.5, 0.5]], num_classes=2)
     with pytest.raises(InvalidOptionError):
-        C.binary_calibration_error([0.1], [0], norm="l3")
+        C.binary_calibration_error([0], [0.1], norm="l3")
     with pytest.raises(InvalidOptionError):
-        C.binary_calibration_error([0.1], [0], n_bins=0)
+        C.binary_calibration_error([0], [0.1], n_bins=0)
     with pytest.raises(InvalidInputError):
         C.StreamingCalibration().compute()
-    a = C.StreamingCalibration(n_bins=5).update([0.2], [0])
-    b = C.StreamingCalibration(n_bins=5, norm="max").update([0.3], [1])
+    a = C.StreamingCalibration(n_bins=5).update([0], [0.2])
+    b = C.StreamingCalibration(n_bins=5, norm="max").update([1], [0.3])
     with pytest.raises(IncompatibleStatsError):
         a.state + b.state
     with pytest.raises(IncompatibleStatsError):

@@ -202,5 +202,5 @@ def test_agreement_and_calibration_columns_equal_the_references(corpora, tmp_pat
         assert got["mcc"] == sk.matthews_corrcoef(y, p)
         assert got["cohen_kappa"] == sk.cohen_kappa_score(y, p, weights=weights)
         assert got["brier"] == sk.brier_score_loss(y, s)
-        assert got["ece"] == C.binary_calibration_error(s, y, n_bins=10)
-        assert got["mce"] == C.binary_calibration_error(s, y, n_bins=10, norm="max")
+        assert got["ece"] == C.binary_calibration_error(y, s, n_bins=10)
+        assert got["mce"] == C.binary_calibration_error(y, s, n_bins=10, norm="max")

@@ -7,8 +7,8 @@ Not replayed: test_api.py's source/reference lines (they need the downloaded wmt
 mtnt1.1 and wmt19/google sets; reading a cached set is tested in
 test_compat_sacrebleu_testsets.py), test_dataset.py (download and processing internals),
 test_significance.py (pickled WMT17 systems; paired tests are compared with sacrebleu in
-test_compat_sacrebleu.py) and test_tokenizer_ter.py (tokenizer classes are not part of
-the compat API; TER's numbers are compared with sacrebleu's on the corpora).
+test_compat_sacrebleu.py) and test_tokenizer_ter.py (the tokenizer classes are compared with
+sacrebleu's in test_compat_sacrebleu_tokenizers.py; TER's numbers on the corpora).
 """
 
 from __future__ import annotations
@@ -241,6 +241,16 @@ def test_sentence_bleu(method, value, lowercase, tok, expected):
     assert metric.sentence_score(SYS, [REF]).score == got.score
     _same(got, lambda s: s.sentence_bleu(SYS, [REF], smooth_method=method, smooth_value=value, tokenize=tok, lowercase=lowercase,
                                          use_effective_order=True))
+
+
+@pytest.mark.parametrize("method,value,lowercase,tok,expected", SENTENCE_CASES)
+def test_compat_module_sentence_bleu(method, value, lowercase, tok, expected):
+    # sacrebleu's test_compat_sentence_bleu calls the function by its module path
+    got = compat.compat.sentence_bleu(SYS, [REF], smooth_method=method, smooth_value=value, tokenize=tok, lowercase=lowercase,
+                                      use_effective_order=True)
+    assert abs(got.score - expected) < 1e-3
+    _same(got, lambda s: s.compat.sentence_bleu(SYS, [REF], smooth_method=method, smooth_value=value, tokenize=tok,
+                                                lowercase=lowercase, use_effective_order=True))
 
 
 @pytest.mark.parametrize("method,value", ZERO_CASES)

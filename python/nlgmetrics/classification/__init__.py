@@ -7,13 +7,18 @@ Functional API (scikit-learn's signatures, plus ``n_threads`` where work is para
 ``precision_recall_curve``, ``auc``, ``roc_auc_score``, ``average_precision_score``,
 and ``mean_average_precision(convention="sklearn"|"voc11"|"voc"|"coco")``;
 ``matthews_corrcoef``, ``cohen_kappa_score`` (from a confusion matrix:
-``mcc_from_confusion``, ``kappa_from_confusion``), ``brier_score_loss``;
+``mcc_from_confusion``, ``kappa_from_confusion``), ``brier_score_loss``, ``log_loss``,
+``classification_report`` (scikit-learn's text, or ``output_dict=True``);
 ``binary_calibration_error`` / ``multiclass_calibration_error`` (torchmetrics' binning,
 ``StreamingCalibration`` with mergeable ``CalibrationBins``).
 
 Streaming objects (``update``/``merge``/``compute``; states add with ``+`` and pickle):
 ``ExactCurves`` (exact score table), ``BinnedCurves`` (constant memory, with error
 bounds), ``StreamingConfusion``.
+
+One argument order throughout, scikit-learn's: the true labels first (``y_true, y_pred``,
+``y_true, y_score``, ``y_true, y_prob``); a call in torchmetrics' ``(preds, target)`` order
+that can be told (scores where the labels belong) warns ``ArgumentOrderWarning``.
 
 Parity target: scikit-learn 1.9.1 (values identical; tested bit for bit or to 1e-12).
 Errors are the typed exceptions of :mod:`nlgmetrics.errors`; ill-defined values warn
@@ -38,6 +43,8 @@ from .prf import (
 from .ranking import average_precision_score, roc_auc_score
 from .streaming import BinnedCurves, ExactCurves, ScoreHistogram, ScoreTable, StreamingConfusion
 from .agreement import brier_score_loss, cohen_kappa_score, kappa_from_confusion, matthews_corrcoef, mcc_from_confusion
+from .losses import log_loss
+from .report import classification_report
 from .calibration import CalibrationBins, StreamingCalibration, binary_calibration_error, multiclass_calibration_error
 
 __all__ = [
@@ -70,6 +77,8 @@ __all__ = [
     "cohen_kappa_score",
     "kappa_from_confusion",
     "brier_score_loss",
+    "log_loss",
+    "classification_report",
     "binary_calibration_error",
     "multiclass_calibration_error",
     "CalibrationBins",

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..errors import InvalidInputError, InvalidOptionError
 from ._validate import as_array, check_length, check_targets, confusion_array, labels_1d, scores_array, unique, warn, weights_array
+from ._order import warn_if_scores_first
 from .confusion import confusion_matrix
 
 
@@ -123,6 +124,7 @@ def brier_score_loss(y_true: Any, y_proba: Any, *, sample_weight: Any = None, po
     probability of ``pos_label``; 2-D: one column per class of ``labels``, sorted by
     default). ``scale_by_half="auto"`` halves it for one or two columns, so a binary
     Brier score is the classic one."""
+    warn_if_scores_first("brier_score_loss", y_true, y_proba, "y_proba")
     if scale_by_half not in ("auto", True, False):
         raise InvalidOptionError(f"scale_by_half must be 'auto', True or False, got {scale_by_half!r}")
     p = _probabilities(y_proba)

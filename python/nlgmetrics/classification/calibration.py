@@ -33,6 +33,7 @@ import numpy as np
 from .. import _core
 from ..errors import IncompatibleStatsError, InputTypeError, InvalidInputError, InvalidOptionError
 from ._validate import as_array, check_length, labels_1d, scores_array
+from ._order import warn_if_scores_first
 from ..metrics.base import Score
 from .base import MergeableState, StreamingMetric
 
@@ -148,18 +149,21 @@ def _calibration(conf: np.ndarray, acc: np.ndarray, n_bins: int, norm: str) -> f
     return _compute(acc_bin, conf_bin, prop_bin, norm)
 
 
-def binary_calibration_error(preds: Any, target: Any, *, n_bins: int = 15, norm: str = "l1") -> float:
-    """torchmetrics' ``binary_calibration_error`` on probabilities of class 1."""
+def binary_calibration_error(y_true: Any, y_prob: Any, *, n_bins: int = 15, norm: str = "l1") -> float:
+    """torchmetrics' ``binary_calibration_error`` on probabilities of class 1, in scikit-learn's
+    argument order (``y_true`` first; torchmetrics takes ``preds, target``)."""
+    warn_if_scores_first("binary_calibration_error", y_true, y_prob, "y_prob")
     _check_options(n_bins, norm)
-    p, t = _binary_inputs(preds, target)
+    p, t = _binary_inputs(y_prob, y_true)
     return _calibration(p, t, n_bins, norm)
 
 
-def multiclass_calibration_error(preds: Any, target: Any, *, num_classes: int, n_bins: int = 15, norm: str = "l1") -> float:
+def multiclass_calibration_error(y_true: Any, y_prob: Any, *, num_classes: int, n_bins: int = 15, norm: str = "l1") -> float:
     """torchmetrics' ``multiclass_calibration_error`` on class probabilities (top-1
-    confidence and accuracy, in float32 as there)."""
+    confidence and accuracy, in float32 as there), ``y_true`` first as in scikit-learn."""
+    warn_if_scores_first("multiclass_calibration_error", y_true, y_prob, "y_prob")
     _check_options(n_bins, norm)
-    conf, acc = _multiclass_inputs(preds, target, num_classes)
+    conf, acc = _multiclass_inputs(y_prob, y_true, num_classes)
     return _calibration(conf, acc, n_bins, norm)
 
 
@@ -238,7 +242,7 @@ class StreamingCalibration(StreamingMetric):
     for binary probabilities of class 1, else class probabilities (top-1).
 
     >>> m = StreamingCalibration(n_bins=2)
-    >>> _ = m.update([0.25, 0.25, 0.55], [0, 0, 1]).update([0.75, 0.75], [1, 1])
+    >>> _ = m.update([0, 0, 1], [0.25, 0.25, 0.55]).update([1, 1], [0.75, 0.75])
     >>> round(m.compute().score, 4)
     0.29
     """
@@ -261,11 +265,12 @@ class StreamingCalibration(StreamingMetric):
     def empty_state(self) -> CalibrationBins:
         return CalibrationBins.empty(self.n_bins, self.num_classes is not None)
 
-    def batch_state(self, preds: Any, target: Any) -> CalibrationBins:
+    def batch_state(self, y_true: Any, y_prob: Any) -> CalibrationBins:
+        warn_if_scores_first("StreamingCalibration.update", y_true, y_prob, "y_prob")
         if self.num_classes is None:
-            conf, acc = _binary_inputs(preds, target)
+            conf, acc = _binary_inputs(y_prob, y_true)
         else:
-            conf, acc = _multiclass_inputs(preds, target, self.num_classes)
+            conf, acc = _multiclass_inputs(y_prob, y_true, self.num_classes)
         return CalibrationBins.of(conf, acc, self.n_bins, self._key())
 
     def score_state(self, state: CalibrationBins) -> Score:

@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import _core
 from ..errors import InvalidInputError, InvalidOptionError
-from ._validate import as_array, check_targets, encode, unique, weights_array
+from ._validate import as_array, check_targets, encode, labels_1d, unique, weights_array
 
 
 def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None, sample_weight: Any = None, normalize: str | None = None) -> np.ndarray:
@@ -101,11 +101,18 @@ def label_sums(y_true: Any, y_pred: Any, *, sample_weight: Any = None, labels: A
     return tp, pred, true, total, yt.shape[1], w is not None
 
 
+def _no_true_positive_at_all(y_true: Any, y_pred: Any) -> bool:
+    """scikit-learn counts in float when no sample of 1-D labels is predicted right (its
+    counts start as float zeros then), so its matrix, and every support from it, is float."""
+    yt, yp = labels_1d(as_array(y_true, "y_true")), labels_1d(as_array(y_pred, "y_pred"))
+    return yt.ndim == 1 and yt.shape == yp.shape and not bool(np.any(yt == yp))
+
+
 def multilabel_confusion_matrix(y_true: Any, y_pred: Any, *, sample_weight: Any = None, labels: Any = None, samplewise: bool = False) -> np.ndarray:
     """One 2×2 matrix ``[[tn, fp], [fn, tp]]`` per label (or per sample with
     ``samplewise=True``, multilabel only), as scikit-learn's function."""
     tp, pred, true, total, _, weighted = label_sums(y_true, y_pred, sample_weight=sample_weight, labels=labels, samplewise=samplewise)
-    if not weighted:
+    if not weighted and not _no_true_positive_at_all(y_true, y_pred):
         tp, pred, true = tp.astype(np.int64), pred.astype(np.int64), true.astype(np.int64)
     fp = pred - tp
     fn = true - tp

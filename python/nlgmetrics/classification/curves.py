@@ -15,6 +15,7 @@ import numpy as np
 from .. import _core
 from ..errors import InvalidInputError
 from ._validate import as_array, binary_pos_label, check_length, labels_1d, n_threads_value, scores_array, type_of_target, warn, weights_array
+from ._order import warn_if_scores_first
 
 
 def binary_inputs(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, *, allow_multiclass: bool = True):
@@ -36,6 +37,7 @@ def roc_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight
     """``(fpr, tpr, thresholds)``. ``drop_intermediate`` drops collinear points; the curve
     starts at (0, 0) with threshold ``+inf``. fpr (tpr) is NaN without negatives
     (positives), with an :class:`UndefinedMetricWarning`."""
+    warn_if_scores_first("roc_curve", y_true, y_score, "y_score")
     y, s, w = binary_inputs(y_true, y_score, sample_weight, pos_label)
     fpr, tpr, thr, no_pos, no_neg = _core.roc_curve(y, s, w, bool(drop_intermediate), n_threads_value(n_threads))
     if no_neg:
@@ -48,6 +50,7 @@ def roc_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight
 def precision_recall_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None, drop_intermediate: bool = False, n_threads: int = 0):
     """``(precision, recall, thresholds)``; recall decreasing, ending at (precision 1,
     recall 0); thresholds increasing, one shorter than precision and recall."""
+    warn_if_scores_first("precision_recall_curve", y_true, y_score, "y_score")
     y, s, w = binary_inputs(y_true, y_score, sample_weight, pos_label)
     p, r, thr, no_pos = _core.pr_curve(y, s, w, bool(drop_intermediate), n_threads_value(n_threads))
     if no_pos:

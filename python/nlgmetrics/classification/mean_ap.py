@@ -35,6 +35,7 @@ from ..errors import InvalidInputError, InvalidOptionError
 from ..metrics.base import Score
 from ..signature import Signature
 from ._validate import as_array, check_length, n_threads_value, scores_array, type_of_target, unique, warn
+from ._order import warn_if_scores_first
 
 CONVENTIONS = ("sklearn", "voc11", "voc", "coco")
 
@@ -69,6 +70,7 @@ def mean_average_precision(y_true: Any, y_score: Any, *, convention: str = "skle
     """mAP in a named convention (see the module docstring). Returns a :class:`Score`
     with ``per_class`` (AP per class, NaN where undefined), ``classes`` and a signature
     naming the convention."""
+    warn_if_scores_first("mean_average_precision", y_true, y_score, "y_score")
     if convention not in CONVENTIONS:
         raise InvalidOptionError(f"unknown mAP convention {convention!r}; known: {', '.join(CONVENTIONS)}")
     nt = n_threads_value(n_threads)

@@ -22,6 +22,7 @@ import numpy as np
 
 from .. import _core
 from ..errors import InvalidInputError, InvalidOptionError
+from ._order import warn_if_scores_first
 from ._validate import (
     as_array,
     check_average,
@@ -95,6 +96,7 @@ def _warn_no_positive_columns(y: np.ndarray, s: np.ndarray) -> None:
 def average_precision_score(y_true: Any, y_score: Any, *, average: str | None = "macro", pos_label: Any = 1, sample_weight: Any = None, n_threads: int = 0):
     """AP = Σ_n (R_n − R_{n−1}) P_n (scikit-learn's non-interpolated step sum).
     Multiclass targets are binarized one-vs-rest over the classes present in y_true."""
+    warn_if_scores_first("average_precision_score", y_true, y_score, "y_score")
     nt = n_threads_value(n_threads)
     yt = as_array(y_true, "y_true")
     kind = type_of_target(yt, "y_true")
@@ -128,6 +130,7 @@ def average_precision_score(y_true: Any, y_score: Any, *, average: str | None = 
 def roc_auc_score(y_true: Any, y_score: Any, *, average: str | None = "macro", sample_weight: Any = None, max_fpr: float | None = None, multi_class: str = "raise", labels: Any = None, n_threads: int = 0):
     """Area under the ROC curve; see the module docstring. A single class in y_true gives
     NaN with an :class:`UndefinedMetricWarning` (scikit-learn 1.9)."""
+    warn_if_scores_first("roc_auc_score", y_true, y_score, "y_score")
     nt = n_threads_value(n_threads)
     if max_fpr is not None and not (isinstance(max_fpr, (int, float, np.floating)) and 0 < max_fpr <= 1):
         raise InvalidOptionError(f"max_fpr must be in (0, 1], got {max_fpr!r}")

@@ -29,6 +29,7 @@ from .._resources import check_allocation
 from ..errors import IncompatibleStatsError, InputTypeError, InvalidInputError, InvalidOptionError
 from ..metrics.base import Score
 from ..stats import Stats
+from ._order import warn_if_scores_first
 from ._validate import (
     as_array,
     check_length,
@@ -177,6 +178,7 @@ def _merged_key(a: str | None, b: str | None) -> str | None:
 
 def _binary_batch(y_true: Any, y_score: Any, sample_weight: Any):
     """``(is the greater label, scores, weights, sorted labels)`` of one batch."""
+    warn_if_scores_first("update", y_true, y_score, "y_score")
     yt = as_array(y_true, "y_true")
     if yt.size or yt.ndim != 1:  # an empty batch is a no-op in a stream
         if type_of_target(yt, "y_true") == "multilabel-indicator":

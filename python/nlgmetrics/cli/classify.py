@@ -368,16 +368,16 @@ def _calibration(args: argparse.Namespace, y: np.ndarray, s: np.ndarray, w: np.n
         yb = (y == pos).astype(np.int64)
         return {
             "brier": C.brier_score_loss(yb, s, sample_weight=w),
-            "ece": C.binary_calibration_error(s, yb, n_bins=bins, norm="l1"),
-            "mce": C.binary_calibration_error(s, yb, n_bins=bins, norm="max"),
+            "ece": C.binary_calibration_error(yb, s, n_bins=bins, norm="l1"),
+            "mce": C.binary_calibration_error(yb, s, n_bins=bins, norm="max"),
         }
     k = s.shape[1]
     if y.dtype.kind not in "iu" or y.min() < 0 or y.max() >= k:
         return {}
     return {
         "brier": C.brier_score_loss(y, s, sample_weight=w, labels=list(range(k))),
-        "ece": C.multiclass_calibration_error(s, y, num_classes=k, n_bins=bins, norm="l1"),
-        "mce": C.multiclass_calibration_error(s, y, num_classes=k, n_bins=bins, norm="max"),
+        "ece": C.multiclass_calibration_error(y, s, num_classes=k, n_bins=bins, norm="l1"),
+        "mce": C.multiclass_calibration_error(y, s, num_classes=k, n_bins=bins, norm="max"),
     }
 
 

@@ -558,7 +558,7 @@ _CLASSIFICATION = (
     "precision_recall_fscore_support", "confusion_matrix", "multilabel_confusion_matrix", "roc_auc_score",
     "roc_curve", "precision_recall_curve", "average_precision_score", "auc", "mean_average_precision",
     "matthews_corrcoef", "mcc_from_confusion", "cohen_kappa_score", "kappa_from_confusion", "brier_score_loss",
-    "binary_calibration_error", "multiclass_calibration_error",
+    "binary_calibration_error", "multiclass_calibration_error", "log_loss", "classification_report",
 )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, List, Union
 
+from ... import _core
 from ...metrics.wer import WER
 from . import transforms as tr
 from .transformations import cer_default, wer_default
@@ -85,6 +86,37 @@ def _apply_transform(sentences, transform, is_reference: bool):
     return out
 
 
+def measures(h: int, s: int, d: int, i: int) -> tuple:
+    """jiwer's ``(wer, mer, wil, wip)`` of the counts, integers where jiwer gives integers."""
+    wer, mer, wil, wip = _core.edit_measures([h, s, d, i])
+    if h + s + d == 0:  # jiwer reports integers when there is no reference word
+        wer, mer, wip = i, (0 if i == 0 else 1), (1 if i == 0 else 0)
+        wil = 1 - wip
+    elif h + s + i == 0:
+        wip = 0
+        wil = 1 - wip
+    return wer, mer, wil, wip
+
+
+def stock_counts(reference: Any, hypothesis: Any, char: bool) -> tuple[int, int, int, int] | None:
+    """``(hits, substitutions, deletions, insertions)`` of texts under the stock chain
+    (``wer_default`` / ``cer_default``), which the core runs itself: no Python transform,
+    no token renaming, no alignment. ``None`` for input the general path must handle (and
+    report as jiwer does)."""
+    refs = [reference] if isinstance(reference, str) else reference
+    hyps = [hypothesis] if isinstance(hypothesis, str) else hypothesis
+    if not (isinstance(refs, list) and isinstance(hyps, list) and len(refs) == len(hyps)):
+        return None
+    if not all(isinstance(x, str) for x in refs) or not all(isinstance(x, str) for x in hyps):
+        return None
+    try:
+        counts = _core.edit_stats(hyps, [[r] for r in refs], "cer_default" if char else "default", "error", 1)
+    except UnicodeEncodeError:  # a lone surrogate: the general path reports it
+        return None
+    h, s, d, i = (int(x) for x in counts.sum(axis=0)) if len(refs) else (0, 0, 0, 0)
+    return h, s, d, i
+
+
 def process_words(reference: Union[str, List[str]], hypothesis: Union[str, List[str]],
                   reference_transform: Union[tr.Compose, tr.AbstractTransform] = wer_default,
                   hypothesis_transform: Union[tr.Compose, tr.AbstractTransform] = wer_default) -> WordOutput:
@@ -106,21 +138,17 @@ def process_words(reference: Union[str, List[str]], hypothesis: Union[str, List[
         return " ".join(vocab.setdefault(w, f"w{len(vocab)}") for w in words)
 
     ref_ids, hyp_ids = [ids(r) for r in refs], [ids(h) for h in hyps]
-    seg = _METRIC.stats(hyp_ids, [[r] for r in ref_ids])
-    total = _METRIC.score_stats(seg.total())
     alignments = [
         [AlignmentChunk(c.type, c.ref_start, c.ref_end, c.hyp_start, c.hyp_end) for c in chunks]
         for chunks in _METRIC.alignments(hyp_ids, [[r] for r in ref_ids])
     ]
-    h, s, d, i = total.hits, total.substitutions, total.deletions, total.insertions
-    wer, mer, wil, wip = total.wer, total.mer, total.wil, total.wip
-    if h + s + d == 0:  # jiwer reports integers when there is no reference word
-        n_hyp = sum(len(x) for x in hyps)
-        wer, mer, wip = i, (0 if n_hyp == 0 else 1), (1 if n_hyp == 0 else 0)
-        wil = 1 - wip
-    elif h + s + i == 0:
-        wip = 0
-        wil = 1 - wip
+    # the counts are the alignment's: one dynamic programme, not a second for the statistics
+    n = {"equal": 0, "substitute": 0, "delete": 0, "insert": 0}
+    for chunks in alignments:
+        for c in chunks:
+            n[c.type] += (c.hyp_end_idx - c.hyp_start_idx) if c.type == "insert" else (c.ref_end_idx - c.ref_start_idx)
+    h, s, d, i = n["equal"], n["substitute"], n["delete"], n["insert"]
+    wer, mer, wil, wip = measures(h, s, d, i)
     return WordOutput(refs, hyps, alignments, wer, mer, wil, wip, h, s, i, d)
 
 

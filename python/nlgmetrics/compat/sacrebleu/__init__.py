@@ -8,14 +8,20 @@ their score objects (printing as sacrebleu prints), and the functions ``corpus_b
 ``get_reference_files``, ``get_langpairs_for_testset``, ``get_available_testsets``,
 ``download_test_set``, and the modules ``dataset`` and ``utils``) are read offline from a
 local sacrebleu cache; see :mod:`nlgmetrics.compat.sacrebleu.dataset`.
+
+Every public module path of sacrebleu 2.6 a user imports is here too: ``compat``, ``metrics``
+(``bleu``, ``chrf``, ``ter``, ``base``, ``helpers``, ``lib_ter``), ``tokenizers.*``,
+``significance``, ``utils``, ``version``. Left out: ``sacrebleu.sacrebleu`` (the command line),
+``tokenizers.tokenizer_spm`` (it downloads models) and the test-set format classes of
+``dataset.*`` (download and processing internals).
 """
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
-
 from . import metrics
 from ._scores import SACREBLEU_VERSION as __version__
+from .compat import corpus_bleu, corpus_chrf, corpus_ter, raw_corpus_bleu, sentence_bleu, sentence_chrf, sentence_ter
+from ._helpers import extract_char_ngrams, extract_word_ngrams
 from .metrics import BLEU, CHRF, TER, BLEUScore, CHRFScore, TERScore
 
 __all__ = [
@@ -23,15 +29,16 @@ __all__ = [
     "corpus_chrf", "sentence_chrf", "corpus_ter", "sentence_ter", "metrics", "__version__",
     "DATASETS", "SACREBLEU_DIR", "get_source_file", "get_reference_files", "get_langpairs_for_testset",
     "get_available_testsets", "download_test_set", "dataset", "utils",
+    "compat", "extract_char_ngrams", "extract_word_ngrams", "smart_open", "significance", "tokenizers", "version",
 ]  # fmt: skip
 
 _TEST_SET_NAMES = ("DATASETS", "SACREBLEU_DIR", "get_source_file", "get_reference_files", "get_langpairs_for_testset",
-                   "get_available_testsets", "download_test_set")
+                   "get_available_testsets", "download_test_set", "smart_open")
 
 
 def __getattr__(name: str):
     # the test-set catalogue loads on first use, so importing the metrics stays cheap
-    if name in ("dataset", "utils", "tokenizers"):
+    if name in ("dataset", "utils", "tokenizers", "significance", "version"):
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")
@@ -40,48 +47,3 @@ def __getattr__(name: str):
 
         return getattr(utils, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]], smooth_method="exp", smooth_value=None,
-                force=False, lowercase=False, tokenize=BLEU.TOKENIZER_DEFAULT, use_effective_order=False) -> BLEUScore:
-    metric = BLEU(lowercase=lowercase, force=force, tokenize=tokenize, smooth_method=smooth_method,
-                  smooth_value=smooth_value, effective_order=use_effective_order)
-    return metric.corpus_score(hypotheses, references)
-
-
-def raw_corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
-                    smooth_value: Optional[float] = BLEU.SMOOTH_DEFAULTS["floor"]) -> BLEUScore:
-    return corpus_bleu(hypotheses, references, smooth_method="floor", smooth_value=smooth_value, force=True,
-                       tokenize="none", use_effective_order=True)
-
-
-def sentence_bleu(hypothesis: str, references: Sequence[str], smooth_method: str = "exp", smooth_value: Optional[float] = None,
-                  lowercase: bool = False, tokenize=BLEU.TOKENIZER_DEFAULT, use_effective_order: bool = True) -> BLEUScore:
-    metric = BLEU(lowercase=lowercase, tokenize=tokenize, force=False, smooth_method=smooth_method,
-                  smooth_value=smooth_value, effective_order=use_effective_order)
-    return metric.sentence_score(hypothesis, references)
-
-
-def corpus_chrf(hypotheses: Sequence[str], references: Sequence[Sequence[str]], char_order: int = CHRF.CHAR_ORDER,
-                word_order: int = CHRF.WORD_ORDER, beta: int = CHRF.BETA, remove_whitespace: bool = True,
-                eps_smoothing: bool = False) -> CHRFScore:
-    metric = CHRF(char_order=char_order, word_order=word_order, beta=beta, whitespace=not remove_whitespace, eps_smoothing=eps_smoothing)
-    return metric.corpus_score(hypotheses, references)
-
-
-def sentence_chrf(hypothesis: str, references: Sequence[str], char_order: int = CHRF.CHAR_ORDER, word_order: int = CHRF.WORD_ORDER,
-                  beta: int = CHRF.BETA, remove_whitespace: bool = True, eps_smoothing: bool = False) -> CHRFScore:
-    metric = CHRF(char_order=char_order, word_order=word_order, beta=beta, whitespace=not remove_whitespace, eps_smoothing=eps_smoothing)
-    return metric.sentence_score(hypothesis, references)
-
-
-def corpus_ter(hypotheses: Sequence[str], references: Sequence[Sequence[str]], normalized: bool = False, no_punct: bool = False,
-               asian_support: bool = False, case_sensitive: bool = False) -> TERScore:
-    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
-    return metric.corpus_score(hypotheses, references)
-
-
-def sentence_ter(hypothesis: str, references: Sequence[str], normalized: bool = False, no_punct: bool = False,
-                 asian_support: bool = False, case_sensitive: bool = False) -> TERScore:
-    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
-    return metric.sentence_score(hypothesis, references)

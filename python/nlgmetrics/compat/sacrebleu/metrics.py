@@ -19,6 +19,9 @@ from ...metrics.bleu import BLEU as _NativeBLEU
 from ...metrics.chrf import CHRF as _NativeCHRF
 from ...metrics.ter import TER as _NativeTER
 from ...tokenizers import signature_name
+from . import _helpers
+from ._helpers import extract_all_char_ngrams, extract_all_word_ngrams, extract_word_ngrams, my_log, sum_of_lists
+from ._lib_ter import translation_edit_rate
 from ._scores import (
     BLEUScore,
     BLEUSignature,
@@ -29,6 +32,7 @@ from ._scores import (
     TERScore,
     TERSignature,
 )
+from .tokenizers.tokenizer_ter import TercomTokenizer
 
 __all__ = ["BLEU", "CHRF", "TER", "BLEUScore", "CHRFScore", "TERScore", "Score", "Signature", "METRICS"]
 
@@ -241,11 +245,21 @@ class TER(Metric):
 
 METRICS = {"BLEU": BLEU, "CHRF": CHRF, "TER": TER}
 
-# sacrebleu's module paths (sacrebleu.metrics.bleu.BLEU, ...) as importable submodules
-for _name, _names in (("bleu", {"BLEU": BLEU, "BLEUScore": BLEUScore, "BLEUSignature": BLEUSignature}),
-                      ("chrf", {"CHRF": CHRF, "CHRFScore": CHRFScore, "CHRFSignature": CHRFSignature}),
-                      ("ter", {"TER": TER, "TERScore": TERScore, "TERSignature": TERSignature}),
-                      ("base", {"Metric": Metric, "Score": Score, "Signature": Signature})):
+# sacrebleu's module paths (sacrebleu.metrics.bleu.BLEU, ...) as importable submodules, each
+# holding the names sacrebleu's module of that path has
+_base = {"Metric": Metric, "Score": Score, "Signature": Signature, "sum_of_lists": sum_of_lists}
+for _name, _names in (
+    ("bleu", {**_base, "BLEU": BLEU, "BLEUScore": BLEUScore, "BLEUSignature": BLEUSignature, "MAX_NGRAM_ORDER": 4,
+              "extract_all_word_ngrams": extract_all_word_ngrams, "my_log": my_log}),
+    ("chrf", {**_base, "CHRF": CHRF, "CHRFScore": CHRFScore, "CHRFSignature": CHRFSignature,
+              "extract_all_char_ngrams": extract_all_char_ngrams, "extract_word_ngrams": extract_word_ngrams}),
+    ("ter", {**_base, "TER": TER, "TERScore": TERScore, "TERSignature": TERSignature, "TercomTokenizer": TercomTokenizer,
+             "translation_edit_rate": translation_edit_rate}),
+    ("base", {"Metric": Metric, "Score": Score, "Signature": Signature}),
+    ("helpers", {name: getattr(_helpers, name) for name in
+                 ("extract_all_word_ngrams", "extract_word_ngrams", "extract_char_ngrams", "extract_all_char_ngrams")}),
+    ("lib_ter", {"translation_edit_rate": translation_edit_rate}),
+):
     _module = types.ModuleType(f"{__name__}.{_name}")
     _module.__dict__.update(_names)
     sys.modules[_module.__name__] = _module

@@ -8,7 +8,19 @@ from typing import Any, Mapping, Optional, Sequence
 
 from ...engines.significance import paired_test_stats
 from .metrics import Metric
-from ._scores import Signature
+from ._scores import Score, Signature  # noqa: F401  (sacrebleu's module has Score)
+
+IS_WINDOWS = os.name == "nt"
+
+
+def estimate_ci(scores: Any) -> tuple[float, float]:
+    """sacrebleu's ``estimate_ci``: the mean of the scores and half the width of their 95% interval."""
+    import numpy as np
+
+    from ...engines.significance import _estimate
+
+    mean, half_width, _, _ = _estimate(np.asarray(scores), "numpy")
+    return mean, half_width
 
 
 class Result:

@@ -212,3 +212,77 @@ def print_test_set(test_set: str, langpair: str, requested_fields: Sequence[str]
         sys.exit(1)
     for line in lines:
         print(line)
+
+
+# -- sacrebleu.utils' small helpers, for code that imports them -----------------------------------
+from ._helpers import my_log, sum_of_lists  # noqa: E402
+
+USERHOME = os.path.expanduser("~")
+
+_ANSI = {"black": 30, "red": 31, "green": 32, "yellow": 33, "blue": 34, "magenta": 35, "cyan": 36, "white": 37, "reset": 39}
+_ANSI.update({f"light{name}_ex": code + 60 for name, code in list(_ANSI.items()) if name != "reset"})
+
+
+class Color:
+    """``Color.format(msg, color)``: the message in an ANSI colour (colorama's ``Fore`` names)."""
+
+    ENABLE_COLORS = True
+
+    @staticmethod
+    def format(msg: str, color: str) -> str:
+        code = _ANSI.get(color.lower())
+        if not Color.ENABLE_COLORS or code is None:
+            return msg
+        return f"\033[{code}m{msg}\033[0m"
+
+
+def args_to_dict(args: Any, prefix: str, strip_prefix: bool = False) -> dict:
+    """The ``argparse.Namespace`` entries starting with ``prefix_`` (without it when ``strip_prefix``)."""
+    prefix += "_"
+    return {(k.replace(prefix, "") if strip_prefix else k): v for k, v in vars(args).items() if k.startswith(prefix)}
+
+
+def sanity_check_lengths(system: Sequence[str], refs: Sequence[Sequence[str]], test_set: Optional[str] = None) -> None:
+    """Exit with status 1 (sacrebleu's CLI check) when a reference stream's length differs from the system's."""
+    if any(len(stream) != len(system) for stream in refs):
+        sacrelogger.error("System and reference streams have different lengths.")
+        if test_set:
+            sacrelogger.error(f"Check the cached test set under {sacrebleu_dir()}/{test_set}.")
+        sys.exit(1)
+
+
+def get_md5sum(dest_path: str) -> str:
+    """The MD5 hex digest of a file."""
+    import hashlib
+
+    md5 = hashlib.md5()
+    with open(dest_path, "rb") as infile:
+        for block in iter(lambda: infile.read(1 << 20), b""):
+            md5.update(block)
+    return md5.hexdigest()
+
+
+def extract_tarball(filepath: str, destdir: str) -> None:
+    """Unpack a local ``.tar.gz``/``.tgz``/``.zip`` archive into ``destdir``."""
+    sacrelogger.info(f"Extracting {filepath} to {destdir}")
+    if filepath.endswith((".tar.gz", ".tgz")):
+        import tarfile
+
+        with tarfile.open(filepath) as tar:
+            tar.extractall(path=destdir, filter="data")
+    elif filepath.endswith(".zip"):
+        import zipfile
+
+        with zipfile.ZipFile(filepath) as archive:
+            archive.extractall(path=destdir)
+
+
+def download_file(source_path: str, dest_path: str, extract_to: Optional[str] = None, expected_md5: Optional[str] = None) -> None:
+    """nlgmetrics never downloads: a file that is not at ``dest_path`` is a :class:`TestSetNotCachedError`."""
+    if not os.path.exists(dest_path):
+        raise TestSetNotCachedError(f"{dest_path} is not cached and nlgmetrics does not download: fetch {source_path} "
+                                    f"there with sacrebleu or by hand")
+    if expected_md5 is not None and get_md5sum(dest_path) != expected_md5:
+        raise NlgMetricsError(f"{dest_path}: MD5 differs from the expected {expected_md5}")
+    if extract_to is not None:
+        extract_tarball(dest_path, extract_to)

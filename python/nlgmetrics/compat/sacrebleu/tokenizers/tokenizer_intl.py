@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .tokenizer_base import _Named
+from .tokenizer_base import BaseTokenizer, _Named  # noqa: F401  (sacrebleu's module has the name)
 
 
 class TokenizerV14International(_Named):
