@@ -96,7 +96,10 @@ class CometNetwork:
         names = [f"layerwise_attention.scalar_parameters.{i}" for i in range(self.num_layers)]
         if any(n not in state for n in names) or "layerwise_attention.gamma" not in state:
             raise InvalidOptionError("COMET checkpoint has layer: mix but no layerwise_attention weights for every layer")
-        weights = torch.cat([state[n].float() for n in names]).to(self.device)
+        # unbabel-comet's scalar parameters are in the model's dtype: float32, or float64 after
+        # model.double(), where the softmax / sparsemax runs in float64 too
+        mix_dtype = torch.float64 if self.dtype == torch.float64 else torch.float32
+        weights = torch.cat([state[n].reshape(-1) for n in names]).to(device=self.device, dtype=mix_dtype)
         default = "sparsemax" if self.joint else "softmax"  # the classes' defaults
         transform = sparsemax if hparams.get("layer_transformation", default) == "sparsemax" else (lambda w: torch.softmax(w, dim=0))
         return transform(weights).to(self.dtype), state["layerwise_attention.gamma"].to(device=self.device, dtype=self.dtype)
