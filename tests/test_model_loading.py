@@ -192,3 +192,28 @@ def test_bleurt_float64_checkpoint_computes_in_float32(models, tmp_path):
             want.append(model(**tok([t], [t], return_tensors="pt")).logits.flatten().item())
     got = BLEURT(str(d), device="cpu", batch_size=1).sentence_scores(TEXTS, TEXTS)
     assert got.tolist() == want
+
+
+COMET_GOLD = REPO / "tests" / "goldens" / "comet"
+COMET_TENSOR = "encoder.model.encoder.layer.0.attention.self.query.weight"
+COMET_DAMAGE = {
+    "missing": (lambda s: s.pop(COMET_TENSOR), r"lack " + COMET_TENSOR),
+    "shape": (lambda s: s.__setitem__(COMET_TENSOR, s[COMET_TENSOR][:, :-1]), r"hold " + COMET_TENSOR + " of shape"),
+    "integer": (lambda s: s.__setitem__(COMET_TENSOR, s[COMET_TENSOR].to(torch.int32)), r"hold " + COMET_TENSOR + " as int32"),
+    "unknown": (lambda s: s.__setitem__("encoder.model.encoder.layer.0.extra", torch.zeros(3)), r"hold encoder\.model\.encoder\.layer\.0\.extra, which"),
+}
+
+
+@pytest.mark.parametrize("damage", list(COMET_DAMAGE))
+def test_comet_checkpoint_is_loaded_whole_or_refused(tmp_path, damage):
+    from nlgmetrics import COMET
+
+    d = tmp_path / "comet"
+    shutil.copytree(COMET_GOLD / "da-softmax-norm-max", d)
+    ckpt = d / "checkpoints" / "model.ckpt"
+    data = torch.load(ckpt, weights_only=False)
+    change, message = COMET_DAMAGE[damage]
+    change(data["state_dict"])
+    torch.save(data, ckpt)
+    with pytest.raises(InvalidOptionError, match=r"model\.ckpt.*" + message.replace(".", r"\.").replace(r"\\.", r"\.")):
+        COMET(str(d), encoder=COMET_GOLD / "xlmr-tiny", device="cpu").sentence_scores(["a cat"], ["a dog"], sources=["a"])

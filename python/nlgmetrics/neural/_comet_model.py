@@ -25,6 +25,7 @@ from typing import Any
 
 from ..errors import InvalidInputError, InvalidOptionError
 from ._models import longest_first_batches, require_torch
+from ._whole import check_state
 
 
 def sparsemax(weights: Any) -> Any:
@@ -51,7 +52,8 @@ def _activation(name: str) -> Any:
 class CometNetwork:
     """One loaded COMET model: tokenizer, encoder, layer mix, pooling and estimator."""
 
-    def __init__(self, hparams: dict[str, Any], state: dict[str, Any], encoder_dir: Path, *, device: str, dtype: Any):
+    def __init__(self, hparams: dict[str, Any], state: dict[str, Any], encoder_dir: Path, *, device: str, dtype: Any,
+                 where: str = "of the COMET checkpoint"):
         torch, transformers = require_torch()
         self.hparams = hparams
         self.kind = hparams["class_identifier"]
@@ -71,10 +73,12 @@ class CometNetwork:
         self.vocab_size = int(config.vocab_size)
         model = model_class(config, add_pooling_layer=False)
         prefix = "encoder.model."
+        # the encoder whole (every tensor of the architecture, its shape, floating point, nothing unknown in it)
+        # (a pooler, which COMET never computes with, may be stored)
+        check_state({k: v for k, v in state.items() if not k.startswith(prefix + "pooler.")},
+                    {prefix + k: tuple(v.shape) for k, v in model.state_dict().items() if not k.endswith("position_ids")},
+                    where, modules=(prefix,))
         weights = {k[len(prefix):]: v for k, v in state.items() if k.startswith(prefix)}
-        missing = [k for k in model.state_dict() if k not in weights and not k.endswith("position_ids")]
-        if missing:
-            raise InvalidOptionError(f"COMET checkpoint lacks encoder weights ({', '.join(missing[:3])}, ...)")
         try:
             model.load_state_dict(weights, strict=False)
         except RuntimeError as e:

@@ -64,7 +64,7 @@ def _load(model: str, encoder: str | None, content: str, device: str, dtype: str
     data = ckpt.read_checkpoint(files.checkpoint)
     hparams = ckpt.hyper_parameters(files, data, classes or ckpt.SUPPORTED_CLASSES)
     enc = ckpt.encoder_dir(files, str(hparams.get("pretrained_model", "xlm-roberta-large")), encoder)
-    network = CometNetwork(hparams, data["state_dict"], enc, device=device, dtype=torch_dtype(dtype))
+    network = CometNetwork(hparams, data["state_dict"], enc, device=device, dtype=torch_dtype(dtype), where=repr(str(files.checkpoint)))
     return network, ckpt.file_digest(files.checkpoint)
 
 
