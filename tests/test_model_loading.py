@@ -217,3 +217,12 @@ def test_comet_checkpoint_is_loaded_whole_or_refused(tmp_path, damage):
     torch.save(data, ckpt)
     with pytest.raises(InvalidOptionError, match=r"model\.ckpt.*" + message.replace(".", r"\.").replace(r"\\.", r"\.")):
         COMET(str(d), encoder=COMET_GOLD / "xlmr-tiny", device="cpu").sentence_scores(["a cat"], ["a dog"], sources=["a"])
+
+
+def test_old_gpt2_mask_buffers_are_not_weights(models, tmp_path):
+    """Old GPT-2 files store each layer's causal mask (bool) and masked_bias: buffers the
+    model rebuilds, not weights; they load and score as the file without them."""
+    d, run, _ = damaged(models, tmp_path, "perplexity")
+    rewrite(d, lambda s: s.update({f"transformer.h.{i}.attn.bias": torch.tril(torch.ones(32, 32, dtype=torch.bool)).view(1, 1, 32, 32) for i in range(2)}
+                                  | {f"transformer.h.{i}.attn.masked_bias": torch.tensor(-1e4) for i in range(2)}))
+    assert np.array_equal(run(d), run(models["perplexity"][0]))

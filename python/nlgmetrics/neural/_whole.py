@@ -89,10 +89,14 @@ def read_state(model_dir: Path) -> tuple[dict[str, Any], str]:
     return state, where
 
 
-def check_floating(state: Mapping[str, Any], where: str) -> None:
-    """Weights are floating point (an integer or boolean tensor is a damaged file)."""
+def check_floating(state: Mapping[str, Any], where: str, weights: set[str] | None = None) -> None:
+    """Weights are floating point (an integer or boolean tensor is a damaged file).
+    ``weights``: the names that are weights (other tensors, such as the boolean attention
+    masks old GPT-2 files store, are buffers the model rebuilds); by default every tensor
+    but the integer buffers checkpoints store."""
     for name, tensor in state.items():
-        if not tensor.is_floating_point() and name.rsplit(".", 1)[-1] not in _INTEGER_BUFFERS:
+        is_weight = name in weights if weights is not None else name.rsplit(".", 1)[-1] not in _INTEGER_BUFFERS
+        if not tensor.is_floating_point() and is_weight:
             raise InvalidOptionError(f"the weights {where} hold {name} as {str(tensor.dtype).removeprefix('torch.')}, not a floating-point weight")
 
 
@@ -134,12 +138,26 @@ def _tied_to_loaded(model: Any, name: str, state: Mapping[str, Any], prefix: str
     return False
 
 
+def _weight_names(model_class: Any, config: Any) -> set[str] | None:
+    """The parameter names of ``model_class(config)`` as a checkpoint may spell them (with
+    and without the base model's prefix), from a skeleton on the meta device."""
+    torch, _ = require_torch()
+    try:
+        with torch.device("meta"):
+            skeleton = model_class(config)
+    except Exception:  # noqa: BLE001 - then every tensor but the integer buffers is a weight
+        return None
+    names = {n for n, _ in skeleton.named_parameters(remove_duplicate=False)}
+    prefix = getattr(skeleton, "base_model_prefix", "") or ""
+    return names | {f"{prefix}.{n}" for n in names} | {n.removeprefix(prefix + ".") for n in names}
+
+
 def load_model(model_class: Any, config: Any, state: dict[str, Any], where: str, *, unused: Iterable[str] = (), **kwargs: Any) -> Any:
     """``model_class`` with ``config`` built from ``state`` whole (see the module docstring);
     ``unused``: module names (e.g. ``"pooler"``) whose weights may be absent because the
     metric never computes with them (they are removed from the model)."""
     torch, _ = require_torch()
-    check_floating(state, where)
+    check_floating(state, where, _weight_names(model_class, config))
     unused = tuple(unused)
     try:
         model, info = model_class.from_pretrained(None, config=config, state_dict=state, output_loading_info=True,
