@@ -1,13 +1,11 @@
-"""Reading model weights from files a user names, never running code they hold.
+"""Building transformers models from files a user names, never running code they hold.
 
-Weights come from ``model.safetensors`` (a real parser, no code) when the directory has
-one. A pickled ``pytorch_model.bin`` (or its shards) is read here with
-``torch.load(weights_only=True)`` (torch's allow-listed unpickler). Either is handed to
-``from_pretrained(None, config=..., state_dict=...)`` by :mod:`._whole` (which refuses a
-model that would not be loaded whole), so transformers never unpickles the file itself (older transformers versions call ``torch.load`` without
-``weights_only``). torch before 2.6 has a known bypass of ``weights_only``
-(CVE-2025-32434), so there a pickled file is refused with the advice to convert it.
-Remote code (``auto_map`` in a config) is never trusted. Any failure to read a file is an
+The weights are read by :mod:`._whole` (``model.safetensors`` with a real parser; a pickled
+``pytorch_model.bin`` or its shards through ``torch.load(weights_only=True)``, refused on
+torch before 2.6, which has a known bypass of ``weights_only``: CVE-2025-32434) and handed
+to ``from_pretrained(None, config=..., state_dict=...)``, so transformers never unpickles a
+file itself and a model that would not be loaded whole is refused. Remote code
+(``auto_map`` in a config) is never trusted. Any failure to read a file is an
 :class:`~nlgmetrics.errors.InvalidOptionError` of one line naming it.
 """
 
@@ -21,41 +19,6 @@ from .._safe_pickle import describe
 from ..errors import InvalidOptionError
 from ._torch import require_torch
 
-
-
-def _torch_is_safe(torch: Any) -> bool:
-    try:
-        major, minor = (int(p) for p in torch.__version__.split("+")[0].split(".")[:2])
-    except ValueError:
-        return True
-    return (major, minor) >= (2, 6)
-
-
-def read_torch_file(path: Path) -> dict[str, Any]:
-    """A state dict from a pickled torch file, through torch's weights-only unpickler."""
-    torch, _ = require_torch()
-    if not _torch_is_safe(torch):
-        raise InvalidOptionError(
-            f"{str(path)!r} is a pickled torch file; reading one safely needs torch >= 2.6 (found {torch.__version__}): "
-            "upgrade torch or convert the weights to model.safetensors"
-        )
-    try:
-        data = torch.load(str(path), map_location="cpu", weights_only=True)
-    except Exception as e:  # noqa: BLE001 - a damaged or hostile file is one data error
-        raise InvalidOptionError(f"cannot read the weights {str(path)!r}: {describe(e)}") from None
-    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in data.items()):
-        raise InvalidOptionError(f"{str(path)!r} is not a state dict (a mapping of names to tensors)")
-    return data
-
-
-def read_safetensors(path: Path) -> dict[str, Any]:
-    require_torch()
-    from safetensors.torch import load_file
-
-    try:
-        return load_file(str(path))
-    except Exception as e:  # noqa: BLE001 - SafetensorError, OSError, ...: one data error
-        raise InvalidOptionError(f"cannot read the weights {str(path)!r}: {describe(e)}") from None
 
 
 def load_pretrained(factory: Any, model_dir: Path, *, config_overrides: dict[str, Any] | None = None,

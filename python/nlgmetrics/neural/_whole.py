@@ -64,10 +64,43 @@ def _shards(model_dir: Path, index: Path) -> list[Path]:
     return shards
 
 
+def _torch_is_safe(torch: Any) -> bool:
+    try:
+        major, minor = (int(p) for p in torch.__version__.split("+")[0].split(".")[:2])
+    except ValueError:
+        return True
+    return (major, minor) >= (2, 6)
+
+
+def read_torch_file(path: Path) -> dict[str, Any]:
+    """A state dict from a pickled torch file, through torch's weights-only unpickler."""
+    torch, _ = require_torch()
+    if not _torch_is_safe(torch):
+        raise InvalidOptionError(
+            f"{str(path)!r} is a pickled torch file; reading one safely needs torch >= 2.6 (found {torch.__version__}): "
+            "upgrade torch or convert the weights to model.safetensors"
+        )
+    try:
+        data = torch.load(str(path), map_location="cpu", weights_only=True)
+    except Exception as e:  # noqa: BLE001 - a damaged or hostile file is one data error
+        raise InvalidOptionError(f"cannot read the weights {str(path)!r}: {describe(e)}") from None
+    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in data.items()):
+        raise InvalidOptionError(f"{str(path)!r} is not a state dict (a mapping of names to tensors)")
+    return data
+
+
+def read_safetensors(path: Path) -> dict[str, Any]:
+    require_torch()
+    from safetensors.torch import load_file
+
+    try:
+        return load_file(str(path))
+    except Exception as e:  # noqa: BLE001 - SafetensorError, OSError, ...: one data error
+        raise InvalidOptionError(f"cannot read the weights {str(path)!r}: {describe(e)}") from None
+
+
 def read_file(path: Path) -> dict[str, Any]:
     """The tensors of one weight file, owning their memory."""
-    from ._weights import read_safetensors, read_torch_file
-
     if path.name.endswith(".safetensors"):
         state = read_safetensors(path)
         return {k: v.clone() for k, v in state.items()}  # not views of the mapped file
