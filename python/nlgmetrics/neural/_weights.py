@@ -20,7 +20,6 @@ from ..errors import InvalidOptionError
 from ._torch import require_torch
 
 
-
 def load_pretrained(factory: Any, model_dir: Path, *, config_overrides: dict[str, Any] | None = None,
                     unused: tuple[str, ...] = (), **kwargs: Any) -> Any:
     """``factory`` (a transformers model class or ``Auto*`` factory) built whole from
