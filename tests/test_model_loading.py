@@ -226,3 +226,18 @@ def test_old_gpt2_mask_buffers_are_not_weights(models, tmp_path):
     rewrite(d, lambda s: s.update({f"transformer.h.{i}.attn.bias": torch.tril(torch.ones(32, 32, dtype=torch.bool)).view(1, 1, 32, 32) for i in range(2)}
                                   | {f"transformer.h.{i}.attn.masked_bias": torch.tensor(-1e4) for i in range(2)}))
     assert np.array_equal(run(d), run(models["perplexity"][0]))
+
+
+@pytest.mark.parametrize("tensor", ["estimator.ff.0.weight", "estimator.ff.3.weight", "estimator.ff.3.bias"])
+def test_comet_head_of_the_wrong_shape_is_refused(tmp_path, tensor):
+    from nlgmetrics import COMET
+
+    d = tmp_path / "comet"
+    shutil.copytree(COMET_GOLD / "da-softmax-norm-max", d)
+    ckpt = d / "checkpoints" / "model.ckpt"
+    data = torch.load(ckpt, weights_only=False)
+    t = data["state_dict"][tensor]
+    data["state_dict"][tensor] = t[:-1] if t.dim() == 1 else t[:, :-1]
+    torch.save(data, ckpt)
+    with pytest.raises(InvalidOptionError, match=r"model\.ckpt.* hold " + tensor.rsplit(".", 1)[0].replace(".", r"\.") + r"\.weight of shape .*do not fit"):
+        COMET(str(d), encoder=COMET_GOLD / "xlmr-tiny", device="cpu").sentence_scores(["a cat"], ["a dog"], sources=["a"])

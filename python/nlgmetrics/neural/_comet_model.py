@@ -84,6 +84,7 @@ class CometNetwork:
         except RuntimeError as e:
             raise InvalidOptionError(f"COMET checkpoint does not fit the encoder config in {str(encoder_dir)!r}: {e}") from None
         self.encoder = model.eval().to(device=device, dtype=dtype)
+        self.where, self.width = where, int(config.hidden_size)
         self._mix_weights, self._gamma = self._layer_mix(hparams, state)
         self.estimator = self._estimator(hparams, state)
         self.tagger, self.word_layer = self._word_head(hparams, state)
@@ -117,6 +118,8 @@ class CometNetwork:
             w, b = state.get(f"estimator.ff.{index}.weight"), state.get(f"estimator.ff.{index}.bias")
             if w is None or b is None:
                 raise InvalidOptionError(f"COMET checkpoint lacks estimator.ff.{index} (hidden_sizes {hidden})")
+            self._check_linear(f"estimator.ff.{index}", w, b, inputs=modules[-2].out_features if modules else None,
+                               outputs=hidden[len(modules) // 2] if len(modules) // 2 < len(hidden) else None)
             linear = torch.nn.Linear(w.shape[1], w.shape[0])
             linear.load_state_dict({"weight": w, "bias": b})
             modules.append(linear)
@@ -127,6 +130,18 @@ class CometNetwork:
             modules.append(_activation(hparams["final_activation"]))
         return torch.nn.Sequential(*modules).eval().to(device=self.device, dtype=self.dtype)
 
+    def _check_linear(self, name: str, w: Any, b: Any, *, inputs: int | None, outputs: int | None) -> None:
+        """A linear layer of the heads is whole: floating point, a bias per output, the
+        inputs its predecessor gives (the first takes a multiple of the encoder's width)."""
+        for part, t in (("weight", w), ("bias", b)):
+            if not t.is_floating_point():
+                raise InvalidOptionError(f"the weights {self.where} hold {name}.{part} as {str(t.dtype).removeprefix('torch.')}, not a floating-point weight")
+        ok = w.dim() == 2 and tuple(b.shape) == (w.shape[0],) and (outputs is None or w.shape[0] == outputs)
+        ok = ok and (w.shape[1] == inputs if inputs is not None else w.shape[1] % self.width == 0)
+        if not ok:
+            raise InvalidOptionError(f"the weights {self.where} hold {name}.weight of shape {list(w.shape)} and bias {list(b.shape)}, "
+                                     "which do not fit the model's layers")
+
     def _word_head(self, hparams: dict[str, Any], state: dict[str, Any]) -> tuple[Any, int | None]:
         """The word-level tagger (``hidden2tag`` on hidden state ``word_layer``) of XCOMET and
         of unified models trained with ``word_level_training``; ``(None, None)`` otherwise."""
@@ -136,6 +151,7 @@ class CometNetwork:
         w, b = state.get("hidden2tag.weight"), state.get("hidden2tag.bias")
         if w is None or b is None:
             raise InvalidOptionError("COMET checkpoint has word-level training but no hidden2tag weights")
+        self._check_linear("hidden2tag", w, b, inputs=self.width, outputs=None)
         layer = hparams.get("word_layer", 36 if self.kind == "xcomet_metric" else 24)
         if not isinstance(layer, int) or isinstance(layer, bool) or not 0 <= layer < self.num_layers:
             raise InvalidOptionError(f"COMET checkpoint asks for word layer {layer!r}; the encoder has {self.num_layers}")
