@@ -10,6 +10,7 @@ initialised weights and never a raw KeyError / RuntimeError.
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import numpy as np
@@ -184,6 +185,9 @@ def test_bleurt_float64_checkpoint_computes_in_float32(models, tmp_path):
 
     d, run, _ = damaged(models, tmp_path, "bleurt")
     rewrite(d, lambda s: s.update({k: v.double() for k, v in s.items() if v.is_floating_point()}))
+    config = json.loads((d / "config.json").read_text(encoding="utf-8"))
+    config["torch_dtype"] = config["dtype"] = "float64"  # as save_pretrained of a float64 model writes it
+    (d / "config.json").write_text(json.dumps(config), encoding="utf-8")
     model = BleurtForSequenceClassification.from_pretrained(str(d)).eval()
     tok = BleurtTokenizer.from_pretrained(str(d))
     want = []
@@ -191,7 +195,7 @@ def test_bleurt_float64_checkpoint_computes_in_float32(models, tmp_path):
         for t in TEXTS:
             want.append(model(**tok([t], [t], return_tensors="pt")).logits.flatten().item())
     got = BLEURT(str(d), device="cpu", batch_size=1).sentence_scores(TEXTS, TEXTS)
-    assert got.tolist() == want
+    assert model.classifier.weight.dtype == torch.float32 and got.tolist() == want
 
 
 COMET_GOLD = REPO / "tests" / "goldens" / "comet"
