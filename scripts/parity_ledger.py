@@ -31,6 +31,13 @@ fraction of strings whose tokens differ.
 NOTES = """
 ## Notes
 
+- **Learned metrics' weights.** Every model metric reads its weights through one path
+  (`nlgmetrics/neural/_whole.py`): safetensors, sharded safetensors and `pytorch_model.bin`
+  of the same tensors are one state dict handed to transformers, so every format gives the
+  same bits (`tests/test_metricx.py::test_every_weight_format_gives_the_same_bits`). BLEURT
+  casts a float64 checkpoint to float32 as bleurt-pytorch's `from_pretrained` does; COMET and
+  xCOMET with `dtype="float64"` compute the layer mix's softmax / sparsemax in float64, as
+  unbabel-comet's `model.double()` does.
 - **PTB tokenizer.** The jar runs as pycocoevalcap runs it (`-preserveLines -lowerCase`, the
   captions joined by `\\n`, one JVM per batch); tokens are compared before the punctuation
   filter. nlgmetrics runs the jar's own lexer rules (its JFlex grammar, compiled by a

@@ -324,7 +324,7 @@ def test_import_stays_cheap():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-class _LightningAttributeDict(dict):
+class AttributeDict(dict):
     """Stands for PyTorch Lightning 1.x's AttributeDict, which older checkpoints pickle."""
 
 
@@ -336,26 +336,31 @@ class _RunsCode:
         return (Path.touch, (self.marker,))
 
 
-def test_checkpoint_pickles_build_only_tensors_and_containers(tmp_path, monkeypatch):
-    """Old Lightning checkpoints name classes that are not installed; nothing in the file runs."""
+@pytest.mark.parametrize("module", ["pytorch_lightning.utilities.parsing", "lightning_fabric.utilities.data"])
+def test_checkpoint_pickles_build_only_tensors_containers_and_lightning_classes(tmp_path, monkeypatch, module):
+    """Lightning's AttributeDict (not installed here) is read as a dict; any other global
+    (a payload among the callbacks) is refused, naming the file and the global."""
     import types
 
     src, ref, systems = wmt()
-    fake = types.ModuleType("pytorch_lightning_gone_parsing")
-    _LightningAttributeDict.__module__ = fake.__name__
-    monkeypatch.setitem(sys.modules, fake.__name__, fake)
-    fake._LightningAttributeDict = _LightningAttributeDict
+    parts = module.split(".")
+    for i in range(1, len(parts) + 1):
+        monkeypatch.setitem(sys.modules, ".".join(parts[:i]), types.ModuleType(".".join(parts[:i])))
+    monkeypatch.setattr(AttributeDict, "__module__", module)
+    sys.modules[module].AttributeDict = AttributeDict
     model = tmp_path / "old-lightning"
     shutil.copytree(GOLD / "da-softmax-norm-max", model)
     data = torch.load(model / "checkpoints" / "model.ckpt", weights_only=False)
-    data["hyper_parameters"] = _LightningAttributeDict(data["hyper_parameters"])
-    marker = tmp_path / "code-ran"
-    data["callbacks"] = {"x": _RunsCode(marker)}
+    data["hyper_parameters"] = AttributeDict(data["hyper_parameters"])
     torch.save(data, model / "checkpoints" / "model.ckpt")
-    monkeypatch.delitem(sys.modules, fake.__name__)
     hyps = systems["HuaweiTSC"][:10]
     got = COMET(model, encoder=ENCODER).sentence_scores(hyps, ref[:10], sources=src[:10])
     np.testing.assert_allclose(got, GOLDENS["models"]["da-softmax-norm-max"]["HuaweiTSC"]["scores"][:10], atol=TOL)
+    marker = tmp_path / "code-ran"
+    data["callbacks"] = {"x": _RunsCode(marker)}
+    torch.save(data, model / "checkpoints" / "model.ckpt")
+    with pytest.raises(InvalidOptionError, match=r"model\.ckpt.*(getattr|touch), which is not allowed"):
+        COMET(model, encoder=ENCODER).sentence_scores(hyps, ref[:10], sources=src[:10])
     assert not marker.exists()
 
 

@@ -18,6 +18,7 @@ padding) are bounded by 2.5e-4 (1e-5 of the scale).
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 
@@ -276,3 +277,31 @@ def test_compare_and_sentence_level_cli(checkpoints, tmp_path, capsys):
 def test_import_stays_cheap():
     code = "import sys, nlgmetrics; nlgmetrics.MetricX; nlgmetrics.MAUVE; import nlgmetrics.cli.main; assert 'torch' not in sys.modules, 'torch imported'"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("name", ["metricx23-tiny", "metricx23-tiny-tied", "metricx24-tiny-bf16"])
+def test_every_weight_format_gives_the_same_bits(checkpoints, tmp_path, name):
+    """model.safetensors (float32 or bf16), pytorch_model.bin and sharded safetensors of the
+    same tensors are read by one path (the file's tensors handed to from_pretrained as a
+    state dict) and score bit-identically at batch size 1."""
+    from safetensors.torch import load_file, save_file
+
+    src, ref, systems = wmt()
+    hyps = systems[GOLDENS["systems"][0]][:12]
+    state = load_file(checkpoints[name] / "model.safetensors")
+    as_bin = tmp_path / "bin"
+    as_bin.mkdir()
+    shutil.copy(checkpoints[name] / "config.json", as_bin / "config.json")
+    torch.save(state, as_bin / "pytorch_model.bin")
+    sharded = tmp_path / "sharded"
+    sharded.mkdir()
+    shutil.copy(checkpoints[name] / "config.json", sharded / "config.json")
+    names = sorted(state)
+    halves = {"model-00001-of-00002.safetensors": names[::2], "model-00002-of-00002.safetensors": names[1::2]}
+    for shard, keys in halves.items():
+        save_file({k: state[k].clone().contiguous() for k in keys}, str(sharded / shard), metadata={"format": "pt"})
+    (sharded / "model.safetensors.index.json").write_text(json.dumps({"weight_map": {k: s for s, ks in halves.items() for k in ks}}))
+    version = GOLDENS["models"][name]["version"]
+    scores = [MetricX(d, version=version, tokenizer=TOKENIZER, device="cpu", batch_size=1).sentence_scores(hyps, ref[:12], sources=src[:12])
+              for d in (checkpoints[name], as_bin, sharded)]
+    assert scores[0].tobytes() == scores[1].tobytes() == scores[2].tobytes()

@@ -16,6 +16,7 @@ Damaged weight files give typed errors too (never a raw SafetensorError or Unpic
 from __future__ import annotations
 
 import builtins
+import functools
 import gzip
 import io
 import os
@@ -69,6 +70,14 @@ def _reducers(sentinel: Path) -> dict[str, object]:
             return (subprocess.call, (["touch", s],))
 
     return {"os.system": System(), "eval": Eval(), "exec": Exec(), "subprocess": Subprocess()}
+
+
+class _Popen:
+    def __init__(self, sentinel: Path):
+        self.sentinel = sentinel
+
+    def __reduce__(self):
+        return (subprocess.Popen, (["touch", str(self.sentinel)],))
 
 
 def _short_str(text: str) -> bytes:
@@ -317,9 +326,10 @@ def test_remote_code_in_config_is_never_run(loader, tmp_path, models):
     assert not sentinel.exists()
 
 
-def test_payload_inside_a_real_comet_checkpoint_runs_nothing(tmp_path):
-    """A valid checkpoint carrying a payload among Lightning's extras still loads; the payload
-    is an inert stand-in."""
+@pytest.mark.parametrize("field", ["callbacks", "hyper_parameters"])
+def test_payload_inside_a_real_comet_checkpoint_is_refused(tmp_path, field):
+    """A valid checkpoint carrying a payload among Lightning's extras is refused, naming the
+    file and the global (an allow-list of Lightning's own classes, no stand-ins)."""
     from nlgmetrics import COMET
 
     sentinel = tmp_path / "CODE-RAN"
@@ -327,13 +337,16 @@ def test_payload_inside_a_real_comet_checkpoint_runs_nothing(tmp_path):
     shutil.copytree(COMET_GOLD / "da-softmax-norm-max", d)
     ckpt = d / "checkpoints" / "model.ckpt"
     data = torch.load(ckpt, weights_only=False)
-    want = COMET(COMET_GOLD / "da-softmax-norm-max", encoder=COMET_GOLD / "xlmr-tiny").sentence_scores(["a cat"], ["a dog"], sources=["a"])
-    data["callbacks"] = _reducers(sentinel)
-    for zip_layout in (True, False):
-        ckpt.write_bytes(_torch_bytes(data, zip_layout=zip_layout))
-        got = COMET(d, encoder=COMET_GOLD / "xlmr-tiny").sentence_scores(["a cat"], ["a dog"], sources=["a"])
-        assert not sentinel.exists()
-        np.testing.assert_array_equal(got, want)
+    planted = dict(_reducers(sentinel), partial=functools.partial(print, "x"), popen=_Popen(sentinel))
+    globals_named = {"os.system": r"posix\.system", "eval": r"builtins\.eval", "exec": r"builtins\.exec",
+                     "subprocess": r"subprocess\.call", "partial": r"functools\.partial", "popen": r"subprocess\.Popen"}
+    for key, payload in planted.items():
+        data[field] = {"x": payload} if field == "callbacks" else dict(data["hyper_parameters"] if isinstance(data.get("hyper_parameters"), dict) else {}, evil=payload)
+        for zip_layout in (True, False):
+            ckpt.write_bytes(_torch_bytes(data, zip_layout=zip_layout))
+            with pytest.raises(NlgMetricsError, match=r"model\.ckpt.*" + globals_named[key] + ", which is not allowed"):
+                COMET(d, encoder=COMET_GOLD / "xlmr-tiny").sentence_scores(["a cat"], ["a dog"], sources=["a"])
+            assert not sentinel.exists()
 
 
 MODEL_OF = {"bleurt": "bleurt", "bertscore": "bert", "perplexity": "gpt2", "metricx": "metricx", "mauve": "gpt2"}
@@ -511,8 +524,7 @@ def test_shard_indexes_cannot_reach_a_pickle(tmp_path, models):
 
 
 def test_strict_unpickler_refuses_what_is_not_listed():
-    """The allow-list is exact: dotted names, dunder names and unlisted globals are refused
-    (or, with a fallback, replaced by an inert stand-in that never resolves the name)."""
+    """The allow-list is exact: dotted names, dunder names and unlisted globals are refused."""
     from nlgmetrics import _safe_pickle
 
     allowed = _safe_pickle.plain_data_allowed()
@@ -521,11 +533,7 @@ def test_strict_unpickler_refuses_what_is_not_listed():
                  _inst_payload(Path("/nonexistent/x"))):
         with pytest.raises(_safe_pickle.UnsafePickleError):
             _safe_pickle.load(io.BytesIO(data), allowed=allowed)
-    seen = []
     assert _safe_pickle.load(io.BytesIO(pickle.dumps({"a": [1, 2.5, (3,)], "b": b"x"}, protocol=2)), allowed=allowed) == {"a": [1, 2.5, (3,)], "b": b"x"}
-    with pytest.raises(_safe_pickle.UnsafePickleError):  # dotted: never handed to the fallback
-        _safe_pickle.load(io.BytesIO(_stack_global_payload(Path("/nonexistent/x"))), allowed=allowed, fallback=lambda m, n: seen.append((m, n)))
-    assert seen == []
 
 
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "empty", "zip-without-data"])

@@ -209,3 +209,19 @@ def test_report_segment_table_shows_the_spans(tmp_path):
     html = _segment_table(Report())
     first = next(s for rowspans in row.spans for s in rowspans)
     assert "errors" in html and f"{first['severity']}: " in html and f"[{first['start']}:{first['end']}]" in html
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_float64_layer_mix_is_computed_in_float64(name):
+    """unbabel-comet's model.double() holds the layer-mix parameters in float64 and runs the
+    softmax / sparsemax there; the mix weights are not float32 results widened."""
+    from nlgmetrics.neural._comet_checkpoint import read_checkpoint
+    from nlgmetrics.neural._comet_model import sparsemax
+
+    net = metric(name, dtype="float64").network
+    state = read_checkpoint(GOLD / name / "checkpoints" / "model.ckpt")["state_dict"]
+    params = torch.cat([state[f"layerwise_attention.scalar_parameters.{i}"].reshape(-1) for i in range(net.num_layers)]).double()
+    want = sparsemax(params) if "sparsemax" in name else torch.softmax(params, dim=0)
+    assert net._mix_weights.dtype == torch.float64
+    assert torch.equal(net._mix_weights, want)
+    assert not torch.equal(net._mix_weights, (sparsemax(params.float()) if "sparsemax" in name else torch.softmax(params.float(), dim=0)).double())

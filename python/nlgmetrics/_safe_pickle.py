@@ -6,16 +6,16 @@ names, so a file can run code. Every one of those opcodes goes through
 ``Unpickler.find_class``; :class:`StrictUnpickler` answers it from an exact
 ``{(module, name): object}`` allow-list and never resolves a name itself (so a dotted
 name such as ``_rebuild_tensor.__builtins__.get`` reaches nothing: it is not a key).
-A name that is not allowed either raises :class:`UnsafePickleError` or, where a format
-legitimately names classes we do not need (PyTorch Lightning's checkpoint extras), is
-replaced by an inert stand-in (``fallback``) that keeps no arguments and calls nothing.
+A name that is not allowed raises :class:`UnsafePickleError` naming it: a format's
+legitimate classes (PyTorch Lightning's ``AttributeDict``) are listed by their readers,
+nothing is ever stood in for.
 """
 
 from __future__ import annotations
 
 import _compat_pickle
 import pickle
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 
@@ -28,16 +28,12 @@ def _dotted(module: str, name: str) -> str:
 
 
 class StrictUnpickler(pickle.Unpickler):
-    """An unpickler whose globals come only from ``allowed`` (exact ``(module, name)`` keys).
+    """An unpickler whose globals come only from ``allowed`` (exact ``(module, name)`` keys);
+    any other name raises :class:`UnsafePickleError`."""
 
-    ``fallback(module, name)`` (optional) supplies a stand-in for any other name; without
-    it such a name raises :class:`UnsafePickleError`."""
-
-    def __init__(self, file: Any, *, allowed: Mapping[tuple[str, str], Any],
-                 fallback: Callable[[str, str], Any] | None = None, **kwargs: Any) -> None:
+    def __init__(self, file: Any, *, allowed: Mapping[tuple[str, str], Any], **kwargs: Any) -> None:
         super().__init__(file, **kwargs)
         self._allowed = allowed
-        self._fallback = fallback
 
     def find_class(self, module: str, name: str) -> Any:  # every global of the stream comes here
         if isinstance(module, str) and isinstance(name, str):
@@ -48,8 +44,6 @@ class StrictUnpickler(pickle.Unpickler):
             obj = self._allowed.get((module, name))
             if obj is not None:
                 return obj
-            if self._fallback is not None and "." not in name and not name.startswith("__"):
-                return self._fallback(module, name)
         raise UnsafePickleError(f"the file names {_dotted(str(module), str(name))}, which is not allowed (a pickle that could run code)")
 
 
@@ -92,10 +86,9 @@ def _numpy_scalar(dtype: Any, data: Any = None) -> Any:
     return scalar(dtype, data)
 
 
-def load(file: Any, *, allowed: Mapping[tuple[str, str], Any], fallback: Callable[[str, str], Any] | None = None,
-         encoding: str = "ASCII") -> Any:
+def load(file: Any, *, allowed: Mapping[tuple[str, str], Any], encoding: str = "ASCII") -> Any:
     """One object from ``file`` through :class:`StrictUnpickler`."""
-    return StrictUnpickler(file, allowed=allowed, fallback=fallback, encoding=encoding).load()
+    return StrictUnpickler(file, allowed=allowed, encoding=encoding).load()
 
 
 def describe(e: BaseException) -> str:

@@ -30,14 +30,31 @@ def _activation(name: str) -> Any:
     raise InvalidOptionError(f"BLEURT checkpoint uses an unsupported activation {name!r}")
 
 
-def _read_weights(directory: Path) -> dict[str, Any]:
-    from ._weights import read_safetensors, read_torch_file
-
-    if (directory / "model.safetensors").is_file():
-        return read_safetensors(directory / "model.safetensors")
-    if (directory / "pytorch_model.bin").is_file():
-        return read_torch_file(directory / "pytorch_model.bin")
-    raise InvalidOptionError(f"no model.safetensors or pytorch_model.bin in {str(directory)!r}")
+def declared(config: dict[str, Any]) -> dict[str, tuple[int, ...]]:
+    """Every tensor the bleurt-pytorch architecture of ``config`` holds, with its shape."""
+    hidden, inner = int(config.get("hidden_size", 768)), int(config.get("intermediate_size", 3072))
+    width = int(config["embedding_size"]) if config.get("embedding_size") is not None else hidden
+    e = "bleurt.embeddings."
+    shapes: dict[str, tuple[int, ...]] = {
+        e + "word_embeddings.weight": (int(config.get("vocab_size", 0)), width),
+        e + "position_embeddings.weight": (int(config.get("max_position_embeddings", 512)), width),
+        e + "token_type_embeddings.weight": (int(config.get("type_vocab_size", 2)), width),
+        e + "LayerNorm.weight": (width,), e + "LayerNorm.bias": (width,),
+        "bleurt.pooler.dense.weight": (hidden, hidden), "bleurt.pooler.dense.bias": (hidden,),
+        "classifier.weight": (1, hidden), "classifier.bias": (1,),
+    }
+    if config.get("embedding_size") is not None:
+        shapes["bleurt.encoder.embedding_projection.weight"] = (hidden, width)
+        shapes["bleurt.encoder.embedding_projection.bias"] = (hidden,)
+    for i in range(int(config.get("num_hidden_layers", 12))):
+        p = f"bleurt.encoder.layer.{i}."
+        for name, shape in (("attention.self.query", (hidden, hidden)), ("attention.self.key", (hidden, hidden)),
+                            ("attention.self.value", (hidden, hidden)), ("attention.output.dense", (hidden, hidden)),
+                            ("intermediate.dense", (inner, hidden)), ("output.dense", (hidden, inner))):
+            shapes[p + name + ".weight"], shapes[p + name + ".bias"] = shape, shape[:1]
+        for norm in ("attention.output.LayerNorm", "output.LayerNorm"):
+            shapes[p + norm + ".weight"] = shapes[p + norm + ".bias"] = (hidden,)
+    return shapes
 
 
 class BleurtNetwork:
@@ -50,10 +67,16 @@ class BleurtNetwork:
             raise InvalidOptionError(f"cannot read the BLEURT config in {str(directory)!r}: {e}") from None
         if not isinstance(self.config, dict) or self.config.get("model_type") != "bleurt":
             raise InvalidOptionError(f"{str(directory)!r} is not a BLEURT checkpoint (model_type {self.config.get('model_type') if isinstance(self.config, dict) else None!r})")
-        weights = _read_weights(directory)
-        self.w = {k: v.to(device=device, dtype=dtype if v.is_floating_point() else v.dtype) for k, v in weights.items()}
-        if "classifier.weight" not in self.w:
-            raise InvalidOptionError(f"{str(directory)!r} has no regression head (classifier.weight)")
+        from ._whole import check_state, read_state
+
+        weights, where = read_state(directory)
+        try:
+            shapes = declared(self.config)
+        except (TypeError, ValueError) as e:
+            raise InvalidOptionError(f"the BLEURT config in {str(directory)!r} has a malformed size: {e}") from None
+        check_state(weights, shapes, where, modules=("bleurt.", "classifier."))
+        # bleurt-pytorch's from_pretrained builds float32 modules and casts the file's tensors into them
+        self.w = {k: weights[k].to(device=device, dtype=dtype) for k in shapes}
         self.layers = int(self.config.get("num_hidden_layers", 12))
         self.heads = int(self.config.get("num_attention_heads", 12))
         self.eps = float(self.config.get("layer_norm_eps", 1e-12))

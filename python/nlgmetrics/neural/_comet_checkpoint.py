@@ -19,10 +19,11 @@ names it and where it was looked for.
 
 The checkpoint is a pickle written by PyTorch Lightning. It is read with an unpickler
 (``nlgmetrics._safe_pickle.StrictUnpickler``) whose globals come from an exact allow-list
-(torch's tensor-rebuilding functions, dtypes, storages and plain containers); any other
-plain class name it holds (Lightning's ``AttributeDict``, callbacks' state) becomes an inert
-dict, and a dotted or dunder name is refused, so loading runs no code from the file
-(``tests/test_no_code_loading.py``).
+(torch's tensor-rebuilding functions, dtypes, storages, plain containers and the few
+classes Lightning itself saves: ``AttributeDict``, ``argparse.Namespace``); any other
+global the file names (``os.system`` planted in ``hyper_parameters`` or ``callbacks``) is
+refused with an error naming the file and the global, so loading runs no code from the
+file and accepts nothing it does not understand (``tests/test_no_code_loading.py``).
 """
 
 from __future__ import annotations
@@ -52,23 +53,31 @@ class CheckpointFiles:
     hparams: Path
 
 
-class _Inert(dict):
-    """Stands for a class a checkpoint names that is not a tensor or a plain container:
-    built with any arguments, it keeps none of them (so nothing the file names runs)."""
+class AttributeDict(dict):
+    """What Lightning's ``AttributeDict`` (the saved ``hyper_parameters``) is read as: a
+    plain dict of its items (Lightning's class adds attribute access only)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__()
+
+class _Namespace(dict):
+    """What ``argparse.Namespace`` (hyper-parameters of older COMET versions) is read as:
+    a plain dict of its attributes, restored by ``__setstate__`` (no code runs)."""
 
     def __setstate__(self, state: Any) -> None:
         if isinstance(state, dict):
             self.update(state)
 
-    def __call__(self, *args: Any, **kwargs: Any) -> "_Inert":
-        return _Inert()
 
-
-def _inert_class(module: str, name: str) -> type:
-    return type(name, (_Inert,), {"__module__": "nlgmetrics.inert." + module})
+# Every global a Lightning / COMET checkpoint legitimately names beyond tensors and plain
+# data: the hyper-parameters' AttributeDict (each Lightning package layout that has held
+# it), argparse's Namespace, torch's version string. Anything else is refused.
+LIGHTNING_GLOBALS: dict[tuple[str, str], Any] = {
+    ("pytorch_lightning.utilities.parsing", "AttributeDict"): AttributeDict,
+    ("lightning.pytorch.utilities.parsing", "AttributeDict"): AttributeDict,
+    ("lightning_fabric.utilities.data", "AttributeDict"): AttributeDict,
+    ("lightning.fabric.utilities.data", "AttributeDict"): AttributeDict,
+    ("argparse", "Namespace"): _Namespace,
+    ("torch.torch_version", "TorchVersion"): str,
+}
 
 
 @functools.lru_cache(maxsize=1)
@@ -81,6 +90,10 @@ def _torch_allowed() -> dict[tuple[str, str], Any]:
     for name in ("_rebuild_tensor", "_rebuild_tensor_v2", "_rebuild_parameter"):
         if hasattr(tu, name):
             allowed[("torch._utils", name)] = getattr(tu, name)
+    for name in ("_rebuild_tensor_v3",):
+        if hasattr(tu, name):
+            allowed[("torch._utils", name)] = getattr(tu, name)
+    allowed.update(LIGHTNING_GLOBALS)
     allowed[("torch", "Size")] = torch.Size
     allowed[("torch", "device")] = torch.device
     for name in dir(torch):
@@ -91,11 +104,11 @@ def _torch_allowed() -> dict[tuple[str, str], Any]:
 
 
 class _RestrictedUnpickler(StrictUnpickler):
-    """Tensors and plain containers from an exact allow-list; any other class the file names
-    (Lightning's ``AttributeDict``, callbacks' state) is an inert dict (:class:`_Inert`)."""
+    """Tensors, plain containers and Lightning's own names (:data:`LIGHTNING_GLOBALS`) from
+    an exact allow-list; any other global the file names is refused."""
 
     def __init__(self, file: Any, **kwargs: Any) -> None:
-        super().__init__(file, allowed=_torch_allowed(), fallback=_inert_class, **kwargs)
+        super().__init__(file, allowed=_torch_allowed(), **kwargs)
 
 
 class _RestrictedPickle:

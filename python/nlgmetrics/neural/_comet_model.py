@@ -25,6 +25,7 @@ from typing import Any
 
 from ..errors import InvalidInputError, InvalidOptionError
 from ._models import longest_first_batches, require_torch
+from ._whole import check_state
 
 
 def sparsemax(weights: Any) -> Any:
@@ -51,7 +52,8 @@ def _activation(name: str) -> Any:
 class CometNetwork:
     """One loaded COMET model: tokenizer, encoder, layer mix, pooling and estimator."""
 
-    def __init__(self, hparams: dict[str, Any], state: dict[str, Any], encoder_dir: Path, *, device: str, dtype: Any):
+    def __init__(self, hparams: dict[str, Any], state: dict[str, Any], encoder_dir: Path, *, device: str, dtype: Any,
+                 where: str = "of the COMET checkpoint"):
         torch, transformers = require_torch()
         self.hparams = hparams
         self.kind = hparams["class_identifier"]
@@ -71,15 +73,18 @@ class CometNetwork:
         self.vocab_size = int(config.vocab_size)
         model = model_class(config, add_pooling_layer=False)
         prefix = "encoder.model."
+        # the encoder whole (every tensor of the architecture, its shape, floating point, nothing unknown in it)
+        # (a pooler, which COMET never computes with, may be stored)
+        check_state({k: v for k, v in state.items() if not k.startswith(prefix + "pooler.")},
+                    {prefix + k: tuple(v.shape) for k, v in model.state_dict().items() if not k.endswith("position_ids")},
+                    where, modules=(prefix,))
         weights = {k[len(prefix):]: v for k, v in state.items() if k.startswith(prefix)}
-        missing = [k for k in model.state_dict() if k not in weights and not k.endswith("position_ids")]
-        if missing:
-            raise InvalidOptionError(f"COMET checkpoint lacks encoder weights ({', '.join(missing[:3])}, ...)")
         try:
             model.load_state_dict(weights, strict=False)
         except RuntimeError as e:
             raise InvalidOptionError(f"COMET checkpoint does not fit the encoder config in {str(encoder_dir)!r}: {e}") from None
         self.encoder = model.eval().to(device=device, dtype=dtype)
+        self.where, self.width = where, int(config.hidden_size)
         self._mix_weights, self._gamma = self._layer_mix(hparams, state)
         self.estimator = self._estimator(hparams, state)
         self.tagger, self.word_layer = self._word_head(hparams, state)
@@ -96,7 +101,10 @@ class CometNetwork:
         names = [f"layerwise_attention.scalar_parameters.{i}" for i in range(self.num_layers)]
         if any(n not in state for n in names) or "layerwise_attention.gamma" not in state:
             raise InvalidOptionError("COMET checkpoint has layer: mix but no layerwise_attention weights for every layer")
-        weights = torch.cat([state[n].float() for n in names]).to(self.device)
+        # unbabel-comet's scalar parameters are in the model's dtype: float32, or float64 after
+        # model.double(), where the softmax / sparsemax runs in float64 too
+        mix_dtype = torch.float64 if self.dtype == torch.float64 else torch.float32
+        weights = torch.cat([state[n].reshape(-1) for n in names]).to(device=self.device, dtype=mix_dtype)
         default = "sparsemax" if self.joint else "softmax"  # the classes' defaults
         transform = sparsemax if hparams.get("layer_transformation", default) == "sparsemax" else (lambda w: torch.softmax(w, dim=0))
         return transform(weights).to(self.dtype), state["layerwise_attention.gamma"].to(device=self.device, dtype=self.dtype)
@@ -110,6 +118,8 @@ class CometNetwork:
             w, b = state.get(f"estimator.ff.{index}.weight"), state.get(f"estimator.ff.{index}.bias")
             if w is None or b is None:
                 raise InvalidOptionError(f"COMET checkpoint lacks estimator.ff.{index} (hidden_sizes {hidden})")
+            self._check_linear(f"estimator.ff.{index}", w, b, inputs=modules[-2].out_features if modules else None,
+                               outputs=hidden[len(modules) // 2] if len(modules) // 2 < len(hidden) else None)
             linear = torch.nn.Linear(w.shape[1], w.shape[0])
             linear.load_state_dict({"weight": w, "bias": b})
             modules.append(linear)
@@ -120,6 +130,18 @@ class CometNetwork:
             modules.append(_activation(hparams["final_activation"]))
         return torch.nn.Sequential(*modules).eval().to(device=self.device, dtype=self.dtype)
 
+    def _check_linear(self, name: str, w: Any, b: Any, *, inputs: int | None, outputs: int | None) -> None:
+        """A linear layer of the heads is whole: floating point, a bias per output, the
+        inputs its predecessor gives (the first takes a multiple of the encoder's width)."""
+        for part, t in (("weight", w), ("bias", b)):
+            if not t.is_floating_point():
+                raise InvalidOptionError(f"the weights {self.where} hold {name}.{part} as {str(t.dtype).removeprefix('torch.')}, not a floating-point weight")
+        ok = w.dim() == 2 and tuple(b.shape) == (w.shape[0],) and (outputs is None or w.shape[0] == outputs)
+        ok = ok and (w.shape[1] == inputs if inputs is not None else w.shape[1] % self.width == 0)
+        if not ok:
+            raise InvalidOptionError(f"the weights {self.where} hold {name}.weight of shape {list(w.shape)} and bias {list(b.shape)}, "
+                                     "which do not fit the model's layers")
+
     def _word_head(self, hparams: dict[str, Any], state: dict[str, Any]) -> tuple[Any, int | None]:
         """The word-level tagger (``hidden2tag`` on hidden state ``word_layer``) of XCOMET and
         of unified models trained with ``word_level_training``; ``(None, None)`` otherwise."""
@@ -129,6 +151,7 @@ class CometNetwork:
         w, b = state.get("hidden2tag.weight"), state.get("hidden2tag.bias")
         if w is None or b is None:
             raise InvalidOptionError("COMET checkpoint has word-level training but no hidden2tag weights")
+        self._check_linear("hidden2tag", w, b, inputs=self.width, outputs=None)
         layer = hparams.get("word_layer", 36 if self.kind == "xcomet_metric" else 24)
         if not isinstance(layer, int) or isinstance(layer, bool) or not 0 <= layer < self.num_layers:
             raise InvalidOptionError(f"COMET checkpoint asks for word layer {layer!r}; the encoder has {self.num_layers}")

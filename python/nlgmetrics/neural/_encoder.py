@@ -76,7 +76,7 @@ class ContextualEncoder:
         self.tokenizer = load_tokenizer(model_dir, use_fast=use_fast)
         config = load_config(model_dir)
         factory = transformers.T5EncoderModel if "t5" in config.model_type else transformers.AutoModel
-        model = load_pretrained(factory, model_dir, dtype=torch_dtype(dtype))
+        model = load_pretrained(factory, model_dir, unused=("pooler",), dtype=torch_dtype(dtype))  # BERTScore reads hidden states only
         if hasattr(model, "decoder") and hasattr(model, "encoder"):
             model = model.encoder
         _truncate(model, layer)
@@ -186,6 +186,7 @@ class ContextualEncoder:
 
 
 @functools.lru_cache(maxsize=4)
-def encoder_for(model_dir: str, layer: int, device: str, dtype: str, use_fast: bool) -> ContextualEncoder:
-    """Loaded models are reused across metric objects with the same configuration."""
+def encoder_for(model_dir: str, content: str, layer: int, device: str, dtype: str, use_fast: bool) -> ContextualEncoder:
+    """Loaded models are reused across metric objects with the same configuration and the
+    same files (``content``: :func:`._content.directory_key` of ``model_dir``)."""
     return ContextualEncoder(Path(model_dir), layer, device=device, dtype=dtype, use_fast=use_fast)

@@ -129,10 +129,12 @@ class BERTScore(Metric):
 
     @property
     def encoder(self):
+        from ._content import directory_key
         from ._encoder import encoder_for
 
         device = pick_device(self.device)
-        return encoder_for(str(resolve_model_dir(self.model)), self.layer, device, self.dtype, self.use_fast_tokenizer)
+        directory = resolve_model_dir(self.model)
+        return encoder_for(str(directory), directory_key(directory), self.layer, device, self.dtype, self.use_fast_tokenizer)
 
     def idf_table(self, references: Sequence[str | Sequence[str]]) -> IdfTable:
         """The idf table of ``references`` (flattened), to reuse across calls or shards."""

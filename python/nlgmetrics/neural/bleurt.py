@@ -44,7 +44,8 @@ def _load_tokenizer(directory: Path) -> Any:
 
 
 @functools.lru_cache(maxsize=2)
-def _checkpoint(directory: str, device: str, dtype: str) -> tuple[Any, Any]:
+def _checkpoint(directory: str, content: str, device: str, dtype: str) -> tuple[Any, Any]:
+    """(tokenizer, network) of a checkpoint directory whose files' content key is ``content``."""
     from ._bleurt_model import BleurtNetwork
 
     path = Path(directory)
@@ -101,7 +102,10 @@ class BLEURT(Metric):
         return {"checkpoint": "c", "max_length": "ml", "dtype": "dt"}
 
     def _loaded(self) -> tuple[Any, Any]:
-        return _checkpoint(str(resolve_model_dir(self.checkpoint)), pick_device(self.device), self.dtype)
+        from ._content import directory_key
+
+        directory = resolve_model_dir(self.checkpoint)
+        return _checkpoint(str(directory), directory_key(directory), pick_device(self.device), self.dtype)
 
     def encode(self, reference: str, candidate: str) -> tuple[list[int], list[int]]:
         """``(input_ids, token_type_ids)`` of one pair, truncated as BLEURT does."""

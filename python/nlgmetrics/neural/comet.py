@@ -54,8 +54,9 @@ _ROWS_PER_HEAD_CALL = 4096
 
 
 @functools.lru_cache(maxsize=2)
-def _load(model: str, encoder: str | None, device: str, dtype: str, classes: tuple[str, ...] | None = None) -> tuple[Any, str]:
-    """(network, weights digest) of one checkpoint, shared by metric objects."""
+def _load(model: str, encoder: str | None, content: str, device: str, dtype: str, classes: tuple[str, ...] | None = None) -> tuple[Any, str]:
+    """(network, weights digest) of one checkpoint, shared by metric objects while its
+    files keep their content (``content``: :func:`_content_key`)."""
     from . import _comet_checkpoint as ckpt
     from ._comet_model import CometNetwork
 
@@ -63,8 +64,21 @@ def _load(model: str, encoder: str | None, device: str, dtype: str, classes: tup
     data = ckpt.read_checkpoint(files.checkpoint)
     hparams = ckpt.hyper_parameters(files, data, classes or ckpt.SUPPORTED_CLASSES)
     enc = ckpt.encoder_dir(files, str(hparams.get("pretrained_model", "xlm-roberta-large")), encoder)
-    network = CometNetwork(hparams, data["state_dict"], enc, device=device, dtype=torch_dtype(dtype))
+    network = CometNetwork(hparams, data["state_dict"], enc, device=device, dtype=torch_dtype(dtype), where=repr(str(files.checkpoint)))
     return network, ckpt.file_digest(files.checkpoint)
+
+
+def _content_key(model: str, encoder: str | None) -> str:
+    """The content of what loading reads: the checkpoint, hparams.yaml, the files beside
+    them and the encoder directory given (an edited or replaced file is read again)."""
+    from . import _comet_checkpoint as ckpt
+    from ._content import directory_key, files_key
+
+    files = ckpt.locate(model)
+    key = files_key([files.checkpoint, files.hparams]) + directory_key(files.directory)
+    if encoder is not None and Path(encoder).is_dir():
+        key += directory_key(Path(encoder))
+    return key
 
 
 def _check_files(model: str, encoder: str | None, classes: tuple[str, ...] | None = None) -> None:
@@ -139,14 +153,24 @@ class COMET(Metric):
                      cache_size=self.cache_size, device=self.device, dtype=self.dtype, n_threads=self.n_threads)
 
     # -- identity -------------------------------------------------------------------------
+    def _network(self) -> tuple[Any, str]:
+        key = _content_key(self.model, self.encoder)
+        if key != getattr(self, "_vectors_key", None):  # vectors of other weights are not these weights' vectors
+            with state_lock(self):
+                self._cache.clear()
+                self._ids.clear()
+                self._cached_texts = 0
+                self._vectors_key = key
+        return _load(self.model, self.encoder, key, pick_device(self.device), self.dtype, self._classes)
+
     @property
     def network(self) -> Any:
-        return _load(self.model, self.encoder, pick_device(self.device), self.dtype, self._classes)[0]
+        return self._network()[0]
 
     def _signature_items(self) -> dict[str, Any]:
         path = Path(self.model)
         label = path.parent.parent.name if path.suffix == ".ckpt" else (path.name or self.model)
-        digest = _load(self.model, self.encoder, pick_device(self.device), self.dtype, self._classes)[1]
+        digest = self._network()[1]
         return {"model": f"{label}@{digest}", "batch": self.batch_size, "dtype": self.dtype}
 
     def _stats_items(self) -> dict[str, Any]:

@@ -85,15 +85,19 @@ class HFPerplexity(Perplexity):
         self.dtype = dtype
         self.add_start_token = bool(add_start_token)
         self._loaded: tuple[Any, Any, str] | None = None
+        self._loaded_key: tuple[str, str, str] | None = None
 
     # -- model --------------------------------------------------------------------------
     def _load(self) -> tuple[Any, Any, str]:
-        if self._loaded is None:
-            path = resolve_model_dir(self.model)
-            device = pick_device(self.device)
+        from ._content import directory_key
+
+        path = resolve_model_dir(self.model)
+        device = pick_device(self.device)
+        key = (str(path), directory_key(path), device)  # an edited or replaced model is read again
+        if self._loaded is None or key != self._loaded_key:
             tokenizer = load_tokenizer(path, use_fast=True)
             model = load_auto_model(path, "AutoModelForCausalLM", device=device, dtype=self.dtype)
-            self._loaded = (tokenizer, model, device)
+            self._loaded, self._loaded_key = (tokenizer, model, device), key
         return self._loaded
 
     @property

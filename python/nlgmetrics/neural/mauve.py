@@ -380,20 +380,24 @@ class _faiss_threads:
             faiss.omp_set_num_threads(self.before)
 
 
-_CACHE: dict[tuple[str, str, str], tuple[Any, Any]] = {}
+_CACHE: dict[tuple[str, str, str, str], tuple[Any, Any]] = {}
 
 
 def _load(model: str, device: str, dtype: str) -> tuple[Any, Any]:
     """(tokenizer, model) of a local directory, as mauve-text's get_tokenizer/get_model."""
-    key = (model, device, dtype)
+    from ._content import directory_key
+
+    directory = resolve_model_dir(model)
+    key = (str(directory), directory_key(directory), device, dtype)  # the files' content: an edited model is read again
     if key not in _CACHE:
         _, transformers = require_torch()
-        directory = resolve_model_dir(model)
+        if len(_CACHE) >= 2:
+            _CACHE.clear()
         try:
             tok = transformers.AutoTokenizer.from_pretrained(str(directory), local_files_only=True, trust_remote_code=False)
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise InvalidOptionError(f"cannot load a tokenizer from {str(directory)!r}: {describe(e)}") from None
-        net = load_pretrained(transformers.AutoModel, directory, config_overrides={"pad_token_id": tok.eos_token_id}, dtype=torch_dtype(dtype))
+        net = load_pretrained(transformers.AutoModel, directory, config_overrides={"pad_token_id": tok.eos_token_id}, unused=("pooler",), dtype=torch_dtype(dtype))
         _CACHE[key] = (tok, net.to(device).eval())
     return _CACHE[key]
 

@@ -84,13 +84,10 @@ class MetricXNetwork:
         _, transformers = require_torch()
         # MT5ForRegression never ties its head to the embeddings (whatever
         # tie_word_embeddings says, which only switches the rescaling on): read lm_head as stored
-        model, info = load_pretrained(
+        model = load_pretrained(
             transformers.MT5ForConditionalGeneration, directory, config_overrides={"tie_word_embeddings": False},
-            dtype=torch_dtype(dtype) if dtype else "auto", output_loading_info=True,
+            dtype=torch_dtype(dtype) if dtype else "auto",
         )
-        missing = [k for k in info.get("missing_keys", []) if not k.endswith("embed_tokens.weight")]
-        if missing:
-            raise InvalidOptionError(f"the MetricX checkpoint {str(directory)!r} lacks {', '.join(sorted(missing)[:5])}")
         model = model.eval().to(device)
         self.encoder = model.encoder
         self.decoder = model.decoder
@@ -117,11 +114,11 @@ class MetricXNetwork:
 
 
 @functools.lru_cache(maxsize=2)
-def _load(model: str, tokenizer: str | None, device: str, dtype: str | None) -> tuple[Any, Any, str]:
-    """(network, tokenizer, weights digest) of one checkpoint, shared by metric objects."""
+def _load(directory: Path, tok_dir: Path, content: str, device: str, dtype: str | None) -> tuple[Any, Any, str]:
+    """(network, tokenizer, weights digest) of one checkpoint, shared by metric objects
+    while its files and the tokenizer's keep their content (``content``)."""
     _, transformers = require_torch()
-    directory = resolve_model_dir(model)
-    tok_dir = directory if tokenizer is None else resolve_model_dir(tokenizer) if (Path(tokenizer) / "config.json").is_file() else Path(tokenizer)
+    tokenizer = None if tok_dir == directory else tok_dir
     try:
         tok = transformers.AutoTokenizer.from_pretrained(str(tok_dir), local_files_only=True, trust_remote_code=False)
     except (OSError, ValueError, TypeError) as e:
@@ -197,7 +194,13 @@ class MetricX(Metric):
     def _loaded(self) -> tuple[Any, Any, str]:
         # MetricX-24's predict loads with torch_dtype="auto" (the checkpoint's dtype), MetricX-23's in float32
         dtype = self.dtype or (None if self.version == "24" else "float32")
-        return _load(self.model, self.tokenizer, pick_device(self.device), dtype)
+        from ._content import directory_key
+
+        directory = resolve_model_dir(self.model)
+        tok = self.tokenizer
+        tok_dir = directory if tok is None else resolve_model_dir(tok) if (Path(tok) / "config.json").is_file() else Path(tok)
+        content = directory_key(directory) + (directory_key(tok_dir) if tok_dir != directory and tok_dir.is_dir() else "")
+        return _load(directory, tok_dir, content, pick_device(self.device), dtype)
 
     def _signature_items(self) -> dict[str, Any]:
         net, _, digest = self._loaded()
