@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping, Sequence
 
 from ..engines import two_phase
-from ..errors import InputTypeError, InvalidOptionError, MissingExtraError
+from ..errors import InputTypeError, InvalidOptionError, MissingColumnError, MissingExtraError
 from ..stats import Stats
 from ..metrics.base import empty_input
 from ._blocks import merge as merge_parts
@@ -55,7 +55,7 @@ def _records(part: Any, prediction: str, references: str) -> tuple[list[str], li
                 preds.append(rec[prediction])
                 refs.append(rec[references])
             except KeyError:
-                raise InputTypeError(f"bag records need keys {prediction!r} and {references!r}; got {sorted(rec)[:5]}") from None
+                raise MissingColumnError(f"bag records need keys {prediction!r} and {references!r}; got {sorted(rec)[:5]}") from None
         elif isinstance(rec, (tuple, list)) and len(rec) == 2:
             preds.append(rec[0])
             refs.append(rec[1])
