@@ -86,7 +86,9 @@ def block_tables(block: Any, jobs: Sequence[Job], references: str | None, source
 
 
 def bind(jobs: Sequence[Job], tables: Mapping[int, Any]) -> list[Job]:
-    return [(two_phase.bind_table(m, tables[i]) if i in tables else m, col) for i, (m, col) in enumerate(jobs)]
+    """The jobs with their corpus tables; a table of no rows (``None``) binds nothing:
+    an empty dataset has nothing to score (``finish`` says so) and no segment to score."""
+    return [(two_phase.bind_table(m, tables[i]) if tables.get(i) is not None else m, col) for i, (m, col) in enumerate(jobs)]
 
 
 def block_totals(
