@@ -257,3 +257,16 @@ def test_located_messages_name_the_global_row_and_column():
     got = located("references[7][0] must be a string, got int", lambda i: 20 + i, {"references": "refs"})
     assert got == "row 27, column 'refs': refs[27][0] must be a string, got int"
     assert located("the dataset is empty", lambda i: i, {}) == "the dataset is empty"
+
+
+def test_merges_keep_the_first_failure_in_dataset_order():
+    from nlgmetrics.integrations import _blocks
+    from nlgmetrics.integrations._failures import BlockFailure
+
+    first = BlockFailure(InputTypeError("predictions[3] must be a string, got int"), part=1, start=10, columns={"predictions": "hyp"})
+    later = BlockFailure(MissingReferenceError("references[0] is missing (None)"), part=2, start=0, columns={"references": "refs"})
+    ok = [(None, None)]
+    assert _blocks.merge(ok, first, later) is first
+    assert _blocks.merge(None, later) is later
+    error = first.error(100)  # part 1 begins at row 100 of the dataset; the block at row 10 of its part
+    assert type(error) is InputTypeError and str(error) == "row 113, column 'hyp': hyp[113] must be a string, got int"
