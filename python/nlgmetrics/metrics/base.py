@@ -445,6 +445,10 @@ class Metric:
         if stats.key != self.key:
             raise IncompatibleStatsError(f"statistics of {stats.key!r} cannot be scored by {self.key!r}")
         if stats.n_segments == 0:
+            try:
+                self._score(stats)
+            except InvalidInputError as e:  # the metric's own words for it ("no questions")
+                raise EmptyInputError(str(e)) from None
             raise empty_input(self.name)
         return self._score(stats)
 
