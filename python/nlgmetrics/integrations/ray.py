@@ -18,6 +18,10 @@ driver receives the finished scores.
 - Model-based metrics (BERTScore, COMET, BLEURT) run on an actor pool: ``concurrency``
   actors, each loading its model once, with ``num_gpus`` / ``num_cpus`` per actor;
   within a block the metric batches by length exactly as a local call does.
+- Bad input is answered as locally: a partition's typed error comes back as a value
+  and is raised on the driver as the same class, naming the row of the whole dataset
+  and the column (:mod:`._failures`); ``segment_scores`` checks its inputs before it
+  returns the lazy stage. An empty dataset is an ``EmptyInputError`` (the one rule).
 
 Requires the ``[ray]`` extra (``pip install 'nlgmetrics[ray]'``); ``ray`` is imported
 when a function here runs. Start Ray as usual (``ray.init(...)``) to choose the cluster;

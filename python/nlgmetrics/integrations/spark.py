@@ -17,6 +17,10 @@ time, in partition order, on the executors), so the result is the local
 - Metrics are broadcast once and kept per Python worker process (Spark reuses its
   workers), so a model-based metric (BERTScore, COMET, BLEURT) loads its model once per
   executor process; within a batch it sorts by length as a local call does.
+- Bad input is answered as locally: a partition's typed error comes back as a value
+  and is raised on the driver as the same class, naming the row of the whole dataset
+  and the column (:mod:`._failures`); ``segment_scores`` checks its inputs before it
+  returns the lazy stage. An empty dataset is an ``EmptyInputError`` (the one rule).
 
 Requires the ``[spark]`` extra (``pip install 'nlgmetrics[spark]'``, Java 17+);
 ``pyspark`` is imported when a function here runs.
