@@ -26,3 +26,27 @@ def read_lines(path: Path) -> list[str]:
     if lines and lines[-1] == "":
         lines.pop()
     return [line.rstrip() for line in lines]
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """One local Spark session for every Spark test module (a JVM is slow to start)."""
+    pytest.importorskip("pyspark")
+    import warnings
+
+    from pyspark.sql import SparkSession
+
+    warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
+    session = (
+        SparkSession.builder.master("local[2]").appName("nlgmetrics-tests")
+        .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "4").config("spark.driver.bindAddress", "127.0.0.1")
+        # the address executors send results to: without it a task result over the direct
+        # limit (1 MiB, fetched from the driver's block manager) is lost where the host
+        # name does not resolve to this address
+        .config("spark.driver.host", "127.0.0.1")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()

@@ -22,24 +22,6 @@ from nlgmetrics.engines.significance import bootstrap_ci, paired_test_stats  # n
 SCHEMA = "prediction string, system_b string, system_c string, references array<string>, ref1 string"
 
 
-@pytest.fixture(scope="session")
-def spark():
-    import warnings
-
-    from pyspark.sql import SparkSession
-
-    warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
-    session = (
-        SparkSession.builder.master("local[2]").appName("nlgmetrics-tests")
-        .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "4").config("spark.driver.bindAddress", "127.0.0.1")
-        .getOrCreate()
-    )
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
-
-
 @pytest.fixture(scope="module")
 def rows():
     return corpus_rows()
@@ -165,3 +147,62 @@ def test_errors(spark, rows):
         ns.score(_df(spark, rows, 2), load("self_bleu"))
     with pytest.raises(InvalidOptionError, match="new and distinct"):
         ns.segment_scores(_df(spark, rows, 2), {"prediction": load("bleu")})
+
+
+def _wide_rows(n, seed=5):
+    """Rows of random words: CIDEr-D's and NIST's corpus tables grow with the vocabulary."""
+    import random
+
+    rng = random.Random(seed)
+
+    def line():
+        return " ".join("".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(7)) for _ in range(12))
+
+    return [(line(), [line()]) for _ in range(n)]
+
+
+def test_corpus_tables_larger_than_the_direct_result_limit(spark):
+    """CIDEr-D's and NIST's tables of 1,500 rows pickle to several MiB, over Spark's
+    direct task-result limit (1 MiB): they merge on the executors and the merged one comes
+    back through the block manager, to the local bits."""
+    import pickle
+
+    from nlgmetrics.integrations import _blocks
+
+    data = _wide_rows(1500)
+    hyps, refs = [h for h, _ in data], [r for _, r in data]
+    frame = __import__("pandas").DataFrame({"prediction": hyps, "references": refs})
+    tables = _blocks.block_tables(frame, [(load("cider"), "prediction"), (load("nist"), "prediction")], "references", None)
+    assert len(pickle.dumps(tables, protocol=5)) > 2 * 1024 * 1024
+    df = spark.createDataFrame(spark.sparkContext.parallelize(data, 2), "prediction string, references array<string>")
+    got = ns.score(df, [load("cider"), load("nist")], split_every=2)
+    assert [g.score for g in got] == [load("cider").corpus_score(hyps, refs).score, load("nist").corpus_score(hyps, refs).score]
+
+
+def test_a_result_over_max_result_size_is_a_resource_limit_error():
+    from nlgmetrics import ResourceLimitError
+
+    class Refused:
+        def collect(self):  # what py4j raises when the driver refuses a result
+            raise RuntimeError("Job aborted: Total size of serialized results of 1 tasks (5.0 MiB) is bigger than spark.driver.maxResultSize (1024.0 KiB)")
+
+    with pytest.raises(ResourceLimitError, match=r"spark\.driver\.maxResultSize"):
+        ns._collect(Refused())
+
+
+def test_workers_run_the_drivers_interpreter_on_a_local_master(spark, monkeypatch):
+    import sys
+
+    sc = spark.sparkContext
+    before = sc.pythonExec
+    try:
+        monkeypatch.delenv("PYSPARK_PYTHON", raising=False)
+        sc.pythonExec = "python3"
+        ns._worker_python(sc)
+        assert sc.pythonExec == sys.executable
+        monkeypatch.setenv("PYSPARK_PYTHON", "/opt/chosen/python")
+        sc.pythonExec = "/opt/chosen/python"
+        ns._worker_python(sc)
+        assert sc.pythonExec == "/opt/chosen/python"  # the user's choice is kept
+    finally:
+        sc.pythonExec = before

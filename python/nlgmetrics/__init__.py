@@ -21,6 +21,7 @@ _EXPORTS: dict[str, str] = {
     # errors
     **dict.fromkeys(
         [
+            "EmptyInputError",
             "IncompatibleStatsError",
             "InputTypeError",
             "InternalError",
@@ -28,6 +29,7 @@ _EXPORTS: dict[str, str] = {
             "InvalidOptionError",
             "InvalidTextError",
             "LengthMismatchError",
+            "MissingColumnError",
             "MissingExtraError",
             "MissingReferenceError",
             "NlgMetricsError",

@@ -52,3 +52,14 @@ class UnknownOptionError(InvalidOptionError, TypeError):
 class ResourceLimitError(NlgMetricsError, MemoryError):
     """The request needs more memory than the machine has (a huge resample count or
     pairwise matrix); the message names what and how much."""
+
+
+class EmptyInputError(InvalidInputError):
+    """A corpus-level number (a corpus score, a bootstrap, a paired test) asked of no
+    segments: undefined for every metric, locally and on every engine (a per-segment call
+    of no segments is an empty result instead)."""
+
+
+class MissingColumnError(InvalidOptionError, InputTypeError):
+    """A column a face was told to read (``prediction=``, ``references=``...) is not in
+    the table: the same class on every face (pandas, Dask, Ray, Spark)."""

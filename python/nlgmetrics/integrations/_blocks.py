@@ -15,8 +15,10 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ..engines import two_phase
-from ..errors import InputTypeError, InvalidInputError
+from ..errors import InvalidInputError
+from ..metrics.base import empty_input
 from ..stats import Stats
+from ._failures import BlockFailure, column_names, first_failure, guarded, missing_column
 
 Job = tuple[Any, str]
 
@@ -34,7 +36,7 @@ def to_pandas(block: Any) -> Any:
 
 def _column(frame: Any, name: str) -> Any:
     if name not in frame.columns:
-        raise InputTypeError(f"the dataset has no column {name!r}; columns: {list(frame.columns)}")
+        raise missing_column(name, frame.columns)
     return frame[name]
 
 
@@ -67,35 +69,84 @@ def _call(metric: Any, method: str, preds: list[Any], refs: Any, srcs: Any) -> A
     return fn(preds, refs)
 
 
-def block_tables(block: Any, jobs: Sequence[Job], references: str | None, sources: str | None) -> list[Any]:
-    """Phase one on one block: each job's corpus table (merges with ``+``)."""
+def block_tables(block: Any, jobs: Sequence[Job], references: str | None, sources: str | None, part: int = 0, start: int = 0) -> list[Any] | BlockFailure:
+    """Phase one on one block: each job's corpus table (merges with ``+``), or the
+    block's typed error (``part``, ``start``: where the block's rows begin)."""
     frame = to_pandas(block)
     if not len(frame):
         return [None] * len(jobs)
     from .._inputs import as_references
 
-    refs = [_cell(v) for v in _column(frame, references)] if references is not None else []
-    refs = as_references(refs) if refs else refs
-    return [two_phase.fit_table(m, refs) for m, _ in jobs]
+    def tables() -> list[Any]:
+        refs = [_cell(v) for v in _column(frame, references)] if references is not None else []
+        refs = as_references(refs) if refs else refs
+        return [two_phase.fit_table(m, refs) for m, _ in jobs]
+
+    return guarded(tables, part, start, column_names(None, references, sources))
 
 
 def bind(jobs: Sequence[Job], tables: Mapping[int, Any]) -> list[Job]:
-    return [(two_phase.bind_table(m, tables[i]) if i in tables else m, col) for i, (m, col) in enumerate(jobs)]
+    """The jobs with their corpus tables; a table of no rows (``None``) binds nothing:
+    an empty dataset has nothing to score (``finish`` says so) and no segment to score."""
+    return [(two_phase.bind_table(m, tables[i]) if tables.get(i) is not None else m, col) for i, (m, col) in enumerate(jobs)]
 
 
 def block_totals(
-    block: Any, jobs: Sequence[Job], references: str | None, sources: str | None, offset: int | None, bootstrap: tuple[int, int] | None
-) -> list[tuple[Stats, Any]]:
+    block: Any, jobs: Sequence[Job], references: str | None, sources: str | None, offset: int | None, bootstrap: tuple[int, int] | None,
+    part: int = 0, start: int = 0,
+) -> list[tuple[Stats, Any]] | BlockFailure:
     """Phase two on one block: per job, its total and (with ``bootstrap``) its
-    Poisson-resampled totals keyed by the global ids ``offset, offset+1, ...``."""
+    Poisson-resampled totals keyed by the global ids ``offset, offset+1, ...``; or the
+    block's typed error (``part``, ``start``: where the block's rows begin)."""
     frame = to_pandas(block)
     if not len(frame):
         return [(None, None)] * len(jobs)
     out = []
     for metric, column in jobs:
-        preds, refs, srcs = inputs(frame, column, references, sources)
-        out.append(total_and_resampled(metric, _call(metric, "stats", preds, refs, srcs), offset, bootstrap))
+        def job() -> tuple[Stats, Any]:
+            preds, refs, srcs = inputs(frame, column, references, sources)
+            return total_and_resampled(metric, _call(metric, "stats", preds, refs, srcs), offset, bootstrap)
+
+        got = guarded(job, part, start, column_names(column, references, sources))
+        if isinstance(got, BlockFailure):
+            return got
+        out.append(got)
     return out
+
+
+def block_check(block: Any, jobs: Sequence[Job], references: str | None, sources: str | None, part: int = 0, start: int = 0) -> BlockFailure | None:
+    """The inputs of one block checked as the local call checks them (no scoring where
+    the metric's checks stand apart from its work): ``segment_scores`` runs this first,
+    so a bad row is a typed error on the driver, not a failure of a lazy stage."""
+    frame = to_pandas(block)
+    if not len(frame):
+        return None
+    for metric, column in jobs:
+        def check() -> None:
+            preds, refs, srcs = inputs(frame, column, references, sources)
+            _check_inputs(metric, preds, refs, srcs)
+
+        got = guarded(check, part, start, column_names(column, references, sources))
+        if got is not None:
+            return got
+    return None
+
+
+def _check_inputs(metric: Any, preds: list[Any], refs: Any, srcs: Any) -> None:
+    from ..metrics.base import Metric
+
+    if isinstance(metric, Metric) and type(metric).stats is Metric.stats:
+        metric._prepare(preds, refs)  # the base path's own checks, without the scoring
+    elif type(metric).__module__.startswith("nlgmetrics.neural."):
+        from .._inputs import as_references, as_texts
+
+        as_texts(preds, "predictions")  # a model metric's checks without running the model
+        if refs is not None:
+            as_references(refs, len(preds))
+        if srcs is not None:
+            as_texts(srcs, "sources")
+    else:
+        _call(metric, "stats", preds, refs, srcs)
 
 
 def total_and_resampled(metric: Any, seg: Any, offset: int | None, bootstrap: tuple[int, int] | None) -> tuple[Stats, Any]:
@@ -123,7 +174,7 @@ def block_scores(block: Any, columns: Mapping[str, Job], references: str | None,
     return out
 
 
-def merge(*parts: list[Any]) -> list[Any]:
+def merge(*parts: list[Any] | BlockFailure) -> list[Any] | BlockFailure:
     """Element-wise merge of per-job results in the order given (``None`` is the identity)."""
 
     def add(a: Any, b: Any) -> Any:
@@ -135,6 +186,12 @@ def merge(*parts: list[Any]) -> list[Any]:
             return a
         return a + b
 
+    failed = first_failure(parts)
+    if failed is not None:
+        return failed  # the first in dataset order: parts merge in that order
+    parts = tuple(p for p in parts if p is not None)  # a block with nothing to report
+    if not parts:
+        return None
     out = parts[0]
     for p in parts[1:]:
         out = [add(a, b) for a, b in zip(out, p)]
@@ -144,7 +201,7 @@ def merge(*parts: list[Any]) -> list[Any]:
 def finish(metric: Any, bound: Any, total: Stats, resampled: Any, boot: tuple[int, int] | None) -> Any:
     """A Score (or a ConfidenceInterval with ``boot``) from the merged statistics."""
     if total is None or total.n_segments == 0:
-        raise InvalidInputError(f"{metric.name}: nothing to score (the dataset is empty)")
+        raise empty_input(metric.name, "the dataset is empty")
     total = two_phase.as_corpus_total(metric, total)
     value = metric.score_stats(total)
     if boot is None:
@@ -171,12 +228,12 @@ def finish_paired(metric: Any, bound: Any, names: Sequence[str], merged: list[An
     from ..engines.significance import PairedTestResult, SystemResult, _estimate, _p_value, _resampling_item, resampling_signature
 
     if any(t is None for t, _ in merged):
-        raise InvalidInputError(f"{metric.name}: nothing to score (the dataset is empty)")
+        raise empty_input(metric.name, "the dataset is empty")
     totals = [two_phase.as_corpus_total(metric, t) for t, _ in merged]
     if any(t.n_segments != totals[0].n_segments for t in totals):
         raise InvalidInputError("every system needs a prediction on every row")
     if totals[0].n_segments == 0:
-        raise InvalidInputError(f"{metric.name}: nothing to score (the dataset is empty)")
+        raise empty_input(metric.name, "the dataset is empty")
     full_scores = [metric.score_stats(t) for t in totals]
     full = [s.score for s in full_scores]
     scores = [res.scores(bound) for _, res in merged]

@@ -23,10 +23,12 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping, Sequence
 
 from ..engines import two_phase
-from ..errors import InputTypeError, InvalidOptionError, MissingExtraError
+from ..errors import InputTypeError, InvalidOptionError, MissingColumnError, MissingExtraError
 from ..stats import Stats
+from ..metrics.base import empty_input
 from ._blocks import merge as merge_parts
 from ._blocks import total_and_resampled
+from ._failures import BlockFailure, column_names, guarded, missing_column, raise_located
 
 
 def _dask() -> Any:
@@ -43,7 +45,7 @@ def _records(part: Any, prediction: str, references: str) -> tuple[list[str], li
     if hasattr(part, "columns"):
         missing = [c for c in (prediction, references) if c not in part.columns]
         if missing:
-            raise InputTypeError(f"the dataframe has no column(s) {', '.join(map(repr, missing))}; columns: {list(part.columns)}")
+            raise missing_column(missing[0], part.columns)
         return list(part[prediction]), [r.tolist() if hasattr(r, "tolist") else r for r in part[references]]
     preds: list[str] = []
     refs: list[Any] = []
@@ -53,7 +55,7 @@ def _records(part: Any, prediction: str, references: str) -> tuple[list[str], li
                 preds.append(rec[prediction])
                 refs.append(rec[references])
             except KeyError:
-                raise InputTypeError(f"bag records need keys {prediction!r} and {references!r}; got {sorted(rec)[:5]}") from None
+                raise MissingColumnError(f"bag records need keys {prediction!r} and {references!r}; got {sorted(rec)[:5]}") from None
         elif isinstance(rec, (tuple, list)) and len(rec) == 2:
             preds.append(rec[0])
             refs.append(rec[1])
@@ -66,17 +68,26 @@ def _part_length(part: Any, prediction: str, references: str) -> int:
     return len(_records(part, prediction, references)[0])
 
 
-def _part_tables(part: Any, metrics: Sequence[Any], prediction: str, references: str) -> list[Any]:
-    _, refs = _records(part, prediction, references)
-    from .._inputs import as_references
+# A partition's typed error comes back as a value (BlockFailure, the partition's index as
+# its part) and is raised on the driver with the row of the whole collection.
+def _part_tables(part: Any, metrics: Sequence[Any], prediction: str, references: str, index: int = 0) -> Any:
+    def tables() -> list[Any]:
+        _, refs = _records(part, prediction, references)
+        from .._inputs import as_references
 
-    refs = as_references(refs)
-    return [two_phase.fit_table(m, refs) for m in _unbundle(metrics)]
+        return [two_phase.fit_table(m, as_references(refs)) for m in _unbundle(metrics)]
+
+    return guarded(tables, index, 0, column_names(None, references, None))
 
 
-def _part_totals(part: Any, metrics: Sequence[Any], prediction: str, references: str, offset: int | None, bootstrap: tuple[int, int] | None) -> list[tuple[Stats, Any]]:
-    preds, refs = _records(part, prediction, references)
-    return [total_and_resampled(m, m.stats(preds, refs), offset, bootstrap) for m in _unbundle(metrics)]
+def _part_totals(
+    part: Any, metrics: Sequence[Any], prediction: str, references: str, offset: int | None, bootstrap: tuple[int, int] | None, index: int = 0
+) -> Any:
+    def totals() -> list[tuple[Stats, Any]]:
+        preds, refs = _records(part, prediction, references)
+        return [total_and_resampled(m, m.stats(preds, refs), offset, bootstrap) for m in _unbundle(metrics)]
+
+    return guarded(totals, index, 0, column_names(prediction, references, None))
 
 
 def _tree_reduce(dask: Any, items: list[Any], split_every: int) -> Any:
@@ -144,48 +155,60 @@ def score(
     compute: Callable[..., Any] = (lambda *xs: dask.compute(*xs, scheduler=scheduler)) if scheduler is not None else dask.compute
     parts = _partitions(collection)
     if not parts:
-        from ..errors import InvalidInputError
-
-        raise InvalidInputError("the collection has no partitions")
+        raise empty_input(getattr(items[0], "name", "score"), "the collection has no partitions")
     tables = dict(tables or {})
+    lengths: list[int] = []
+
+    def offsets() -> dict[int, int]:
+        """Each partition's first row (the partitions are counted only when needed)."""
+        if not lengths:
+            count = dask.delayed(_part_length, pure=False)
+            lengths.extend(compute(*[count(p, prediction, references) for p in parts]))
+        out, acc = {}, 0
+        for k, n in enumerate(lengths):
+            out[k] = acc
+            acc += n
+        return out
 
     # phase one: corpus tables of the two-phase metrics, reduced then broadcast
     missing = [i for i, m in enumerate(items) if two_phase.needs_table(m) and i not in tables]
     if missing:
         fit = dask.delayed(_part_tables, pure=False)
         chosen = _shared(dask, [items[i] for i in missing], uuid)
-        per_part = [fit(p, chosen, prediction, references) for p in parts]
+        per_part = [fit(p, chosen, prediction, references, k) for k, p in enumerate(parts)]
         (merged,) = compute(_tree_reduce(dask, per_part, split_every))
+        if isinstance(merged, BlockFailure):
+            raise_located(merged, offsets)
+        if merged is None:
+            raise empty_input(items[missing[0]].name, "the collection is empty")
         tables.update(zip(missing, merged))
     bound = [two_phase.bind_table(m, tables[i]) if i in tables else m for i, m in enumerate(items)]
 
-    offsets: list[int | None] = [None] * len(parts)
+    starts: list[int | None] = [None] * len(parts)
     boot = None
     if n_resamples is not None:
         from ..engines.significance import _check_count, _resolve_seed
 
         boot = (_check_count("n_resamples", n_resamples), _resolve_seed(seed, "nlgmetrics")[0])
-        length = dask.delayed(_part_length, pure=False)
-        lengths = compute(*[length(p, prediction, references) for p in parts])
-        acc = 0
-        for k, n in enumerate(lengths):
-            offsets[k] = acc
-            acc += n
+        for k, first in offsets().items():
+            starts[k] = first
 
     # phase two: per-partition totals, tree-reduced
     totals = dask.delayed(_part_totals, pure=False)
     shared = _shared(dask, bound, uuid)  # one graph node: sent once per worker, not per task
-    per_part = [totals(p, shared, prediction, references, off, boot) for p, off in zip(parts, offsets)]
+    per_part = [totals(p, shared, prediction, references, off, boot, k) for k, (p, off) in enumerate(zip(parts, starts))]
     (merged,) = compute(_tree_reduce(dask, per_part, split_every))
+    if isinstance(merged, BlockFailure):
+        raise_located(merged, offsets)
+    if merged is None:
+        raise empty_input(items[0].name, "the collection is empty")
     results = [_result(m, b, total, resampled, boot) for m, b, (total, resampled) in zip(items, bound, merged)]
     return results[0] if single else results
 
 
 def _result(metric: Any, bound: Any, total: Stats, resampled: Any, boot: tuple[int, int] | None) -> Any:
-    from ..errors import InvalidInputError
-
-    if total.n_segments == 0:
-        raise InvalidInputError(f"{metric.name}: nothing to score (the collection is empty)")
+    if total is None or total.n_segments == 0:
+        raise empty_input(metric.name, "the collection is empty")
     total = two_phase.as_corpus_total(metric, total)
     value = metric.score_stats(total)
     if boot is None:

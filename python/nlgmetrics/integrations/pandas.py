@@ -18,8 +18,9 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from .._inputs import SegmentReferences, is_missing
-from ..errors import InputTypeError, InvalidOptionError, MissingExtraError
+from ..errors import InputTypeError, InvalidOptionError, MissingExtraError, NlgMetricsError
 from ..metrics.base import Metric
+from ._failures import located, missing_column
 
 
 def _pandas():
@@ -56,8 +57,21 @@ def _metrics(metrics: Any) -> dict[str, Metric]:
 
 def _column(df: Any, name: str) -> Any:
     if name not in df.columns:
-        raise InvalidOptionError(f"no column {name!r}; the frame has {list(df.columns)!r}")
+        raise missing_column(name, df.columns)
     return df[name]
+
+
+def _scored(part: Any, prediction: str, references: str | list[str], work: Any) -> Any:
+    """``work(predictions, references)`` of the rows of ``part``; a typed error names the
+    row by the frame's index label and the column it was read from."""
+    preds = _column(part, prediction)
+    refs = _references(part, references)
+    try:
+        return work(preds, refs)
+    except NlgMetricsError as e:
+        labels = list(part.index)
+        columns = {"predictions": prediction, "references": references if isinstance(references, str) else "/".join(references)}
+        raise type(e)(located(str(e), lambda i: labels[i] if i < len(labels) else i, columns)) from None
 
 
 def _references(df: Any, references: str | list[str]) -> list[Any]:
@@ -84,9 +98,8 @@ def score_frame(
     strings per row, or a list of columns.
     """
     pd = _pandas()
-    preds = _column(df, prediction)
-    refs = _references(df, references)
-    columns = {name: metric.sentence_scores(preds, refs) for name, metric in _metrics(metrics).items()}
+    chosen = _metrics(metrics)
+    columns = _scored(df, prediction, references, lambda preds, refs: {name: m.sentence_scores(preds, refs) for name, m in chosen.items()})
     return pd.DataFrame(columns, index=df.index)
 
 
@@ -103,9 +116,7 @@ def corpus_frame(
     chosen = _metrics(metrics)
 
     def row(part: Any) -> dict[str, float]:
-        preds = _column(part, prediction)
-        refs = _references(part, references)
-        return {name: m.corpus_score(preds, refs).score for name, m in chosen.items()}
+        return _scored(part, prediction, references, lambda preds, refs: {name: m.corpus_score(preds, refs).score for name, m in chosen.items()})
 
     if by is None:
         return pd.DataFrame([row(df)])

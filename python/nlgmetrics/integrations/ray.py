@@ -18,6 +18,10 @@ driver receives the finished scores.
 - Model-based metrics (BERTScore, COMET, BLEURT) run on an actor pool: ``concurrency``
   actors, each loading its model once, with ``num_gpus`` / ``num_cpus`` per actor;
   within a block the metric batches by length exactly as a local call does.
+- Bad input is answered as locally: a partition's typed error comes back as a value
+  and is raised on the driver as the same class, naming the row of the whole dataset
+  and the column (:mod:`._failures`); ``segment_scores`` checks its inputs before it
+  returns the lazy stage. An empty dataset is an ``EmptyInputError`` (the one rule).
 
 Requires the ``[ray]`` extra (``pip install 'nlgmetrics[ray]'``); ``ray`` is imported
 when a function here runs. Start Ray as usual (``ray.init(...)``) to choose the cluster;
@@ -28,8 +32,10 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping, Sequence
 
-from ..errors import InputTypeError, InvalidInputError, MissingExtraError
+from ..errors import InputTypeError, MissingExtraError
+from ..metrics.base import empty_input
 from . import _blocks, _jobs
+from ._failures import BlockFailure, raise_located
 
 _REMOTES: dict[str, Any] = {}
 
@@ -46,7 +52,7 @@ def _ray() -> Any:
 def _remote(ray: Any, name: str) -> Any:
     """The Ray remote function of one module-level task (created once per process)."""
     if name not in _REMOTES:
-        fn = {"tables": _task_tables, "totals": _task_totals, "merge": _blocks.merge, "finish": _task_finish, "paired": _task_paired}[name]
+        fn = {"tables": _task_tables, "totals": _task_totals, "merge": _blocks.merge, "finish": _task_finish, "paired": _task_paired, "check": _task_check}[name]
         _REMOTES[name] = ray.remote(num_cpus=1)(fn)
     return _REMOTES[name]
 
@@ -70,34 +76,69 @@ def _resolve(value: Any) -> Any:
     return value
 
 
-def _task_tables(block: Any, part: Any, jobs: Any, references: str | None, sources: str | None) -> list[Any]:
-    return _blocks.block_tables(_sliced(block, part), _resolve(jobs), references, sources)
+# A block's typed error comes back as a value (a BlockFailure naming the block by its
+# first global row), never raised in a task: Ray would wrap it in RayTaskError.
+# (``part=0, start=offset``: the driver raises ``failure.error(0)``.)
+def _task_tables(block: Any, part: Any, jobs: Any, references: str | None, sources: str | None, offset: int = 0) -> Any:
+    return _blocks.block_tables(_sliced(block, part), _resolve(jobs), references, sources, 0, offset)
 
 
-def _task_totals(block: Any, part: Any, jobs: Any, tables: Any, references: str | None, sources: str | None, offset: int, boot: Any) -> list[Any]:
-    bound = _blocks.bind(_resolve(jobs), _resolve(tables))
-    return _blocks.block_totals(_sliced(block, part), bound, references, sources, offset, boot)
+def _bound(jobs: Any, tables: Any) -> Any:
+    """The jobs bound to their tables, or phase one's failure."""
+    tables = _resolve(tables)
+    return tables if isinstance(tables, BlockFailure) else _blocks.bind(_resolve(jobs), tables)
 
 
-def _task_finish(jobs: Any, tables: Any, merged: list[Any], boot: Any) -> list[Any]:
+def _task_check(block: Any, part: Any, jobs: Any, tables: Any, references: str | None, sources: str | None, offset: int) -> Any:
+    bound = _bound(jobs, tables)
+    if isinstance(bound, BlockFailure):
+        return bound
+    return _blocks.block_check(_sliced(block, part), bound, references, sources, 0, offset)
+
+
+def _task_totals(block: Any, part: Any, jobs: Any, tables: Any, references: str | None, sources: str | None, offset: int, boot: Any) -> Any:
+    bound = _bound(jobs, tables)
+    if isinstance(bound, BlockFailure):
+        return bound
+    return _blocks.block_totals(_sliced(block, part), bound, references, sources, offset, boot, 0, offset)
+
+
+def _task_finish(jobs: Any, tables: Any, merged: Any, boot: Any) -> Any:
+    if isinstance(merged, BlockFailure):
+        return merged
     jobs = _resolve(jobs)
     return _blocks.finish_all(jobs, _blocks.bind(jobs, _resolve(tables)), merged, boot)
 
 
-def _task_paired(jobs: Any, tables: Any, names: list[str], merged: list[Any], boot: Any) -> Any:
+def _task_paired(jobs: Any, tables: Any, names: list[str], merged: Any, boot: Any) -> Any:
+    if isinstance(merged, BlockFailure):
+        return merged
     jobs = _resolve(jobs)
     bound = _blocks.bind(jobs, _resolve(tables))
     return _blocks.finish_paired(jobs[0][0], bound[0][0], names, merged, boot)
+
+
+def _task_with_tables(given: Any, missing: Any, merged: Any) -> Any:
+    return merged if isinstance(merged, BlockFailure) else _jobs.with_tables(given, missing, merged)
+
+
+def _raised(result: Any) -> Any:
+    """A task's result, or its BlockFailure raised on the driver as our own class."""
+    if isinstance(result, BlockFailure):
+        raise result.error(0) from None
+    return result
 
 
 class _ModelWorker:
     """An actor holding model-based metrics: the model loads on the first block and stays."""
 
     def __init__(self, jobs: Any, tables: Any):
-        self.jobs = _blocks.bind(_resolve(jobs), _resolve(tables))
+        self.jobs = _bound(jobs, tables)
 
-    def totals(self, block: Any, part: Any, references: str | None, sources: str | None, offset: int, boot: Any) -> list[Any]:
-        return _blocks.block_totals(_sliced(block, part), self.jobs, references, sources, offset, boot)
+    def totals(self, block: Any, part: Any, references: str | None, sources: str | None, offset: int, boot: Any) -> Any:
+        if isinstance(self.jobs, BlockFailure):
+            return self.jobs
+        return _blocks.block_totals(_sliced(block, part), self.jobs, references, sources, offset, boot, 0, offset)
 
 
 class _SegmentScorer:
@@ -191,9 +232,9 @@ def _run(
         if missing:
             fit = _remote(ray, "tables")
             chosen = ray.put([jobs[i] for i in missing])
-            parts = [fit.remote(ref, part, [chosen], references, sources) for ref, part, _ in _blocks_of(ds)]
+            parts = _fitted(fit, ds, chosen, references, sources)
             if not parts:
-                raise InvalidInputError("the dataset has no blocks")
+                raise empty_input(jobs[missing[0]][0].name, "the dataset has no blocks")
             merged_tables = _tree(ray, parts, split_every)
             tables_ref = _remote_tables(ray).remote(given, missing, merged_tables)
         else:
@@ -216,14 +257,23 @@ def _run(
                 results.append(totals.remote(ref, part, [jobs_ref], [tables_ref], references, sources, offset, boot))
                 offset += rows
     if not results:
-        raise InvalidInputError("the dataset has no blocks")
+        raise empty_input(jobs[0][0].name, "the dataset has no blocks")
     return _tree(ray, results, split_every), jobs_ref, tables_ref
 
 
 def _remote_tables(ray: Any) -> Any:
     if "merge_tables" not in _REMOTES:
-        _REMOTES["merge_tables"] = ray.remote(num_cpus=1)(_jobs.with_tables)
+        _REMOTES["merge_tables"] = ray.remote(num_cpus=1)(_task_with_tables)
     return _REMOTES["merge_tables"]
+
+
+def _fitted(fit: Any, ds: Any, chosen: Any, references: str | None, sources: str | None) -> list[Any]:
+    """Phase-one tasks, one per block, each told its block's first global row."""
+    parts, offset = [], 0
+    for ref, part, rows in _blocks_of(ds):
+        parts.append(fit.remote(ref, part, [chosen], references, sources, offset))
+        offset += rows
+    return parts
 
 
 def score(
@@ -257,7 +307,7 @@ def score(
         ds, jobs, references=references, sources=sources, tables=tables, split_every=split_every, boot=boot,
         concurrency=concurrency, num_cpus=num_cpus, num_gpus=num_gpus,
     )
-    results = ray.get(_remote(ray, "finish").remote([jobs_ref], [tables_ref], merged, boot))
+    results = _raised(ray.get(_remote(ray, "finish").remote([jobs_ref], [tables_ref], merged, boot)))
     return results[0] if single else results
 
 
@@ -285,7 +335,7 @@ def paired_test(
         ds, jobs, references=references, sources=sources, tables=None, split_every=split_every, boot=boot,
         concurrency=concurrency, num_cpus=num_cpus, num_gpus=num_gpus,
     )
-    return ray.get(_remote(ray, "paired").remote([jobs_ref], [tables_ref], names, merged, boot))
+    return _raised(ray.get(_remote(ray, "paired").remote([jobs_ref], [tables_ref], names, merged, boot)))
 
 
 def segment_scores(
@@ -318,10 +368,19 @@ def segment_scores(
         with _Ordered(ds):  # phase one: an aggregation by tasks; the table stays in the object store
             fit = _remote(ray, "tables")
             chosen = ray.put([jobs[i] for i in missing])
-            parts = [fit.remote(ref, part, [chosen], references, sources) for ref, part, _ in _blocks_of(ds)]
+            parts = _fitted(fit, ds, chosen, references, sources)
         if parts:
             tables_ref = _remote_tables(ray).remote(given, missing, _tree(ray, parts, 16))
-    args = (names, [ray.put(jobs)], [tables_ref], references, sources)
+    jobs_ref = ray.put(jobs)
+    with _Ordered(ds):  # the inputs checked first: a bad row is a typed error here, not in the lazy stage
+        check = _remote(ray, "check")
+        checks, offset = [], 0
+        for ref, part, rows in _blocks_of(ds):
+            checks.append(check.remote(ref, part, [jobs_ref], [tables_ref], references, sources, offset))
+            offset += rows
+    if checks:
+        _raised(ray.get(_tree(ray, checks, 16)))
+    args = (names, [jobs_ref], [tables_ref], references, sources)
     options: dict[str, Any] = {"batch_format": "pandas", "batch_size": batch_size}
     options.update(_actor_options(num_cpus, num_gpus))
     if any(_jobs.is_model_metric(m) for m, _ in jobs):

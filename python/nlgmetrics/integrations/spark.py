@@ -17,6 +17,10 @@ time, in partition order, on the executors), so the result is the local
 - Metrics are broadcast once and kept per Python worker process (Spark reuses its
   workers), so a model-based metric (BERTScore, COMET, BLEURT) loads its model once per
   executor process; within a batch it sorts by length as a local call does.
+- Bad input is answered as locally: a partition's typed error comes back as a value
+  and is raised on the driver as the same class, naming the row of the whole dataset
+  and the column (:mod:`._failures`); ``segment_scores`` checks its inputs before it
+  returns the lazy stage. An empty dataset is an ``EmptyInputError`` (the one rule).
 
 Requires the ``[spark]`` extra (``pip install 'nlgmetrics[spark]'``, Java 17+);
 ``pyspark`` is imported when a function here runs.
@@ -27,8 +31,10 @@ from __future__ import annotations
 import pickle
 from typing import Any, Iterator, Mapping, Sequence
 
-from ..errors import InputTypeError, InvalidInputError, MissingExtraError
+from ..errors import InputTypeError, MissingExtraError, ResourceLimitError
+from ..metrics.base import empty_input
 from . import _blocks, _jobs
+from ._failures import BlockFailure, raise_located
 
 # token -> the unpickled jobs of one call, kept for the life of a Python worker process
 _CACHE: dict[str, Any] = {}
@@ -73,11 +79,26 @@ def _tables_fn(shared: Any, references: str | None, sources: str | None) -> Any:
         import pandas as pd
 
         jobs = _call_jobs(shared)["missing"]
-        acc = None
+        part_id, start, acc = _partition(), 0, None
         for frame in frames:
-            part = _blocks.block_tables(frame, jobs, references, sources)
-            acc = part if acc is None else _blocks.merge(acc, part)
-        yield pd.DataFrame({"part": [_partition()], "payload": [pickle.dumps(acc, protocol=5)]})
+            got = _blocks.block_tables(frame, jobs, references, sources, part_id, start)
+            start += len(frame)
+            acc = got if acc is None else _blocks.merge(acc, got)
+        yield pd.DataFrame({"part": [part_id], "payload": [pickle.dumps(acc, protocol=5)]})
+
+    return run
+
+
+def _check_fn(shared: Any, references: str | None, sources: str | None) -> Any:
+    def run(frames: Iterator[Any]) -> Iterator[Any]:
+        import pandas as pd
+
+        jobs = _call_jobs(shared)["bound"]
+        part_id, start, failed = _partition(), 0, None
+        for frame in frames:
+            failed = failed or _blocks.block_check(frame, jobs, references, sources, part_id, start)
+            start += len(frame)
+        yield pd.DataFrame({"part": [part_id], "payload": [pickle.dumps(failed, protocol=5)]})
 
     return run
 
@@ -89,10 +110,11 @@ def _totals_fn(shared: Any, references: str | None, sources: str | None, offsets
         part_id = _partition()
         jobs = _call_jobs(shared)["bound"]
         offset = offsets.get(part_id, 0) if offsets else 0
-        acc = None
+        acc, start = None, 0
         for frame in frames:
-            got = _blocks.block_totals(frame, jobs, references, sources, offset, boot)
+            got = _blocks.block_totals(frame, jobs, references, sources, offset, boot, part_id, start)
             offset += len(frame)
+            start += len(frame)
             acc = got if acc is None else _blocks.merge(acc, got)
         yield pd.DataFrame({"part": [part_id], "payload": [pickle.dumps(acc, protocol=5)]})
 
@@ -130,7 +152,7 @@ def _tree_reduce(frame: Any, n_parts: int, split_every: int) -> Any:
         )
         n = groups
         level += 1
-    got = rdd.collect()
+    got = _collect(rdd)
     if level == 0:
         got = [(0, _merge_group(got))]
     if not got:
@@ -139,12 +161,54 @@ def _tree_reduce(frame: Any, n_parts: int, split_every: int) -> Any:
 
 
 # -- driver side ------------------------------------------------------------------------
+def _collect(rdd: Any) -> list[Any]:
+    """``rdd.collect()`` of the merged statistics; a result over the driver's limit is our
+    typed error naming the setting (the tables are merged on the executors, but the
+    final one still comes back whole)."""
+    try:
+        return rdd.collect()
+    except Exception as e:
+        if "maxResultSize" in str(e):
+            raise ResourceLimitError(
+                "the merged statistics (the corpus tables of CIDEr-D / NIST grow with the vocabulary) are larger than "
+                "spark.driver.maxResultSize: raise that setting (e.g. .config('spark.driver.maxResultSize', '4g'), or 0 for no limit)"
+            ) from None
+        raise
+
+
 def _check_frame(df: Any) -> None:
     _spark()
     from pyspark.sql import DataFrame
 
     if not isinstance(df, DataFrame):
         raise InputTypeError(f"expected a pyspark.sql.DataFrame, got {type(df).__name__}")
+    _worker_python(df.sparkSession.sparkContext)
+
+
+def _worker_python(sc: Any) -> None:
+    """On a local master, the Python workers run the driver's interpreter unless the user
+    chose one (``PYSPARK_PYTHON``, ``spark.pyspark.python``): Spark's default
+    (``python3`` on the PATH) may be an environment without nlgmetrics. A cluster's
+    workers keep Spark's choice (see docs/scale.md)."""
+    import os
+    import sys
+
+    chosen = os.environ.get("PYSPARK_PYTHON") or sc.getConf().get("spark.pyspark.python", None)
+    if not chosen and str(sc.master).startswith("local") and sys.executable:
+        sc.pythonExec = sys.executable
+
+
+def _raise_failure(df: Any, failure: BlockFailure, offsets: Mapping[int, int] | None) -> None:
+    """Raise a worker's typed error with the row of the whole frame (the rows are counted
+    only now, when no bootstrap counted them)."""
+
+    def known() -> Mapping[int, int]:
+        if offsets is not None:
+            return offsets
+        counts = df.mapInPandas(_rows_fn, schema="part int, rows long").collect()
+        return _jobs.offsets((int(r["part"]), int(r["rows"])) for r in counts)
+
+    raise_located(failure, known)
 
 
 def _share(df: Any, payload: dict[str, Any]) -> Any:
@@ -154,7 +218,7 @@ def _share(df: Any, payload: dict[str, Any]) -> Any:
     return (uuid.uuid4().hex, sc.broadcast(pickle.dumps(payload, protocol=5)))
 
 
-def _bound_jobs(df: Any, jobs: list[Any], tables: Mapping[int, Any] | None, references: str | None, sources: str | None, split_every: int) -> list[Any]:
+def _bound_jobs(df: Any, jobs: list[Any], tables: Mapping[int, Any] | None, references: str | None, sources: str | None, split_every: int, empty_ok: bool = False) -> list[Any]:
     """Phase one (tables of the two-phase metrics, merged on the executors), then bound."""
     given = dict(tables or {})
     missing = _jobs.missing_tables(jobs, given)
@@ -163,7 +227,11 @@ def _bound_jobs(df: Any, jobs: list[Any], tables: Mapping[int, Any] | None, refe
         out = df.mapInPandas(_tables_fn(shared, references, sources), schema="part int, payload binary")
         merged = _tree_reduce(out, df.rdd.getNumPartitions(), split_every)
         if merged is None:
-            raise InvalidInputError("the dataframe is empty")
+            if empty_ok:  # segment scores of no rows: no table to fit, nothing to score
+                return list(jobs)
+            raise empty_input(jobs[missing[0]][0].name, "the dataframe is empty")
+        if isinstance(merged, BlockFailure):
+            _raise_failure(df, merged, None)
         given = _jobs.with_tables(given, missing, merged)
     return _blocks.bind(jobs, given)
 
@@ -180,7 +248,9 @@ def _merged(df: Any, jobs: list[Any], *, references: str | None, sources: str | 
     out = df.mapInPandas(_totals_fn(shared, references, sources, offsets, boot), schema="part int, payload binary")
     merged = _tree_reduce(out, df.rdd.getNumPartitions(), split_every)
     if merged is None:
-        raise InvalidInputError("the dataframe is empty")
+        raise empty_input(jobs[0][0].name, "the dataframe is empty")
+    if isinstance(merged, BlockFailure):
+        _raise_failure(df, merged, offsets)
     return merged, bound
 
 
@@ -240,8 +310,13 @@ def segment_scores(
     ``sentence_scores`` over the whole frame."""
     _check_frame(df)
     names, jobs = _jobs.column_jobs(metrics, prediction, taken=df.columns)
-    bound = _bound_jobs(df, jobs, tables, references, sources, _jobs.check_count("split_every", split_every, 2))
+    split_every = _jobs.check_count("split_every", split_every, 2)
+    bound = _bound_jobs(df, jobs, tables, references, sources, split_every, empty_ok=True)
     shared = _share(df, {"bound": bound})
+    # the inputs checked first, so a bad row is a typed error here, not in a lazy stage
+    checked = _tree_reduce(df.mapInPandas(_check_fn(shared, references, sources), schema="part int, payload binary"), df.rdd.getNumPartitions(), split_every)
+    if isinstance(checked, BlockFailure):
+        _raise_failure(df, checked, None)
     from pyspark.sql.types import DoubleType, StructField, StructType
 
     schema = StructType(list(df.schema.fields) + [StructField(n, DoubleType(), False) for n in names])

@@ -50,7 +50,7 @@ try:
 except ImportError:
     raise MissingExtraError("nlgmetrics.integrations.torchmetrics needs torch and torchmetrics: pip install 'nlgmetrics[torch]'") from None
 
-from ..metrics.base import Metric, Score
+from ..metrics.base import Metric, Score, empty_input
 from ..registry import load
 from ..stats import Stats
 
@@ -173,7 +173,7 @@ class TorchMetric(torchmetrics.Metric):
     def compute(self) -> Any:
         stats = self.stats
         if stats.n_segments == 0:
-            raise InvalidInputError(f"{self.metric.name}: nothing to score; call update() first")
+            raise empty_input(self.metric.name, "call update() first")
         score: Score = self.metric.score_stats(stats)
         if self.as_score:
             return score

@@ -22,7 +22,7 @@ from .. import script_check
 from ..script_check import Segmentation
 from .._inputs import SegmentReferences, as_references, as_texts, check_all_text, check_orientation
 from .._locking import state_lock
-from ..errors import IncompatibleStatsError, InputTypeError, InvalidInputError, InvalidOptionError, NlgMetricsError, UnknownOptionError
+from ..errors import EmptyInputError, IncompatibleStatsError, InputTypeError, InvalidInputError, InvalidOptionError, NlgMetricsError, UnknownOptionError
 from ..signature import Signature
 from ..stats import Stats
 
@@ -315,6 +315,18 @@ def _rebuild_score(cls: type, state: dict[str, Any], parts: dict[str, Any]) -> S
     return obj
 
 
+def empty_input(name: str, hint: str = "give at least one segment") -> EmptyInputError:
+    """The one rule for empty input, the same for every metric, locally and on every
+    engine: a corpus-level number (corpus score, streaming compute, bootstrap, paired
+    test) of no segments is undefined, so it is an :class:`EmptyInputError`; a
+    per-segment call of no segments returns an empty result. The references disagree
+    (sacrebleu's ``corpus_bleu([], [[]])`` raises ``IndexError``, pycocoevalcap's CIDEr a
+    ``ValueError``, nltk's ``corpus_bleu([], [])`` ``ZeroDivisionError``, rouge-score's
+    aggregator returns no score, jiwer's ``wer([], [])`` 0), so no number would be
+    the reference's number."""
+    return EmptyInputError(f"{name}: nothing to score (no segments); {hint}")
+
+
 class Metric:
     """Base class. ``n_threads=0`` uses every core; results never depend on it."""
 
@@ -437,6 +449,12 @@ class Metric:
                 stats = stats.total()
         if stats.key != self.key:
             raise IncompatibleStatsError(f"statistics of {stats.key!r} cannot be scored by {self.key!r}")
+        if stats.n_segments == 0:
+            try:
+                self._score(stats)
+            except InvalidInputError as e:  # the metric's own words for it ("no questions")
+                raise EmptyInputError(str(e)) from None
+            raise empty_input(self.name)
         return self._score(stats)
 
     def corpus_score(self, predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> Score:
@@ -602,7 +620,7 @@ class Metric:
         with state_lock(self):
             state = self._state
         if state is None or state.n_segments == 0:
-            raise InvalidInputError(f"{self.name}: nothing to score; call update() first")
+            raise empty_input(self.name, "call update() first")
         return state
 
     def compute(self, *, predictions: Sequence[str] | None = None, references: Any = None) -> Score:

@@ -77,7 +77,7 @@ from .. import tokenizers as _tok
 from .._inputs import SegmentReferences, as_references, check_all_text, check_option_applies, check_orientation
 from ..errors import IncompatibleStatsError, InvalidInputError, InvalidOptionError
 from ..stats import SegmentStats, Stats, ordered_mean
-from .base import Metric, Score
+from .base import Metric, Score, empty_input
 
 FLAVOURS = ("cider-d", "cider")
 CORE_TOKENIZERS = ("ptb", "none")
@@ -446,7 +446,9 @@ class CIDEr(Metric):
         return self._make_score(scores, len(preds), frozenset(len(r) for r in refs))
 
     def _make_score(self, scores: np.ndarray, n: int, ref_counts: frozenset[int] = frozenset(), stats: Stats | None = None) -> CIDErScore:
-        value = ordered_mean(scores) if n else 0.0
+        if not n:
+            raise empty_input(self.name)  # the one rule (pycocoevalcap's Cider raises ValueError)
+        value = ordered_mean(scores)
         if stats is None:
             counts = np.array([n, 0, 0], dtype=np.uint64)
             stats = Stats(key=self.key, count_fields=self.count_fields, counts=counts, sum_fields=self.sum_fields,

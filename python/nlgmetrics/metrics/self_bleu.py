@@ -160,6 +160,10 @@ class SelfBLEU:
         return _core.nltk_bleu_scores(rows, *self._core_options(), self.n_threads)[:, 0].copy()
 
     def corpus_score(self, predictions: Any, references: Any = None) -> Score:
+        if isinstance(predictions, (list, tuple)) and not predictions:
+            from .base import empty_input
+
+            raise empty_input(self.name)  # the one rule for empty input
         scores = self.sentence_scores(predictions)
         # Texygen adds the scores one by one (``score += ...``), then divides.
         total = float(np.cumsum(scores)[-1])
