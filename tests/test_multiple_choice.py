@@ -186,3 +186,34 @@ def test_registered_with_its_kind():
     kinds = {e.name: e.kind for e in nm.available()}
     assert kinds["multiple_choice"] == "multiple_choice"
     assert nm.MultipleChoice is MultipleChoice
+
+
+def run_cli(argv, capsys) -> tuple[int, str, str]:
+    from nlgmetrics.cli.main import main
+
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_scores_an_lm_eval_samples_file(tmp_path, capsys):
+    r = read_lm_eval_samples(SAMPLES)
+    want = MultipleChoice(score="acc_norm").corpus_score(r.loglikelihoods, r.golds, r.choices)
+    code, out, err = run_cli(["score", "-m", "multiple_choice", "--mc-score", "acc_norm", "--jsonl", SAMPLES, "-f", "json"], capsys)
+    assert code == 0, err
+    row = json.loads(out)[0]
+    assert [row["score"], row["acc"], row["acc_bytes"], row["documents"]] == [want.score, want["acc"], want["acc_bytes"], 190]
+    assert row["logged_mismatches"] == 6  # docs 130 and 144: acc, acc_norm, acc_bytes each
+    assert row["signature"].startswith("score:acc_norm|agg:mean|ref:lm-eval-0.4.13|version:nlgmetrics-")
+    code, out, err = run_cli(["score", "-m", "multiple_choice", "--jsonl", SAMPLES, "-sl", "-f", "json"], capsys)
+    assert code == 0, err
+    assert [json.loads(line)["score"] for line in out.splitlines()] == r.recomputed["acc"]  # one JSON line per document
+    # acc_mutual_info: only some documents logged the unconditional requests: a data error
+    code, out, err = run_cli(["score", "-m", "multiple_choice", "--mc-score", "acc_mutual_info", "--jsonl", SAMPLES], capsys)
+    assert code == 1 and "102 of 190" in err and len(err.strip().splitlines()) == 1
+    bad = tmp_path / "samples_bad.jsonl"
+    bad.write_text(SAMPLES.read_text(encoding="utf-8").splitlines()[0] + "\n{\n", encoding="utf-8")
+    code, out, err = run_cli(["score", "-m", "multiple_choice", "--jsonl", bad], capsys)
+    assert code == 1 and "samples_bad.jsonl:2" in err
+    code, out, err = run_cli(["score", "-m", "multiple_choice", "-i", bad, "-r", bad], capsys)
+    assert code == 2

@@ -341,46 +341,53 @@ def read_lm_eval_samples(path: Any, *, target_delimiter: str = " ") -> LmEvalSam
     ``multiple_input``) are not recoverable from the log: their mismatches say so."""
     import json
 
-    ids, lls_all, golds, choices, uncs = [], [], [], [], []
-    logged: dict[str, list] = {m: [] for m in SCORES}
-    recomputed: dict[str, list] = {m: [] for m in SCORES}
-    mismatches = []
+    records = []
     with open(path, encoding="utf-8") as f:
         for lineno, line in enumerate(f, 1):
             if not line.strip():
                 continue
-            at = f"{path}:{lineno}"
             try:
-                rec = json.loads(line)
+                records.append((lineno, json.loads(line)))
             except json.JSONDecodeError as e:
-                raise InvalidInputError(f"{at}: not JSON ({e.msg})") from None
-            if not isinstance(rec, dict):
-                raise InvalidInputError(f"{at}: expected an object with doc_id, target, arguments and filtered_resps")
-            if "target" not in rec:
-                raise InvalidInputError(f'{at}: missing "target"')
-            pairs, lls = _requests(rec, at)
-            mutual = "acc_mutual_info" in (rec.get("metrics") or ()) or "acc_mutual_info" in rec
-            unc = None
-            if mutual:
-                half = len(pairs) // 2
-                if len(pairs) % 2 or any(ctx != "" for ctx, _ in pairs[half:]):
-                    raise InvalidInputError(f"{at}: acc_mutual_info without the unconditional requests (empty context) after the others")
-                pairs, unc, lls = pairs[:half], lls[half:], lls[:half]
-            texts = [t[len(target_delimiter):] if target_delimiter and t.startswith(target_delimiter) else t for _, t in pairs]
-            gold = _target(rec["target"], at)
-            r = score_document(lls, texts, gold, unc, where=at)
-            ids.append(rec.get("doc_id"))
-            lls_all.append(lls)
-            golds.append(gold)
-            choices.append(texts)
-            uncs.append(unc)
-            for m, v in zip(SCORES, r[:4]):
-                recomputed[m].append(v)
-                lv = rec.get(m)
-                logged[m].append(lv)
-                if lv is not None and v is not None and float(lv) != v:
-                    mismatches.append((rec.get("doc_id"), m, lv, v))
+                raise InvalidInputError(f"{path}:{lineno}: not JSON ({e.msg})") from None
+    return lm_eval_samples(records, str(path), target_delimiter=target_delimiter)
+
+
+def lm_eval_samples(records: Any, where: str = "samples", *, target_delimiter: str = " ") -> LmEvalSamples:
+    """:func:`read_lm_eval_samples` of records already parsed: ``(line number, record)`` pairs."""
+    ids, lls_all, golds, choices, uncs = [], [], [], [], []
+    logged: dict[str, list] = {m: [] for m in SCORES}
+    recomputed: dict[str, list] = {m: [] for m in SCORES}
+    mismatches = []
+    for lineno, rec in records:
+        at = f"{where}:{lineno}"
+        if not isinstance(rec, dict):
+            raise InvalidInputError(f"{at}: expected an object with doc_id, target, arguments and filtered_resps")
+        if "target" not in rec:
+            raise InvalidInputError(f'{at}: missing "target"')
+        pairs, lls = _requests(rec, at)
+        mutual = "acc_mutual_info" in (rec.get("metrics") or ()) or "acc_mutual_info" in rec
+        unc = None
+        if mutual:
+            half = len(pairs) // 2
+            if len(pairs) % 2 or any(ctx != "" for ctx, _ in pairs[half:]):
+                raise InvalidInputError(f"{at}: acc_mutual_info without the unconditional requests (empty context) after the others")
+            pairs, unc, lls = pairs[:half], lls[half:], lls[:half]
+        texts = [t[len(target_delimiter):] if target_delimiter and t.startswith(target_delimiter) else t for _, t in pairs]
+        gold = _target(rec["target"], at)
+        r = score_document(lls, texts, gold, unc, where=at)
+        ids.append(rec.get("doc_id", len(ids)))
+        lls_all.append(lls)
+        golds.append(gold)
+        choices.append(texts)
+        uncs.append(unc)
+        for m, v in zip(SCORES, r[:4]):
+            recomputed[m].append(v)
+            lv = rec.get(m)
+            logged[m].append(lv)
+            if lv is not None and v is not None and lv != v:
+                mismatches.append((rec.get("doc_id"), m, lv, v))
     if not ids:
-        raise InvalidInputError(f"{path}: no samples")
+        raise InvalidInputError(f"{where}: no samples")
     return LmEvalSamples(ids, lls_all, golds, choices, None if all(u is None for u in uncs) else uncs,
                          logged, recomputed, mismatches)
