@@ -90,6 +90,18 @@ def test_streaming_merging_and_sentence_values():
     assert one.compute().documents == 5
 
 
+def test_batched_documents_equal_one_by_one():
+    """The metric scores plain documents together (numpy argmax along rows): the same values
+    as score_document on every golden document, unconditional ones included."""
+    lls, choices, golds, uncs = (list(x) for x in zip(*map(_doc, CASES)))
+    seg = MultipleChoice().stats(lls, golds, choices, uncs)
+    for i, case in enumerate(CASES):
+        r = score_document(*_doc(case))
+        want = [1, r.acc, r.acc_norm, r.acc_bytes, r.acc_mutual_info or 0.0, r.acc_mutual_info is not None, not r.gold_in_range]
+        assert seg.counts[i].tolist() == want, i
+    assert sum(type(g) is int and 0 <= g < len(c) for g, c in zip(golds, choices)) > 250  # the batched path ran
+
+
 def test_ties_nan_empty_choices_and_bytes_against_characters():
     # ties: the first maximum (numpy argmax)
     assert score_document([-1.0, -1.0], ["a", "b"], 1).acc == 0.0

@@ -133,6 +133,48 @@ def score_document(loglikelihoods: Any, choices: Any, gold: Any, unconditional: 
     return ChoiceResult(acc, acc_norm, acc_bytes, mutual, in_range)
 
 
+def _plain(row: Any, kind: type) -> bool:
+    return type(row) is list and all(type(v) is kind for v in row)
+
+
+def _document_counts(lls: list, golds: list, choices: list, uncs: list) -> np.ndarray:
+    """The statistics rows of :class:`MultipleChoice`. Documents in the common shape (lists
+    of floats and of strings, an int gold) are scored together, one numpy ``argmax`` along
+    the rows per number of choices (the same division and the same first-maximum rule per
+    row as ``score_document``); any other goes through ``score_document`` and its checks."""
+    counts = np.zeros((len(lls), 7), dtype=np.uint64)
+    groups: dict[tuple[int, bool], list] = {}  # (choices, with unconditional) -> documents
+    for i, (ll, g, c, u) in enumerate(zip(lls, golds, choices, uncs)):
+        fast = (type(g) is int and _plain(ll, float) and _plain(c, str) and 0 <= g < len(c) == len(ll)
+                and (u is None or (_plain(u, float) and len(u) == len(ll))))
+        if fast:
+            try:
+                nbytes = [len(x.encode("utf-8")) for x in c]
+            except UnicodeEncodeError:
+                fast = False
+        if not fast:
+            r = score_document(ll, c, g, u, where=f"document {i}")
+            counts[i] = (1, r.acc, r.acc_norm, r.acc_bytes, r.acc_mutual_info or 0.0,
+                         r.acc_mutual_info is not None, not r.gold_in_range)
+            continue
+        groups.setdefault((len(c), u is not None), []).append((i, ll, [len(x) for x in c], nbytes, g, u))
+    for (_, mutual), rows in groups.items():
+        idx = np.array([r[0] for r in rows], dtype=np.intp)
+        arr = np.array([r[1] for r in rows], dtype=np.float64)
+        gold = np.array([r[4] for r in rows], dtype=np.int64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            preds = [arr.argmax(axis=1),
+                     (arr / np.array([r[2] for r in rows], dtype=np.float64)).argmax(axis=1),
+                     (arr / np.array([r[3] for r in rows], dtype=np.float64)).argmax(axis=1)]
+            if mutual:
+                preds.append((arr - np.array([r[5] for r in rows], dtype=np.float64)).argmax(axis=1))
+        counts[idx, 0] = 1
+        for col, pred in enumerate(preds, start=1):
+            counts[idx, col] = pred == gold
+        counts[idx, 5] = mutual  # gold_out_of_range stays 0: such golds take score_document
+    return counts
+
+
 # -- the registry metric ----------------------------------------------------------------------
 from .base import Metric, Score  # noqa: E402
 
@@ -186,11 +228,7 @@ class MultipleChoice(Metric):
         for name, seq in (("golds", gs), ("choices", cs), ("unconditional", uncs)):
             if len(seq) != len(lls):
                 raise LengthMismatchError(f"multiple_choice: {len(lls)} documents of loglikelihoods but {len(seq)} of {name}")
-        counts = np.zeros((len(lls), len(self.count_fields)), dtype=np.uint64)
-        for i, (ll, g, c, u) in enumerate(zip(lls, gs, cs, uncs)):
-            r = score_document(ll, c, g, u, where=f"document {i}")
-            counts[i] = (1, r.acc, r.acc_norm, r.acc_bytes, r.acc_mutual_info or 0.0,
-                         r.acc_mutual_info is not None, not r.gold_in_range)
+        counts = _document_counts(lls, gs, cs, uncs)
         return SegmentStats(self.key, self.count_fields, counts, (), np.zeros((len(lls), 0)))
 
     def _score(self, stats) -> Score:
