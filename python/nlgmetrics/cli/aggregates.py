@@ -15,7 +15,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh 
 if TYPE_CHECKING:
     from typing import Any
 
-KINDS = ("pass_at_k", "loglikelihoods")
+KINDS = ("pass_at_k", "loglikelihoods", "multiple_choice")
 
 
 def check(command: str, args: argparse.Namespace, name: str, kind: str, usage_error: Any) -> None:
@@ -74,6 +74,12 @@ def inputs(metric: Any, kind: str, path: str, cache: dict[str, Any]) -> tuple[li
                 raise InvalidInputError(f"{path}:{lines[int(m.group(1)) - 1]}: {m.group(2)}") from None
             raise
         return ids, ns, cs
+    if kind == "multiple_choice":  # lm-eval's samples file of a multiple-choice task
+        from ..metrics.multiple_choice import lm_eval_samples
+
+        r = lm_eval_samples(records, path)
+        cache[path, "mismatches"] = len(r.mismatches)
+        return [str(d) for d in r.doc_ids], r.loglikelihoods, (r.golds, r.choices, r.unconditional)
     key = getattr(metric, "logged_key", metric.name)
     single = metric.name == "lm_eval_perplexity"  # one log-likelihood per document, no count
     lls, counts, names = [], [], []
@@ -113,7 +119,7 @@ def score(metric: Any, kind: str, args: argparse.Namespace, cache: dict[str, Any
     path = args.jsonl
     names, first, second = inputs(metric, kind, path, cache)
     try:
-        seg = metric.stats(first, second)
+        seg = metric.stats(first, *second) if kind == "multiple_choice" else metric.stats(first, second)
     except InvalidInputError as e:
         raise InvalidInputError(f"{path}: {e}") from None
     if args.sentence_level:
@@ -134,6 +140,8 @@ def score(metric: Any, kind: str, args: argparse.Namespace, cache: dict[str, Any
     d["system"] = path
     d["signature"] = s.signature.format(short=args.short)
     d["_text"] = s.format(width=args.width, score_only=args.score_only)
+    if kind == "multiple_choice":  # documents whose logged value differs from the recomputed one
+        d["logged_mismatches"] = cache[path, "mismatches"]
     if not args.score_only and kind == "pass_at_k" and len(metric.ks) > 1:
         d["_text"] = ", ".join(f"{k} = {s[k]:.{args.width}f}" for k in metric.sum_fields)
     if ci is not None:

@@ -38,5 +38,15 @@ def _collect_longbench(a: argparse.Namespace) -> dict[str, Any]:
     return opts
 
 
+def _add_multiple_choice(g: argparse._ArgumentGroup) -> None:
+    g.add_argument("--mc-score", default=None, choices=["acc", "acc_norm", "acc_bytes", "acc_mutual_info"],
+                   help="multiple_choice: the headline value (default acc); the others are in the breakdown")
+
+
+def _collect_multiple_choice(a: argparse.Namespace) -> dict[str, Any]:
+    return {"score": a.mc_score} if a.mc_score else {}
+
+
 register_options("pass_at_k", _add_pass_at_k, _collect_pass_at_k)
 register_options("longbench_qa", _add_longbench, _collect_longbench)
+register_options("multiple_choice", _add_multiple_choice, _collect_multiple_choice)
