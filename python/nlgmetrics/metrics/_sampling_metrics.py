@@ -18,7 +18,7 @@ from . import sampling as S
 from .base import Metric, Score
 from .pass_at_k import _counts, _check_k
 
-TAU_BENCH = "tau-bench@07191f1"
+TAU_BENCH = "tau-bench@01ed5e3"
 LIGHTEVAL = "lighteval-0.13.0"
 MAJ_REFS = {"lm-eval": "lm-eval-0.4.13", "lighteval": LIGHTEVAL, "nemo-skills": "nemo-skills@7ca8a0f"}
 
@@ -183,7 +183,7 @@ class MajAtKMetric(_SamplingMetric):
         return {"k": "k", "flavour": "f", "ref": "ref"}
 
     def _rows(self, first: Any, second: Any) -> np.ndarray:
-        rows, golds = S._maj_inputs(first, second, self.k)
+        rows, golds = S._maj_inputs(first, second, self.k, self.flavour)
         return np.array([S._maj_one(r, g, self.flavour) for r, g in zip(rows, golds)], dtype=np.float64)
 
     def _parts(self, means: dict[str, float]) -> tuple[float, dict[str, Any]]:

@@ -114,7 +114,7 @@ def majority_answer(answers: Sequence[Any], flavour: str = "lm-eval") -> Any:
     return Counter(valid).most_common(1)[0][0] if valid else None
 
 
-def _maj_inputs(answers: Any, golds: Any, k: int) -> tuple[list[list[Any]], list[Any]]:
+def _maj_inputs(answers: Any, golds: Any, k: int, flavour: str) -> tuple[list[list[Any]], list[Any]]:
     from .._inputs import as_sequence
 
     rows = _rows(answers, "answers")
@@ -126,6 +126,8 @@ def _maj_inputs(answers: Any, golds: Any, k: int) -> tuple[list[list[Any]], list
     for i, (row, gold) in enumerate(zip(rows, golds)):
         if not row:
             raise InvalidInputError(f"maj@k: problem {i} has no samples")
+        if len(row) < k and flavour != "lighteval":  # lighteval slices; the others refuse
+            raise InvalidOptionError(f"maj@k: problem {i} has {len(row)} samples < k={k} ({flavour} does not report this k)")
         for a in (*row[:k], gold):
             if a is not None and not isinstance(a, str):
                 raise InputTypeError(f"maj@k: problem {i}: answers and golds must be strings or None, got {type(a).__name__}")
@@ -134,10 +136,11 @@ def _maj_inputs(answers: Any, golds: Any, k: int) -> tuple[list[list[Any]], list
 
 def maj_at_k(answers: Any, golds: Any, k: int, flavour: str = "lm-eval") -> tuple[np.ndarray, float]:
     """Per problem 1.0 when the majority of the first k answers equals the gold, else 0.0;
-    and their mean. Fewer than k samples vote with what there is (the references slice)."""
+    and their mean. Fewer than k samples: lighteval votes with what there is (it slices),
+    lm-eval's ``take_first_k`` and nemo-skills do not report that k (an error here)."""
     k = _check_k(k)
     flavour = _check_flavour(flavour)
-    rows, golds = _maj_inputs(answers, golds, k)
+    rows, golds = _maj_inputs(answers, golds, k, flavour)
     per = np.array([_maj_one(r, g, flavour) for r, g in zip(rows, golds)], dtype=np.float64)
     return per, float(per.sum() / len(per))
 
