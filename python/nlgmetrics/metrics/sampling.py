@@ -17,6 +17,8 @@ that reports it computes it (pass@k itself is :mod:`.pass_at_k`).
   ``scipy.stats.hypergeom.sf(m - 1, n, c, k)`` with ``m = max(int(np.ceil(k * t)), 1)``, 0.0
   when ``m > min(c, k) or k > n``; mG-Pass@k ``= 2 * sum(G(i) for i in ceil(k/2)+1..k) / k``;
   corpus ``np.mean``. Needs scipy (extra ``[sampling]``); its version is in the signature.
+
+The registry metrics over these functions are in :mod:`._sampling_metrics`.
 """
 from __future__ import annotations
 
@@ -251,15 +253,3 @@ def _ks(k: Any, what: str) -> tuple[int, ...]:
     if not ks or len(set(ks)) != len(ks):
         raise InvalidOptionError(f"{what}: give distinct k values, got {list(ks)}")
     return ks
-
-
-_METRICS = ("AvgAtKMetric", "MajAtKMetric", "PassHatKMetric", "GPassAtKMetric")
-
-
-def __getattr__(name: str) -> Any:
-    """The registry metrics live in :mod:`._sampling_metrics` (which imports this module)."""
-    if name in _METRICS:
-        from . import _sampling_metrics
-
-        return getattr(_sampling_metrics, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
