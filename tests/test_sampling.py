@@ -159,3 +159,14 @@ def test_g_pass_without_scipy_names_the_extra(monkeypatch):
     with pytest.raises(MissingExtraError, match=r"nlgmetrics\[sampling\]"):
         GPassAtKMetric(k=2)
     assert PassHatKMetric(k=1).corpus_score([2], [1]).score == 0.5  # the others need no scipy
+
+
+@pytest.mark.parametrize("name", ["avg_at_k", "maj_at_k", "pass_hat_k", "g_pass_at_k"])
+def test_cli_sends_them_to_python_with_a_usage_error(name, tmp_path, capsys):
+    from nlgmetrics.cli import main
+
+    f = tmp_path / "h.txt"
+    f.write_text("a\n", encoding="utf-8")
+    assert main(["score", "-m", name, "-i", str(f), "-r", str(f)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"nlgmetrics.load('{name}')" in err[0]
