@@ -170,3 +170,23 @@ def test_cli_sends_them_to_python_with_a_usage_error(name, tmp_path, capsys):
     assert main(["score", "-m", name, "-i", str(f), "-r", str(f)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and f"nlgmetrics.load('{name}')" in err[0]
+
+
+def test_huge_counts_are_fast_or_typed_errors():
+    import time
+
+    t = time.perf_counter()
+    # c < k and c == n need no binomials: tau-bench's exact 0 / comb and comb / comb
+    assert pass_hat_k([10**12, 10**12], [3, 10**12], 5)[1] == 0.5
+    with pytest.raises(InvalidInputError, match="bits"):
+        PassHatKMetric(k=10**5).corpus_score([10**6], [10**6 - 1])
+    # mG-Pass@k with a large k: the k/2 survival-function terms in one scipy call
+    big = GPassAtKMetric(k=20000).corpus_score([40000, 40000], [30000, 0])
+    assert time.perf_counter() - t < 20
+    from scipy.stats import hypergeom
+
+    mg = 0.0  # lighteval's loop, one scalar call per i
+    for i in range(10001, 20001):
+        mg += 0.0 if i > 20000 else hypergeom.sf(i - 1, 40000, 30000, 20000)
+    assert big["mg-pass@20000"] == float(np.mean([2 * mg / 20000, 0.0])) == 0.25
+    assert big["g-pass@20000_0.0"] == 0.5

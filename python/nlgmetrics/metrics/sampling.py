@@ -22,6 +22,7 @@ The registry metrics over these functions are in :mod:`._sampling_metrics`.
 """
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from typing import Any, NamedTuple, Sequence
@@ -163,7 +164,20 @@ def _check_flavour(flavour: Any) -> str:
 
 
 # -- pass^k --------------------------------------------------------------------------------------
+# tau-bench divides two exact binomials; their size grows as n * H(k / n) bits, and Python's
+# big-integer comb past about 2**17 bits takes seconds per problem: refused there (typed).
+COMB_BITS_LIMIT = 2**17
+
+
+@functools.lru_cache(maxsize=4096)
 def _pass_hat_one(n: int, c: int, k: int) -> float:
+    if c < k:
+        return 0.0  # comb(c, k) == 0: tau-bench's 0 / comb(n, k)
+    if c == n:
+        return 1.0
+    bits = (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)) / math.log(2)
+    if bits > COMB_BITS_LIMIT:
+        raise InvalidInputError(f"pass^k: comb({n}, {k}) has about {bits:.0f} bits, past the {COMB_BITS_LIMIT} this computes exactly")
     return math.comb(c, k) / math.comb(n, k)
 
 
@@ -208,11 +222,23 @@ def _g_pass_row(n: int, c: int, ks: Sequence[int], thresholds: Sequence[float], 
     for k in ks:
         for t in thresholds:
             out.append(float(_g_pass(n, c, k, max(int(np.ceil(k * t)), 1), sf)))
-        mg = 0.0
-        for i in range(int(np.ceil(k * 0.5)) + 1, k + 1):
-            mg += _g_pass(n, c, k, i, sf)
-        out.append(float(2 * mg / k))
+        out.append(_mg_pass(n, c, k, sf))
     return out
+
+
+def _mg_pass(n: int, c: int, k: int, sf: Any) -> float:
+    """lighteval adds ``G(i)`` for ``i = ceil(k/2)+1 .. k`` one after the other from 0.0; the
+    terms it skips (``i > min(c, k)``, ``k > n``) add 0.0, which changes nothing. The survival
+    function is scipy's ufunc, element by element the same value as one call per ``i``."""
+    from .._resources import check_allocation
+
+    low = int(np.ceil(k * 0.5))
+    top = min(c, k)
+    if k > n or c < 0 or n <= 0 or top <= low:
+        return float(2 * 0.0 / k)
+    check_allocation(16 * (top - low), "mG-Pass@k's terms (one per i up to k)")
+    terms = np.asarray(sf(np.arange(low + 1, top + 1) - 1, n, c, k), dtype=np.float64)
+    return float(2 * np.cumsum(terms)[-1] / k)  # cumsum adds strictly in order
 
 
 def g_pass_fields(ks: Sequence[int], thresholds: Sequence[float]) -> tuple[str, ...]:
