@@ -78,7 +78,7 @@ def test_avg_at_k_runs_and_their_std():
     s = AvgAtKMetric(k=3).corpus_score(rows)
     runs = [2 / 3, 1 / 3, 1.0]
     assert [s[f"run@{j}"] for j in (1, 2, 3)] == runs
-    assert s["runs_std"] == float(np.std(runs))
+    assert s["runs_std"] == float(np.std(runs)) and s["runs_mean"] == float(np.mean(runs))
     assert AvgAtKMetric(k=3, ddof=1).corpus_score(rows)["runs_std"] == float(np.std(runs, ddof=1))
     assert "ddof:1" in str(AvgAtKMetric(k=3, ddof=1).corpus_score(rows).signature)
     assert np.isnan(AvgAtKMetric(k=1, ddof=1).corpus_score(rows)["runs_std"])

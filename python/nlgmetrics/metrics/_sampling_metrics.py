@@ -118,7 +118,8 @@ class _SamplingMetric(Metric):
 class AvgAtKMetric(_SamplingMetric):
     """avg@k (``avg_at_k``), lighteval 0.13's ``AvgAtN``: ``corpus_score(correct)``, one list
     of per-sample scores per problem. The breakdown has ``run@J`` (accuracy of the J-th
-    samples), ``runs_std`` (``np.std`` of them, ``ddof`` named in the signature).
+    samples), ``runs_mean`` (``np.mean`` of them, the form of OpenCompass's "n runs average")
+    and ``runs_std`` (``np.std`` of them, ``ddof`` named in the signature).
 
     >>> from nlgmetrics import AvgAtKMetric
     >>> s = AvgAtKMetric(k=2).corpus_score([[1, 0, 1], [1, 1, 0]])
@@ -153,7 +154,7 @@ class AvgAtKMetric(_SamplingMetric):
 
     def _parts(self, means: dict[str, float]) -> tuple[float, dict[str, Any]]:
         runs = np.array([means[f] for f in self.sum_fields[1:]], dtype=np.float64)
-        return means[self._headline], {**means, "runs_std": S._runs_std(runs, self.ddof)}
+        return means[self._headline], {**means, "runs_mean": float(np.mean(runs)), "runs_std": S._runs_std(runs, self.ddof)}
 
 
 class MajAtKMetric(_SamplingMetric):
