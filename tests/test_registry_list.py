@@ -15,7 +15,7 @@ from nlgmetrics.cli import main
 from nlgmetrics.metrics.base import Flavoured, Metric
 
 # Shared bases, not metrics
-NOT_METRICS = {"Metric", "_EditMetric", "_SquadBase", "_LmEvalWeighted"}
+NOT_METRICS = {"Metric", "_EditMetric", "_SquadBase", "_LmEvalWeighted", "_SamplingMetric"}
 
 
 def _metric_classes() -> set[type]:

