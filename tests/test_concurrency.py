@@ -101,6 +101,11 @@ FEEDERS: dict[str, Callable[[Any, int], Any]] = {
     **{name: (lambda m, k: m.update(list(_slice([float(x.sum()) for x in LOGPROBS], k)), [len(p.encode()) for p in BATCHES[k][0]]))
        for name in ("word_perplexity", "byte_perplexity", "bits_per_byte")},
     "lm_eval_perplexity": lambda m, k: m.update(list(_slice([float(x.sum()) for x in LOGPROBS], k))),
+    **{name: (lambda m, k: m.update([len(p.split()) for p in BATCHES[k][0]], [len(p.split()) // 2 for p in BATCHES[k][0]]))
+       for name in ("pass_hat_k", "g_pass_at_k")},
+    # repeated sampling: per-problem sample correctness (avg@k), answers and golds (maj@k)
+    "avg_at_k": lambda m, k: m.update([[len(w) % 2 for w in p.split()] or [0] for p in BATCHES[k][0]]),
+    "maj_at_k": lambda m, k: m.update([p.split() or [""] for p in BATCHES[k][0]], [(p.split() or [""])[0] for p in BATCHES[k][0]]),
     "multiple_choice": lambda m, k: m.update([[-float(len(w)) for w in p.split()] or [0.0] for p in BATCHES[k][0]], [0] * len(BATCHES[k][0]), [p.split() or [""] for p in BATCHES[k][0]]),
 }
 # Built with their corpus-wide weights fixed (their update needs them).
