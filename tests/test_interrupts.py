@@ -196,10 +196,16 @@ def test_a_file_write_delivers_a_ctrl_c_once_the_file_is_in_place(tmp_path):
         signal_module.raise_signal(signal_module.SIGINT)  # lands mid-write
         real_fsync(fd)
 
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(os, "fsync", fsync_interrupted)
-        with pytest.raises(KeyboardInterrupt):
-            outputs.atomic_write(str(target), b"new page")
-    assert target.read_bytes() == b"new page"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["page.html"]  # no temporary left
-    assert signal_module.getsignal(signal_module.SIGINT) is signal_module.default_int_handler
+    # Python's own handler for this test: another library in the process (a Spark session
+    # started by an earlier test) may have put its own in place
+    previous = signal_module.signal(signal_module.SIGINT, signal_module.default_int_handler)
+    try:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(os, "fsync", fsync_interrupted)
+            with pytest.raises(KeyboardInterrupt):
+                outputs.atomic_write(str(target), b"new page")
+        assert target.read_bytes() == b"new page"
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["page.html"]  # no temporary left
+        assert signal_module.getsignal(signal_module.SIGINT) is signal_module.default_int_handler  # restored
+    finally:
+        signal_module.signal(signal_module.SIGINT, previous)
