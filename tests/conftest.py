@@ -37,6 +37,11 @@ def spark():
     from pyspark.sql import SparkSession
 
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
+    import signal
+
+    # SparkContext puts its own SIGINT handler in place (it cancels jobs); the session lives
+    # for the rest of the run, so later tests of Ctrl-C would see Spark's handler
+    previous_sigint = signal.getsignal(signal.SIGINT)
     session = (
         SparkSession.builder.master("local[2]").appName("nlgmetrics-tests")
         .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
@@ -48,5 +53,6 @@ def spark():
         .getOrCreate()
     )
     session.sparkContext.setLogLevel("ERROR")
+    signal.signal(signal.SIGINT, previous_sigint)
     yield session
     session.stop()
