@@ -8,7 +8,6 @@ corrupt ``.gz`` file is an :class:`~nlgmetrics.errors.InvalidInputError` naming 
 
 from __future__ import annotations
 
-import json
 import sys
 from contextlib import contextmanager
 
@@ -54,6 +53,8 @@ def check_record(line: str, record: object, where: str) -> None:
     """An :class:`InvalidTextError` naming ``where`` (a file and its line) and the field when
     a string of ``record`` (``json.loads(line)``) holds a lone surrogate: a ``\\ud800``
     escape, which ``json.loads`` keeps as it is, has no UTF-8 form to score."""
+    import json  # here, not at the top: the plain-text path need not load it
+
     if "\\u" not in line:  # only an escape gives one (the line itself was strict UTF-8)
         return
     stack = [(record, "the record")]
