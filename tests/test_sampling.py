@@ -190,3 +190,15 @@ def test_huge_counts_are_fast_or_typed_errors():
         mg += 0.0 if i > 20000 else hypergeom.sf(i - 1, 40000, 30000, 20000)
     assert big["mg-pass@20000"] == float(np.mean([2 * mg / 20000, 0.0])) == 0.25
     assert big["g-pass@20000_0.0"] == 0.5
+
+
+def test_avg_at_k_bounds_its_runs():
+    """avg@k keeps a statistics column per run: a k beyond MAX_K is refused at once, not
+    allocated (a hostile k of 10**20 once grew the process without bound)."""
+    from nlgmetrics.errors import InvalidOptionError
+    from nlgmetrics.metrics._sampling_metrics import AvgAtKMetric
+
+    for k in (AvgAtKMetric.MAX_K + 1, 10**20):
+        with pytest.raises(InvalidOptionError, match="runs"):
+            AvgAtKMetric(k=k)
+    assert len(AvgAtKMetric(k=AvgAtKMetric.MAX_K).sum_fields) == AvgAtKMetric.MAX_K + 1

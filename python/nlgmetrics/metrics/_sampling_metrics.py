@@ -132,9 +132,14 @@ class AvgAtKMetric(_SamplingMetric):
     _input_names = ("correct",)
     _inputs_hint = "correct (one list of per-sample scores per problem)"
 
+    # one statistics column per run: k bounds what the metric holds (a real k is tens to thousands)
+    MAX_K = 1 << 20
+
     def __init__(self, k: int = 1, *, ddof: int = 0, n_threads: int = 0):
         super().__init__(n_threads=n_threads)
         self.k = _check_k(k)
+        if self.k > self.MAX_K:
+            raise InvalidOptionError(f"avg@k: k={self.k} is more than {self.MAX_K:,} runs (one statistics column per run)")
         self.ddof = S._check_ddof(ddof)
         self._headline = f"avg@{self.k}"
         self.sum_fields = (self._headline, *(f"run@{j}" for j in range(1, self.k + 1)))
