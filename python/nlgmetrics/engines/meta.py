@@ -14,6 +14,10 @@ Correlations (each equal to ``scipy.stats`` on the same vectors, tested):
 - ``pairwise-accuracy``: Kocmi et al. (2021) system-level pairwise accuracy, the share of
   system pairs ordered the same way by the metric and the humans.
 
+WMT24's two numbers (``meta_pairwise``, equal to google-research/mt-metrics-eval):
+``soft_pairwise_accuracy`` (system level, from paired permutation p-values) and
+``tie_calibrated_accuracy`` (segment level acc-eq, with its optimised tie threshold).
+
 System level follows the WMT20–22 metrics tasks: Pearson's r between the metric's corpus
 scores and the human system scores (WMT22 DA: the ``Z.SCR``/``RAW.SCR`` averages).
 Confidence intervals resample test segments (one set of Philox-drawn indices shared by
@@ -39,6 +43,7 @@ from ..metrics.base import Metric
 from .significance import DEFAULT_SEED, _check_count, _exact_scores, _resolve_seed
 from .._numbers import real_array
 from ..stats import SegmentStats
+from .meta_pairwise import TieCalibration, pairwise_p_values, soft_pairwise_accuracy, tie_calibrated_accuracy  # noqa: F401
 
 CORRELATIONS = ("pearson", "spearman", "kendall", "kendall-c", "kendall-like", "pairwise-accuracy")
 
