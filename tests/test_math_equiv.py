@@ -161,6 +161,7 @@ HOSTILE = {
     "many_dollars_free": "\\text{" * 1_000_000,
     "many_finals": "Final Answer: The final answer is" * 300_000,
     "many_roots": "sqrt[" * 1_000_000,
+    "units_and_commands": "\\pi ft cm " * 1_000_000,
 }
 
 CHILD = textwrap.dedent("""

@@ -271,11 +271,14 @@ def _brace_root_index(s: str) -> str:
 def normalize_final_answer(answer: str) -> str:
     """minerva_math's ``normalize_final_answer`` as lm-eval 0.4.13 has it."""
     answer = answer.split("=")[-1]
-    for _, word in _UNIT_WORDS:
-        answer = word.sub("", answer)
+    for unit, word in _UNIT_WORDS:
+        if unit in answer:  # (a word absent from the text cannot match: skipping it is the same)
+            answer = word.sub("", answer)
     for old, new in _SUBSTITUTIONS:
         answer = answer.replace(old, new)
     for expr in _REMOVED:
+        if expr not in answer:
+            continue
         if expr.isalpha():  # outside LaTeX command names only
             segments = _COMMAND.split(answer)
             segments[::2] = [seg.replace(expr, "") for seg in segments[::2]]
