@@ -94,7 +94,7 @@ def test_corpus_score_counts_and_signature():
     m = load("math_equiv")
     s = m.corpus_score(["So $\\frac{3}{4}$.", "It is $2$.", "7"], ["$\\boxed{3/4}$", "$\\boxed{3}$", "\\boxed{7}"])
     assert (s.score, s.correct, s.n) == (2 / 3, 2, 3)
-    assert "flavour:hendrycks" in str(s.signature) and "ref:lm-eval-0.4.13" in str(s.signature)
+    assert "flavour:hendrycks|prediction:generation|reference:auto" in str(s.signature) and "ref:lm-eval-0.4.13" in str(s.signature)
     assert list(m.sentence_scores(["$1$", "$2$"], ["\\boxed{1}", "\\boxed{3}"])) == [1.0, 0.0]
     # several references: any of them
     assert MathEquiv(prediction="answer", reference="answer").corpus_score(["4"], [["3", "4"]]).score == 1.0
@@ -102,9 +102,11 @@ def test_corpus_score_counts_and_signature():
 
 def test_solution_without_a_box_is_a_data_error_naming_the_example():
     with pytest.raises(InvalidInputError, match="example 1"):
-        MathEquiv().corpus_score(["1", "2"], ["\\boxed{1}", "no box here"])
+        MathEquiv(reference="solution").corpus_score(["1", "2"], ["\\boxed{1}", "no box here"])
     with pytest.raises(InvalidInputError):
         MathEquiv().corpus_score(["1"], ["\\boxed{1"])  # never closed
+    # auto (the default): a reference without a box is the answer itself
+    assert MathEquiv().corpus_score(["It is $2$.", "$3$"], ["\\boxed{2}", "3"]).score == 1.0
 
 
 def test_bad_options():

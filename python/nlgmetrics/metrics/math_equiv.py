@@ -23,7 +23,8 @@ What is compared (the task's ``process_results`` by default):
 - ``reference="solution"``: the gold answer is the last ``\\boxed{...}`` of the reference
   solution (``remove_boxed(last_boxed_only_string(solution))``, the task's ``process_docs``);
   a solution without one is a data error, as in lm-eval. ``reference="answer"``: the
-  reference is the answer (MATH-500's ``answer`` field).
+  reference is the answer (MATH-500's ``answer`` field). ``reference="auto"`` (default): a
+  reference holding ``\\boxed`` or ``\\fbox`` is a solution, any other an answer.
 
 With several references a prediction is correct when it is equivalent to any of them.
 Statistics per prediction: ``correct`` (0 or 1) and ``n`` (1). The score is lm-eval's
@@ -44,7 +45,7 @@ from .base import Metric, Score
 REFERENCE = "lm-eval-0.4.13"
 FLAVOURS = ("hendrycks", "minerva")
 PREDICTION_KINDS = ("generation", "answer")
-REFERENCE_KINDS = ("solution", "answer")
+REFERENCE_KINDS = ("auto", "solution", "answer")
 
 
 class MathEquivScore(Score):
@@ -69,7 +70,7 @@ class MathEquiv(Metric):
     flavours = FLAVOURS
     count_fields = ("correct", "n")
 
-    def __init__(self, flavour: str | None = None, *, prediction: str = "generation", reference: str = "solution", n_threads: int = 0):
+    def __init__(self, flavour: str | None = None, *, prediction: str = "generation", reference: str = "auto", n_threads: int = 0):
         super().__init__(n_threads=n_threads)
         flavour = "hendrycks" if flavour is None else flavour
         if flavour not in FLAVOURS:
@@ -106,7 +107,7 @@ class MathEquiv(Metric):
 
     def answer_of_reference(self, text: str, where: str = "reference") -> str:
         """The gold answer of a reference (and normalised for minerva)."""
-        if self.reference == "solution":
+        if self.reference == "solution" or (self.reference == "auto" and ("\\boxed" in text or "\\fbox" in text)):
             try:
                 text = strings.boxed_answer(text)
             except strings.NoBoxedAnswer as e:
