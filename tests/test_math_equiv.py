@@ -163,7 +163,7 @@ HOSTILE = {
     "many_dollars_free": "\\text{" * 1_000_000,
     "many_finals": "Final Answer: The final answer is" * 300_000,
     "many_roots": "sqrt[" * 1_000_000,
-    "units_and_commands": "\\pi ft cm " * 1_000_000,
+    "units_and_commands": "\\pi ft cm " * 200_000,
 }
 
 CHILD = textwrap.dedent("""
@@ -197,4 +197,20 @@ def test_hendrycks_hostile_inputs_end_quickly_within_memory(case):
 @pytest.mark.parametrize("case", sorted(HOSTILE))
 def test_minerva_hostile_inputs_end_quickly_within_memory(case):
     got = run_child("minerva", HOSTILE[case])
-    assert got[1] is False and got[3] is False  # never equal to "1" (nor past the budget)
+    assert got[0] is False and got[2] is False  # never equal to itself plus a digit
+    if case != "sum":  # (normalize_final_answer keeps what follows the last "=": "1}^{10^{9}}n", which parses as 1)
+        assert got[1] is False and got[3] is False
+
+
+@needs_math
+def test_minerva_budget_stops_what_the_reference_times_out_on():
+    from nlgmetrics.metrics._math_sympy import minerva_is_equiv, text_in_budget
+
+    assert not minerva_is_equiv("10^{10^{10}}", "10^{10^{10}}+0")
+    assert not minerva_is_equiv("1000000!", "1000000!+0")
+    assert not minerva_is_equiv("\\sum_{n}^{10^{9}} n", "0")
+    assert not minerva_is_equiv("2^{100000}", "2^{100000}+0")  # past the 65536 bits
+    assert minerva_is_equiv("2^{1000}", "2^{1000}+0")  # inside them: SymPy decides
+    assert minerva_is_equiv("1000!", "1000!+0")
+    assert not text_in_budget("\\frac{" * 13 + "1" + "}{2}" * 13) and text_in_budget("\\frac{" * 12 + "1" + "}{2}" * 12)
+    assert not text_in_budget("1" * 257) and text_in_budget("1" * 256)
