@@ -38,6 +38,7 @@ needs_math = pytest.mark.skipif(not has_math_extra(), reason="the [math] extra (
 
 @pytest.mark.parametrize("name, prediction, reference", [
     ("hendrycks_answers.jsonl", "answer", "answer"),
+    ("hendrycks_fuzz.jsonl", "answer", "answer"),
     ("hendrycks_generations.jsonl", "generation", "solution"),
 ])
 def test_hendrycks_equals_the_reference_on_every_golden_pair(name, prediction, reference):
@@ -75,6 +76,31 @@ def test_minerva_equals_the_reference_on_every_golden_pair(name, prediction, ref
             got.append(m.equivalent(row["prediction"], row["reference"]))
     assert got == [r["equivalent"] for r in golden]
     assert sum(r["equivalent"] is True for r in golden) > 20
+
+
+def test_string_steps_equal_the_reference_on_random_latex():
+    """Each string step (the reference's strip_string, last_boxed_only_string + remove_boxed,
+    normalize_final_answer, get_unnormalized_answer) on random strings of LaTeX pieces."""
+    golden = rows("string_steps.jsonl")
+    assert len(golden) >= 4000
+
+    def ours(f, text):
+        try:
+            return f(text)
+        except (strings._Unnormalisable, strings.NoBoxedAnswer):
+            return "error"
+
+    def theirs(value):
+        return "error" if isinstance(value, str) and value.startswith("error: ") else value
+
+    for key, f in (("strip_string", strings.strip_string), ("last_boxed", strings.last_boxed_only_string),
+                   ("boxed_answer", strings.boxed_answer), ("normalize_final_answer", strings.normalize_final_answer),
+                   ("get_unnormalized_answer", strings.final_answer_text)):
+        got = [ours(f, r["text"]) for r in golden]
+        want = [theirs(r[key]) for r in golden]
+        assert got == want, key
+    assert sum(r["strip_string"].startswith("error") for r in golden) > 50  # the raising branches are reached
+    assert sum(r["get_unnormalized_answer"] != strings.INVALID_ANSWER for r in golden) > 50
 
 
 def test_hendrycks_known_values():

@@ -81,6 +81,26 @@ SOLUTIONS = [
 ]
 
 
+# pieces of LaTeX, units and the phrases the steps look for: random strings of them reach every
+# branch of the string steps (and the places where the reference raises)
+FUZZ_PIECES = ["\\frac", "\\dfrac", "\\tfrac", "\\sqrt", "sqrt[", "]", "{", "}", "/", "=", " ", ".", "\\text{ ", "\\text{",
+               "\\textbf{", "\\overline{", "\\boxed{", "\\boxed ", "\\fbox{", "\\%", "%", "$", "\\$", "1", "2", "12", "0.5",
+               "a", "x", "\\left", "\\right", "\\!", "\\\\", "^\\circ", "^{\\circ}", "\n", "ft", "cm", "units", "\\pi", ",",
+               ",\\!", "{,}", "100", ",000", "-", "\\ ", "an ", "a ", "mbox", "\\text{and}", "\\ldots", "\\mathrm{th}",
+               "Final Answer: The final answer is", ". I hope it is correct.", " I hope it is correct", "−", "٣", "é", "_"]
+
+
+def fuzz_strings(rng: random.Random, n: int) -> list[str]:
+    return [''.join(rng.choice(FUZZ_PIECES) for _ in range(rng.randint(0, 12))) for _ in range(n)]
+
+
+def outcome(f, *args):
+    try:
+        return f(*args)
+    except Exception as e:  # noqa: BLE001 - where the reference raises
+        return f"error: {type(e).__name__}"
+
+
 def load(path: Path, name: str):
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
@@ -119,6 +139,7 @@ def main(tasks: Path, out: Path) -> None:
     hendrycks = load(tasks / "hendrycks_math" / "utils.py", "ref_hendrycks")
     minerva = load(tasks / "minerva_math" / "utils.py", "ref_minerva")
     out.mkdir(parents=True, exist_ok=True)
+    minerva.is_equiv("1", "2")  # SymPy's first parse loads the grammar: not a slow pair's time
     rng = random.Random(SEED)
 
     def hendrycks_generation(gen: str, sol: str) -> bool:  # process_results, exact_match
@@ -137,6 +158,17 @@ def main(tasks: Path, out: Path) -> None:
         ("minerva_answers.jsonl", answer_pairs(rng, 120, 60), minerva_answer),
         ("minerva_generations.jsonl", generation_pairs(rng, 120), minerva_generation),
     ]
+    with open(out / "string_steps.jsonl", "w", encoding="utf-8") as f:
+        for text in fuzz_strings(rng, 4000):
+            row = {"text": text, "strip_string": outcome(hendrycks.strip_string, text),
+                   "last_boxed": outcome(hendrycks.last_boxed_only_string, text),
+                   "boxed_answer": outcome(lambda t: hendrycks.remove_boxed(hendrycks.last_boxed_only_string(t)), text),
+                   "normalize_final_answer": outcome(minerva.normalize_final_answer, text),
+                   "get_unnormalized_answer": outcome(minerva.get_unnormalized_answer, text)}
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+    fuzz = fuzz_strings(rng, 3000)
+    plans.append(("hendrycks_fuzz.jsonl", list(zip(fuzz[::2], fuzz[1::2])) + [(t, t.replace(" ", "")) for t in fuzz[:500]],
+                  hendrycks.is_equiv))
     for name, pairs, check in plans:
         rows, seen = [], set()
         for a, b in pairs:
