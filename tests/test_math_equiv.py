@@ -240,3 +240,17 @@ def test_minerva_budget_stops_what_the_reference_times_out_on():
     assert minerva_is_equiv("1000!", "1000!+0")
     assert not text_in_budget("\\frac{" * 13 + "1" + "}{2}" * 13) and text_in_budget("\\frac{" * 12 + "1" + "}{2}" * 12)
     assert not text_in_budget("1" * 257) and text_in_budget("1" * 256)
+
+
+def test_cli_flags_choose_the_checker_and_the_sides(tmp_path):
+    (tmp_path / "hyp.txt").write_text("0.5\nx = 5\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("\\frac12\n6\n", encoding="utf-8")
+    cmd = [sys.executable, "-m", "nlgmetrics", "score", "-m", "math_equiv", "--math-prediction", "answer",
+           "-r", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt"), "-f", "json"]
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)[0]
+    assert (out["score"], out["correct"], out["n"]) == (0.5, 1, 2)
+    assert out["signature_fields"]["prediction"] == "answer" and out["signature_fields"]["flavour"] == "hendrycks"
+    bad = subprocess.run(cmd[:6] + ["--math-flavour", "qwen"] + cmd[6:], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "--math-flavour" in bad.stderr
