@@ -137,6 +137,7 @@ _EXPORTS: dict[str, str] = {
     "SARI": ".metrics.sari",
     "sari": ".metrics.sari",
     # QA and benchmark aggregates as registry metrics
+    "MathEquiv": ".metrics.math_equiv",
     "PassAtKMetric": ".metrics.pass_at_k", "pass_at_k": ".metrics.pass_at_k",
     "MultipleChoice": ".metrics.multiple_choice", "read_lm_eval_samples": ".metrics.multiple_choice",
     "AvgAtKMetric": ".metrics._sampling_metrics", "MajAtKMetric": ".metrics._sampling_metrics",
