@@ -246,7 +246,9 @@ class MultiChoiceRegexFilter(RegexFilter):
             "regexes_to_ignore": self.regexes_to_ignore,
         }
 
-    def _ignores(self, text: str) -> str:
+    def _ignores(self, text: Any) -> Any:
+        if not isinstance(text, str) and (self.regexes_to_ignore is not None or self.ignore_case or self.ignore_punctuation):
+            raise InputTypeError(f"{self.name}: a generation is a {type(text).__name__}, not a string")
         for pattern in self.regexes_to_ignore or ():
             text = re.sub(pattern, "", text)
         if self.ignore_case:
@@ -286,7 +288,7 @@ class MultiChoiceRegexFilter(RegexFilter):
             for resp in _iterable(inst, self.name, d):
                 match = self._find(self.regex, resp, {}, d)
                 if not match:
-                    match = self._find(by_text, self._ignores(resp if isinstance(resp, str) else ""), to_letter, d)
+                    match = self._find(by_text, self._ignores(resp), to_letter, d)
                     if not match:
                         match = self._find(by_letter, resp, letter_to_target, d)
                 filtered.append(match if match else self.fallback)
