@@ -45,6 +45,14 @@ def test_slow_path_gives_the_same_value():
     assert S.bootstrap_stderr("mean", mixed, 1000) == S.bootstrap_stderr(lambda a: sum(a) / len(a), mixed, 1000)
 
 
+def test_threads_do_not_change_the_value():
+    case = next(c for c in GOLDENS["bootstrap"] if c["statistic"] == "perplexity" and len(c["xs"]) == 37)
+    for n_threads in (1, 2, 3):
+        assert S.bootstrap_stderr("perplexity", _xs(case), case["iters"], n_threads=n_threads) == case["stderr"]
+    with pytest.raises(InvalidOptionError, match="n_threads"):
+        S.bootstrap_stderr("median", [1.0, 2.0], 1000, n_threads=-1)
+
+
 def test_resample_indices_are_random_choices():
     xs = list(range(17))
     blocks = list(S.resample_indices(17, 2500))

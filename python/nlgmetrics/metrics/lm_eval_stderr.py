@@ -34,6 +34,7 @@ scikit-learn refuses) a typed error says why.
 from __future__ import annotations
 
 import math
+import os
 import random
 import sys
 from typing import Any, Callable, Iterator, Sequence
@@ -57,7 +58,7 @@ METRICS: dict[str, tuple[bool, str]] = {
     "chrf": (True, "chrf"), "chrf++": (True, "chrf++"), "ter": (False, "ter"), "bypass": (True, "bypass"),
 }
 HIGHER_IS_BETTER: dict[str, bool] = {name: hib for name, (hib, _) in METRICS.items()}
-_ROWS_BUDGET = 1 << 22  # resampled values held at once (rows x n)
+_ROWS_BUDGET = 1 << 20  # resampled values held at once per thread (rows x n)
 
 
 def _values(arr: Any, what: str) -> list:
@@ -105,24 +106,28 @@ def _python_stream(seed: int) -> np.random.RandomState:
     return rs
 
 
+def _chunk_indices(n: int, seed: int, chunk: int) -> Iterator[np.ndarray]:
+    """Chunk ``seed``'s resamples as index blocks (rows of ``n`` indices), in order."""
+    rs = _python_stream(seed)
+    rows = max(1, min(chunk, _ROWS_BUDGET // max(n, 1)))
+    scale = float(n)
+    left = chunk
+    while left:
+        take = min(rows, left)
+        u = rs.random_sample(take * n)
+        np.multiply(u, scale, out=u)  # floor(random() * n), as choices draws
+        yield u.astype(np.intp).reshape(take, n)  # truncation is floor: u * n >= 0
+        left -= take
+
+
 def resample_indices(n: int, iters: int = DEFAULT_BOOTSTRAP_ITERS) -> Iterator[np.ndarray]:
     """lm-eval's resamples of ``n`` items as index blocks (rows of ``n`` indices), in order:
     row ``j`` of chunk ``i`` is ``random.Random(i)``'s ``j``-th ``choices(range(n), k=n)``."""
     chunk = min(CHUNK, iters)
-    rows = max(1, min(chunk, _ROWS_BUDGET // max(n, 1)))
-    scale = float(n)
     for i in range(iters // chunk):
-        rs = _python_stream(i)
-        left = chunk
-        while left:
-            take = min(rows, left)
-            u = rs.random_sample(take * n)
-            u *= scale
-            yield u.astype(np.int64).reshape(take, n)  # truncation is floor: u * n >= 0
-            left -= take
+        yield from _chunk_indices(n, i, chunk)
 
 
-# -- per-resample values from per-sample statistics --------------------------------------------
 def _kind(values: list) -> type | None:
     """The one number type of the values (float, numpy float64 or a small int), else None."""
     first = type(values[0])
@@ -133,36 +138,50 @@ def _kind(values: list) -> type | None:
     return None
 
 
-def _mean_values(values: list, blocks: Iterator[np.ndarray]) -> list:
+def _mean_values(values: list) -> Callable[[Iterator[np.ndarray]], list]:
     """``sum(resample) / n`` per resample, the sum in order."""
     x = np.asarray(values, dtype=np.float64)
-    n, out = len(values), []
-    for idx in blocks:
-        sums = np.cumsum(x[idx], axis=1)[:, -1]  # in order, as Python < 3.12's sum
-        out.extend((sums / n).tolist())
-    return out
+    n = len(values)
+
+    def run(blocks: Iterator[np.ndarray]) -> list:
+        out: list = []
+        for idx in blocks:
+            sums = np.cumsum(x[idx], axis=1)[:, -1]  # in order, as Python < 3.12's sum
+            out.extend((sums / n).tolist())
+        return out
+
+    return run
 
 
-def _nanmean_values(values: list, blocks: Iterator[np.ndarray]) -> list:
+def _nanmean_values(values: list) -> Callable[[Iterator[np.ndarray]], list]:
     x = np.asarray(values, dtype=np.float64)
     nan = np.isnan(x)
     clean = np.where(nan, 0.0, x)
-    out: list = []
-    for idx in blocks:
-        counts = (~nan[idx]).sum(axis=1)
-        totals = clean[idx].sum(axis=1)  # numpy's pairwise sum, row by row as of one list
-        with np.errstate(invalid="ignore", divide="ignore"):
-            avg = totals / counts
-        out.extend(np.nan if c == 0 else v for v, c in zip(avg, counts))  # lm-eval: all NaN -> np.nan
-    return out
+
+    def run(blocks: Iterator[np.ndarray]) -> list:
+        out: list = []
+        for idx in blocks:
+            counts = (~nan[idx]).sum(axis=1)
+            totals = clean[idx].sum(axis=1)  # numpy's pairwise sum, row by row as of one list
+            with np.errstate(invalid="ignore", divide="ignore"):
+                avg = totals / counts
+            out.extend(np.nan if c == 0 else v for v, c in zip(avg, counts))  # lm-eval: all NaN -> np.nan
+        return out
+
+    return run
 
 
-def _median_values(values: list, blocks: Iterator[np.ndarray]) -> list:
+def _median_values(values: list) -> Callable[[Iterator[np.ndarray]], list]:
     x = np.asarray(values, dtype=np.float64)
-    n, out, cast = len(values), [], _kind(values)
-    for idx in blocks:
-        out.extend(cast(v) for v in np.partition(x[idx], n // 2, axis=1)[:, n // 2].tolist())
-    return out
+    n, cast = len(values), _kind(values)
+
+    def run(blocks: Iterator[np.ndarray]) -> list:
+        out: list = []
+        for idx in blocks:
+            out.extend(cast(v) for v in np.partition(x[idx], n // 2, axis=1)[:, n // 2].tolist())
+        return out
+
+    return run
 
 
 def _labels(pairs: list, what: str) -> tuple[np.ndarray, np.ndarray, int]:
@@ -192,10 +211,14 @@ def _confusions(cells: np.ndarray, k: int, blocks: Iterator[np.ndarray]) -> Iter
         yield np.bincount(flat.ravel(), minlength=rows * k * k).reshape(rows, k, k).astype(np.float64)
 
 
-def _mcc_values(pairs: list, blocks: Iterator[np.ndarray]) -> list:
+def _mcc_values(pairs: list) -> Callable[[Iterator[np.ndarray]], list]:
     golds, preds, k = _labels(pairs, "matthews_corrcoef")
+    return lambda blocks: _mcc_run(golds * k + preds, k, blocks)
+
+
+def _mcc_run(cells: np.ndarray, k: int, blocks: Iterator[np.ndarray]) -> list:
     out: list = []
-    for c in _confusions(golds * k + preds, k, blocks):
+    for c in _confusions(cells, k, blocks):
         t_sum, p_sum = c.sum(axis=2), c.sum(axis=1)
         n_correct = np.trace(c, axis1=1, axis2=2)
         n_samples = p_sum.sum(axis=1)
@@ -209,7 +232,7 @@ def _mcc_values(pairs: list, blocks: Iterator[np.ndarray]) -> list:
     return out
 
 
-def _f1_values(pairs: list, blocks: Iterator[np.ndarray]) -> list:
+def _f1_values(pairs: list) -> Callable[[Iterator[np.ndarray]], list]:
     for i, pair in enumerate(pairs):
         try:
             gold, pred = pair
@@ -219,8 +242,12 @@ def _f1_values(pairs: list, blocks: Iterator[np.ndarray]) -> list:
             raise InvalidInputError(f"f1: item {i}: lm-eval's f1 is binary, labels 0 and 1 (got {gold!r}, {pred!r})")
     golds = np.array([int(g) for g, _ in pairs])
     preds = np.array([int(p) for _, p in pairs])
+    return lambda blocks: _f1_run(golds * 2 + preds, blocks)
+
+
+def _f1_run(cells: np.ndarray, blocks: Iterator[np.ndarray]) -> list:
     out: list = []
-    for c in _confusions(golds * 2 + preds, 2, blocks):
+    for c in _confusions(cells, 2, blocks):
         tp, true_sum, pred_sum = c[:, 1, 1], c[:, 1, 0] + c[:, 1, 1], c[:, 0, 1] + c[:, 1, 1]
         denom = 1.0 * true_sum + pred_sum
         f = (2.0 * tp) / np.where(denom == 0, 1.0, denom)
@@ -245,10 +272,10 @@ def _reference_statistic(name: str) -> Callable[[list], Any]:
         return lambda arr: _perplexity(sum(arr) / len(arr))
     if name == "nanmean":
         return lambda arr: np.nan if all(np.isnan(arr)) else np.nanmean(arr)
-    return lambda arr: _FAST[name](arr, iter([np.arange(len(arr))[None, :]]))[0]  # the list itself
+    return lambda arr: _FAST[name](arr)(iter([np.arange(len(arr))[None, :]]))[0]  # the list itself
 
 
-def _fast_values(name: str, values: list, iters: int) -> list | None:
+def _fast_values(name: str, values: list, iters: int, n_threads: int) -> list | None:
     """The resampled values from statistics, or None where only the lists replay exactly."""
     if name in ("mean", "perplexity", "median", "nanmean"):
         kind = _kind(values)
@@ -258,26 +285,46 @@ def _fast_values(name: str, values: list, iters: int) -> list | None:
             return None  # Python 3.12's sum of floats is compensated: the lists themselves
         if name == "median" and any(v != v for v in values):
             return None  # NaN: sorted() has no order to replay
-    out = _FAST[name](values, resample_indices(len(values), iters))
+    run = _FAST[name](values)
+    n, chunk = len(values), min(CHUNK, iters)
+
+    def one_chunk(seed: int) -> list:
+        return run(_chunk_indices(n, seed, chunk))
+
+    seeds = range(iters // chunk)
+    if n_threads == 1 or len(seeds) == 1:
+        parts = [one_chunk(i) for i in seeds]
+    else:  # chunks are seeded apart: any order of work, joined in order
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(n_threads) as pool:
+            parts = list(pool.map(one_chunk, seeds))
+    out = [v for part in parts for v in part]
     if name == "perplexity":
         out = [_perplexity(m) for m in out]
     return out
 
 
-_FAST: dict[str, Callable[[list, Iterator[np.ndarray]], list]] = {
+_FAST: dict[str, Callable[[list], Callable[[Iterator[np.ndarray]], list]]] = {
     "mean": _mean_values, "perplexity": _mean_values, "nanmean": _nanmean_values,
     "median": _median_values, "f1": _f1_values, "matthews_corrcoef": _mcc_values,
 }
 
 
-def bootstrap_stderr(statistic: str | Callable[[list], Any], xs: Sequence[Any], iters: int = DEFAULT_BOOTSTRAP_ITERS) -> float:
+def bootstrap_stderr(
+    statistic: str | Callable[[list], Any], xs: Sequence[Any], iters: int = DEFAULT_BOOTSTRAP_ITERS, n_threads: int = 0
+) -> float:
     """lm-eval's ``bootstrap_stderr(f, xs, iters)``, ``==`` its value. ``statistic`` is an
     aggregation's name (``mean``, ``median``, ``nanmean``, ``perplexity``, ``f1``,
-    ``matthews_corrcoef``) or any function of a list (lm-eval's ``f``)."""
+    ``matthews_corrcoef``) or any function of a list (lm-eval's ``f``). ``n_threads``: the
+    chunks of 1,000 resamples spread over threads (0: every core; the value does not change)."""
     values = _values(xs, "bootstrap_stderr")
     if isinstance(iters, bool) or not isinstance(iters, (int, np.integer)) or iters < 1:
         raise InvalidOptionError(f"bootstrap_stderr: iters must be a positive integer, got {iters!r}")
     iters = int(iters)
+    if isinstance(n_threads, bool) or not isinstance(n_threads, (int, np.integer)) or n_threads < 0:
+        raise InvalidOptionError(f"bootstrap_stderr: n_threads must be an integer >= 0, got {n_threads!r}")
+    n_threads = int(n_threads) or (os.cpu_count() or 1)
     if callable(statistic):
         f = statistic
         res = [f([values[j] for j in row]) for block in resample_indices(len(values), iters) for row in block.tolist()]
@@ -285,7 +332,7 @@ def bootstrap_stderr(statistic: str | Callable[[list], Any], xs: Sequence[Any], 
     if statistic not in _FAST:
         known = ", ".join(_FAST)
         raise InvalidOptionError(f"bootstrap_stderr: unknown statistic {statistic!r}; known: {known} (or give a function)")
-    res = _fast_values(statistic, values, iters)
+    res = _fast_values(statistic, values, iters, n_threads)
     if res is None:
         f = _reference_statistic(statistic)
         res = [f([values[j] for j in row]) for block in resample_indices(len(values), iters) for row in block.tolist()]
