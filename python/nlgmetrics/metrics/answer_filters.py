@@ -459,3 +459,58 @@ def score_preset(name: str, resps: Sequence[Any], targets: Sequence[str], docs: 
     values = exact_match(filtered, targets, **PRESETS[name][1])
     mean = sum(values.tolist()) / len(values) if len(values) else float("nan")
     return {"filtered": filtered, "exact_match": values, "mean": mean}
+
+
+def _metric_base() -> type:
+    from ._sampling_metrics import _SamplingMetric
+
+    return _SamplingMetric
+
+
+class ExtractedExactMatch(_metric_base()):  # type: ignore[misc]
+    """lm-eval's ``exact_match`` of the answers a preset pipeline extracts
+    (``extracted_exact_match``): ``corpus_score(generations, targets)``, one list of
+    generations (repeats) per document, or one string, and one target per document; the
+    preset (default ``gsm8k/strict-match``) names the pipeline and the ``exact_match``
+    options. The value is lm-eval's ``mean`` of the per-document 1.0 / 0.0.
+
+    >>> from nlgmetrics.metrics.answer_filters import ExtractedExactMatch
+    >>> ExtractedExactMatch().corpus_score([["#### 1,234."], ["#### 7"]], ["#### 1234", "#### 8"]).score
+    0.5
+    """
+
+    name = "extracted_exact_match"
+    _input_names = ("generations", "targets")
+    _inputs_hint = "generations (one list per document) and targets (one string per document)"
+    sum_fields = ("exact_match",)
+    _headline = "exact_match"
+
+    def __init__(self, preset: str = "gsm8k/strict-match", *, n_threads: int = 0):
+        super().__init__(n_threads=n_threads)
+        if not isinstance(preset, str) or preset not in PRESETS:
+            raise InvalidOptionError(f"extracted_exact_match: unknown preset {preset!r}; known: {', '.join(PRESETS)}")
+        self.preset = preset
+
+    def _signature_items(self) -> dict[str, Any]:
+        return {"preset": self.preset, "ref": REFERENCE}
+
+    def _abbreviations(self) -> dict[str, str]:
+        return {"preset": "preset", "ref": "ref"}
+
+    def _rows(self, first: Any, second: Any) -> np.ndarray:
+        from .._inputs import as_sequence
+
+        generations = as_sequence(first, "generations")
+        targets = as_sequence(second, "targets")
+        if len(generations) != len(targets):
+            raise LengthMismatchError(f"{self.name}: {len(generations)} documents of generations but {len(targets)} targets")
+        # one generation per document may come as a plain string (lm-eval: a list of one)
+        resps = [[g] if isinstance(g, str) else g for g in generations]
+        for d, g in enumerate(resps):
+            if not isinstance(g, (list, tuple)):
+                raise InputTypeError(f"{self.name}: document {d}: the generations are a {type(g).__name__}, not a list")
+        filtered = preset(self.preset).apply(resps)
+        return exact_match(filtered, targets, **PRESETS[self.preset][1]).reshape(-1, 1)
+
+    def _parts(self, means: dict[str, float]) -> tuple[float, dict[str, Any]]:
+        return means["exact_match"], means
