@@ -90,3 +90,21 @@ def test_exact_match_numpy_strings_drop_trailing_nul():
     assert A.exact_match(["5\x00"], ["5"], regexes_to_ignore=[]).tolist() == [0.0]
     assert A.exact_match([], []).shape == (0,)
     assert isinstance(A.exact_match(["a"], ["A"], ignore_case=True), np.ndarray)
+
+
+def test_registry_metric_scores_a_preset():
+    import nlgmetrics as nm
+
+    gens = [["so 3 + 4 = 7.\n#### 1,234."], "#### 5", ["costs $12.50, then -3"]]
+    targets = ["x\n#### 1234", "#### 6", "#### -3"]
+    s = nm.load("extracted_exact_match").corpus_score(gens, targets)
+    assert s.score == 1 / 3 and str(s.signature).startswith("preset:gsm8k/strict-match|ref:lm-eval-0.4.13|")
+    flexible = nm.load("extracted_exact_match", preset="gsm8k/flexible-extract")
+    assert flexible.sentence_scores(gens, targets).tolist() == [1.0, 0.0, 1.0]
+    streamed = nm.load("extracted_exact_match", preset="gsm8k/flexible-extract")
+    streamed.update(gens[:2], targets[:2]).update(gens[2:], targets[2:])
+    assert streamed.compute().score == flexible.corpus_score(gens, targets).score == 2 / 3
+    with pytest.raises(InvalidOptionError, match="unknown preset"):
+        nm.load("extracted_exact_match", preset="gsm8k")
+    with pytest.raises(NlgMetricsError):
+        nm.load("extracted_exact_match").corpus_score([["#### 1"]], [1])
