@@ -113,3 +113,11 @@ def test_bad_input_is_typed():
         S.pooled_sample_stderr([0.1], [10, 20])
     with pytest.raises(InputTypeError):
         S.mean("abc")
+
+
+def test_blocks_smaller_than_a_chunk_give_the_same_value(monkeypatch):
+    """Large n: a chunk is drawn in several blocks, continuing the one stream."""
+    case = next(c for c in GOLDENS["bootstrap"] if c["statistic"] == "nanmean" and len(c["xs"]) == 200)
+    monkeypatch.setattr(S, "_ROWS_BUDGET", 200 * 7)  # 7 rows a block: 142 blocks and a rest per chunk
+    got = S.bootstrap_stderr("nanmean", _xs(case), case["iters"], n_threads=1)
+    assert got == case["stderr"] or (math.isnan(got) and math.isnan(case["stderr"]))
