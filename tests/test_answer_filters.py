@@ -104,7 +104,9 @@ def test_registry_metric_scores_a_preset():
     streamed = nm.load("extracted_exact_match", preset="gsm8k/flexible-extract")
     streamed.update(gens[:2], targets[:2]).update(gens[2:], targets[2:])
     assert streamed.compute().score == flexible.corpus_score(gens, targets).score == 2 / 3
+    # a number is compared as str (lm-eval casts it); several golds: any of them
+    assert nm.load("extracted_exact_match").sentence_scores(["#### 12", "#### 7", "#### 7"], [12, ["#### 6", "#### 7"], ["6"]]).tolist() == [1.0, 1.0, 0.0]
     with pytest.raises(InvalidOptionError, match="unknown preset"):
         nm.load("extracted_exact_match", preset="gsm8k")
     with pytest.raises(NlgMetricsError):
-        nm.load("extracted_exact_match").corpus_score([["#### 1"]], [1])
+        nm.load("extracted_exact_match").corpus_score([["#### 1"]], [None])

@@ -467,12 +467,26 @@ def _metric_base() -> type:
     return _SamplingMetric
 
 
+def _golds(target: Any, doc: int) -> list[str]:
+    """A document's golds: a string, a number (lm-eval casts it to the answer's type, ``str``),
+    or a list of strings (``multiple_target``)."""
+    if isinstance(target, str):
+        return [target]
+    if isinstance(target, (int, float, np.integer, np.floating)) and not isinstance(target, (bool, np.bool_)):
+        return [str(target)]
+    if isinstance(target, (list, tuple)) and target and all(isinstance(t, str) for t in target):
+        return list(target)
+    raise InputTypeError(f"extracted_exact_match: target {doc} is a {type(target).__name__}: give a string, a number or a list of strings")
+
+
 class ExtractedExactMatch(_metric_base()):  # type: ignore[misc]
     """lm-eval's ``exact_match`` of the answers a preset pipeline extracts
     (``extracted_exact_match``): ``corpus_score(generations, targets)``, one list of
-    generations (repeats) per document, or one string, and one target per document; the
-    preset (default ``gsm8k/strict-match``) names the pipeline and the ``exact_match``
-    options. The value is lm-eval's ``mean`` of the per-document 1.0 / 0.0.
+    generations (repeats) per document, or one string, and one target per document (a
+    number is compared as ``str``, as lm-eval casts it; a list of golds is correct when any
+    matches, lm-eval's ``multiple_target``); the preset (default ``gsm8k/strict-match``)
+    names the pipeline and the ``exact_match`` options. The value is lm-eval's ``mean`` of
+    the per-document 1.0 / 0.0.
 
     >>> from nlgmetrics.metrics.answer_filters import ExtractedExactMatch
     >>> ExtractedExactMatch().corpus_score([["#### 1,234."], ["#### 7"]], ["#### 1234", "#### 8"]).score
@@ -509,8 +523,13 @@ class ExtractedExactMatch(_metric_base()):  # type: ignore[misc]
         for d, g in enumerate(resps):
             if not isinstance(g, (list, tuple)):
                 raise InputTypeError(f"{self.name}: document {d}: the generations are a {type(g).__name__}, not a list")
+        golds = [_golds(t, d) for d, t in enumerate(targets)]
         filtered = preset(self.preset).apply(resps)
-        return exact_match(filtered, targets, **PRESETS[self.preset][1]).reshape(-1, 1)
+        preds = [f for f, g in zip(filtered, golds) for _ in g]
+        values = exact_match(preds, [t for g in golds for t in g], **PRESETS[self.preset][1])
+        # several golds (lm-eval's multiple_target): correct when any matches
+        ends = np.cumsum([len(g) for g in golds])
+        return np.array([float(values[e - len(g) : e].any()) for e, g in zip(ends, golds)]).reshape(-1, 1)
 
     def _parts(self, means: dict[str, float]) -> tuple[float, dict[str, Any]]:
         return means["exact_match"], means
