@@ -57,6 +57,12 @@ def test_regex_group_select_and_fallback():
     assert A.make_filter("regex", regex_pattern=r"(x)?(y)?").apply([["zz"]], None) == [["[invalid]"]]  # all groups empty: the fallback
 
 
+def test_fallback_of_empty_groups_is_stripped_as_lm_eval_does():
+    f = A.make_filter("regex", regex_pattern=r"(x)?(y)?", fallback=" none ")
+    assert f.apply([["zz", ""]], None) == [["none", "none"]]  # every match has only empty groups
+    assert A.make_filter("regex", regex_pattern=r"(q)", fallback=" none ").apply([["zz"]], None) == [[" none "]]  # no match: as given
+
+
 def test_multi_choice_regex_letters():
     f = A.make_filter("multi_choice_regex", regex_pattern=r"answer is \(([A-D])\)", ignore_case=True, ignore_punctuation=True)
     docs = [{"choices": ["Guilty", "Guilty of Romance", "Paris"]}]

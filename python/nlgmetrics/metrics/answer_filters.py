@@ -98,9 +98,9 @@ def _select(matches: list, group_select: int, fallback: Any, what: str, doc: int
         ) from None
     if isinstance(match, tuple):
         non_empty = [m for m in match if m]
-        if not non_empty:
-            return fallback
-        match = non_empty[0]
+        match = non_empty[0] if non_empty else fallback  # lm-eval strips the fallback too, here
+    if not isinstance(match, str):
+        raise InvalidOptionError(f"{what}: the fallback {fallback!r} is not a string (lm-eval strips it)")
     return match.strip()
 
 
