@@ -72,15 +72,16 @@ def main() -> None:
     ]
     print(f"n = {args.n:,} samples; {args.iters:,} resamples (lm-eval timed on {args.peer_iters:,}, scaled); Python {sys.version.split()[0]}")
     print()
-    print("| aggregation | lm-eval 0.4.13 s (scaled) | nlgmetrics 1 thread s | × lm-eval | equal at peer iters |")
-    print("|---|---:|---:|---:|---|")
+    print("| aggregation | lm-eval 0.4.13 s (scaled) | nlgmetrics 1 thread s | **× lm-eval, 1 thread** | nlgmetrics all cores s | × lm-eval, all cores | equal at peer iters |")
+    print("|---|---:|---:|---:|---:|---:|---|")
     for name, fn, xs in cases:
         peer, t_peer = best(lambda: m.bootstrap_stderr(fn, xs, iters=args.peer_iters), args.repeat)
         ours_small = S.bootstrap_stderr(name, xs, args.peer_iters)
-        _, t_ours = best(lambda: S.bootstrap_stderr(name, xs, args.iters), args.repeat)
+        one, t_ours = best(lambda: S.bootstrap_stderr(name, xs, args.iters, n_threads=1), args.repeat)
+        every, t_all = best(lambda: S.bootstrap_stderr(name, xs, args.iters, n_threads=0), args.repeat)
         scaled = t_peer * (args.iters // 1000) / (args.peer_iters // 1000)
-        same = float(peer) == ours_small
-        print(f"| {name} | {scaled:.2f} | {t_ours:.2f} | **{scaled / t_ours:.0f}×** | {'yes' if same else 'NO'} |")
+        same = float(peer) == ours_small and one == every
+        print(f"| {name} | {scaled:.2f} | {t_ours:.2f} | **{scaled / t_ours:.0f}×** | {t_all:.2f} | {scaled / t_all:.0f}× | {'yes' if same else 'NO'} |")
 
 
 if __name__ == "__main__":
