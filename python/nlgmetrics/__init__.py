@@ -143,6 +143,7 @@ _EXPORTS: dict[str, str] = {
     "AvgAtKMetric": ".metrics._sampling_metrics", "MajAtKMetric": ".metrics._sampling_metrics",
     "PassHatKMetric": ".metrics._sampling_metrics", "GPassAtKMetric": ".metrics._sampling_metrics", "avg_at_k": ".metrics.sampling", "maj_at_k": ".metrics.sampling",
     "pass_hat_k": ".metrics.sampling", "g_pass_at_k": ".metrics.sampling",
+    "ExtractedExactMatch": ".metrics.answer_filters",
     "WordPerplexity": ".metrics.lm_eval_aggregates", "BytePerplexity": ".metrics.lm_eval_aggregates",
     "BitsPerByte": ".metrics.lm_eval_aggregates", "LmEvalPerplexity": ".metrics.lm_eval_aggregates",
     "LongBenchQA": ".metrics.longbench_qa", "longbench_qa_f1": ".metrics.longbench_qa",

@@ -242,6 +242,7 @@ for _entry in [
     ("maj_at_k", _M + "_sampling_metrics:MajAtKMetric", "maj@k, majority vote of the first k answers vs the gold (update(answers, golds))", ("lm-eval", "lighteval", "nemo-skills"), "sampling"),
     ("pass_hat_k", _M + "_sampling_metrics:PassHatKMetric", "pass^k, tau-bench's C(c,k)/C(n,k) averaged (update(num_samples, num_correct))", (), "sampling"),
     ("g_pass_at_k", _M + "_sampling_metrics:GPassAtKMetric", "G-Pass@k and mG-Pass@k as lighteval 0.13 / OpenCompass (update(num_samples, num_correct); extra [sampling])", (), "sampling", ("sampling",)),
+    ("extracted_exact_match", _M + "answer_filters:ExtractedExactMatch", "lm-eval 0.4.13 exact_match of answers extracted by a filter pipeline preset, gsm8k strict-match / flexible-extract (update(generations, targets))", (), "sampling"),
     ("word_perplexity", _M + "lm_eval_aggregates:WordPerplexity", "lm-eval 0.4.13 word_perplexity of per-document (loglikelihood, words)", (), "loglikelihoods"),
     ("byte_perplexity", _M + "lm_eval_aggregates:BytePerplexity", "lm-eval 0.4.13 byte_perplexity of per-document (loglikelihood, bytes)", (), "loglikelihoods"),
     ("bits_per_byte", _M + "lm_eval_aggregates:BitsPerByte", "lm-eval 0.4.13 bits_per_byte of per-document (loglikelihood, bytes)", (), "loglikelihoods"),
