@@ -73,6 +73,7 @@ MODULES: dict[str, tuple[str, str]] = {
     "opts_mauve": ("mauve", "--mauve-model --mauve-num-buckets --mauve-max-text-length --mauve-batch-size --mauve-seed --mauve-device"),
     "opts_qa": ("pass_at_k longbench_qa multiple_choice", "--pass-k --longbench-flavour --longbench-first-line --longbench-dataset --mc-score"),
     "opts_lm_eval_qa": ("lm_eval_xquad lm_eval_qasper", "--xquad-flavour"),
+    "opts_ifeval": ("ifeval", "--ifeval-score"),
 }
 
 
