@@ -50,6 +50,7 @@ def _detector_factory() -> Any:
     return factory
 
 
+@functools.lru_cache(maxsize=4096)  # seeded, so a function of the text; most of the run time
 def detect_language(text: str) -> str | None:
     """langdetect's ``detect(text)`` with the seeded factory; None where it finds no features."""
     from langdetect.lang_detect_exception import LangDetectException

@@ -73,7 +73,9 @@ def score_document(doc: Any, response: Any, *, where: str = "document") -> Follo
     except InvalidInputError as e:
         raise InvalidInputError(f"{where}: {e}") from None
     strict = [bool(response.strip()) and bool(check(response)) for check in checks]
-    others = [v for v in loose_variants(response)[1:] if v.strip()]  # the first is the response: strict
+    # the first variant is the response (the strict check); the checks are pure functions of
+    # the text, so a variant equal to one already tried is not checked again
+    others = [v for v in dict.fromkeys(loose_variants(response)[1:]) if v.strip() and v != response]
     loose = [s or any(check(v) for v in others) for s, check in zip(strict, checks)]
     return Followed(strict, loose)
 
