@@ -117,6 +117,8 @@ SENTENCES = [
     "It costs $5, or maybe €7, depending on the day, friend.", "Mr. and Mrs. Jones arrived at 5 p.m. sharp.",
     "naïve café résumé — über coöperation", "I think so. I believe it.", "e.g. this, i.e. that",
     "Wait... what?! No way.", "1234 5678", "",
+    # \w differs between Python's re and the regex engine nltk's RegexpTokenizer uses
+    "हिन्दी भाषा बहुत सुंदर है।", "cafe\u0301 de\u0301ja\u0300 vu, a\u200db", "x² + y² = z², ½ of it",
 ]
 FRAGMENTS = [
     "* first point", "* second point", "*  third", "- dash item", "  - indented dash", "** not a bullet",
@@ -150,7 +152,7 @@ def _response(rng: random.Random) -> str:
 def _tailored(rng: random.Random, inst: str, kw: dict) -> str | None:
     """A response near the edge of one checker (counts at the threshold, markers just off)."""
     name = inst.split(":")[1]
-    words = ["The", "the", "Dr.", "section", "El", '"Quoted', "'single", "Hello,", "***", ""]
+    words = ["The", "the", "Dr.", "section", "El", '"Quoted', "'single", "Hello,", "***", "", "cafe\u0301"]
     if name == "nth_paragraph_first_word" and isinstance(kw.get("num_paragraphs"), int) and kw["num_paragraphs"] > 0:
         n = max(1, kw["num_paragraphs"] + rng.choice([0, 0, 0, 1, -1]))
         paras = [f"{rng.choice(words)} {rng.choice(SENTENCES)}" for _ in range(n)]
@@ -177,6 +179,8 @@ def _tailored(rng: random.Random, inst: str, kw: dict) -> str | None:
     if name in ("number_bullet_lists", "number_highlighted_sections", "number_placeholders"):
         items = ["* point", "- dash", "*bold*", "**strong**", "[slot]", "* *", "*\tx", " -x", "***"]
         return "\n".join(rng.choice(items) for _ in range(rng.randint(0, 6)))
+    if name == "repeat_prompt" and rng.random() < 0.6:
+        return (kw.get("prompt_to_repeat") or "") + rng.choice(["", " ", "\n", "  \n"]) + rng.choice(SENTENCES)
     if name in ("postscript", "title", "quotation", "json_format", "constrained_response", "repeat_prompt"):
         return rng.choice(SENTENCES) + "\n" + rng.choice(FRAGMENTS)
     return None

@@ -1,4 +1,4 @@
-"""IFEval's 25 instruction checkers, as google-research's ``instruction_following_eval``
+r"""IFEval's 25 instruction checkers, as google-research's ``instruction_following_eval``
 (vendored in lm-evaluation-harness 0.4.13's ``lm_eval/tasks/ifeval``) decides them.
 
 ``build(instruction_id, kwargs, prompt)`` returns one function ``text -> bool``. The
@@ -16,8 +16,9 @@ there (only ``\\b`` is added around a forbidden word), and stay so here. Languag
 langdetect's, from a detector factory of our own seeded with :data:`LANGDETECT_SEED` (the
 reference uses langdetect's global one, unseeded, so the same answer can score differently
 from run to run); a text langdetect finds no features in counts as followed, as there.
-Sentences are nltk's English Punkt sentences and ``capital_word_frequency`` counts nltk's
-``word_tokenize`` tokens, the model read offline (:mod:`.nltk_word_tokenize`).
+Sentences are nltk's English Punkt sentences, ``capital_word_frequency`` counts nltk's
+``word_tokenize`` tokens (the model read offline, :mod:`.nltk_word_tokenize`) and
+``number_words`` nltk's ``RegexpTokenizer(r"\w+")`` tokens: nltk's own code, as there.
 """
 from __future__ import annotations
 
@@ -225,9 +226,19 @@ def _number_paragraphs(a: _Args, prompt: str):
     return check
 
 
+@functools.lru_cache(maxsize=1)
+def _word_runs() -> Callable[[str], list[str]]:
+    r"""nltk's ``RegexpTokenizer(r"\w+")``, as ``count_words`` builds it: nltk (3.10) compiles
+    it with the ``regex`` engine, whose ``\w`` takes combining marks ("é" written e + U+0301,
+    Devanagari vowel signs) but not "²" or "½", unlike Python's ``re``."""
+    from nltk.tokenize import RegexpTokenizer
+
+    return RegexpTokenizer(r"\w+").tokenize
+
+
 def _number_words(a: _Args, prompt: str):
     n, less = a.number("num_words"), a.relation("relation")
-    return lambda t: _compare(less, len(re.findall(r"\w+", t)), n)
+    return lambda t: _compare(less, len(_word_runs()(t)), n)
 
 
 def _nth_paragraph_first_word(a: _Args, prompt: str):
