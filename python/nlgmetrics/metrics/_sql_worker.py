@@ -10,6 +10,7 @@ threat model each defence answers.
 from __future__ import annotations
 
 import json
+import re
 import resource
 import signal
 import sqlite3
@@ -55,6 +56,31 @@ LIMITS = {
 }
 PROGRESS_STEP = 1000  # VM instructions between two calls of the progress handler
 
+# printf's %c with a precision repeats the character that many times, in one VM
+# instruction, and keeps counting past SQLite's length limit (2**31 repeats: about a
+# minute the instruction budget cannot see). printf and format are wrapped: such a format
+# is refused; any other is handed to the built-in on a second, empty connection.
+_CONVERSION = re.compile(r"%%|%[-+ #!0,]*(?:\*|\d*)(\.(?:\*|\d*))?l{0,2}(.)", re.DOTALL)
+_PRINTF_SQL = {n: "SELECT printf(" + ", ".join("?" * n) + ")" for n in range(1, 101)}
+
+
+class _Refused(Exception):
+    pass
+
+
+def _guarded_printf(aux, stopped: list):
+    def printf(*args):
+        fmt = args[0] if args else None
+        if isinstance(fmt, str):
+            for m in _CONVERSION.finditer(fmt):
+                if m.group(2) == "c" and m.group(1) is not None:
+                    stopped.append("printf with a precision on %c (a repeat count)")
+                    raise _Refused()
+        if not args:
+            return aux.execute("SELECT printf()").fetchone()[0]
+        return aux.execute(_PRINTF_SQL[len(args)], args).fetchone()[0]
+    return printf
+
 
 def _read(stream) -> dict | None:
     head = stream.read(4)
@@ -87,6 +113,7 @@ def _run(req: dict) -> dict:
         denied.append(f"{name} {what}" if what else name)
         return sqlite3.SQLITE_DENY
 
+    stopped: list[str] = []
     steps = [0]
     budget_steps = max(1, req["max_instructions"] // PROGRESS_STEP)
 
@@ -110,6 +137,11 @@ def _run(req: dict) -> dict:
                 conn.setlimit(getattr(sqlite3, name), 0 if key == "zero" else int(req[key]))
         if req["text"] == "ignore":  # test-suite-sql-eval's text_factory
             conn.text_factory = lambda b: b.decode(errors="ignore")
+        aux = sqlite3.connect(":memory:", isolation_level=None)
+        aux.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, int(req["max_length"]))
+        printf = _guarded_printf(aux, stopped)
+        for name in ("printf", "format"):
+            conn.create_function(name, -1, printf, deterministic=True)
         conn.set_authorizer(authorize)
         conn.set_progress_handler(progress, PROGRESS_STEP)
         rows, size = [], 0
@@ -131,10 +163,12 @@ def _run(req: dict) -> dict:
         except sqlite3.Error as e:
             if denied:
                 return {"status": "denied", "detail": denied[0]}
+            if stopped:
+                return {"status": "limit", "detail": stopped[0]}
             if steps[0] > budget_steps:
                 return {"status": "limit", "detail": f"instruction budget of {req['max_instructions']} exceeded"}
             msg = str(e)
-            if "out of memory" in msg or "too big" in msg or "too many" in msg or "too large" in msg:
+            if any(k in msg for k in ("out of memory", "too big", "too many", "too large", "stack overflow")):
                 return {"status": "limit", "detail": msg}
             if "one statement at a time" in msg:
                 return {"status": "denied", "detail": "multiple statements"}
