@@ -125,6 +125,25 @@ def test_printf_repeat_counts_are_refused(db, sandbox, fmt):
     assert time.monotonic() - start < 5
 
 
+@pytest.mark.parametrize("call", ["instr(h, n)", "replace(h, n, 'x')", "trim(h, n)", "ltrim(h, n)", "rtrim(h, n)"])
+def test_quadratic_functions_are_refused_past_their_cost(db, sandbox, call):
+    """instr / replace / trim compare naively: time is the product of the two lengths, in
+    one VM instruction. Past 2**30 comparisons the call is refused, at once."""
+    sql = (f"WITH s(h, n) AS (SELECT replace(hex(zeroblob(400000)), '0', 'a'), replace(hex(zeroblob(200000)), '0', 'a') || 'b') "
+           f"SELECT {call} IS NULL FROM s")
+    start = time.monotonic()
+    out = sandbox.run(db, sql)
+    assert out.status == "limit" and "comparisons" in out.detail
+    assert time.monotonic() - start < 5
+
+
+def test_wrapped_functions_give_sqlites_own_answers(db, sandbox):
+    sql = ("SELECT instr('hello', 'l'), instr(x'0102', x'02'), instr(NULL, 'a'), instr(12345, 34), replace('a.b.c', '.', '--'), "
+           "replace('abc', '', 'x'), trim('xxhixx', 'x'), ltrim('  a  '), rtrim('aab', 'b'), trim(12300, 0), instr('ééa', 'a')")
+    want = sqlite3.connect(":memory:").execute(sql).fetchall()
+    assert sandbox.run(db, sql).rows == want == [(3, 2, None, 3, "a--b--c", "abc", "hi", "a  ", "aa", "123", 3)]
+
+
 def test_printf_otherwise_is_sqlites_own(db, sandbox):
     sql = "SELECT printf('%.2f|%5s|%-3d|%%|%c|%q|%,d', 3.14159, 'ab', 7, 'xyz', 'it''s', 1234567), format('%d%%', 50), printf('%s', NULL), printf(NULL)"
     want = sqlite3.connect(":memory:").execute(sql).fetchall()
@@ -200,6 +219,16 @@ def test_memory_is_capped(db):
                          "SELECT count(*) FROM (SELECT DISTINCT printf('%030d', x) FROM r)")
         assert out.status == "limit" and "memory" in out.detail
         assert sb.run(db, "SELECT 1").rows == [(1,)]
+
+
+def test_a_worker_that_dies_is_reported_and_replaced(db, sandbox):
+    assert sandbox.run(db, "SELECT 1").ok
+    sandbox._proc.kill()
+    sandbox._proc.wait()
+    assert sandbox.run(db, "SELECT 2").rows == [(2,)]
+    with Sandbox(Limits(memory_bytes=64 * 2**20, wall_seconds=30)) as sb:  # too little for the interpreter
+        out = sb.run(db, "SELECT 1")
+        assert out.status in ("crash", "ok")
 
 
 def test_result_rows_and_bytes_are_capped(db):

@@ -56,30 +56,63 @@ LIMITS = {
 }
 PROGRESS_STEP = 1000  # VM instructions between two calls of the progress handler
 
-# printf's %c with a precision repeats the character that many times, in one VM
-# instruction, and keeps counting past SQLite's length limit (2**31 repeats: about a
-# minute the instruction budget cannot see). printf and format are wrapped: such a format
-# is refused; any other is handed to the built-in on a second, empty connection.
+# Built-ins whose one call (one VM instruction, invisible to the budget) can run for
+# minutes: printf's %c with a precision repeats the character that many times and keeps
+# counting past SQLite's length limit (2**31 repeats: about a minute); instr, replace and
+# trim with a set of characters compare naively, in time the product of their two
+# arguments' lengths. They are wrapped: a refused call stops the query (status "limit"),
+# any other is handed to the built-in itself on a second, empty connection.
 _CONVERSION = re.compile(r"%%|%[-+ #!0,]*(?:\*|\d*)(\.(?:\*|\d*))?l{0,2}(.)", re.DOTALL)
-_PRINTF_SQL = {n: "SELECT printf(" + ", ".join("?" * n) + ")" for n in range(1, 101)}
+MAX_QUADRATIC = 2**30  # instr / replace / trim: the most length(X) * length(Y) let run
+QUADRATIC = {"instr": 2, "replace": 3, "trim": 2, "ltrim": 2, "rtrim": 2}
 
 
 class _Refused(Exception):
     pass
 
 
-def _guarded_printf(aux, stopped: list):
-    def printf(*args):
-        fmt = args[0] if args else None
-        if isinstance(fmt, str):
-            for m in _CONVERSION.finditer(fmt):
-                if m.group(2) == "c" and m.group(1) is not None:
-                    stopped.append("printf with a precision on %c (a repeat count)")
-                    raise _Refused()
-        if not args:
-            return aux.execute("SELECT printf()").fetchone()[0]
-        return aux.execute(_PRINTF_SQL[len(args)], args).fetchone()[0]
-    return printf
+def _guards(aux, stopped: list) -> dict:
+    calls: dict[tuple, str] = {}
+
+    def builtin(name, args):
+        key = (name, len(args))
+        if key not in calls:
+            calls[key] = f"SELECT {name}({', '.join('?' * len(args))})"
+        try:
+            return aux.execute(calls[key], args).fetchone()[0]
+        except sqlite3.Error as e:  # the built-in's own error ("string or blob too big")
+            stopped.append(_classify(str(e)))
+            raise _Refused() from None
+
+    def printf_like(name):
+        def call(*args):
+            fmt = args[0] if args else None
+            if isinstance(fmt, str):
+                for m in _CONVERSION.finditer(fmt):
+                    if m.group(2) == "c" and m.group(1) is not None:
+                        stopped.append(("limit", f"{name} with a precision on %c (a repeat count)"))
+                        raise _Refused()
+            return builtin(name, args)
+        return call
+
+    def quadratic(name):
+        def call(*args):
+            x, y = args[0], args[1]
+            if isinstance(x, (str, bytes)) and isinstance(y, (str, bytes)) and len(x) * len(y) > MAX_QUADRATIC:
+                stopped.append(("limit", f"{name} of {len(x)} by {len(y)} characters (more than {MAX_QUADRATIC} comparisons)"))
+                raise _Refused()
+            return builtin(name, args)
+        return call
+
+    out = {(name, -1): printf_like(name) for name in ("printf", "format")}
+    out.update({(name, n): quadratic(name) for name, n in QUADRATIC.items()})
+    return out
+
+
+def _classify(msg: str) -> tuple[str, str]:
+    """A SQLite error: a limit reached, or an error of the query itself."""
+    limit = any(k in msg for k in ("out of memory", "too big", "too many", "too large", "stack overflow"))
+    return ("limit" if limit else "error"), msg
 
 
 def _read(stream) -> dict | None:
@@ -139,9 +172,8 @@ def _run(req: dict) -> dict:
             conn.text_factory = lambda b: b.decode(errors="ignore")
         aux = sqlite3.connect(":memory:", isolation_level=None)
         aux.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, int(req["max_length"]))
-        printf = _guarded_printf(aux, stopped)
-        for name in ("printf", "format"):
-            conn.create_function(name, -1, printf, deterministic=True)
+        for (name, nargs), guard in _guards(aux, stopped).items():
+            conn.create_function(name, nargs, guard, deterministic=True)
         conn.set_authorizer(authorize)
         conn.set_progress_handler(progress, PROGRESS_STEP)
         rows, size = [], 0
@@ -164,15 +196,13 @@ def _run(req: dict) -> dict:
             if denied:
                 return {"status": "denied", "detail": denied[0]}
             if stopped:
-                return {"status": "limit", "detail": stopped[0]}
+                return {"status": stopped[0][0], "detail": stopped[0][1]}
             if steps[0] > budget_steps:
                 return {"status": "limit", "detail": f"instruction budget of {req['max_instructions']} exceeded"}
-            msg = str(e)
-            if any(k in msg for k in ("out of memory", "too big", "too many", "too large", "stack overflow")):
-                return {"status": "limit", "detail": msg}
-            if "one statement at a time" in msg:
+            if "one statement at a time" in str(e):
                 return {"status": "denied", "detail": "multiple statements"}
-            return {"status": "error", "detail": msg}
+            status, detail = _classify(str(e))
+            return {"status": status, "detail": detail}
         except MemoryError:
             return {"status": "limit", "detail": "memory cap reached"}
         except (ValueError, OverflowError) as e:  # a NUL in the query, a value Python cannot hold
