@@ -54,7 +54,9 @@ def test_reads_work(db, sandbox):
 
 @pytest.mark.parametrize("sql", ["INSERT INTO t VALUES (1, 'x')", "UPDATE t SET a = 0", "DELETE FROM t",
                                  "DROP TABLE t", "CREATE TABLE x (a)", "ALTER TABLE t ADD COLUMN c", "REPLACE INTO t VALUES (1, 'x')",
-                                 "CREATE INDEX i ON t(a)", "REINDEX", "ANALYZE"])
+                                 "CREATE INDEX i ON t(a)", "REINDEX", "ANALYZE",
+                                 "WITH x AS (SELECT 1) INSERT INTO t SELECT 1, 'x' FROM x", "WITH x AS (SELECT 1) DELETE FROM t",
+                                 "WITH x AS (SELECT 1) UPDATE t SET a = 0"])
 def test_writes_are_denied_and_the_file_is_untouched(db, sandbox, sql):
     before = _fingerprint(db)
     out = sandbox.run(db, sql)
