@@ -229,6 +229,8 @@ def main() -> None:
             answer = _run(req)
         except MemoryError:
             answer = {"status": "limit", "detail": "memory cap reached"}
+        except Exception as e:  # the worker outlives anything a query does to it
+            answer = {"status": "error", "detail": f"{type(e).__name__}: {e}"}
         _write(stdout, answer)
 
 

@@ -197,6 +197,9 @@ class Sandbox:
             return Outcome("crash", None, "the worker process ended (memory cap or a signal)")
         if answer == "timeout":
             return Outcome("timeout", None, f"killed after {self.limits.wall_seconds:g} s")
+        if not isinstance(answer, dict) or not isinstance(answer.get("rows", []), list):
+            self._kill()
+            return Outcome("crash", None, "the worker answered out of protocol")
         status = answer.get("status")
         if status == "open_error":
             raise InvalidInputError(f"sql: cannot open {database!s} as a SQLite database: {answer.get('detail')}")
@@ -223,4 +226,8 @@ class Sandbox:
             if len(buf) >= 4:
                 need = 4 + struct.unpack(">I", buf[:4])[0]
                 if len(buf) >= need:
-                    return json.loads(buf[4:need])
+                    try:
+                        return json.loads(buf[4:need])
+                    except ValueError:  # not what the worker writes: trust nothing more from it
+                        self._kill()
+                        return None
