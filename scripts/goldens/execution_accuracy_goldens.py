@@ -147,6 +147,12 @@ HANDMADE = [  # (prediction, gold, database)
 ]
 
 
+PIECES = ["distinct", "DISTINCT", "Distinct", " ", "\n", "\t", "'", '"', "`", "[", "]", "(", ")", ".", ",", "--", "# ", "#",
+          "/*", "*/", "$", "$$", "$a$", "@", ":", "?", "\\", "a", "x1", "1", "2.5", "é", "_", "select", "from", "t", "''",
+          '""', "e", "-", "*", "%s", "::", "distinct(", "t.distinct", "distinct$", "1e5", "0x1f", "N", "nulls first",
+          "order by", "as", "case", "end", "´", "12", ".5", "in", "join", "left join", "\r"]
+
+
 def main(refs: str) -> None:
     sys.path.insert(0, refs)
     import bird_evaluation
@@ -185,6 +191,14 @@ def main(refs: str) -> None:
     ]
     for _ in range(200):
         distinct_cases.append(_query(rng).replace("SELECT ", rng.choice(["SELECT DISTINCT ", "select distinct ", "SELECT "]), 1))
+    # strings of lexer-significant pieces (quotes, comments, dollar quotes, numbers, dots),
+    # single statements only (several are refused, never run)
+    fuzz = 0
+    while fuzz < 1500:
+        q = "".join(rng.choice(PIECES) for _ in range(rng.randint(1, 12)))
+        if len(sqlparse.parse(q)) == 1:
+            distinct_cases.append(q)
+            fuzz += 1
     remove = [[q, parse.remove_distinct(q)] for q in distinct_cases]
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps({

@@ -40,13 +40,77 @@ REFERENCES = {"spider-test-suite": "test-suite-sql-eval@e97acc5+sqlparse-0.6.1",
 
 # -- the queries as test-suite-sql-eval rewrites them ---------------------------------------
 _CUR_YEAR = re.compile(r"YEAR\s*\(\s*CURDATE\s*\(\s*\)\s*\)\s*", re.IGNORECASE)
-# sqlparse's lexer, as far as it decides which characters make a word token: comments,
-# quoted strings and names are single tokens; a word is a letter or _ then letters, digits, _ $ #.
-_TOKENS = re.compile(
-    r"(?P<skip>(?:--|# ).*?(?:\r\n|\r|\n|$)|/\*.*?\*/|'(?:''|\\'|[^'])*'|\"(?:\"\"|\\\"|[^\"])*\"|`(?:``|[^`])*`"
-    r"|(?<![\w\])])\[[^\]\[]+\]|(?:@|##|#)[A-ZÀ-Ü]\w+|(?<!\w)[$:?]\w+|\\\w+|\d+\w*)"
-    r"|(?P<word>[_A-ZÀ-Ü][_$#\w]*)",
-    re.IGNORECASE | re.DOTALL | re.UNICODE)
+# Which "distinct" is a token: sqlparse 0.6.1's lexer (BSD-3, python-sqlparse authors)
+# decides, trying at each position, in this order, rules that give the same token
+# boundaries as its own (its token types do not matter here); _WORD_RULES index the rules
+# whose token may be the word itself.
+_I = re.IGNORECASE | re.UNICODE
+_L = "A-ZÀ-Ü"
+_RULES = [re.compile(r, _I) for r in (
+    r"(--|# ).*?(\r\n|\r|\n|$)",
+    r"(\r\n|\r|\n)", r"\s+?", r":=", r"::", r"\*",
+    r"`(``|[^`])*`", r"´(´´|[^´])*´",
+    r"\?", r"%(\(\w+\))?s", r"(?<!\w)[$:?]\w+", r"\\\w+",
+    r"(CASE|IN|VALUES|USING|FROM|AS)\b", r"(@|##|#)[" + _L + r"]\w+",
+    r"[" + _L + r"]\w*(?=\s*\.(?!\d))", r"(?<=\.)[" + _L + r"]\w*", r"[" + _L + r"]\w*(?=\()",
+    r"-?0x[\dA-F]+", r"-?\d+(\.\d+)?E-?\d+", r"(?![_" + _L + r"])-?(\d+(\.\d*)|\.\d+)(?![_" + _L + r"])",
+    r"(?![_" + _L + r"])-?\d+(?![_" + _L + r"])",
+    r"'(''|\\'|[^'])*'", r'"(""|\\"|[^"])*"', r'(""|".*?[^\\]")', r"(?<![\w\])])(\[[^\]\[]+\])",
+    r"((LEFT\s+|RIGHT\s+|FULL\s+)?(INNER\s+|OUTER\s+|STRAIGHT\s+)?|(CROSS\s+|NATURAL\s+)?)?JOIN\b",
+    r"END(\s+IF|\s+LOOP|\s+WHILE|\s+FOR|\s+CASE)?\b", r"IF\s+(NOT\s+)?EXISTS\b", r"NOT\s+NULL\b",
+    r"(ASC|DESC)(\s+NULLS\s+(FIRST|LAST))?\b", r"(ASC|DESC)\b", r"NULLS\s+(FIRST|LAST)\b", r"UNION\s+ALL\b",
+    r"CREATE(\s+OR\s+REPLACE)?\b", r"DOUBLE\s+PRECISION\b", r"GROUP\s+BY\b", r"ORDER\s+BY\b", r"PRIMARY\s+KEY\b",
+    r"HANDLER\s+FOR\b", r"GO(\s\d+)\b", r"(LATERAL\s+VIEW\s+)(EXPLODE|INLINE|PARSE_URL_TUPLE|POSEXPLODE|STACK)\b",
+    r"(AT|WITH')\s+TIME\s+ZONE\s+'[^']+'", r"(NOT\s+)?(LIKE|ILIKE|RLIKE)\b", r"(NOT\s+)?(REGEXP)(\s+(BINARY))?\b",
+    r"\w[$#\w]*", r"[;:()\[\],\.]", r"(\->>?|#>>?|@>|<@|\?\|?|\?&|\-|#\-)", r"[<>=~!]+", r"[+/@#%^&|^-]+",
+)]
+_DOLLAR = re.compile(r"(?=(\$(?:[_" + _L + r"]\w*)?\$))", _I)
+_DOLLAR_OPENS = re.compile(r'(?<![\w"$])', re.UNICODE)
+
+
+def _spans(text: str) -> tuple[dict, dict]:
+    """Dollar-quoted literals and /* */ comments: where each may open, and each closer's
+    positions (sqlparse pairs them when the lexer reaches an opener)."""
+    openers: dict[int, tuple[int, str]] = {}
+    closers: dict[str, list[int]] = {}
+    if "$" in text:
+        for m in _DOLLAR.finditer(text):
+            tag = m.group(1)
+            closers.setdefault(tag, []).append(m.start())
+            if _DOLLAR_OPENS.match(text, m.start()):
+                openers[m.start()] = (m.start() + len(tag), tag)
+    if "/*" in text:
+        for m in re.finditer(r"/\*", text):
+            openers[m.start()] = (m.end(), "*/")
+        closers["*/"] = [m.start() for m in re.finditer(r"\*/", text)]
+    return openers, closers
+
+
+def _token_ends(text: str):
+    """Each token's (start, end), as sqlparse's lexer cuts ``text``."""
+    from bisect import bisect_left
+
+    openers, closers = _spans(text)
+    pos, n = 0, len(text)
+    while pos < n:
+        if pos in openers:
+            after, tag = openers[pos]
+            starts = closers.get(tag, [])
+            i = bisect_left(starts, after)
+            if i < len(starts):
+                end = starts[i] + len(tag)
+                yield pos, end
+                pos = end
+                continue
+        for rule in _RULES:
+            m = rule.match(text, pos)
+            if m:
+                yield pos, m.end()
+                pos = m.end()
+                break
+        else:
+            yield pos, pos + 1
+            pos += 1
 
 
 def postprocess(query: str) -> str:
@@ -54,13 +118,13 @@ def postprocess(query: str) -> str:
 
 
 def remove_distinct(query: str) -> str:
-    """test-suite-sql-eval's ``remove_distinct``: every token whose text is ``distinct``
-    (any case) dropped, strings, quoted names and comments left alone."""
+    """test-suite-sql-eval's ``remove_distinct``: every sqlparse token whose text is
+    ``distinct`` (any case) dropped; strings, quoted names and comments are tokens whole."""
     out, last = [], 0
-    for m in _TOKENS.finditer(query):
-        if m.group("word") is not None and m.group("word").lower() == "distinct":
-            out.append(query[last:m.start()])
-            last = m.end()
+    for start, end in _token_ends(query):
+        if end - start == 8 and query[start:end].lower() == "distinct":
+            out.append(query[last:start])
+            last = end
     out.append(query[last:])
     return "".join(out)
 
