@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import nlgmetrics
-from nlgmetrics.errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
+from nlgmetrics.errors import IncompatibleStatsError, InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
 from nlgmetrics.metrics.execution_accuracy import remove_distinct, spider_result_eq
 
 GOLDENS = json.loads((Path(__file__).parent / "goldens" / "execution_accuracy" / "goldens.json").read_text())
@@ -119,7 +119,12 @@ def test_details_counts_and_merging(databases):
     merged.update(preds[2:], golds[2:], [gamma] * 2)
     assert merged.compute().score == 0.25
     assert list(metric.sentence_scores(preds, golds, [gamma] * 4)) == [1.0, 0.0, 0.0, 0.0]
-    assert "vm:10000000" in str(s.signature) or "10000000" in str(s.signature)
+    assert str(s.signature).startswith("flavour:spider-test-suite|distinct:remove|budget:10000000|rows:1000000|ref:test-suite-sql-eval@e97acc5")
+    other = nlgmetrics.load("execution_accuracy", max_instructions=10**6).update(preds[:1], golds[:1], [gamma])
+    with pytest.raises(IncompatibleStatsError):  # a different budget is a different number
+        metric.merge(other)
+    bird = nlgmetrics.load("execution_accuracy", flavour="bird", **LIMITS)
+    assert str(bird.signature()).startswith("flavour:bird|budget:10000000|rows:1000000|ref:bird-evaluation@dec31ae")
 
 
 def test_bird_gold_failure_scores_zero_and_spider_gold_failure_is_an_error(databases):

@@ -286,7 +286,7 @@ class ExecutionAccuracy(Metric):
                              wall_seconds=wall_seconds).checked()
 
     def _signature_items(self) -> dict[str, Any]:
-        return {"flavour": self.flavour, "distinct": "keep" if self.keep_distinct else "remove",
+        return {"flavour": self.flavour, "distinct": None if self.flavour == "bird" else "keep" if self.keep_distinct else "remove",
                 "budget": self.limits.max_instructions, "rows": self.limits.max_rows, "ref": REFERENCES[self.flavour]}
 
     def _abbreviations(self) -> dict[str, str]:
