@@ -139,6 +139,7 @@ _EXPORTS: dict[str, str] = {
     # QA and benchmark aggregates as registry metrics
     "MathEquiv": ".metrics.math_equiv",
     "PassAtKMetric": ".metrics.pass_at_k", "pass_at_k": ".metrics.pass_at_k",
+    "ExecutionAccuracy": ".metrics.execution_accuracy",
     "MultipleChoice": ".metrics.multiple_choice", "read_lm_eval_samples": ".metrics.multiple_choice",
     "AvgAtKMetric": ".metrics._sampling_metrics", "MajAtKMetric": ".metrics._sampling_metrics",
     "PassHatKMetric": ".metrics._sampling_metrics", "GPassAtKMetric": ".metrics._sampling_metrics", "avg_at_k": ".metrics.sampling", "maj_at_k": ".metrics.sampling",

@@ -256,6 +256,7 @@ for _entry in [
     ("lm_eval_qasper", _M + "lm_eval_qa:LmEvalQasper", "lm-eval 0.4.13 qasper_freeform f1_abstractive (SQuAD v1.1 token F1 vs the one answer, mean)", ()),
     ("math_equiv", _M + "math_equiv:MathEquiv", "MATH answer equivalence as lm-eval 0.4.13's hendrycks_math / minerva_math exact_match (minerva: extra [math], SymPy within a fixed budget)", ("hendrycks", "minerva")),
     ("ifeval", _M + "ifeval:IFEval", "IFEval prompt/instruction-level strict/loose accuracies as lm-eval 0.4.13 (update(responses, docs); langdetect seeded; extra [ifeval])", (), "ifeval", ("ifeval", "nltk")),
+    ("execution_accuracy", _M + "execution_accuracy:ExecutionAccuracy", "text-to-SQL execution accuracy as test-suite-sql-eval / BIRD, queries run in a read-only sandbox (update(predictions, golds, db_paths))", ("spider-test-suite", "bird"), "sql"),
     ("lm_eval_xquad", _M + "lm_eval_qa:LmEvalXQuAD", "lm-eval 0.4.13 xquad / norquad f1 and exact_match (SQuAD v2.0 comparison vs the first answer, mean)", ("xquad", "norquad")),
 ]:
     register(*_entry)
