@@ -395,6 +395,77 @@ def wer_cer(args, tmp: Path) -> None:
             f"floor: one bit-parallel Levenshtein distance per pair over {'tokens' if task == 'edit' else 'bytes'}")
 
 
+def one_thread(fn):
+    """``fn`` with the peer's Rust thread pool held to one thread (set before the pool starts,
+    in the timing child): the 1-thread columns compare single-threaded work."""
+    def run():
+        os.environ["RAYON_NUM_THREADS"] = "1"
+        return fn()
+    return run
+
+
+def wer_compiled(args, tmp: Path) -> None:
+    """WER and CER against the compiled peers: werx (Rust) and fastwer (C++)."""
+    import fastwer
+    import werx
+
+    from nlgmetrics import CER, WER
+
+    hyps, refs = mt_pairs(args.mt_n)
+    path = pairs_file(hyps, refs, tmp)
+
+    def agree():
+        w = WER().corpus_score(hyps, refs).score
+        assert w == werx.wer(refs, hyps), (w, werx.wer(refs, hyps))
+        assert round(100 * w, 4) == fastwer.score(hyps, refs), (w, fastwer.score(hyps, refs))
+        c = CER().corpus_score(hyps, refs).score
+        assert round(100 * c, 4) == fastwer.score(hyps, refs, char_level=True), (c, fastwer.score(hyps, refs, char_level=True))
+
+    checked("WER/CER differ from werx or fastwer", agree)
+    wer1 = timed_case(lambda: WER(n_threads=1).corpus_score(hyps, refs).score, args.repeat)
+    wer = timed_case(lambda: WER().corpus_score(hyps, refs).score, args.repeat)
+    f1, fa = floors("edit", path, args.repeat)
+    row(f"corpus WER, {len(hyps):,} synthetic MT pairs", "werx 0.3.1 wer (Rust; its pool held to 1 thread)", wer1, wer,
+        timed_case(one_thread(lambda: werx.wer(refs, hyps)), args.repeat), f1, fa, "werx agrees exactly")
+    row(f"corpus WER, {len(hyps):,} synthetic MT pairs", "fastwer 0.2.0 score (C++)", wer1, wer,
+        timed_case(lambda: fastwer.score(hyps, refs), args.repeat), f1, fa, "fastwer prints a percentage rounded to 4 decimals; ours rounded the same way agrees")
+    cer1 = timed_case(lambda: CER(n_threads=1).corpus_score(hyps, refs).score, args.repeat)
+    cer = timed_case(lambda: CER().corpus_score(hyps, refs).score, args.repeat)
+    f1, fa = floors("edit-chars", path, args.repeat)
+    row(f"corpus CER, {len(hyps):,} synthetic MT pairs", "fastwer 0.2.0 score(char_level=True) (C++)", cer1, cer,
+        timed_case(lambda: fastwer.score(hyps, refs, char_level=True), args.repeat), f1, fa, "fastwer's rounded percentage agrees")
+
+
+def rouge_rust(args, tmp: Path) -> None:
+    """ROUGE-1/2/L against rouge-rust (``fast_rouge``), the other Rust rouge-score."""
+    sys.path.insert(0, str(REPO / "benches"))
+    from bench_rouge import cnndm
+
+    import fast_rouge
+
+    from nlgmetrics import ROUGE
+
+    types = ["rouge1", "rouge2", "rougeL"]
+    preds, refs = cnndm(args.rouge_n)
+    refs1 = [[r] for r in refs]
+
+    def agree():  # each type's F-measure per pair, == (both follow rouge-score)
+        peer = fast_rouge.score_batch_flat(refs[:2000], preds[:2000])
+        for t in types:
+            ours = ROUGE(rouge_types=[t]).sentence_scores(preds[:2000], refs1[:2000]).tolist()
+            want = getattr(peer, f"{t}_fmeasure")
+            bad = [i for i, (a, b) in enumerate(zip(ours, want)) if a != b]
+            assert not bad, (t, len(bad), bad[:3], [(ours[i], want[i]) for i in bad[:3]])
+
+    checked("ROUGE differs from rouge-rust", agree)
+    ours1 = timed_case(lambda: ROUGE(rouge_types=types, n_threads=1).stats(preds, refs1), args.repeat)
+    ours = timed_case(lambda: ROUGE(rouge_types=types).stats(preds, refs1), args.repeat)
+    ref = timed_case(one_thread(lambda: fast_rouge.score_batch_flat(refs, preds)), args.repeat)
+    f1, fa = floors("rouge", write_pairs(preds, refs1, tmp), args.repeat)
+    row(f"ROUGE-1/2/L, CNN/DM {len(preds):,} pairs, no stemmer", f"rouge-rust {fast_rouge.__version__} score_batch_flat (Rust; its pool held to 1 thread)", ours1, ours, ref, f1, fa,
+        "floor: as the rouge-score-rs row")
+
+
 def corpus_ter(args, tmp: Path) -> None:
     import sacrebleu
 
@@ -565,7 +636,8 @@ def main() -> None:
     ap.add_argument("--ter-peer-n", type=int, default=1_000)
     ap.add_argument("--bertscore-n", type=int, default=256)
     ap.add_argument("--cases", nargs="*", default=["corpus_bleu", "corpus_bleu_rs", "sentence_bleu", "corpus_chrf", "sentence_chrf", "wer_cer", "corpus_ter", "bertscore",
-                                                   "rouge", "nist", "distinct", "auc", "meteor", "startup"])
+                                                   "rouge", "nist", "distinct", "auc", "meteor", "startup",
+                                                   "wer_compiled", "rouge_rust"])
     args = ap.parse_args()
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
