@@ -118,7 +118,7 @@ def build_parser(only: str | None = None, families: frozenset[str] | None = None
         sub.add_parser("list", help="list metrics, flavours and tokenizers")
     # --- classification: `nlgmetrics classify` (code in cli/classify.py) ---
     if only in (None, "classify"):
-        from .classify import add_parser as _add_classify_parser
+        from .classify_options import add_parser as _add_classify_parser
 
         _add_classify_parser(sub)
     # --- end classification ---
