@@ -82,6 +82,7 @@ def _runs(p: dict[str, str]) -> list[tuple[str, list[str]]]:
         raise SystemExit(f"no one-line row for: {', '.join(sorted(missing))}")
     rows = [
         ("python -c pass (the interpreter alone)", ["-c", "pass"]),
+        ("python -c 'import numpy' (what the numpy rows pay for it)", ["-c", "import numpy"]),
         ("import nlgmetrics + one corpus BLEU", ["-c", f"import nlgmetrics; nlgmetrics.bleu([{SENTENCE!r}], [[{SENTENCE!r}]])"]),
         ("nlgmetrics --help", [*nm, "--help"]),
     ]
