@@ -20,7 +20,7 @@ FLAVOURS: dict[str, tuple[str, ...]] = {
 }
 
 # nlgmetrics.classification's metric functions (checked against the package's __all__ by
-# tests/test_registry_list.py; importing it here would load numpy for `list`)
+# tests/test_cli_startup_modules.py; importing it here would load numpy for `list`)
 CLASSIFICATION = (
     "accuracy_score", "balanced_accuracy_score", "precision_score", "recall_score", "f1_score", "fbeta_score",
     "precision_recall_fscore_support", "confusion_matrix", "multilabel_confusion_matrix", "roc_auc_score",
