@@ -9,6 +9,12 @@ under 100 ms wall on an idle machine.
     python benches/bench_startup.py [--runs 11] [--markdown] [--only score squad]
 
 Run it with PYTHONPATH pointing at another checkout's python/ to time that one.
+
+The children compile each module once into a private bytecode cache (PYTHONPYCACHEPREFIX, a
+temporary folder; the warm-up run fills it), as an installed package has its ``.pyc``
+files: a PYTHONDONTWRITEBYTECODE environment would otherwise time the compiler on every run.
+Every subcommand of ``nlgmetrics`` (cli/main.py's COMMANDS) and the ``sacrebleu-nm``
+script have a ``--help`` row and a one-line row; a subcommand without a row stops the bench.
 """
 
 from __future__ import annotations
@@ -41,9 +47,9 @@ def _inputs(d: str) -> dict[str, str]:
         "squad.json": json.dumps({"version": "1.1", "data": [{"title": "t", "paragraphs": [{"context": SENTENCE, "qas": [
             {"id": "q1", "question": "who sat?", "answers": [{"text": "the cat", "answer_start": 0}]}]}]}]}),
         "squad_pred.json": json.dumps({"q1": "the cat"}),
-        "cmrc.json": json.dumps({"version": "v1.0", "data": [{"title": "t", "paragraphs": [{"id": "p", "context": "猫坐在垫子上", "qas": [
-            {"id": "q1", "question": "谁坐着？", "answers": [{"text": "猫", "answer_start": 0}]}]}]}]}, ensure_ascii=False),
-        "cmrc_pred.json": json.dumps({"q1": "猫"}, ensure_ascii=False),
+        "cmrc.json": json.dumps({"version": "v1.0", "data": [{"title": "t", "paragraphs": [{"id": "p", "context": "2008年，猫坐在垫子上", "qas": [
+            {"id": "q1", "question": "哪一年？", "answers": [{"text": "2008年", "answer_start": 0}]}]}]}]}, ensure_ascii=False),
+        "cmrc_pred.json": json.dumps({"q1": "2008年"}, ensure_ascii=False),
     }
     paths = {}
     for name, text in files.items():
@@ -66,27 +72,43 @@ def _runs(p: dict[str, str]) -> list[tuple[str, list[str]]]:
         "coco": ["coco", "-a", p["refs.jsonl"], "-R", p["caps.tsv"]],
         "report": ["report", "-m", "bleu", "-r", p["ref"], "-i", p["hyp"], "-o", p["page"], "--overwrite"],
         "sacrebleu": ["sacrebleu", p["ref"], "-i", p["hyp"]],
-        "squad": ["squad", "-d", p["squad.json"], "-p", p["squad_pred.json"]],
+        "squad": ["squad", p["squad.json"], p["squad_pred.json"]],
         "cmrc2018": ["cmrc2018", p["cmrc.json"], p["cmrc_pred.json"]],
     }
+    from nlgmetrics.cli.main import COMMANDS
+
+    missing = set(COMMANDS) - set(one_line)
+    if missing:
+        raise SystemExit(f"no one-line row for: {', '.join(sorted(missing))}")
     rows = [
         ("python -c pass (the interpreter alone)", ["-c", "pass"]),
+        ("python -c 'import numpy' (what the numpy rows pay for it)", ["-c", "import numpy"]),
         ("import nlgmetrics + one corpus BLEU", ["-c", f"import nlgmetrics; nlgmetrics.bleu([{SENTENCE!r}], [[{SENTENCE!r}]])"]),
         ("nlgmetrics --help", [*nm, "--help"]),
     ]
     for command, argv in one_line.items():
         rows.append((f"nlgmetrics {command} --help", [*nm, command, "--help"]))
         rows.append((f"nlgmetrics {command}, one line", [*nm, *argv]))
+    script = ["-c", "import sys; from nlgmetrics.__main__ import run_sacrebleu; sys.argv[0] = 'sacrebleu-nm'; run_sacrebleu()"]
+    rows.append(("sacrebleu-nm --help", [*script, "--help"]))
+    rows.append(("sacrebleu-nm REF < HYP, one line", [*script, p["ref"], "<", p["hyp"]]))
     return rows
 
 
-def _time(args: list[str], runs: int, cwd: str) -> tuple[float, float]:
-    """Median wall and CPU milliseconds of ``runs`` fresh processes (after one warm-up)."""
+def _time(args: list[str], runs: int, cwd: str, env: dict[str, str]) -> tuple[float, float]:
+    """Median wall and CPU milliseconds of ``runs`` fresh processes (after one warm-up);
+    ``"<", FILE`` at the end of ``args`` is the child's stdin."""
+    stdin_path = None
+    if len(args) >= 2 and args[-2] == "<":
+        args, stdin_path = args[:-2], args[-1]
     walls, cpus = [], []
     for i in range(runs + 1):
+        stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+        done = subprocess.run([sys.executable, *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=stdin, env=env)
+        if stdin_path:
+            stdin.close()
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if done.returncode != 0:
@@ -105,8 +127,10 @@ def main() -> None:
     opts = ap.parse_args()
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as d:
+        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONSTARTUP")}
+        env["PYTHONPYCACHEPREFIX"] = os.path.join(d, "pycache")
         runs = [(name, args) for name, args in _runs(_inputs(d)) if opts.only is None or any(t in name for t in opts.only)]
-        rows = [(name, *_time(args, opts.runs, d)) for name, args in runs]
+        rows = [(name, *_time(args, opts.runs, d, env)) for name, args in runs]
     load_after = os.getloadavg()[0]
     if opts.markdown:
         print(f"### CLI start-up (Python {platform.python_version()}, median of {opts.runs} fresh processes, load average {load:.1f} before, {load_after:.1f} after)\n")

@@ -118,7 +118,7 @@ def build_parser(only: str | None = None, families: frozenset[str] | None = None
         sub.add_parser("list", help="list metrics, flavours and tokenizers")
     # --- classification: `nlgmetrics classify` (code in cli/classify.py) ---
     if only in (None, "classify"):
-        from .classify import add_parser as _add_classify_parser
+        from .classify_options import add_parser as _add_classify_parser
 
         _add_classify_parser(sub)
     # --- end classification ---
@@ -552,37 +552,6 @@ def _emit(args: argparse.Namespace, results: list[dict[str, Any]], out) -> None:
                 out.write(f"{prefix}{r['_text']}\n{' ' * len(prefix)}{r['signature']}\n")
 
 
-# nlgmetrics.classification's metric functions (the list is checked against the package's
-# __all__ by tests/test_registry_list.py; importing it here would load numpy for `list`)
-_CLASSIFICATION = (
-    "accuracy_score", "balanced_accuracy_score", "precision_score", "recall_score", "f1_score", "fbeta_score",
-    "precision_recall_fscore_support", "confusion_matrix", "multilabel_confusion_matrix", "roc_auc_score",
-    "roc_curve", "precision_recall_curve", "average_precision_score", "auc", "mean_average_precision",
-    "matthews_corrcoef", "mcc_from_confusion", "cohen_kappa_score", "kappa_from_confusion", "brier_score_loss",
-    "binary_calibration_error", "multiclass_calibration_error", "log_loss", "classification_report",
-)
-
-
-def _list(out) -> int:
-    from ..tokenizers import DESCRIPTIONS
-
-    from ..registry import install_hint
-
-    out.write("metrics:\n")
-    for e in available():
-        flav = f" [flavours: {', '.join(e.flavours)}]" if e.flavours else ""
-        missing = e.missing  # the one notion of buildable: scripts/buildable_metrics.py and the demo read it too
-        needs = f" [not buildable here: {install_hint(missing)}]" if missing else ""
-        out.write(f"  {e.name:<12} {e.description}{flav}{needs}\n")
-    out.write("classification (nlgmetrics classify; scikit-learn's numbers):\n")
-    for name in _CLASSIFICATION:
-        out.write(f"  {name}\n")
-    out.write("tokenizers:\n")
-    for name, desc in DESCRIPTIONS.items():
-        out.write(f"  {name:<12} {desc}\n")
-    return 0
-
-
 def subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
     """Every subcommand's parser, by name (the adversarial tests iterate over them)."""
     for action in parser._actions:
@@ -639,7 +608,9 @@ def _dispatch(sub: argparse.ArgumentParser, args: argparse.Namespace, started: A
     if started is not None:
         started()
     if args.command == "list":
-        return _list(out)
+        from .listing import run as _run_list  # the registry's table, no metric module
+
+        return _run_list(out)
     if args.command == "coco":  # captioning family
         from .coco import run as _run_coco
 

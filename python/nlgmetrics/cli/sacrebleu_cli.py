@@ -15,16 +15,21 @@ download fails). ``--download`` succeeds (0) only when the set is cached already
 from __future__ import annotations
 
 import argparse
-import gzip
 import io
-import json
 import os
 import sys
 from collections import defaultdict
-from typing import Any, Sequence
 
-from ..compat.sacrebleu import __version__ as VERSION
-from ..compat.sacrebleu.metrics import BLEU, CHRF, METRICS
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
+if TYPE_CHECKING:
+    from typing import Any, Sequence
+
+# What the parser shows of sacrebleu 2.6 (its version, BLEU's smoothing methods, chrF's
+# defaults) as literals: importing nlgmetrics.compat.sacrebleu loads numpy, which `--help`
+# and `--version` must not wait for. tests/test_cli_startup_modules.py checks them against it.
+VERSION = "2.6.0"
+SMOOTH_METHODS = ("none", "floor", "add-k", "exp")
+CHRF_CHAR_ORDER, CHRF_WORD_ORDER, CHRF_BETA = 6, 0, 2
 
 
 class _Exit(Exception):
@@ -55,15 +60,15 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--metrics", "-m", choices=["bleu", "chrf", "ter"], nargs="+", default=["bleu"], help="Space-delimited list of metrics to compute (Default: bleu)")
     p.add_argument("--sentence-level", "-sl", action="store_true", help="Compute metric for each sentence.")
     b = p.add_argument_group("BLEU related arguments")
-    b.add_argument("--smooth-method", "-s", choices=list(BLEU.SMOOTH_DEFAULTS), default="exp", dest="bleu_smooth_method", help="Smoothing method. (Default: %(default)s)")
+    b.add_argument("--smooth-method", "-s", choices=list(SMOOTH_METHODS), default="exp", dest="bleu_smooth_method", help="Smoothing method. (Default: %(default)s)")
     b.add_argument("--smooth-value", "-sv", type=float, default=None, dest="bleu_smooth_value", help="The smoothing value. Only valid for floor and add-k.")
     b.add_argument("--tokenize", "-tok", choices=["none", "zh", "13a", "intl", "char", "ja-mecab", "ko-mecab", "spm", "flores101", "flores200", "spBLEU-1K"], default=None, dest="bleu_tokenize", help="Tokenization method to use for BLEU.")
     b.add_argument("--lowercase", "-lc", dest="bleu_lowercase", action="store_true", default=False, help="If True, enables case-insensitivity. (Default: %(default)s)")
     b.add_argument("--force", default=False, action="store_true", dest="bleu_force", help="Insist that your tokenized input is actually detokenized.")
     c = p.add_argument_group("chrF related arguments")
-    c.add_argument("--chrf-char-order", "-cc", type=int, default=CHRF.CHAR_ORDER, help="Character n-gram order. (Default: %(default)s)")
-    c.add_argument("--chrf-word-order", "-cw", type=int, default=CHRF.WORD_ORDER, help="Word n-gram order (Default: %(default)s).")
-    c.add_argument("--chrf-beta", type=int, default=CHRF.BETA, help="Determine the importance of recall w.r.t precision. (Default: %(default)s)")
+    c.add_argument("--chrf-char-order", "-cc", type=int, default=CHRF_CHAR_ORDER, help="Character n-gram order. (Default: %(default)s)")
+    c.add_argument("--chrf-word-order", "-cw", type=int, default=CHRF_WORD_ORDER, help="Word n-gram order (Default: %(default)s).")
+    c.add_argument("--chrf-beta", type=int, default=CHRF_BETA, help="Determine the importance of recall w.r.t precision. (Default: %(default)s)")
     c.add_argument("--chrf-whitespace", action="store_true", default=False, help="Include whitespaces when extracting character n-grams. (Default: %(default)s)")
     c.add_argument("--chrf-lowercase", action="store_true", default=False, help="Enable case-insensitivity. (Default: %(default)s)")
     c.add_argument("--chrf-eps-smoothing", action="store_true", default=False, help="Enables epsilon smoothing. (Default: %(default)s)")
@@ -101,6 +106,8 @@ def _error(*lines: str) -> None:
 
 def _open(path: str, encoding: str):
     if path.endswith(".gz"):
+        import gzip
+
         return gzip.open(path, mode="rt", encoding=encoding, newline="\n")
     return open(path, mode="rt", encoding=encoding, newline="\n")
 
@@ -211,6 +218,8 @@ def _results_table(results: dict, signatures: dict, args: argparse.Namespace, ou
                 v = results[key][i]
                 row[key] = v if isinstance(v, str) else v.__dict__
             rows.append(row)
+        import json
+
         out.append(json.dumps(rows, indent=4))
         return
     try:
@@ -462,6 +471,8 @@ def _run(argv: Sequence[str] | None, prog: str | None, out: list[str]) -> int:
                        "For the latter, try cleaning out the cache by typing:\n", f"  rm -r {sacrebleu_dir()}/{args.test_set}\n",
                        "The test sets will be re-downloaded the next time you run sacreBLEU.")
             return 1
+    from ..compat.sacrebleu.metrics import METRICS
+
     metrics = {name.upper(): METRICS[name.upper()](**_prefixed(args, name), references=refs) for name in args.metrics}
     if args.sentence_level:
         metric, system = next(iter(metrics.values())), systems[0]

@@ -23,9 +23,8 @@ _CJK = re.compile("[\u4e00-\u9fa5]")
 
 
 def mixed_segmentation(in_str: str, rm_punc: bool = False) -> list[str]:
-    from .nltk_word_tokenize import word_tokenizer
+    from .nltk_word_tokenize import word_tokenize as tok  # nltk imported only for text that needs it
 
-    tok = word_tokenizer()
     in_str = in_str.lower().strip()
     out: list[str] = []
     temp = ""

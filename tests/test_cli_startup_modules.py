@@ -1,0 +1,185 @@
+"""Every subcommand of every console script, as a user starts it: which heavy modules its
+``--help`` and its run on one-line files load. Help never loads a numeric, plotting, NLP or
+ML stack; a one-line run loads only what its numbers need (numpy where the metric
+computes with it, matplotlib for the report's plots), never nltk, pandas, scipy,
+scikit-learn or torch. ``list`` reads the registry's table without importing a metric.
+
+Module sets, not timings: benches/bench_startup.py measures the time (BENCHMARKS.md).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import nlgmetrics
+from nlgmetrics.cli import listing, sacrebleu_cli
+from nlgmetrics.cli.main import COMMANDS
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# What no `--help` (or `--version`) may load.
+NEVER_FOR_HELP = ["numpy", "nltk", "matplotlib", "torch", "pandas", "scipy", "sklearn", "PIL", "transformers", "punkt"]
+# What no one-line run may load: the stacks none of these numbers needs.
+NEVER_FOR_ONE_LINE = ["nltk", "torch", "pandas", "scipy", "sklearn", "transformers", "punkt"]
+
+SENTENCE = "the cat sat on the mat"
+
+
+def _files(d: Path) -> dict[str, str]:
+    """One-line inputs of every subcommand, written to ``d``."""
+    squad = {"version": "1.1", "data": [{"title": "t", "paragraphs": [{"context": SENTENCE, "qas": [
+        {"id": "q1", "question": "who sat?", "answers": [{"text": "the cat", "answer_start": 0}]}]}]}]}
+    cmrc = {"version": "v1.0", "data": [{"title": "t", "paragraphs": [{"id": "p", "context": "猫坐在垫子上 2008年", "qas": [
+        {"id": "q1", "question": "谁坐着？", "answers": [{"text": "猫 2008", "answer_start": 0}]}]}]}]}
+    texts = {
+        "ref": SENTENCE + "\n", "hyp": "the cat sat on a mat\n", "hyp2": "a cat sat on the mat\n", "hyp3": "the cat sat\n",
+        "human": "system\tscore\nhyp\t0.5\nhyp2\t0.7\nhyp3\t0.2\n",
+        "labels.tsv": "y_true\ty_pred\n1\t1\n",
+        "refs.jsonl": json.dumps({"image_id": 1, "references": [SENTENCE]}) + "\n",
+        "caps.tsv": "1\tthe cat sat on a mat\n",
+        "squad.json": json.dumps(squad), "squad_pred.json": json.dumps({"q1": "the cat"}),
+        "cmrc.json": json.dumps(cmrc, ensure_ascii=False), "cmrc_pred.json": json.dumps({"q1": "猫 2008"}, ensure_ascii=False),
+    }
+    for name, text in texts.items():
+        (d / name).write_text(text, encoding="utf-8")
+    return {name: str(d / name) for name in texts} | {"page": str(d / "page.html")}
+
+
+def one_line_runs(p: dict[str, str]) -> dict[str, list[str]]:
+    """Each subcommand's run on one-line files (the arguments after ``nlgmetrics``)."""
+    return {
+        "score": ["score", "-m", "bleu", "-r", p["ref"], "-i", p["hyp"]],
+        "compare": ["compare", "-m", "bleu", "-r", p["ref"], "-i", p["hyp"], p["hyp2"], "--paired-bs"],
+        "correlate": ["correlate", "-m", "bleu", "-r", p["ref"], "-i", p["hyp"], p["hyp2"], p["hyp3"], "--human", p["human"], "--names", "hyp", "hyp2", "hyp3"],
+        "list": ["list"],
+        "classify": ["classify", "-i", p["labels.tsv"]],
+        "coco": ["coco", "-a", p["refs.jsonl"], "-R", p["caps.tsv"]],
+        "report": ["report", "-m", "bleu", "-r", p["ref"], "-i", p["hyp"], "-o", p["page"], "--overwrite"],
+        "sacrebleu": ["sacrebleu", p["ref"], "-i", p["hyp"]],
+        "squad": ["squad", p["squad.json"], p["squad_pred.json"]],
+        "cmrc2018": ["cmrc2018", p["cmrc.json"], p["cmrc_pred.json"]],
+    }
+
+
+# What a one-line run may load beyond the text path's modules, and why.
+NEEDS = {
+    "compare": {"numpy"},  # the paired resampling
+    "correlate": {"numpy"},  # the correlations and their bootstrap
+    "classify": {"numpy"},  # the metrics' arrays
+    "coco": {"numpy"},  # CIDEr-D, METEOR
+    "report": {"numpy", "matplotlib", "PIL"},  # the plots
+    "sacrebleu": {"numpy"},  # compat.sacrebleu's chrF module
+    "squad": {"numpy"},  # the metric's segment statistics
+    "cmrc2018": {"numpy"},  # the metric's segment statistics
+}
+
+_PROBE = """
+import sys
+report, script, *argv = sys.argv[1:]
+sys.argv = [script, *argv]
+from nlgmetrics.__main__ import run, run_sacrebleu
+try:
+    (run if script == "nlgmetrics" else run_sacrebleu)()
+except SystemExit as e:
+    code = e.code
+with open(report, "w") as f:
+    f.write("\\n".join([repr(code), *sorted(sys.modules)]))
+"""
+
+
+def _loaded(tmp_path: Path, script: str, argv: list[str], stdin: str | None = None) -> set[str]:
+    """sys.modules after the console script ``script`` ran ``argv`` in a fresh interpreter
+    (through its entry point, as ``[project.scripts]`` starts it); it must exit 0."""
+    report = tmp_path / "modules.txt"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONSTARTUP"}
+    done = subprocess.run([sys.executable, "-c", _PROBE, str(report), script, *argv], capture_output=True, text=True,
+                          env=env, timeout=300, cwd=tmp_path, input=stdin)
+    assert done.returncode == 0 and report.exists(), done.stderr[-2000:]
+    code, *modules = report.read_text().splitlines()
+    assert code in ("0", "None"), (code, done.stderr[-2000:])
+    return set(modules)
+
+
+def _heavy(loaded: set[str], names: list[str]) -> list[str]:
+    return sorted(n for n in names if n in loaded)
+
+
+def test_console_scripts_are_the_two_entry_points():
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts == {"nlgmetrics": "nlgmetrics.__main__:run", "sacrebleu-nm": "nlgmetrics.__main__:run_sacrebleu"}
+
+
+def test_every_subcommand_has_a_one_line_run(tmp_path):
+    assert set(one_line_runs(_files(tmp_path))) == set(COMMANDS)
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["--version"], *([c, "--help"] for c in COMMANDS)], ids=lambda a: " ".join(a))
+def test_help_loads_nothing_heavy(tmp_path, argv):
+    loaded = _loaded(tmp_path, "nlgmetrics", argv)
+    assert _heavy(loaded, NEVER_FOR_HELP) == []
+    assert not any(m.startswith("nlgmetrics.metrics.") for m in loaded)  # no metric is built for help
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["--version"]])
+def test_sacrebleu_script_help_loads_nothing_heavy(tmp_path, argv):
+    loaded = _loaded(tmp_path, "sacrebleu-nm", argv)
+    assert _heavy(loaded, NEVER_FOR_HELP) == []
+    assert "nlgmetrics.compat.sacrebleu" not in loaded
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_one_line_run_loads_only_what_its_numbers_need(tmp_path, command):
+    if command == "coco":
+        pytest.importorskip("pycocoevalcap", reason="coco's METEOR needs the [meteor] extra")
+    loaded = _loaded(tmp_path, "nlgmetrics", one_line_runs(_files(tmp_path))[command])
+    assert _heavy(loaded, NEVER_FOR_ONE_LINE) == []
+    assert _heavy(loaded, ["numpy", "matplotlib", "PIL"]) == sorted(NEEDS.get(command, set()) & loaded)
+    if command == "list":
+        assert not any(m.startswith("nlgmetrics.metrics.") for m in loaded)
+
+
+def test_sacrebleu_script_scores_stdin_without_nltk_or_pandas(tmp_path):
+    p = _files(tmp_path)
+    loaded = _loaded(tmp_path, "sacrebleu-nm", [p["ref"]], stdin="the cat sat on a mat\n")
+    assert _heavy(loaded, NEVER_FOR_ONE_LINE) == []
+    assert "nlgmetrics.compat.sacrebleu.metrics" in loaded  # it did score
+
+
+def test_cmrc2018_with_punctuation_still_loads_nltk(tmp_path):
+    """The plain-words path is a shortcut, not a change of tokenizer: text it cannot prove
+    (here ``3.5``) goes through nltk."""
+    p = _files(tmp_path)
+    Path(p["cmrc_pred.json"]).write_text(json.dumps({"q1": "猫 3.5"}, ensure_ascii=False), encoding="utf-8")
+    assert "nltk" in _loaded(tmp_path, "nlgmetrics", ["cmrc2018", p["cmrc.json"], p["cmrc_pred.json"]])
+
+
+# --- the literals that stand for imports ------------------------------------------------
+
+def test_listed_flavours_are_the_classes_flavours():
+    for e in nlgmetrics.available():  # as sets: a family's flavours register in import order
+        assert sorted(listing.flavours(e)) == sorted(e.flavours), e.name
+    assert set(listing.FLAVOURS) == {e.name for e in nlgmetrics.available() if e.declared_flavours is None}
+
+
+def test_listed_classification_functions_are_the_packages():
+    import nlgmetrics.classification as classification
+
+    functions = {n for n in classification.__all__ if callable(getattr(classification, n)) and not isinstance(getattr(classification, n), type)}
+    assert set(listing.CLASSIFICATION) <= set(classification.__all__)
+    assert {n for n in functions if n.endswith(("_score", "_loss", "_error", "_curve", "_matrix", "_report"))} <= set(listing.CLASSIFICATION)
+
+
+def test_sacrebleu_parser_literals_are_compat_sacrebleus():
+    from nlgmetrics.compat import sacrebleu
+    from nlgmetrics.compat.sacrebleu.metrics import BLEU, CHRF
+
+    assert sacrebleu_cli.VERSION == sacrebleu.__version__
+    assert sacrebleu_cli.SMOOTH_METHODS == tuple(BLEU.SMOOTH_DEFAULTS)
+    assert (sacrebleu_cli.CHRF_CHAR_ORDER, sacrebleu_cli.CHRF_WORD_ORDER, sacrebleu_cli.CHRF_BETA) == (CHRF.CHAR_ORDER, CHRF.WORD_ORDER, CHRF.BETA)
