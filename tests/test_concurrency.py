@@ -41,6 +41,23 @@ def _corpus(seed: int = 0) -> tuple[list[str], list[list[str]]]:
 
 
 PREDS, REFS = _corpus()
+
+
+def _sql_database() -> str:
+    """A small SQLite file for execution_accuracy's batches (made once, read-only afterwards)."""
+    import sqlite3
+    import tempfile
+    from pathlib import Path
+
+    path = Path(tempfile.mkdtemp(prefix="nlgm-concurrency-")) / "words.sqlite"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE words (w TEXT, n INTEGER)")
+        conn.executemany("INSERT INTO words VALUES (?, ?)", [(f"w{i}", i % 7) for i in range(50)])
+    conn.close()
+    return str(path)
+
+
+SQL_DB = _sql_database()
 BATCHES = [(PREDS[i : i + BATCH], REFS[i : i + BATCH]) for i in range(0, len(PREDS), BATCH)]
 TABLES = [[["name", w] for w in p.split()[:3]] for p in PREDS]
 
@@ -107,6 +124,9 @@ FEEDERS: dict[str, Callable[[Any, int], Any]] = {
     "avg_at_k": lambda m, k: m.update([[len(w) % 2 for w in p.split()] or [0] for p in BATCHES[k][0]]),
     "maj_at_k": lambda m, k: m.update([p.split() or [""] for p in BATCHES[k][0]], [(p.split() or [""])[0] for p in BATCHES[k][0]]),
     "multiple_choice": lambda m, k: m.update([[-float(len(w)) for w in p.split()] or [0.0] for p in BATCHES[k][0]], [0] * len(BATCHES[k][0]), [p.split() or [""] for p in BATCHES[k][0]]),
+    # text-to-SQL: a query per segment (its word count picks the filter), against a fixed gold
+    "execution_accuracy": lambda m, k: m.update([f"SELECT w FROM words WHERE n = {len(p.split()) % 7}" for p in BATCHES[k][0]],
+                                                ["SELECT w FROM words WHERE n = 3"] * len(BATCHES[k][0]), [SQL_DB] * len(BATCHES[k][0])),
     # IFEval: each response against lm-eval docs of two instructions
     "ifeval": lambda m, k: m.update(BATCHES[k][0], [{"instruction_id_list": ["punctuation:no_comma", "length_constraints:number_words"],
                                                      "kwargs": [{}, {"relation": "at least", "num_words": 4}], "prompt": ""}] * len(BATCHES[k][0])),
