@@ -138,6 +138,11 @@ def test_cli_one_file_and_errors(tmp_path):
     bad.write_text(json.dumps({"pred": "1", "answers": ["no paragraph"], "all_classes": None}) + "\n", encoding="utf-8")
     r = _cli("--jsonl", str(bad), "--preset", "longbench")
     assert r.returncode == 1 and "Paragraph N" in r.stderr and str(bad) in r.stderr and r.stderr.count("\n") == 1
+    classes = tmp_path / "lsht.jsonl"  # a class list of numbers: a data error naming the file
+    classes.write_text(json.dumps({"pred": "1", "answers": ["体育"], "all_classes": [1, 2], "length": 1}) + "\n", encoding="utf-8")
+    for preset in ("longbench", "longbench-e"):
+        r = _cli("--jsonl", str(classes), "--preset", preset)
+        assert r.returncode == 1 and str(classes) in r.stderr and "all_classes" in r.stderr and r.stderr.count("\n") == 1
     empty = tmp_path / "empty"
     empty.mkdir()
     r = _cli("--jsonl", str(empty), "--preset", "longbench")

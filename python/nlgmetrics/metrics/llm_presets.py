@@ -300,8 +300,8 @@ def _longbench_preset(records: list[dict], path: str, n_threads: int) -> dict[st
     preds, answers = [r["pred"] for r in records], [r["answers"] for r in records]
     try:
         return {dataset: longbench(dataset, preds, answers, all_classes, n_threads=n_threads)}
-    except InvalidInputError as e:
-        raise InvalidInputError(f"{path}: {e}") from None
+    except (InvalidInputError, InputTypeError) as e:  # the file is named in the one line
+        raise type(e)(f"{path}: {e}") from None
 
 
 def longbench_e(dataset: str, predictions: Sequence[str], answers: Sequence[Sequence[Any]], lengths: Sequence[Any], all_classes: Sequence[str] | None = None,
@@ -334,8 +334,8 @@ def _longbench_e_preset(records: list[dict], path: str, n_threads: int) -> dict[
     try:
         return {dataset: longbench_e(dataset, [r["pred"] for r in records], [r["answers"] for r in records], [r["length"] for r in records], all_classes,
                                      n_threads=n_threads)}
-    except (InvalidInputError, InvalidOptionError) as e:
-        raise InvalidInputError(f"{path}: {e}") from None
+    except (InvalidInputError, InvalidOptionError, InputTypeError) as e:
+        raise (InputTypeError if isinstance(e, InputTypeError) else InvalidInputError)(f"{path}: {e}") from None
 
 
 def _opencompass_preset(records: list[dict], path: str, n_threads: int) -> dict[str, float]:
