@@ -362,7 +362,7 @@ PRESET_SOURCES: dict[str, str] = {
     "llamafactory": "LLaMA-Factory 0.9.5 ComputeSimilarity (src/llamafactory/train/sft/metric.py), np.mean: predict_results.json",
     "llamafactory-script": "LLaMA-Factory 0.9.5 scripts/eval_bleu_rouge.py, sum(scores) / len(scores)",
     "longbench": "LongBench (THUDM/LongBench, v1) eval.py scorer: every dataset, by file name (fuzzywuzzy 0.18 on difflib for lcc, repobench-p)",
-    "longbench-e": "LongBench (THUDM/LongBench, v1) eval.py --e scorer_e: length buckets",
+    "longbench-e": "LongBench (THUDM/LongBench, v1) eval.py --e scorer_e: length buckets, every dataset, by file name",
     "opencompass": "OpenCompass 0.5.4 JiebaRougeEvaluator (icl_jieba_rouge_evaluator.py): rouge1/rouge2/rougeL x100",
     "evalscope": "evalscope 1.14.1 General QA Rouge (metrics/utils/rouge.py compute_rouge_score_one_sample_zh), mean over samples",
 }
