@@ -147,3 +147,26 @@ def test_cli_one_file_and_errors(tmp_path):
     empty.mkdir()
     r = _cli("--jsonl", str(empty), "--preset", "longbench")
     assert r.returncode == 1 and "no *.jsonl" in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_levenshtein_ratio_lcs_equals_dynamic_programming():
+    """The bit-parallel LCS behind the levenshtein flavour against the textbook table, on
+    generated strings past one machine word (small alphabets: many equal characters)."""
+    import random
+
+    from nlgmetrics.metrics.longbench_tasks import _indel_ratio
+
+    def lcs(a, b):
+        row = [0] * (len(b) + 1)
+        for ca in a:
+            prev = 0
+            for j, cb in enumerate(b, 1):
+                prev, row[j] = row[j], prev + 1 if ca == cb else max(row[j], row[j - 1])
+        return row[-1]
+
+    rng = random.Random(7)
+    for _ in range(40):
+        a = "".join(rng.choice("ab c中") for _ in range(rng.randint(1, 150)))
+        b = "".join(rng.choice("abd中") for _ in range(rng.randint(1, 150)))
+        total = len(a) + len(b)
+        assert _indel_ratio(a, b) == 1.0 - (total - 2 * lcs(a, b)) / total
