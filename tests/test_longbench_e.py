@@ -125,9 +125,12 @@ def test_cli_preset_errors(tmp_path):
     _write(good, ["Paris", "x"], [["paris"], ["y"]], [10, 5000])
     r = _cli("--jsonl", str(good), "--preset", "longbench-e")
     assert r.returncode == 0 and r.stdout.startswith("hotpotqa = {'0-4k': 100.0, '4-8k': 0.0, '8k+': nan}\npreset:longbench-e|")
-    code = tmp_path / "lcc.jsonl"  # a code dataset (fuzzywuzzy): not reproduced, as without --e
-    code.write_text(good.read_text(encoding="utf-8"), encoding="utf-8")
-    cases = {code: "not one of LongBench's ROUGE or QA F1 datasets"}
+    unknown = tmp_path / "gsm8k.jsonl"  # not a LongBench dataset
+    unknown.write_text(good.read_text(encoding="utf-8"), encoding="utf-8")
+    cases = {unknown: "not one of LongBench's datasets"}
+    noclasses = tmp_path / "trec.jsonl"  # classification reads the records' all_classes
+    noclasses.write_text(good.read_text(encoding="utf-8"), encoding="utf-8")
+    cases[noclasses] = "needs all_classes"
     nolen = tmp_path / "musique.jsonl"
     nolen.write_text(json.dumps({"pred": "a", "answers": ["a"], "all_classes": None}) + "\n", encoding="utf-8")
     cases[nolen] = 'no "length"'
@@ -161,7 +164,7 @@ def test_api_errors():
     with pytest.raises(InvalidInputError, match="NaN"):
         longbench_e_buckets([0.5], [float("nan")])
     with pytest.raises(InvalidOptionError):
-        longbench_e("lcc", ["a"], [["a"]], [1])
+        longbench_e("gsm8k", ["a"], [["a"]], [1])
     with pytest.raises(InputTypeError):
         longbench_e("hotpotqa", "a", [["a"]], [1])
     assert same(longbench_e("qasper", [], [], []), {b: float("nan") for b in LONGBENCH_E_BUCKETS})  # scorer_e of nothing

@@ -89,11 +89,36 @@ def list_presets(args: argparse.Namespace, out: Any) -> int:
     return 0
 
 
-def run(args, out, usage_error) -> int:
+# presets that also read a folder of prediction files, as LongBench's eval.py reads pred/<model>/
+FOLDER_PRESETS = frozenset({"longbench", "longbench-e"})
+
+
+def _records(path: str, preset: str, fields: dict) -> list[dict]:
     import json
 
     from ..errors import InvalidInputError
     from ..io.text import check_record, read_lines
+
+    records = []
+    for lineno, line in enumerate(read_lines(path), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except (json.JSONDecodeError, RecursionError):
+            raise InvalidInputError(f"{path}:{lineno}: invalid JSON") from None
+        check_record(line, obj, f"{path}:{lineno}")
+        if not isinstance(obj, dict) or not all(isinstance(obj.get(k), t) for k, t in fields.items()):
+            want = " and ".join(f'"{k}" ({"string" if t is str else "list"})' for k, t in fields.items())
+            raise InvalidInputError(f"{path}:{lineno}: expected an object with fields {want} ({preset} layout)")
+        records.append(obj)
+    return records
+
+
+def run(args, out, usage_error) -> int:
+    import os
+
+    from ..errors import InvalidInputError
     from ..metrics.llm_presets import PRESETS
 
     if args.preset not in PRESETS:
@@ -103,20 +128,17 @@ def run(args, out, usage_error) -> int:
     if args.references or args.input:
         raise usage_error("--preset reads --jsonl only; drop -r/-i")
     fields, fn = PRESETS[args.preset]
-    records = []
-    for lineno, line in enumerate(read_lines(args.jsonl), 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except (json.JSONDecodeError, RecursionError):
-            raise InvalidInputError(f"{args.jsonl}:{lineno}: invalid JSON") from None
-        check_record(line, obj, f"{args.jsonl}:{lineno}")
-        if not isinstance(obj, dict) or not all(isinstance(obj.get(k), t) for k, t in fields.items()):
-            want = " and ".join(f'"{k}" ({"string" if t is str else "list"})' for k, t in fields.items())
-            raise InvalidInputError(f"{args.jsonl}:{lineno}: expected an object with fields {want} ({args.preset} layout)")
-        records.append(obj)
-    result = fn(records, args.jsonl, args.n_threads)
+    if os.path.isdir(args.jsonl) and args.preset in FOLDER_PRESETS:
+        # eval.py's pred/<model>/ folder: every *jsonl file, its dataset by its name (sorted: one order)
+        names = sorted(n for n in os.listdir(args.jsonl) if n.endswith("jsonl"))
+        if not names:
+            raise InvalidInputError(f"{args.jsonl}: no *.jsonl prediction file in the folder")
+        result = {}
+        for name in names:
+            path = os.path.join(args.jsonl, name)
+            result.update(fn(_records(path, args.preset, fields), path, args.n_threads))
+    else:
+        result = fn(_records(args.jsonl, args.preset, fields), args.jsonl, args.n_threads)
     sig = signature(args.preset)
     if args.format == "json":  # the framework's own keys and values under "scores", with the signature
         from .jsonout import json_text

@@ -228,33 +228,90 @@ def _llamafactory_preset(aggregate: str):
     return run
 
 
-def _longbench_preset(records: list[dict], path: str, n_threads: int) -> dict[str, float]:
-    """LongBench's ``eval.py`` on one ``pred/<model>/<dataset>.jsonl``: the dataset is the
-    file's name, as there; its ROUGE datasets and its QA F1 datasets are covered."""
+def _check_longbench_dataset(dataset: Any) -> str:
+    from .longbench_qa import DATASETS as QA_DATASETS
+    from .longbench_tasks import TASK_DATASETS
+
+    if not isinstance(dataset, str) or (dataset not in QA_DATASETS and dataset not in LONGBENCH_ROUGE and dataset not in TASK_DATASETS):
+        known = ", ".join([*QA_DATASETS, *LONGBENCH_ROUGE, *TASK_DATASETS])
+        raise InvalidOptionError(f"{dataset!r} is not one of LongBench's datasets ({known})")
+    return dataset
+
+
+def _longbench_dataset(path: str) -> str:
+    """eval.py's dataset name: the file name up to its first dot."""
     import os
 
+    try:
+        return _check_longbench_dataset(os.path.basename(path).split(".")[0])
+    except InvalidOptionError as e:
+        raise InvalidInputError(f"{path}: LongBench names the dataset by the file name; {e}") from None
+
+
+def _longbench_classes(records: list[dict], path: str) -> Any:
+    """eval.py's ``all_classes``: the last record's (each record's overwrites the one before)."""
+    if not records:  # eval.py never sets all_classes: an empty file stops it (NameError)
+        raise InvalidInputError(f"{path}: no example")
+    return records[-1].get("all_classes")
+
+
+def longbench_rows(dataset: str, predictions: Sequence[str], answers: Sequence[Sequence[Any]], all_classes: Sequence[str] | None = None,
+                   *, code_sim: str = "difflib", n_threads: int = 0) -> np.ndarray:
+    """Per example the score LongBench's ``scorer`` adds (0–1) for any LongBench v1 dataset
+    (``eval.py``'s ``dataset2metric``): QA F1 (``LongBenchQA``), ROUGE
+    (:func:`longbench_rouge_rows`), classification / retrieval / count / code similarity
+    (``longbench_tasks``; ``code_sim`` names the ``fuzz.ratio`` flavour)."""
     from .longbench_qa import DATASETS as QA_DATASETS, LongBenchQA
+    from .longbench_tasks import longbench_task_rows
 
-    dataset = os.path.basename(path).split(".")[0]
-    preds, answers = [r["pred"] for r in records], [r["answers"] for r in records]
+    _check_longbench_dataset(dataset)
     if dataset in QA_DATASETS:
-        return {dataset: LongBenchQA(dataset=dataset, n_threads=n_threads).corpus_score(preds, answers).score}
-    if dataset not in LONGBENCH_ROUGE:
-        known = ", ".join([*LONGBENCH_ROUGE, *QA_DATASETS])
-        raise InvalidInputError(f"{path}: LongBench names the dataset by the file name; {dataset!r} is not one of its ROUGE or QA F1 datasets ({known})")
-    return {dataset: longbench_rouge(dataset, preds, answers, n_threads=n_threads)}
+        return LongBenchQA(dataset=dataset, n_threads=n_threads).stats(_texts(predictions, "predictions"), list(answers)).sums[:, 0]
+    if dataset in LONGBENCH_ROUGE:
+        return longbench_rouge_rows(dataset, predictions, answers, n_threads=n_threads)
+    return np.asarray(longbench_task_rows(dataset, predictions, answers, all_classes, flavour=code_sim), dtype=np.float64)
 
 
-def longbench_e(dataset: str, predictions: Sequence[str], answers: Sequence[Sequence[str]], lengths: Sequence[Any], *, n_threads: int = 0) -> dict[str, float]:
+def longbench(dataset: str, predictions: Sequence[str], answers: Sequence[Sequence[Any]], all_classes: Sequence[str] | None = None,
+              *, code_sim: str = "difflib", n_threads: int = 0) -> float:
+    """LongBench's ``scorer(dataset, predictions, answers, all_classes)`` (``eval.py``) for any
+    LongBench v1 dataset: ``round(100 * total_score / len(predictions), 2)``.
+
+    >>> from nlgmetrics.metrics.llm_presets import longbench
+    >>> longbench("trec", ["Type: Date", "Other number or Date"], [["Date"], ["Date"]], ["Date", "Other number", "Number of something"])
+    75.0
+    """
+    from .longbench_qa import DATASETS as QA_DATASETS, LongBenchQA
+    from .longbench_tasks import longbench_task_score
+
+    _check_longbench_dataset(dataset)
+    if dataset in QA_DATASETS:
+        return LongBenchQA(dataset=dataset, n_threads=n_threads).corpus_score(_texts(predictions, "predictions"), list(answers)).score
+    if dataset in LONGBENCH_ROUGE:
+        return longbench_rouge(dataset, predictions, answers, n_threads=n_threads)
+    return longbench_task_score(dataset, predictions, answers, all_classes, flavour=code_sim)
+
+
+def _longbench_preset(records: list[dict], path: str, n_threads: int) -> dict[str, float]:
+    """LongBench's ``eval.py`` on one ``pred/<model>/<dataset>.jsonl``: the dataset is the
+    file's name and ``all_classes`` the last record's, as there; every v1 dataset is covered."""
+    dataset = _longbench_dataset(path)
+    all_classes = _longbench_classes(records, path)
+    preds, answers = [r["pred"] for r in records], [r["answers"] for r in records]
+    try:
+        return {dataset: longbench(dataset, preds, answers, all_classes, n_threads=n_threads)}
+    except (InvalidInputError, InputTypeError) as e:  # the file is named in the one line
+        raise type(e)(f"{path}: {e}") from None
+
+
+def longbench_e(dataset: str, predictions: Sequence[str], answers: Sequence[Sequence[Any]], lengths: Sequence[Any], all_classes: Sequence[str] | None = None,
+                *, code_sim: str = "difflib", n_threads: int = 0) -> dict[str, float]:
     """LongBench's ``scorer_e(dataset, predictions, answers, lengths, all_classes)`` (``eval.py
-    --e``) for a QA F1 or ROUGE dataset: each example's score (the ``f1`` column of
-    ``LongBenchQA(dataset=...)``'s statistics, or ``longbench_rouge_rows``) in the bucket of its
-    ``length`` (``longbench_e_buckets``): ``{"0-4k": v, "4-8k": v, "8k+": v}``."""
-    from .longbench_qa import DATASETS as QA_DATASETS, LongBenchQA, longbench_e_buckets
+    --e``) for any LongBench dataset: each example's score (:func:`longbench_rows`) in the
+    bucket of its ``length`` (``longbench_e_buckets``): ``{"0-4k": v, "4-8k": v, "8k+": v}``."""
+    from .longbench_qa import longbench_e_buckets
 
-    if not isinstance(dataset, str) or (dataset not in QA_DATASETS and dataset not in LONGBENCH_ROUGE):
-        known = ", ".join([*LONGBENCH_ROUGE, *QA_DATASETS])
-        raise InvalidOptionError(f"{dataset!r} is not one of LongBench's ROUGE or QA F1 datasets ({known})")
+    _check_longbench_dataset(dataset)
     preds = _texts(predictions, "predictions")
     answers = list(answers)
     lengths = list(lengths) if not isinstance(lengths, (str, bytes)) else lengths
@@ -262,28 +319,23 @@ def longbench_e(dataset: str, predictions: Sequence[str], answers: Sequence[Sequ
         raise LengthMismatchError(f"LongBench-E: {len(preds)} predictions, {len(answers)} answer lists, {len(lengths)} lengths")
     if not preds:
         return longbench_e_buckets([], [])  # eval.py: numpy's mean of nothing in every bucket
-    if dataset in QA_DATASETS:
-        rows = LongBenchQA(dataset=dataset, n_threads=n_threads).stats(preds, answers).sums[:, 0]
-    else:
-        rows = longbench_rouge_rows(dataset, preds, answers, n_threads=n_threads)
+    rows = longbench_rows(dataset, preds, answers, all_classes, code_sim=code_sim, n_threads=n_threads)
     return longbench_e_buckets(rows.tolist(), lengths)
 
 
 def _longbench_e_preset(records: list[dict], path: str, n_threads: int) -> dict[str, dict[str, float]]:
     """``eval.py --e`` on one ``pred_e/<model>/<dataset>.jsonl``: ``{dataset: {bucket: score}}``
     as in its ``result.json``; every record needs its ``length``."""
-    import os
-
-    dataset = os.path.basename(path).split(".")[0]
-    if not records:  # eval.py reads all_classes from the last record: an empty file stops it (NameError)
-        raise InvalidInputError(f"{path}: no example")
+    dataset = _longbench_dataset(path)
+    all_classes = _longbench_classes(records, path)
     for i, r in enumerate(records, 1):
         if "length" not in r:
             raise InvalidInputError(f"{path}: record {i} has no \"length\" (LongBench-E buckets examples by it)")
     try:
-        return {dataset: longbench_e(dataset, [r["pred"] for r in records], [r["answers"] for r in records], [r["length"] for r in records], n_threads=n_threads)}
-    except InvalidOptionError as e:
-        raise InvalidInputError(f"{path}: LongBench names the dataset by the file name; {e}") from None
+        return {dataset: longbench_e(dataset, [r["pred"] for r in records], [r["answers"] for r in records], [r["length"] for r in records], all_classes,
+                                     n_threads=n_threads)}
+    except (InvalidInputError, InvalidOptionError, InputTypeError) as e:
+        raise (InputTypeError if isinstance(e, InputTypeError) else InvalidInputError)(f"{path}: {e}") from None
 
 
 def _opencompass_preset(records: list[dict], path: str, n_threads: int) -> dict[str, float]:
@@ -309,8 +361,8 @@ PRESETS: dict[str, tuple[dict[str, type], Any]] = {
 PRESET_SOURCES: dict[str, str] = {
     "llamafactory": "LLaMA-Factory 0.9.5 ComputeSimilarity (src/llamafactory/train/sft/metric.py), np.mean: predict_results.json",
     "llamafactory-script": "LLaMA-Factory 0.9.5 scripts/eval_bleu_rouge.py, sum(scores) / len(scores)",
-    "longbench": "LongBench (THUDM/LongBench, v1) eval.py scorer: ROUGE and QA F1 datasets, by file name",
-    "longbench-e": "LongBench (THUDM/LongBench, v1) eval.py --e scorer_e: length buckets",
+    "longbench": "LongBench (THUDM/LongBench, v1) eval.py scorer: every dataset, by file name (fuzzywuzzy 0.18 on difflib for lcc, repobench-p)",
+    "longbench-e": "LongBench (THUDM/LongBench, v1) eval.py --e scorer_e: length buckets, every dataset, by file name",
     "opencompass": "OpenCompass 0.5.4 JiebaRougeEvaluator (icl_jieba_rouge_evaluator.py): rouge1/rouge2/rougeL x100",
     "evalscope": "evalscope 1.14.1 General QA Rouge (metrics/utils/rouge.py compute_rouge_score_one_sample_zh), mean over samples",
 }
