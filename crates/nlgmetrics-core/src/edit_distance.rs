@@ -581,7 +581,20 @@ fn common_suffix(a: &[u32], b: &[u32]) -> usize {
     a.iter().rev().zip(b.iter().rev()).take_while(|(x, y)| x == y).count()
 }
 
-fn align_hirschberg(ops: &mut Vec<EditOp>, s1: &[u32], s2: &[u32], mut src_pos: usize, mut dest_pos: usize, editop_pos: usize, max: usize) {
+/// The band a split starts from when `max` is only the length bound: the length
+/// difference (every path crosses it) plus slack, doubled by `find_hirschberg_pos`
+/// until it holds the distance. A too-narrow band fails within the first rows where
+/// the errors pass it, so the doubling costs little beside the final pass.
+fn first_split_band(s1: &[u32], s2: &[u32], max: usize) -> usize {
+    (s1.len().abs_diff(s2.len()) + 256).min(max)
+}
+
+/// `max_is_distance`: `max` is the exact distance (a Hirschberg half), not only the length
+/// bound of the whole problem. The split row is then computed in a band of the distance;
+/// any band that holds every optimal path gives RapidFuzz's split (its first minimum lies
+/// on an optimal path, and the cells of optimal paths keep their exact values), while
+/// `max` itself still decides every choice RapidFuzz makes from it.
+fn align_hirschberg(ops: &mut Vec<EditOp>, s1: &[u32], s2: &[u32], mut src_pos: usize, mut dest_pos: usize, editop_pos: usize, max: usize, max_is_distance: bool) {
     let p = common_prefix(s1, s2);
     let (s1, s2) = (&s1[p..], &s2[p..]);
     let q = common_suffix(s1, s2);
@@ -595,9 +608,10 @@ fn align_hirschberg(ops: &mut Vec<EditOp>, s1: &[u32], s2: &[u32], mut src_pos: 
     if matrix_size < 1024 * 1024 || s1.len() < 65 || s2.len() < 10 {
         align(ops, s1, s2, max, src_pos, dest_pos, editop_pos);
     } else {
-        let h = find_hirschberg_pos(s1, s2, max);
+        let band = if max_is_distance { max } else { first_split_band(s1, s2, max) };
+        let h = find_hirschberg_pos(s1, s2, band);
         ensure_len(ops, editop_pos + h.left_score + h.right_score);
-        align_hirschberg(ops, &s1[..h.s1_mid], &s2[..h.s2_mid], src_pos, dest_pos, editop_pos, h.left_score);
+        align_hirschberg(ops, &s1[..h.s1_mid], &s2[..h.s2_mid], src_pos, dest_pos, editop_pos, h.left_score, true);
         align_hirschberg(
             ops,
             &s1[h.s1_mid..],
@@ -606,6 +620,7 @@ fn align_hirschberg(ops: &mut Vec<EditOp>, s1: &[u32], s2: &[u32], mut src_pos: 
             dest_pos + h.s2_mid,
             editop_pos + h.left_score,
             h.right_score,
+            true,
         );
     }
 }
@@ -614,7 +629,15 @@ fn align_hirschberg(ops: &mut Vec<EditOp>, s1: &[u32], s2: &[u32], mut src_pos: 
 pub fn editops(s1: &[u32], s2: &[u32]) -> Vec<EditOp> {
     let mut ops = Vec::new();
     let cutoff = s1.len().max(s2.len());
-    align_hirschberg(&mut ops, s1, s2, 0, 0, 0, cutoff);
+    align_hirschberg(&mut ops, s1, s2, 0, 0, 0, cutoff, false);
+    ops
+}
+
+/// RapidFuzz's own schedule: the first split computed over the whole length bound.
+#[cfg(test)]
+fn editops_length_band(s1: &[u32], s2: &[u32]) -> Vec<EditOp> {
+    let mut ops = Vec::new();
+    align_hirschberg(&mut ops, s1, s2, 0, 0, 0, s1.len().max(s2.len()), true);
     ops
 }
 
@@ -760,6 +783,49 @@ mod tests {
             }
         }
         assert_eq!(editops(&a, &b).len(), plain_distance(&a, &b));
+    }
+
+    /// `b` from `a` with about `rate` of the positions edited (substitute, delete, insert).
+    fn edited(a: &[u32], rate: u32, alpha: u32, seed: &mut u64) -> Vec<u32> {
+        let mut b = Vec::with_capacity(a.len() + a.len() / 4);
+        for &x in a {
+            match lcg(seed) % 1000 {
+                r if r < rate / 2 => b.push(lcg(seed) % alpha),
+                r if r < rate * 3 / 4 => {}
+                r if r < rate => {
+                    b.push(x);
+                    b.push(lcg(seed) % alpha);
+                }
+                _ => b.push(x),
+            }
+        }
+        b
+    }
+
+    #[test]
+    fn narrow_first_band_picks_rapidfuzz_alignment() {
+        // long pairs that take the Hirschberg route: error rates 0.5-60 %, small and
+        // large alphabets (repeated words), one side unrelated, a long insertion
+        let mut seed = 5u64;
+        let mut cases: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
+        for (len, rate, alpha) in [(3000, 5, 2), (4000, 50, 4), (2500, 300, 30), (3000, 100, 3000), (5000, 600, 8), (2200, 200, 2)] {
+            let a: Vec<u32> = (0..len).map(|_| lcg(&mut seed) % alpha).collect();
+            let b = edited(&a, rate, alpha, &mut seed);
+            cases.push((a, b));
+        }
+        let a: Vec<u32> = (0..3000).map(|_| lcg(&mut seed) % 5).collect();
+        let unrelated: Vec<u32> = (0..2800).map(|_| 5 + lcg(&mut seed) % 5).collect();
+        cases.push((a.clone(), unrelated));
+        let mut padded = a.clone();
+        padded.splice(1000..1000, (0..1500).map(|_| lcg(&mut seed) % 5));
+        cases.push((a.clone(), padded.clone()));
+        cases.push((padded, a));
+        for (k, (a, b)) in cases.iter().enumerate() {
+            let fast = editops(a, b);
+            assert_eq!(fast, editops_length_band(a, b), "case {k}");
+            assert_eq!(fast, editops_length_band(a, b).into_iter().collect::<Vec<_>>());
+            assert_eq!(editops(b, a), editops_length_band(b, a), "case {k} swapped");
+        }
     }
 
     #[test]
