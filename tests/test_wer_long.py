@@ -79,3 +79,25 @@ def test_long_character_counts_equal_jiwer(label, ref, hyp):
     assert counts(ours) == counts(o)
     assert ours.score == o.cer
     assert counts(compat_jiwer.process_characters(ref, hyp)) == counts(o)
+
+
+# the face's stock path runs the core's chains on the raw texts: whitespace of every kind
+_words = ["a", "b", "The", "the", "猫", "é", "can't", "0", ""]
+_seps = [" ", "  ", "\t", " \n ", "\u3000", "\xa0 ", "\r\n", "\u2028", "\x1c"]
+
+
+def test_face_stock_chains_on_odd_whitespace():
+    rng = random.Random(3)
+    for _ in range(300):
+        refs, hyps = [], []
+        for _ in range(rng.randint(1, 4)):
+            refs.append("".join(rng.choice(_words) + rng.choice(_seps) for _ in range(rng.randint(0, 8))))
+            hyps.append("".join(rng.choice(_words) + rng.choice(_seps) for _ in range(rng.randint(0, 8))))
+        for ours, theirs in ((compat_jiwer.process_words, jiwer.process_words), (compat_jiwer.process_characters, jiwer.process_characters)):
+            try:
+                want = theirs(refs, hyps)
+            except ValueError as e:
+                with pytest.raises(ValueError, match=str(e)[:40].replace("(", r"\(").replace(")", r"\)").replace("[", r"\[")):
+                    ours(refs, hyps)
+                continue
+            assert repr(ours(refs, hyps)) == repr(want), (refs, hyps)
