@@ -77,54 +77,73 @@ struct Matrix {
     dist: usize,
 }
 
-/// Bit masks of the positions of every symbol of `s1`, 64 positions per block. Word ids
-/// are dense per segment, so a flat table indexed by symbol is used when it is small;
-/// characters (code points) fall back to a hash map.
+/// Bit masks of the positions of every symbol of `s1`, 64 positions per block, one row
+/// per symbol `s1` holds (rows are zeroed per call: only `s1`'s own symbols, not every id
+/// below the largest, and no allocation per symbol). Symbols map to rows through a flat
+/// slot table when the ids are small, else a hash map (characters of large code points).
 struct BlockPm {
     words: usize,
-    dense: Vec<u64>,
-    map: rustc_hash::FxHashMap<u32, Vec<u64>>,
+    slot: Vec<u32>,
+    map: rustc_hash::FxHashMap<u32, u32>,
+    rows: Vec<u64>,
     /// the row of a symbol `s1` does not hold
     zeros: Vec<u64>,
 }
 
-const DENSE_LIMIT: usize = 1 << 22;
+const NO_ROW: u32 = u32::MAX;
 
 impl BlockPm {
     fn new(s1: &[u32]) -> Self {
         let words = s1.len().div_ceil(WORD);
         let max_id = s1.iter().copied().max().unwrap_or(0) as usize;
-        let mut pm = Self { words, dense: Vec::new(), map: Default::default(), zeros: vec![0; words] };
-        // dense for word ids and ASCII-range characters; sparse alphabets use the map
-        if max_id < 2 * s1.len() + 256 && (max_id + 1).saturating_mul(words) <= DENSE_LIMIT {
-            pm.dense = vec![0; (max_id + 1) * words];
-            for (i, &c) in s1.iter().enumerate() {
-                pm.dense[c as usize * words + i / WORD] |= 1u64 << (i % WORD);
+        let mut pm = Self { words, slot: Vec::new(), map: Default::default(), rows: Vec::new(), zeros: vec![0; words] };
+        let mut n_rows = 0u32;
+        // a slot table costs 4 bytes an id: word ids are dense, ASCII-range characters small
+        if max_id < 8 * s1.len() + 4096 {
+            pm.slot = vec![NO_ROW; max_id + 1];
+            for &c in s1 {
+                let k = &mut pm.slot[c as usize];
+                if *k == NO_ROW {
+                    *k = n_rows;
+                    n_rows += 1;
+                }
             }
         } else {
-            for (i, &c) in s1.iter().enumerate() {
-                pm.map.entry(c).or_insert_with(|| vec![0; words])[i / WORD] |= 1u64 << (i % WORD);
+            for &c in s1 {
+                pm.map.entry(c).or_insert_with(|| {
+                    n_rows += 1;
+                    n_rows - 1
+                });
             }
         }
+        pm.rows = vec![0; n_rows as usize * words];
+        for (i, &c) in s1.iter().enumerate() {
+            let k = pm.row_index(c) as usize;
+            pm.rows[k * words + i / WORD] |= 1u64 << (i % WORD);
+        }
         pm
+    }
+
+    #[inline]
+    fn row_index(&self, c: u32) -> u32 {
+        if !self.slot.is_empty() {
+            return self.slot.get(c as usize).copied().unwrap_or(NO_ROW);
+        }
+        self.map.get(&c).copied().unwrap_or(NO_ROW)
     }
 
     /// The masks of symbol `c`, one u64 per block (looked up once per row of `s2`).
     #[inline]
     fn row(&self, c: u32) -> &[u64] {
-        if !self.dense.is_empty() {
-            let at = c as usize * self.words;
-            return self.dense.get(at..at + self.words).unwrap_or(&self.zeros);
+        match self.row_index(c) {
+            NO_ROW => &self.zeros,
+            k => &self.rows[k as usize * self.words..(k as usize + 1) * self.words],
         }
-        self.map.get(&c).map_or(&self.zeros[..], |v| &v[..])
     }
 
     #[inline]
     fn get(&self, word: usize, c: u32) -> u64 {
-        if !self.dense.is_empty() {
-            return self.dense.get(c as usize * self.words + word).copied().unwrap_or(0);
-        }
-        self.map.get(&c).map_or(0, |v| v[word])
+        self.row(c)[word]
     }
 }
 
