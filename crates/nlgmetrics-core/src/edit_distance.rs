@@ -289,11 +289,10 @@ enum BlockOut {
 
 /// Hyyrö 2003 over 64-bit blocks with Ukkonen's band (RapidFuzz
 /// `levenshtein_hyrroe2003_block`): records the matrix, or stops at `stop_row`.
-fn hyrroe_block(s1: &[u32], s2: &[u32], mut max: usize, record_matrix: bool, stop_row: Option<usize>) -> BlockOut {
+fn hyrroe_block(pm: &BlockPm, s1: &[u32], s2: &[u32], mut max: usize, record_matrix: bool, stop_row: Option<usize>) -> BlockOut {
     if max < s1.len().abs_diff(s2.len()) {
         return BlockOut::TooFar;
     }
-    let pm = BlockPm::new(s1);
     let words = pm.words;
     let mut vecs: Vec<(u64, u64)> = vec![(!0u64, 0u64); words];
     let mut scores: Vec<usize> = vec![0; words];
@@ -504,7 +503,7 @@ fn align(ops: &mut Vec<EditOp>, s1: &[u32], s2: &[u32], max: usize, src_pos: usi
     } else if full_band <= 64 {
         hyrroe_small_band(s1, s2, max)
     } else {
-        match hyrroe_block(s1, s2, max, true, None) {
+        match hyrroe_block(&BlockPm::new(s1), s1, s2, max, true, None) {
             BlockOut::Matrix(m) => m,
             _ => unreachable!("max is an upper bound of the distance"),
         }
@@ -514,8 +513,8 @@ fn align(ops: &mut Vec<EditOp>, s1: &[u32], s2: &[u32], max: usize, src_pos: usi
     }
 }
 
-fn bit_row(s1: &[u32], s2: &[u32], max: usize, stop_row: usize) -> Option<BitRow> {
-    match hyrroe_block(s1, s2, max, false, Some(stop_row)) {
+fn bit_row(pm: &BlockPm, s1: &[u32], s2: &[u32], max: usize, stop_row: usize) -> Option<BitRow> {
+    match hyrroe_block(pm, s1, s2, max, false, Some(stop_row)) {
         BlockOut::Row(r) => Some(r),
         _ => None,
     }
@@ -528,17 +527,34 @@ struct HirschbergPos {
     s2_mid: usize,
 }
 
-fn find_hirschberg_pos(s1: &[u32], s2: &[u32], max: usize) -> HirschbergPos {
+/// RapidFuzz's split of the middle row of `s2`, computed in a band of `max`; a band too
+/// narrow for the distance is widened and the split computed again (the match masks of
+/// both directions are built once for all tries).
+fn find_hirschberg_pos(s1: &[u32], s2: &[u32], mut max: usize) -> HirschbergPos {
+    let r1: Vec<u32> = s1.iter().rev().copied().collect();
+    let r2: Vec<u32> = s2.iter().rev().copied().collect();
+    let (pm_s1, pm_r1) = (BlockPm::new(s1), BlockPm::new(&r1));
+    loop {
+        match split_in_band(s1, s2, &r1, &r2, &pm_s1, &pm_r1, max) {
+            Ok(h) => return h,
+            Err(wider) => max = wider,
+        }
+    }
+}
+
+/// The split if the band of `max` holds it, else `Err(a wider band)`: the sum of the
+/// scores found when both rows reached the middle (a path's cost, so at least the
+/// distance: the next try holds it), else twice the band.
+#[allow(clippy::too_many_arguments)]
+fn split_in_band(s1: &[u32], s2: &[u32], r1: &[u32], r2: &[u32], pm_s1: &BlockPm, pm_r1: &BlockPm, max: usize) -> Result<HirschbergPos, usize> {
     let mut hpos = HirschbergPos { left_score: 0, right_score: 0, s1_mid: 0, s2_mid: 0 };
     let left_size = s2.len() / 2;
     let right_size = s2.len() - left_size;
     hpos.s2_mid = left_size;
     let s1_len = s1.len();
     let mut best_score = usize::MAX;
-    let r1: Vec<u32> = s1.iter().rev().copied().collect();
-    let r2: Vec<u32> = s2.iter().rev().copied().collect();
-    let Some(right_row) = bit_row(&r1, &r2, max, right_size - 1) else {
-        return find_hirschberg_pos(s1, s2, max * 2);
+    let Some(right_row) = bit_row(pm_r1, r1, r2, max, right_size - 1) else {
+        return Err(max * 2);
     };
     let right_first_pos = right_row.first_block * 64;
     let right_last_pos = s1_len.min(right_row.last_block * 64 + 64);
@@ -551,8 +567,8 @@ fn find_hirschberg_pos(s1: &[u32], s2: &[u32], max: usize) -> HirschbergPos {
         right_scores[k + 1] = right_scores[k] - (vn & bit != 0) as usize + (vp & bit != 0) as usize;
     }
 
-    let Some(left_row) = bit_row(s1, s2, max, left_size - 1) else {
-        return find_hirschberg_pos(s1, s2, max * 2);
+    let Some(left_row) = bit_row(pm_s1, s1, s2, max, left_size - 1) else {
+        return Err(max * 2);
     };
     let left_first_pos = left_row.first_block * 64;
     let left_last_pos = s1_len.min(left_row.last_block * 64 + 64);
@@ -585,10 +601,17 @@ fn find_hirschberg_pos(s1: &[u32], s2: &[u32], max: usize) -> HirschbergPos {
             hpos.s1_mid = i + 1;
         }
     }
-    if hpos.left_score + hpos.right_score > max {
-        find_hirschberg_pos(s1, s2, max * 2)
+    if best_score == usize::MAX {
+        // the two rows' bands do not meet: the band is narrower than the distance
+        return Err(max * 2);
+    }
+    let found = hpos.left_score + hpos.right_score;
+    if found > max {
+        // RapidFuzz doubles here; any band holding the distance gives the same split (see
+        // `align_hirschberg`), and `found`, a path's cost, is at least the distance
+        Err(found)
     } else {
-        hpos
+        Ok(hpos)
     }
 }
 
@@ -601,9 +624,9 @@ fn common_suffix(a: &[u32], b: &[u32]) -> usize {
 }
 
 /// The band a split starts from when `max` is only the length bound: the length
-/// difference (every path crosses it) plus slack, doubled by `find_hirschberg_pos`
+/// difference (every path crosses it) plus slack, widened by `find_hirschberg_pos`
 /// until it holds the distance. A too-narrow band fails within the first rows where
-/// the errors pass it, so the doubling costs little beside the final pass.
+/// the errors pass it, or yields a path's cost that the next try takes as its band.
 fn first_split_band(s1: &[u32], s2: &[u32], max: usize) -> usize {
     (s1.len().abs_diff(s2.len()) + 256).min(max)
 }
@@ -838,7 +861,11 @@ mod tests {
         let mut padded = a.clone();
         padded.splice(1000..1000, (0..1500).map(|_| lcg(&mut seed) % 5));
         cases.push((a.clone(), padded.clone()));
-        cases.push((padded, a));
+        cases.push((padded, a.clone()));
+        // a rotation: the halves' bands miss each other until the band is wide
+        let mut rotated = a[1700..].to_vec();
+        rotated.extend_from_slice(&a[..1700]);
+        cases.push((a, rotated));
         for (k, (a, b)) in cases.iter().enumerate() {
             let fast = editops(a, b);
             assert_eq!(fast, editops_length_band(a, b), "case {k}");
