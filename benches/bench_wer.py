@@ -16,6 +16,7 @@ from pathlib import Path
 import jiwer
 
 import nlgmetrics as nm
+from nlgmetrics.compat import jiwer as compat_jiwer
 
 CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
 
@@ -87,6 +88,13 @@ def main() -> None:
             tn, on = timed(lambda: nm.CER(n_threads=threads).corpus_score(P, Rf))
             assert (on.hits, on.substitutions, on.deletions, on.insertions) == (oj.hits, oj.substitutions, oj.deletions, oj.insertions)
             rows.append((f"CER + H/S/D/I long-form, {label}{note}", tj, tn))
+        # the jiwer face (one thread): the same objects jiwer returns, alignments included
+        for unit, peer, face in (("words", jiwer.process_words, compat_jiwer.process_words),
+                                 ("characters", jiwer.process_characters, compat_jiwer.process_characters)):
+            tj, oj = timed(lambda: peer(Rf, P))
+            tn, on = timed(lambda: face(Rf, P))
+            assert (on.hits, on.substitutions, on.deletions, on.insertions) == (oj.hits, oj.substitutions, oj.deletions, oj.insertions)
+            rows.append((f"compat.jiwer process_{unit} long-form, {label}", tj, tn))
     print("| task | jiwer 4.0.0 wall / CPU (s) | nlgmetrics wall / CPU (s) | speed-up wall / CPU |")
     print("|---|---:|---:|---:|")
     for label, a, b in rows:

@@ -77,54 +77,73 @@ struct Matrix {
     dist: usize,
 }
 
-/// Bit masks of the positions of every symbol of `s1`, 64 positions per block. Word ids
-/// are dense per segment, so a flat table indexed by symbol is used when it is small;
-/// characters (code points) fall back to a hash map.
+/// Bit masks of the positions of every symbol of `s1`, 64 positions per block, one row
+/// per symbol `s1` holds (rows are zeroed per call: only `s1`'s own symbols, not every id
+/// below the largest, and no allocation per symbol). Symbols map to rows through a flat
+/// slot table when the ids are small, else a hash map (characters of large code points).
 struct BlockPm {
     words: usize,
-    dense: Vec<u64>,
-    map: rustc_hash::FxHashMap<u32, Vec<u64>>,
+    slot: Vec<u32>,
+    map: rustc_hash::FxHashMap<u32, u32>,
+    rows: Vec<u64>,
     /// the row of a symbol `s1` does not hold
     zeros: Vec<u64>,
 }
 
-const DENSE_LIMIT: usize = 1 << 22;
+const NO_ROW: u32 = u32::MAX;
 
 impl BlockPm {
     fn new(s1: &[u32]) -> Self {
         let words = s1.len().div_ceil(WORD);
         let max_id = s1.iter().copied().max().unwrap_or(0) as usize;
-        let mut pm = Self { words, dense: Vec::new(), map: Default::default(), zeros: vec![0; words] };
-        // dense for word ids and ASCII-range characters; sparse alphabets use the map
-        if max_id < 2 * s1.len() + 256 && (max_id + 1).saturating_mul(words) <= DENSE_LIMIT {
-            pm.dense = vec![0; (max_id + 1) * words];
-            for (i, &c) in s1.iter().enumerate() {
-                pm.dense[c as usize * words + i / WORD] |= 1u64 << (i % WORD);
+        let mut pm = Self { words, slot: Vec::new(), map: Default::default(), rows: Vec::new(), zeros: vec![0; words] };
+        let mut n_rows = 0u32;
+        // a slot table costs 4 bytes an id: word ids are dense, ASCII-range characters small
+        if max_id < 8 * s1.len() + 4096 {
+            pm.slot = vec![NO_ROW; max_id + 1];
+            for &c in s1 {
+                let k = &mut pm.slot[c as usize];
+                if *k == NO_ROW {
+                    *k = n_rows;
+                    n_rows += 1;
+                }
             }
         } else {
-            for (i, &c) in s1.iter().enumerate() {
-                pm.map.entry(c).or_insert_with(|| vec![0; words])[i / WORD] |= 1u64 << (i % WORD);
+            for &c in s1 {
+                pm.map.entry(c).or_insert_with(|| {
+                    n_rows += 1;
+                    n_rows - 1
+                });
             }
         }
+        pm.rows = vec![0; n_rows as usize * words];
+        for (i, &c) in s1.iter().enumerate() {
+            let k = pm.row_index(c) as usize;
+            pm.rows[k * words + i / WORD] |= 1u64 << (i % WORD);
+        }
         pm
+    }
+
+    #[inline]
+    fn row_index(&self, c: u32) -> u32 {
+        if !self.slot.is_empty() {
+            return self.slot.get(c as usize).copied().unwrap_or(NO_ROW);
+        }
+        self.map.get(&c).copied().unwrap_or(NO_ROW)
     }
 
     /// The masks of symbol `c`, one u64 per block (looked up once per row of `s2`).
     #[inline]
     fn row(&self, c: u32) -> &[u64] {
-        if !self.dense.is_empty() {
-            let at = c as usize * self.words;
-            return self.dense.get(at..at + self.words).unwrap_or(&self.zeros);
+        match self.row_index(c) {
+            NO_ROW => &self.zeros,
+            k => &self.rows[k as usize * self.words..(k as usize + 1) * self.words],
         }
-        self.map.get(&c).map_or(&self.zeros[..], |v| &v[..])
     }
 
     #[inline]
     fn get(&self, word: usize, c: u32) -> u64 {
-        if !self.dense.is_empty() {
-            return self.dense.get(c as usize * self.words + word).copied().unwrap_or(0);
-        }
-        self.map.get(&c).map_or(0, |v| v[word])
+        self.row(c)[word]
     }
 }
 
@@ -270,11 +289,10 @@ enum BlockOut {
 
 /// Hyyrö 2003 over 64-bit blocks with Ukkonen's band (RapidFuzz
 /// `levenshtein_hyrroe2003_block`): records the matrix, or stops at `stop_row`.
-fn hyrroe_block(s1: &[u32], s2: &[u32], mut max: usize, record_matrix: bool, stop_row: Option<usize>) -> BlockOut {
+fn hyrroe_block(pm: &BlockPm, s1: &[u32], s2: &[u32], mut max: usize, record_matrix: bool, stop_row: Option<usize>) -> BlockOut {
     if max < s1.len().abs_diff(s2.len()) {
         return BlockOut::TooFar;
     }
-    let pm = BlockPm::new(s1);
     let words = pm.words;
     let mut vecs: Vec<(u64, u64)> = vec![(!0u64, 0u64); words];
     let mut scores: Vec<usize> = vec![0; words];
@@ -485,7 +503,7 @@ fn align(ops: &mut Vec<EditOp>, s1: &[u32], s2: &[u32], max: usize, src_pos: usi
     } else if full_band <= 64 {
         hyrroe_small_band(s1, s2, max)
     } else {
-        match hyrroe_block(s1, s2, max, true, None) {
+        match hyrroe_block(&BlockPm::new(s1), s1, s2, max, true, None) {
             BlockOut::Matrix(m) => m,
             _ => unreachable!("max is an upper bound of the distance"),
         }
@@ -495,8 +513,8 @@ fn align(ops: &mut Vec<EditOp>, s1: &[u32], s2: &[u32], max: usize, src_pos: usi
     }
 }
 
-fn bit_row(s1: &[u32], s2: &[u32], max: usize, stop_row: usize) -> Option<BitRow> {
-    match hyrroe_block(s1, s2, max, false, Some(stop_row)) {
+fn bit_row(pm: &BlockPm, s1: &[u32], s2: &[u32], max: usize, stop_row: usize) -> Option<BitRow> {
+    match hyrroe_block(pm, s1, s2, max, false, Some(stop_row)) {
         BlockOut::Row(r) => Some(r),
         _ => None,
     }
@@ -509,17 +527,34 @@ struct HirschbergPos {
     s2_mid: usize,
 }
 
-fn find_hirschberg_pos(s1: &[u32], s2: &[u32], max: usize) -> HirschbergPos {
+/// RapidFuzz's split of the middle row of `s2`, computed in a band of `max`; a band too
+/// narrow for the distance is widened and the split computed again (the match masks of
+/// both directions are built once for all tries).
+fn find_hirschberg_pos(s1: &[u32], s2: &[u32], mut max: usize) -> HirschbergPos {
+    let r1: Vec<u32> = s1.iter().rev().copied().collect();
+    let r2: Vec<u32> = s2.iter().rev().copied().collect();
+    let (pm_s1, pm_r1) = (BlockPm::new(s1), BlockPm::new(&r1));
+    loop {
+        match split_in_band(s1, s2, &r1, &r2, &pm_s1, &pm_r1, max) {
+            Ok(h) => return h,
+            Err(wider) => max = wider,
+        }
+    }
+}
+
+/// The split if the band of `max` holds it, else `Err(a wider band)`: the sum of the
+/// scores found when both rows reached the middle (a path's cost, so at least the
+/// distance: the next try holds it), else twice the band.
+#[allow(clippy::too_many_arguments)]
+fn split_in_band(s1: &[u32], s2: &[u32], r1: &[u32], r2: &[u32], pm_s1: &BlockPm, pm_r1: &BlockPm, max: usize) -> Result<HirschbergPos, usize> {
     let mut hpos = HirschbergPos { left_score: 0, right_score: 0, s1_mid: 0, s2_mid: 0 };
     let left_size = s2.len() / 2;
     let right_size = s2.len() - left_size;
     hpos.s2_mid = left_size;
     let s1_len = s1.len();
     let mut best_score = usize::MAX;
-    let r1: Vec<u32> = s1.iter().rev().copied().collect();
-    let r2: Vec<u32> = s2.iter().rev().copied().collect();
-    let Some(right_row) = bit_row(&r1, &r2, max, right_size - 1) else {
-        return find_hirschberg_pos(s1, s2, max * 2);
+    let Some(right_row) = bit_row(pm_r1, r1, r2, max, right_size - 1) else {
+        return Err(max * 2);
     };
     let right_first_pos = right_row.first_block * 64;
     let right_last_pos = s1_len.min(right_row.last_block * 64 + 64);
@@ -532,8 +567,8 @@ fn find_hirschberg_pos(s1: &[u32], s2: &[u32], max: usize) -> HirschbergPos {
         right_scores[k + 1] = right_scores[k] - (vn & bit != 0) as usize + (vp & bit != 0) as usize;
     }
 
-    let Some(left_row) = bit_row(s1, s2, max, left_size - 1) else {
-        return find_hirschberg_pos(s1, s2, max * 2);
+    let Some(left_row) = bit_row(pm_s1, s1, s2, max, left_size - 1) else {
+        return Err(max * 2);
     };
     let left_first_pos = left_row.first_block * 64;
     let left_last_pos = s1_len.min(left_row.last_block * 64 + 64);
@@ -566,10 +601,17 @@ fn find_hirschberg_pos(s1: &[u32], s2: &[u32], max: usize) -> HirschbergPos {
             hpos.s1_mid = i + 1;
         }
     }
-    if hpos.left_score + hpos.right_score > max {
-        find_hirschberg_pos(s1, s2, max * 2)
+    if best_score == usize::MAX {
+        // the two rows' bands do not meet: the band is narrower than the distance
+        return Err(max * 2);
+    }
+    let found = hpos.left_score + hpos.right_score;
+    if found > max {
+        // RapidFuzz doubles here; any band holding the distance gives the same split (see
+        // `align_hirschberg`), and `found`, a path's cost, is at least the distance
+        Err(found)
     } else {
-        hpos
+        Ok(hpos)
     }
 }
 
@@ -581,7 +623,20 @@ fn common_suffix(a: &[u32], b: &[u32]) -> usize {
     a.iter().rev().zip(b.iter().rev()).take_while(|(x, y)| x == y).count()
 }
 
-fn align_hirschberg(ops: &mut Vec<EditOp>, s1: &[u32], s2: &[u32], mut src_pos: usize, mut dest_pos: usize, editop_pos: usize, max: usize) {
+/// The band a split starts from when `max` is only the length bound: the length
+/// difference (every path crosses it) plus slack, widened by `find_hirschberg_pos`
+/// until it holds the distance. A too-narrow band fails within the first rows where
+/// the errors pass it, or yields a path's cost that the next try takes as its band.
+fn first_split_band(s1: &[u32], s2: &[u32], max: usize) -> usize {
+    (s1.len().abs_diff(s2.len()) + 256).min(max)
+}
+
+/// `max_is_distance`: `max` is the exact distance (a Hirschberg half), not only the length
+/// bound of the whole problem. The split row is then computed in a band of the distance;
+/// any band that holds every optimal path gives RapidFuzz's split (its first minimum lies
+/// on an optimal path, and the cells of optimal paths keep their exact values), while
+/// `max` itself still decides every choice RapidFuzz makes from it.
+fn align_hirschberg(ops: &mut Vec<EditOp>, s1: &[u32], s2: &[u32], mut src_pos: usize, mut dest_pos: usize, editop_pos: usize, max: usize, max_is_distance: bool) {
     let p = common_prefix(s1, s2);
     let (s1, s2) = (&s1[p..], &s2[p..]);
     let q = common_suffix(s1, s2);
@@ -595,9 +650,10 @@ fn align_hirschberg(ops: &mut Vec<EditOp>, s1: &[u32], s2: &[u32], mut src_pos: 
     if matrix_size < 1024 * 1024 || s1.len() < 65 || s2.len() < 10 {
         align(ops, s1, s2, max, src_pos, dest_pos, editop_pos);
     } else {
-        let h = find_hirschberg_pos(s1, s2, max);
+        let band = if max_is_distance { max } else { first_split_band(s1, s2, max) };
+        let h = find_hirschberg_pos(s1, s2, band);
         ensure_len(ops, editop_pos + h.left_score + h.right_score);
-        align_hirschberg(ops, &s1[..h.s1_mid], &s2[..h.s2_mid], src_pos, dest_pos, editop_pos, h.left_score);
+        align_hirschberg(ops, &s1[..h.s1_mid], &s2[..h.s2_mid], src_pos, dest_pos, editop_pos, h.left_score, true);
         align_hirschberg(
             ops,
             &s1[h.s1_mid..],
@@ -606,6 +662,7 @@ fn align_hirschberg(ops: &mut Vec<EditOp>, s1: &[u32], s2: &[u32], mut src_pos: 
             dest_pos + h.s2_mid,
             editop_pos + h.left_score,
             h.right_score,
+            true,
         );
     }
 }
@@ -614,7 +671,15 @@ fn align_hirschberg(ops: &mut Vec<EditOp>, s1: &[u32], s2: &[u32], mut src_pos: 
 pub fn editops(s1: &[u32], s2: &[u32]) -> Vec<EditOp> {
     let mut ops = Vec::new();
     let cutoff = s1.len().max(s2.len());
-    align_hirschberg(&mut ops, s1, s2, 0, 0, 0, cutoff);
+    align_hirschberg(&mut ops, s1, s2, 0, 0, 0, cutoff, false);
+    ops
+}
+
+/// RapidFuzz's own schedule: the first split computed over the whole length bound.
+#[cfg(test)]
+fn editops_length_band(s1: &[u32], s2: &[u32]) -> Vec<EditOp> {
+    let mut ops = Vec::new();
+    align_hirschberg(&mut ops, s1, s2, 0, 0, 0, s1.len().max(s2.len()), true);
     ops
 }
 
@@ -760,6 +825,53 @@ mod tests {
             }
         }
         assert_eq!(editops(&a, &b).len(), plain_distance(&a, &b));
+    }
+
+    /// `b` from `a` with about `rate` of the positions edited (substitute, delete, insert).
+    fn edited(a: &[u32], rate: u32, alpha: u32, seed: &mut u64) -> Vec<u32> {
+        let mut b = Vec::with_capacity(a.len() + a.len() / 4);
+        for &x in a {
+            match lcg(seed) % 1000 {
+                r if r < rate / 2 => b.push(lcg(seed) % alpha),
+                r if r < rate * 3 / 4 => {}
+                r if r < rate => {
+                    b.push(x);
+                    b.push(lcg(seed) % alpha);
+                }
+                _ => b.push(x),
+            }
+        }
+        b
+    }
+
+    #[test]
+    fn narrow_first_band_picks_rapidfuzz_alignment() {
+        // long pairs that take the Hirschberg route: error rates 0.5-60 %, small and
+        // large alphabets (repeated words), one side unrelated, a long insertion
+        let mut seed = 5u64;
+        let mut cases: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
+        for (len, rate, alpha) in [(3000, 5, 2), (4000, 50, 4), (2500, 300, 30), (3000, 100, 3000), (5000, 600, 8), (2200, 200, 2)] {
+            let a: Vec<u32> = (0..len).map(|_| lcg(&mut seed) % alpha).collect();
+            let b = edited(&a, rate, alpha, &mut seed);
+            cases.push((a, b));
+        }
+        let a: Vec<u32> = (0..3000).map(|_| lcg(&mut seed) % 5).collect();
+        let unrelated: Vec<u32> = (0..2800).map(|_| 5 + lcg(&mut seed) % 5).collect();
+        cases.push((a.clone(), unrelated));
+        let mut padded = a.clone();
+        padded.splice(1000..1000, (0..1500).map(|_| lcg(&mut seed) % 5));
+        cases.push((a.clone(), padded.clone()));
+        cases.push((padded, a.clone()));
+        // a rotation: the halves' bands miss each other until the band is wide
+        let mut rotated = a[1700..].to_vec();
+        rotated.extend_from_slice(&a[..1700]);
+        cases.push((a, rotated));
+        for (k, (a, b)) in cases.iter().enumerate() {
+            let fast = editops(a, b);
+            assert_eq!(fast, editops_length_band(a, b), "case {k}");
+            assert_eq!(fast, editops_length_band(a, b).into_iter().collect::<Vec<_>>());
+            assert_eq!(editops(b, a), editops_length_band(b, a), "case {k} swapped");
+        }
     }
 
     #[test]

@@ -132,6 +132,9 @@ def process_words(reference: Union[str, List[str]], hypothesis: Union[str, List[
             "After applying the transforms on the reference and hypothesis sentences, "
             f"their lengths must match. Instead got {len(refs)} reference and {len(hyps)} hypothesis sentences."
         )
+    stock = _stock_alignments(reference, hypothesis, reference_transform, hypothesis_transform)
+    if stock is not None:
+        return _output(refs, hyps, stock)
     vocab: dict[str, str] = {}
 
     def ids(words: list[str]) -> str:
@@ -142,6 +145,34 @@ def process_words(reference: Union[str, List[str]], hypothesis: Union[str, List[
         [AlignmentChunk(c.type, c.ref_start, c.ref_end, c.hyp_start, c.hyp_end) for c in chunks]
         for chunks in _METRIC.alignments(hyp_ids, [[r] for r in ref_ids])
     ]
+    return _output(refs, hyps, alignments)
+
+
+_TAGS = ("equal", "substitute", "insert", "delete")
+
+
+def _stock_alignments(reference: list, hypothesis: list, reference_transform: Any, hypothesis_transform: Any) -> list | None:
+    """The chunks of texts under one stock chain (``wer_default`` / ``cer_default``), which
+    the core runs itself on the texts: no token renaming and re-splitting. ``None`` for any
+    other input (the general path handles it and reports errors as jiwer does)."""
+    if reference_transform is not hypothesis_transform:
+        return None
+    core_transform = "default" if reference_transform is wer_default else "cer_default" if reference_transform is cer_default else None
+    if core_transform is None or not isinstance(reference, list) or not isinstance(hypothesis, list):
+        return None
+    if len(reference) != len(hypothesis) or not all(type(x) is str for x in reference) or not all(type(x) is str for x in hypothesis):
+        return None
+    try:
+        rows, _chosen = _core.edit_alignments(hypothesis, [[r] for r in reference], core_transform, "error")
+    except (UnicodeEncodeError, ValueError):
+        return None
+    alignments: list[list[AlignmentChunk]] = [[] for _ in reference]
+    for seg, tag, r0, r1, h0, h1 in rows.tolist():
+        alignments[seg].append(AlignmentChunk(_TAGS[tag], r0, r1, h0, h1))
+    return alignments
+
+
+def _output(refs: list, hyps: list, alignments: list) -> WordOutput:
     # the counts are the alignment's: one dynamic programme, not a second for the statistics
     n = {"equal": 0, "substitute": 0, "delete": 0, "insert": 0}
     for chunks in alignments:
