@@ -249,6 +249,7 @@ for _entry in [
     ("drop", _M + "drop:DROP", "DROP F1 / exact match as lm-eval 0.4.13's drop task (bag alignment, number matching)", ()),
     ("lm_eval_perplexity", _M + "lm_eval_aggregates:LmEvalPerplexity", "lm-eval 0.4.13 perplexity (lambada): exp(-mean) of per-document loglikelihoods", (), "loglikelihoods"),
     ("coqa", _M + "coqa:CoQA", "CoQA F1 / exact match as lm-eval 0.4.13's coqa task (SQuAD v2.0 answers, leave-one-out over golds)", ()),
+    ("retrieval", _M + "retrieval:Retrieval", "trec_eval 9 / pytrec_eval measures (map, ndcg_cut.k, P.k, recall.k, recip_rank, success.k) of a run against qrels (update(run, qrels))", (), "retrieval"),
     ("lm_eval_qasper", _M + "lm_eval_qa:LmEvalQasper", "lm-eval 0.4.13 qasper_freeform f1_abstractive (SQuAD v1.1 token F1 vs the one answer, mean)", ()),
     ("lm_eval_xquad", _M + "lm_eval_qa:LmEvalXQuAD", "lm-eval 0.4.13 xquad / norquad f1 and exact_match (SQuAD v2.0 comparison vs the first answer, mean)", ("xquad", "norquad")),
 ]:

@@ -96,6 +96,11 @@ def _check_ids(ids: Iterable[Any], what: str) -> None:
             raise InputTypeError(f"retrieval: {what} must be strings, got {type(i).__name__} {i!r}")
 
 
+def _judged_queries(qrels: Mapping) -> set:
+    """The queries with at least one judgment (pytrec_eval drops a query judged ``{}``)."""
+    return {q for q, docs in qrels.items() if not isinstance(docs, Mapping) or len(docs)}
+
+
 class Retrieval(Metric):
     """trec_eval / pytrec_eval measures of a run against relevance judgments (``retrieval``).
 
@@ -147,7 +152,8 @@ class Retrieval(Metric):
     def _queries(self, run: Mapping, qrels: Mapping) -> list[str]:
         _check_ids(run.keys(), "query ids")
         _check_ids(qrels.keys(), "query ids")
-        chosen = set(qrels) if self.complete else set(run).intersection(qrels)
+        judged = _judged_queries(qrels)
+        chosen = judged if self.complete else judged.intersection(run)
         return sorted(chosen)  # code point order: trec_eval's strcmp order of UTF-8 ids
 
     def _native(self, qids: list[str], run: Mapping, qrels: Mapping) -> tuple[np.ndarray, np.ndarray]:
@@ -221,10 +227,8 @@ class Retrieval(Metric):
         the qrels judge; with ``complete``, every judged query), row for row, for
         :func:`nlgmetrics.engines.significance.paired_test_stats`."""
         (run_a, qrels), (run_b, _) = _as_dicts(run_a, qrels), _as_dicts(run_b, qrels)
-        if self.complete:
-            common = sorted(qrels)
-        else:
-            common = sorted(set(run_a).intersection(run_b).intersection(qrels))
+        judged = _judged_queries(qrels)
+        common = sorted(judged if self.complete else judged.intersection(run_a).intersection(run_b))
         pair = []
         for run in (run_a, run_b):
             sub = {q: run.get(q, {}) for q in common}
