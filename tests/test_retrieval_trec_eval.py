@@ -1,0 +1,95 @@
+"""retrieval on trec_eval's own test data (tests/goldens/retrieval/trec_eval, a real TREC run
+and qrels): every line of trec_eval's committed outputs that nlgmetrics computes is printed
+the same (``%6.4f``), per query and ``all``, with ``-c`` and ``-l2``; the full-precision
+values equal pytrec_eval's; the CLI prints trec_eval's lines."""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from nlgmetrics.metrics.retrieval import Retrieval
+from nlgmetrics.metrics.trec_files import read_qrels, read_run
+
+DATA = Path(__file__).parent / "goldens" / "retrieval" / "trec_eval"
+MEASURES = ["map", "Rprec", "recip_rank", "ndcg", "P", "recall", "map_cut", "ndcg_cut", "success", "num_q", "num_ret", "num_rel", "num_rel_ret"]
+OURS = re.compile(r"(map|Rprec|recip_rank|ndcg|num_q|num_ret|num_rel|num_rel_ret|(P|recall|map_cut|ndcg_cut|success)_\d+)\Z")
+COUNTS = ("num_q", "num_ret", "num_rel", "num_rel_ret")
+
+CASES = {  # trec_eval's Makefile: output file, run, qrels, options
+    "aq": ("out.test.aq", "results.test", "qrels.test", {}),
+    "aqc": ("out.test.aqc", "results.trunc", "qrels.test", {"complete": True}),
+    "aql": ("out.test.aql", "results.test", "qrels.rel_level", {"relevance_level": 2}),
+}
+
+
+def _golden(name: str) -> dict[tuple[str, str], str]:
+    out = {}
+    for line in (DATA / name).read_text().splitlines():
+        measure, qid, value = (f.strip() for f in line.split("\t"))
+        if OURS.match(measure):
+            out[(measure, qid)] = value
+    return out
+
+
+def _fmt(measure: str, value: float) -> str:
+    return str(int(value)) if measure in COUNTS else f"{value:6.4f}"
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_every_line_trec_eval_printed(case):
+    out, run_file, qrels_file, options = CASES[case]
+    golden = _golden(out)
+    m = Retrieval(measures=MEASURES, **options)
+    run, qrels = read_run(DATA / run_file), read_qrels(DATA / qrels_file)
+    ours = {}
+    for qid, row in m.per_query(run, qrels).items():
+        if qid in run:  # trec_eval -q prints the queries of the run
+            ours.update({(k, qid): _fmt(k, v) for k, v in row.items()})
+    s = m.corpus_score(run, qrels)
+    ours.update({(k, "all"): _fmt(k, s[k]) for k in [*m.sum_fields, *COUNTS]})
+    assert len(golden) > 150
+    assert {k: ours.get(k) for k in golden} == golden
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_full_precision_equals_pytrec_eval(case):
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    _, run_file, qrels_file, options = CASES[case]
+    run, qrels = read_run(DATA / run_file), read_qrels(DATA / qrels_file)
+    measures = [x for x in MEASURES if x != "num_q"]
+    level = options.get("relevance_level", 1)
+    expected = pytrec_eval.RelevanceEvaluator(qrels, set(measures), relevance_level=level).evaluate(run)
+    assert Retrieval(measures=measures, relevance_level=level).per_query(run, qrels) == expected
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "nlgmetrics", "retrieval", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_cli_prints_trec_evals_lines():
+    golden = (DATA / "out.test.aql").read_text().splitlines()
+    wanted = ["map", "P_5", "P_10", "ndcg_cut_10", "recip_rank", "num_rel"]
+    r = _cli("-q", str(DATA / "qrels.rel_level"), "-r", str(DATA / "results.test"), "-l", "2", "--per-query", "-m", "map", "P.5,10", "ndcg_cut.10", "recip_rank", "num_rel")
+    assert r.returncode == 0, r.stderr
+    expected = [line for line in golden if line.split("\t")[0].strip() in wanted]
+    assert sorted(r.stdout.splitlines()) == sorted(expected)
+
+
+def test_cli_json_and_errors(tmp_path):
+    r = _cli("-q", str(DATA / "qrels.test"), "-r", str(DATA / "results.test"), "-m", "map", "-f", "json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert f"{doc['scores']['map']:6.4f}" == "0.1785" and doc["signature"].startswith("nlgmetrics")
+    bad = tmp_path / "run.txt"
+    bad.write_text("301 Q0 d1 1 1.0 t\n301 Q0 d2 2 oops t\n", encoding="utf-8")
+    r = _cli("-q", str(DATA / "qrels.test"), "-r", str(bad))
+    assert r.returncode == 1 and f"{bad}: line 2: score 'oops'" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    r = _cli("-q", str(DATA / "qrels.test"), "-r", str(DATA / "results.test"), "-m", "nDCG@10")
+    assert r.returncode == 2 and "unknown measure" in r.stderr
+    r = _cli("-q", str(DATA / "qrels.test"), "-r", str(DATA / "results.test"), "-l", "0")
+    assert r.returncode == 2
