@@ -68,6 +68,22 @@ def test_corpus_value_is_trec_evals_all_line():
     assert c.score == total / 4 and c["num_q"] == 4 and c["num_rel"] == 5
 
 
+def test_scores_rank_in_single_precision_as_trec_eval_9():
+    # 1 + 1e-9 rounds to the f32 1.0: a tie, and the larger id "b" ranks first
+    run = {"q": {"a": 1.0 + 1e-9, "b": 1.0}}
+    qrels = {"q": {"a": 1}}
+    assert Retrieval(measures=["recip_rank"]).corpus_score(run, qrels).score == 0.5
+    assert Retrieval(measures=["recip_rank"], score_precision="float64").corpus_score(run, qrels).score == 1.0
+    with pytest.raises(InvalidOptionError):
+        Retrieval(score_precision="double")
+
+
+def test_judgments_all_negative_mean_nothing_relevant():
+    # pytrec_eval's behaviour here is undefined (it sizes a table by the largest value)
+    v = Retrieval(measures=["map", "ndcg", "P.1", "num_rel", "num_rel_ret"]).per_query({"q": {"a": 1.0}}, {"q": {"a": -2, "b": -5}})
+    assert v == {"q": {"map": 0.0, "ndcg": 0.0, "P_1": 0.0, "num_rel": 0.0, "num_rel_ret": 0.0}}
+
+
 def test_bad_input_is_a_typed_error():
     m = Retrieval(measures=["map"])
     q = {"q": {"a": 1}}
@@ -138,8 +154,8 @@ def test_paired_significance_between_runs():
     a, b = m.paired_stats(noisy, good, qrels)
     assert len(a) == len(b) == 30
     res = paired_test_stats(m, ("noisy", a), [("good", b)], test="ar", n_samples=500, seed=1)
-    assert res.rows[1].score == m.corpus_score(good, qrels).score
-    assert res.rows[1].p_value < 0.05
+    assert res.systems[1].score == m.corpus_score(good, qrels).score
+    assert res.systems[1].p_value < 0.05
 
 
 # -- differential tests against pytrec_eval --------------------------------------------------
@@ -162,6 +178,10 @@ def _case(rng: random.Random):
         if rng.random() < 0.85:
             judged = rng.sample(IDS + [f"x{i}" for i in range(10)], rng.randint(0, 15))
             qrels[qid] = {d: rng.choice([-2, -1, 0, 0, 1, 1, 2, 3, 7]) for d in judged}
+            if qrels[qid] and max(qrels[qid].values()) < 0:
+                # pytrec_eval reads past its buffer when every judgment is below -1 (trec_eval
+                # sizes a table by the largest value): one judged 0 keeps it defined
+                qrels[qid]["x0"] = 0
     for q in range(rng.randint(0, 2)):  # judged queries the run lacks
         qrels[f"only{q}"] = {"a": 1}
     return run, qrels

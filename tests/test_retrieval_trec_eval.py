@@ -25,6 +25,7 @@ CASES = {  # trec_eval's Makefile: output file, run, qrels, options
     "aqc": ("out.test.aqc", "results.trunc", "qrels.test", {"complete": True}),
     "aql": ("out.test.aql", "results.test", "qrels.rel_level", {"relevance_level": 2}),
 }
+TREC_EVAL_10 = {"score_precision": "float64"}  # the outputs are trec_eval 10's (doubles)
 
 
 def _golden(name: str) -> dict[tuple[str, str], str]:
@@ -44,7 +45,7 @@ def _fmt(measure: str, value: float) -> str:
 def test_every_line_trec_eval_printed(case):
     out, run_file, qrels_file, options = CASES[case]
     golden = _golden(out)
-    m = Retrieval(measures=MEASURES, **options)
+    m = Retrieval(measures=MEASURES, **options, **TREC_EVAL_10)
     run, qrels = read_run(DATA / run_file), read_qrels(DATA / qrels_file)
     ours = {}
     for qid, row in m.per_query(run, qrels).items():
@@ -74,7 +75,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
 def test_cli_prints_trec_evals_lines():
     golden = (DATA / "out.test.aql").read_text().splitlines()
     wanted = ["map", "P_5", "P_10", "ndcg_cut_10", "recip_rank", "num_rel"]
-    r = _cli("-q", str(DATA / "qrels.rel_level"), "-r", str(DATA / "results.test"), "-l", "2", "--per-query", "-m", "map", "P.5,10", "ndcg_cut.10", "recip_rank", "num_rel")
+    r = _cli("-q", str(DATA / "qrels.rel_level"), "-r", str(DATA / "results.test"), "-l", "2", "--per-query", "--score-precision", "float64", "-m", "map", "P.5,10", "ndcg_cut.10", "recip_rank", "num_rel")
     assert r.returncode == 0, r.stderr
     expected = [line for line in golden if line.split("\t")[0].strip() in wanted]
     assert sorted(r.stdout.splitlines()) == sorted(expected)

@@ -523,6 +523,7 @@ def retrieval_stats(
     measures: list[tuple[str, int]],
     relevance_level: int = 1,
     judged_only: bool = False,
+    single_precision: bool = True,
     n_threads: int = 0,
 ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.float64]]:
     """Per query ``[num_ret, num_rel, num_rel_ret]`` (q × 3) and one row of ``measures``

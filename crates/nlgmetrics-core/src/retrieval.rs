@@ -4,6 +4,8 @@
 //! `num_rel` and `num_rel_ret`.
 //!
 //! trec_eval's semantics, reproduced on purpose:
+//! - scores are rounded to single precision first where trec_eval 9 keeps them in a C
+//!   `float` (`TEXT_RESULTS.sim`; pytrec_eval too): scores equal as floats tie;
 //! - a run's documents are ranked by score, descending; equal scores by document id in
 //!   *descending* byte order (`comp_sim_docno` compares `strcmp(p2, p1)`); the rank
 //!   column of a run file plays no part;
@@ -74,11 +76,14 @@ pub struct Config {
     pub relevance_level: i64,
     /// Drop retrieved documents without a non-negative judgment (trec_eval `-J`).
     pub judged_only: bool,
+    /// Round scores to `f32` before ranking, as trec_eval 9 and pytrec_eval store them
+    /// (trec_eval 10 keeps doubles).
+    pub single_precision: bool,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { relevance_level: 1, judged_only: false }
+        Config { relevance_level: 1, judged_only: false, single_precision: true }
     }
 }
 
@@ -114,6 +119,13 @@ pub fn rank(docs: &[&str], scores: &[f64], judged: &[(&str, i64)], config: &Conf
     if let Some(i) = scores.iter().position(|s| s.is_nan()) {
         return Err(Error::InvalidInput(format!("document {:?} has a NaN score (no rank)", docs[i])));
     }
+    let rounded: Vec<f64>;
+    let scores = if config.single_precision {
+        rounded = scores.iter().map(|&s| s as f32 as f64).collect();
+        &rounded[..]
+    } else {
+        scores
+    };
     let mut order: Vec<usize> = (0..docs.len()).collect();
     // score descending, then document id descending (trec_eval's comp_sim_docno)
     order.sort_unstable_by(|&a, &b| match scores[b].partial_cmp(&scores[a]) {
@@ -327,7 +339,7 @@ mod tests {
 
     #[test]
     fn judged_only_closes_ranks() {
-        let cfg = Config { relevance_level: 1, judged_only: true };
+        let cfg = Config { relevance_level: 1, judged_only: true, single_precision: true };
         let r = rank(&["u", "v"], &[2.0, 1.0], &[("v", 1)], &cfg).unwrap();
         assert_eq!(r.rels, vec![1]);
         assert_eq!(measures_of(&r, &[Measure::RecipRank], &cfg), vec![1.0]);
@@ -342,12 +354,23 @@ mod tests {
 
     #[test]
     fn relevance_level_moves_binary_measures_not_gains() {
-        let cfg = Config { relevance_level: 2, judged_only: false };
+        let cfg = Config { relevance_level: 2, judged_only: false, single_precision: true };
         let r = rank(&["a", "b"], &[2.0, 1.0], &[("a", 1), ("b", 2)], &cfg).unwrap();
         assert_eq!((r.num_rel, r.num_rel_ret), (1, 1));
         let v = measures_of(&r, &[Measure::Map, Measure::Ndcg], &cfg);
         let ideal = 2.0 + 1.0 / 3f64.log2();
         assert_eq!(v, vec![0.5, (1.0 + 2.0 / 3f64.log2()) / ideal]);
+    }
+
+    #[test]
+    fn single_precision_scores_tie_as_trec_eval_9() {
+        // 1 + 1e-9 and 1 are one f32: the tie goes to the larger id ("b")
+        let docs = ["b", "a"];
+        let scores = [1.0, 1.0 + 1e-9];
+        let judged = [("a", 1)];
+        assert_eq!(rank(&docs, &scores, &judged, &Config::default()).unwrap().rels, vec![NOT_IN_POOL, 1]);
+        let doubles = Config { single_precision: false, ..Config::default() };
+        assert_eq!(rank(&docs, &scores, &judged, &doubles).unwrap().rels, vec![1, NOT_IN_POOL]);
     }
 
     #[test]

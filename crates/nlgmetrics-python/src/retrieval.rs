@@ -6,9 +6,10 @@ use pyo3::prelude::*;
 /// Per-query trec_eval statistics: `[num_ret, num_rel, num_rel_ret]` rows (uint64, shape
 /// (q, 3)) and one float64 row of `measures` (`(kind, cutoff)` pairs) per query. Query
 /// `q`'s documents are `run_docs[run_starts[q]:run_starts[q + 1]]`, its judgments
-/// `judged_docs[judged_starts[q]:judged_starts[q + 1]]`.
+/// `judged_docs[judged_starts[q]:judged_starts[q + 1]]`. `single_precision`: scores rounded
+/// to f32 before ranking (trec_eval 9, pytrec_eval); false: doubles (trec_eval 10).
 #[pyfunction]
-#[pyo3(signature = (qids, run_docs, run_scores, run_starts, judged_docs, judged_rels, judged_starts, measures, relevance_level=1, judged_only=false, n_threads=0))]
+#[pyo3(signature = (qids, run_docs, run_scores, run_starts, judged_docs, judged_rels, judged_starts, measures, relevance_level=1, judged_only=false, single_precision=true, n_threads=0))]
 #[allow(clippy::too_many_arguments)]
 fn retrieval_stats<'py>(
     py: Python<'py>,
@@ -22,13 +23,14 @@ fn retrieval_stats<'py>(
     measures: Vec<(String, usize)>,
     relevance_level: i64,
     judged_only: bool,
+    single_precision: bool,
     n_threads: usize,
 ) -> PyResult<(Bound<'py, PyArray2<u64>>, Bound<'py, PyArray2<f64>>)> {
     let nq = qids.len();
     let width = measures.len();
     let (counts, values) = detached(py, || {
         let ms = measures.iter().map(|(kind, k)| Measure::from_parts(kind, *k)).collect::<Result<Vec<_>, _>>()?;
-        let config = Config { relevance_level, judged_only };
+        let config = Config { relevance_level, judged_only, single_precision };
         let q: Vec<&str> = qids.iter().map(String::as_str).collect();
         let rd: Vec<&str> = run_docs.iter().map(String::as_str).collect();
         let jd: Vec<&str> = judged_docs.iter().map(String::as_str).collect();

@@ -5,7 +5,9 @@
 Prints trec_eval's summary lines (``measure<TAB>all<TAB>value``, values as ``%6.4f``, counts
 as integers); ``--per-query`` adds each query's lines first, as ``trec_eval -q``. ``-f json``
 gives ``{"scores": {...}, "per_query": {...}, "signature": ...}``. ``-l``, ``-J`` and
-``-c`` are trec_eval's relevance level, judged-documents-only and complete-queries flags.
+``-c`` are trec_eval's relevance level, judged-documents-only and complete-queries flags;
+``--score-precision float64`` ranks scores as trec_eval 10 (doubles) rather than trec_eval 9
+and pytrec_eval (single precision).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ def add_parser(sub: Any) -> None:
     c.add_argument("-l", "--relevance-level", dest="relevance_level", type=int, default=1, help="relevance values >= this are relevant (trec_eval -l; default 1)")
     c.add_argument("-J", "--judged-docs-only", dest="judged_docs_only", action="store_true", help="drop unjudged documents before ranking (trec_eval -J)")
     c.add_argument("-c", "--complete", action="store_true", help="average over every judged query, a missing one scoring 0 (trec_eval -c)")
+    c.add_argument("--score-precision", dest="score_precision", choices=["float32", "float64"], default="float32", help="float32: scores ranked as trec_eval 9 and pytrec_eval keep them, in single precision (default); float64: as trec_eval 10")
     c.add_argument("--per-query", dest="per_query", action="store_true", help="each query's values too (trec_eval -q)")
     c.add_argument("-f", "--format", choices=["trec_eval", "json"], default="trec_eval", help="trec_eval: its text lines (default); json: scores, per-query values and the signature")
 
@@ -47,7 +50,7 @@ def run(args: argparse.Namespace, out, err) -> int:
     from ..metrics.trec_files import read_qrels, read_run
 
     measures = args.measures if args.measures is not None else list(DEFAULT_MEASURES)
-    metric = Retrieval(measures=measures, relevance_level=args.relevance_level, judged_docs_only=args.judged_docs_only, complete=args.complete)
+    metric = Retrieval(measures=measures, relevance_level=args.relevance_level, judged_docs_only=args.judged_docs_only, complete=args.complete, score_precision=args.score_precision)
     qrels = read_qrels(args.qrels)
     run_dict = read_run(args.run)
     qids, seg = metric._query_stats(run_dict, qrels)

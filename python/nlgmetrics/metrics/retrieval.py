@@ -31,6 +31,9 @@ CUTOFF_DEFAULTS = {
     "ndcg_cut": (5, 10, 15, 20, 30, 100, 200, 500, 1000),
     "success": (1, 5, 10),
 }
+# how a reference keeps scores: trec_eval 9 (and pytrec_eval) in a C float, so scores equal
+# in single precision tie; trec_eval 10 in a double
+PRECISIONS = {"float32": "trec_eval-9/pytrec_eval", "float64": "trec_eval-10"}
 COUNTS = ("num_q", "num_ret", "num_rel", "num_rel_ret")
 DEFAULT_MEASURES = ("map", "ndcg_cut.10", "P.10", "recall.100", "recip_rank")
 _CUT = re.compile(r"(P|recall|success|map_cut|ndcg_cut)(?:[._]([0-9]+(?:,[0-9]+)*))?\Z")
@@ -109,7 +112,9 @@ class Retrieval(Metric):
     pytrec_eval names; the score is the first one's mean, the breakdown holds every
     measure's mean and the summed counts. ``relevance_level`` (trec_eval ``-l``),
     ``judged_docs_only`` (``-J``, pytrec_eval's ``judged_docs_only_flag``) and ``complete``
-    (``-c``) are trec_eval's options.
+    (``-c``) are trec_eval's options. ``score_precision="float32"`` ranks scores rounded to
+    single precision as trec_eval 9 and pytrec_eval do (so 1.0 and 1.0 + 1e-9 tie and the
+    larger document id goes first); ``"float64"`` keeps doubles, as trec_eval 10.
 
     >>> from nlgmetrics.metrics.retrieval import Retrieval
     >>> m = Retrieval(measures=["map", "P.2"])
@@ -121,7 +126,7 @@ class Retrieval(Metric):
     name = "retrieval"
     count_fields = ("queries", "num_ret", "num_rel", "num_rel_ret")
 
-    def __init__(self, measures: Any = DEFAULT_MEASURES, *, relevance_level: int = 1, judged_docs_only: bool = False, complete: bool = False, n_threads: int = 0):
+    def __init__(self, measures: Any = DEFAULT_MEASURES, *, relevance_level: int = 1, judged_docs_only: bool = False, complete: bool = False, score_precision: str = "float32", n_threads: int = 0):
         super().__init__(n_threads=n_threads)
         self.columns, self.counts_asked = parse_measures(measures)
         if isinstance(relevance_level, bool) or not isinstance(relevance_level, (int, np.integer)):
@@ -131,6 +136,9 @@ class Retrieval(Metric):
         for opt, v in (("judged_docs_only", judged_docs_only), ("complete", complete)):
             if not isinstance(v, (bool, np.bool_)):
                 raise InvalidOptionError(f"retrieval: {opt} must be True or False, got {v!r}")
+        if score_precision not in PRECISIONS:
+            raise InvalidOptionError(f"retrieval: score_precision must be one of {', '.join(PRECISIONS)}, got {score_precision!r}")
+        self.score_precision = score_precision
         self.relevance_level = int(relevance_level)
         self.judged_docs_only = bool(judged_docs_only)
         self.complete = bool(complete)
@@ -142,7 +150,7 @@ class Retrieval(Metric):
             "level": self.relevance_level,
             "judged": "only" if self.judged_docs_only else "all",
             "queries": "complete" if self.complete else "run",
-            "ref": "trec_eval-9.0.8",
+            "ref": PRECISIONS[self.score_precision],
         }
 
     def _abbreviations(self) -> dict[str, str]:
@@ -178,7 +186,7 @@ class Retrieval(Metric):
         measures = [(kind, k) for _, kind, k in self.columns]
         try:
             return _core.retrieval_stats(qids, run_docs, scores, run_starts, judged, rels, judged_starts, measures,
-                                         self.relevance_level, self.judged_docs_only, self.n_threads)
+                                         self.relevance_level, self.judged_docs_only, self.score_precision == "float32", self.n_threads)
         except (TypeError, OverflowError, UnicodeEncodeError) as e:
             _check_ids(run_docs, "document ids")
             _check_ids(judged, "document ids")
