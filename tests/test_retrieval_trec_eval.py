@@ -94,3 +94,16 @@ def test_cli_json_and_errors(tmp_path):
     assert r.returncode == 2 and "unknown measure" in r.stderr
     r = _cli("-q", str(DATA / "qrels.test"), "-r", str(DATA / "results.test"), "-l", "0")
     assert r.returncode == 2
+
+
+def test_cli_takes_trec_evals_positional_files():
+    for argv in (["-m", "map", "-m", "P.5", str(DATA / "qrels.test"), str(DATA / "results.test")],
+                 ["-m", "map", "P.5", str(DATA / "qrels.test"), str(DATA / "results.test")],
+                 [str(DATA / "qrels.test"), str(DATA / "results.test"), "-m", "map", "P.5"]):
+        r = _cli(*argv, "--score-precision", "float64")
+        assert r.returncode == 0, (argv, r.stderr)
+        assert r.stdout.splitlines() == ["map                   \tall\t0.1785", "P_5                   \tall\t0.2667"]
+    r = _cli(str(DATA / "qrels.test"))
+    assert r.returncode == 2 and "QRELS then RUN" in r.stderr
+    r = _cli("-q", str(DATA / "qrels.test"), str(DATA / "qrels.test"), str(DATA / "results.test"))
+    assert r.returncode == 2

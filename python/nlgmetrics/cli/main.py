@@ -389,6 +389,8 @@ def _check_capabilities(command: str, args: argparse.Namespace, metrics: list[tu
             if any(kinds.get(other) not in (kinds[name],) for other, _ in metrics):
                 raise UsageError(f"{name} reads its own --jsonl records: score it without {', '.join(o for o, _ in metrics if kinds.get(o) != kinds[name])}")
             continue
+        if kinds.get(name) == "retrieval":
+            raise UsageError(f"{name} scores a run against qrels, not text files: use `nlgmetrics retrieval -q QRELS -r RUN`")
         if kinds.get(name) in ("logprobs", "records", "sampling"):
             what = {"logprobs": "per-token log-probabilities", "records": "lists of records",
                     "sampling": "per-sample results of repeated sampling"}[kinds[name]]

@@ -1,6 +1,9 @@
 """``nlgmetrics retrieval``: trec_eval's measures of a TREC run against a qrels file.
 
     nlgmetrics retrieval -q qrels.txt -r run.txt -m map ndcg_cut.10 P.5
+    nlgmetrics retrieval -m map -m P.5 qrels.txt run.txt        # trec_eval's order
+
+trec_eval's ``-q`` (per query) is ``--per-query`` here: ``-q`` names the qrels file.
 
 Prints trec_eval's summary lines (``measure<TAB>all<TAB>value``, values as ``%6.4f``, counts
 as integers); ``--per-query`` adds each query's lines first, as ``trec_eval -q``. ``-f json``
@@ -23,9 +26,10 @@ HELP = "trec_eval / pytrec_eval retrieval measures (nDCG@k, MAP, MRR, P@k, recal
 
 def add_parser(sub: Any) -> None:
     c = sub.add_parser("retrieval", help=HELP)
-    c.add_argument("-q", "--qrels", required=True, help="qrels file: qid iteration docid relevance")
-    c.add_argument("-r", "--run", required=True, help="run file: qid Q0 docid rank score tag")
-    c.add_argument("-m", "--measures", dest="measures", nargs="+", default=None,
+    c.add_argument("files", nargs="*", metavar="QRELS RUN", help="trec_eval's habit: the qrels file, then the run file (or -q / -r)")
+    c.add_argument("-q", "--qrels", default=None, help="qrels file: qid iteration docid relevance")
+    c.add_argument("-r", "--run", default=None, help="run file: qid Q0 docid rank score tag")
+    c.add_argument("-m", "--measures", dest="measures", nargs="+", action="extend", default=None,
                    help="pytrec_eval measure names (map ndcg_cut.10 P.5,10 recall.100 recip_rank success.1 num_rel ...); default: map ndcg_cut.10 P.10 recall.100 recip_rank")
     c.add_argument("-l", "--relevance-level", dest="relevance_level", type=int, default=1, help="relevance values >= this are relevant (trec_eval -l; default 1)")
     c.add_argument("-J", "--judged-docs-only", dest="judged_docs_only", action="store_true", help="drop unjudged documents before ranking (trec_eval -J)")
@@ -49,6 +53,27 @@ def run(args: argparse.Namespace, out, err) -> int:
     from ..metrics.retrieval import DEFAULT_MEASURES, Retrieval
     from ..metrics.trec_files import read_qrels, read_run
 
+    from .guard import UsageError
+
+    if not args.files and args.qrels is None and args.run is None and args.measures:
+        # `-m map qrels run`, trec_eval's order: -m took the two files too
+        from ..errors import InvalidOptionError
+        from ..metrics.retrieval import parse_measures
+
+        while len(args.files) < 2 and len(args.measures) > 1:
+            try:
+                parse_measures([args.measures[-1]])
+                break
+            except InvalidOptionError:
+                args.files.insert(0, args.measures.pop())
+    if args.files and (args.qrels is not None or args.run is not None):
+        raise UsageError("give the qrels and run files either as -q QRELS -r RUN or as trec_eval's two positional files, not both")
+    if args.files:
+        if len(args.files) != 2:
+            raise UsageError(f"expected two files, QRELS then RUN (as trec_eval), got {len(args.files)}")
+        args.qrels, args.run = args.files
+    if args.qrels is None or args.run is None:
+        raise UsageError("give the qrels and the run: -q QRELS -r RUN (or QRELS RUN, as trec_eval)")
     measures = args.measures if args.measures is not None else list(DEFAULT_MEASURES)
     metric = Retrieval(measures=measures, relevance_level=args.relevance_level, judged_docs_only=args.judged_docs_only, complete=args.complete, score_precision=args.score_precision)
     qrels = read_qrels(args.qrels)

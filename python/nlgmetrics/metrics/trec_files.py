@@ -28,9 +28,11 @@ def _lines(source: Any) -> tuple[str, Iterable[str]]:
             with open(name, encoding="utf-8") as f:
                 return name, f.read().splitlines()
         except OSError as e:
-            raise InvalidInputError(f"{name}: cannot read ({e.strerror or e})") from None
+            raise InvalidInputError(f"{name!r}: cannot read ({e.strerror or e})") from None
         except UnicodeDecodeError as e:
             raise InvalidInputError(f"{name}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+        except ValueError as e:  # a NUL or a lone surrogate in the path
+            raise InvalidInputError(f"{name!r}: not a usable file path ({e})") from None
     if isinstance(source, bytes) or not hasattr(source, "__iter__"):
         raise InputTypeError(f"expected a file path or an iterable of lines, got {type(source).__name__}")
     return "<lines>", source
