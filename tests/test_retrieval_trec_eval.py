@@ -48,9 +48,8 @@ def test_every_line_trec_eval_printed(case):
     m = Retrieval(measures=MEASURES, **options, **TREC_EVAL_10)
     run, qrels = read_run(DATA / run_file), read_qrels(DATA / qrels_file)
     ours = {}
-    for qid, row in m.per_query(run, qrels).items():
-        if qid in run:  # trec_eval -q prints the queries of the run
-            ours.update({(k, qid): _fmt(k, v) for k, v in row.items()})
+    for qid, row in m.per_query(run, qrels).items():  # with -c, trec_eval -q prints the missing queries too
+        ours.update({(k, qid): _fmt(k, v) for k, v in row.items()})
     s = m.corpus_score(run, qrels)
     ours.update({(k, "all"): _fmt(k, s[k]) for k in [*m.sum_fields, *COUNTS]})
     assert len(golden) > 150
@@ -85,7 +84,7 @@ def test_cli_json_and_errors(tmp_path):
     r = _cli("-q", str(DATA / "qrels.test"), "-r", str(DATA / "results.test"), "-m", "map", "-f", "json")
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
-    assert f"{doc['scores']['map']:6.4f}" == "0.1785" and doc["signature"].startswith("nlgmetrics")
+    assert f"{doc['scores']['map']:6.4f}" == "0.1785" and doc["signature"].startswith("measures:map|level:1|judged:all|queries:run|ref:trec_eval-9/pytrec_eval|version:nlgmetrics-")
     bad = tmp_path / "run.txt"
     bad.write_text("301 Q0 d1 1 1.0 t\n301 Q0 d2 2 oops t\n", encoding="utf-8")
     r = _cli("-q", str(DATA / "qrels.test"), "-r", str(bad))

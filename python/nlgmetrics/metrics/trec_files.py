@@ -1,7 +1,8 @@
 """TREC run and qrels files, read into pytrec_eval's dicts.
 
-A run line is ``qid Q0 docid rank score tag`` (six fields; the rank plays no part, as in
-trec_eval), a qrels line ``qid iteration docid relevance`` (four fields). Fields are split
+A run line is ``qid Q0 docid rank score tag`` (six fields, anything after the tag ignored;
+the rank plays no part), a qrels line ``qid iteration docid relevance`` (exactly four
+fields), as trec_eval reads them. Fields are split
 on whitespace. A malformed line, a document given twice for one query, a score that is not
 a number (NaN included) or a relevance that is not an integer is an
 :class:`~nlgmetrics.errors.InvalidInputError` naming the file and the line.
@@ -48,9 +49,9 @@ def read_run(source: Any) -> dict[str, dict[str, float]]:
         fields = line.split()
         if not fields:
             continue
-        if len(fields) != 6:
+        if len(fields) < 6:
             raise InvalidInputError(f"{name}: line {number}: a run line has 6 fields (qid Q0 docid rank score tag), got {len(fields)}")
-        qid, _, doc, _, score, _ = fields
+        qid, _, doc, _, score = fields[:5]  # anything after the tag is ignored, as trec_eval does
         if not _FLOAT.match(score):
             raise InvalidInputError(f"{name}: line {number}: score {score!r} is not a number")
         docs = run.setdefault(qid, {})
