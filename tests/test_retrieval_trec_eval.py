@@ -106,3 +106,12 @@ def test_cli_takes_trec_evals_positional_files():
     assert r.returncode == 2 and "QRELS then RUN" in r.stderr
     r = _cli("-q", str(DATA / "qrels.test"), str(DATA / "qrels.test"), str(DATA / "results.test"))
     assert r.returncode == 2
+
+
+def test_score_subcommand_points_to_retrieval(tmp_path, capsys):
+    from nlgmetrics.cli.main import main
+
+    text = tmp_path / "t.txt"
+    text.write_text("a b\n", encoding="utf-8")
+    assert main(["score", "-r", str(text), "-i", str(text), "-m", "retrieval"]) == 2
+    assert "nlgmetrics retrieval -q QRELS -r RUN" in capsys.readouterr().err
