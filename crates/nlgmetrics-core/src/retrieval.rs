@@ -22,7 +22,7 @@
 use crate::error::{Error, Result};
 use crate::parallel;
 use std::cmp::Ordering;
-use std::collections::HashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// A retrieved document that has no judgment (trec_eval's `RELVALUE_NONPOOL`).
 pub const NOT_IN_POOL: i64 = -1;
@@ -107,7 +107,8 @@ pub fn rank(docs: &[&str], scores: &[f64], judged: &[(&str, i64)], config: &Conf
     if docs.len() != scores.len() {
         return Err(Error::LengthMismatch { what: "run documents and scores".into(), left: docs.len(), right: scores.len() });
     }
-    let mut judgments: HashMap<&str, i64> = HashMap::with_capacity(judged.len());
+    let mut judgments: FxHashMap<&str, i64> = FxHashMap::default();
+    judgments.reserve(judged.len());
     for &(doc, rel) in judged {
         if judgments.insert(doc, rel).is_some() {
             return Err(Error::InvalidInput(format!("document {doc:?} is judged twice")));
@@ -133,10 +134,10 @@ pub fn rank(docs: &[&str], scores: &[f64], judged: &[(&str, i64)], config: &Conf
         Some(o) => o,
     });
     if docs.len() > 1 {
-        let mut ids: Vec<&str> = docs.to_vec();
-        ids.sort_unstable();
-        if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
-            return Err(Error::InvalidInput(format!("document {:?} is retrieved twice", w[0])));
+        let mut seen: FxHashSet<&str> = FxHashSet::default();
+        seen.reserve(docs.len());
+        if let Some(d) = docs.iter().find(|d| !seen.insert(**d)) {
+            return Err(Error::InvalidInput(format!("document {d:?} is retrieved twice")));
         }
     }
     let level = config.relevance_level;

@@ -1,7 +1,8 @@
-use crate::convert::{detached, matrix};
+use crate::convert::{borrow_strs, detached, matrix};
 use nlgmetrics_core::retrieval::{self, Config, Measure, COUNT_FIELDS};
 use numpy::PyArray2;
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 
 /// Per-query trec_eval statistics: `[num_ret, num_rel, num_rel_ret]` rows (uint64, shape
 /// (q, 3)) and one float64 row of `measures` (`(kind, cutoff)` pairs) per query. Query
@@ -14,10 +15,10 @@ use pyo3::prelude::*;
 fn retrieval_stats<'py>(
     py: Python<'py>,
     qids: Vec<String>,
-    run_docs: Vec<String>,
+    run_docs: Vec<Bound<'py, PyString>>,
     run_scores: Vec<f64>,
     run_starts: Vec<usize>,
-    judged_docs: Vec<String>,
+    judged_docs: Vec<Bound<'py, PyString>>,
     judged_rels: Vec<i64>,
     judged_starts: Vec<usize>,
     measures: Vec<(String, usize)>,
@@ -28,12 +29,13 @@ fn retrieval_stats<'py>(
 ) -> PyResult<(Bound<'py, PyArray2<u64>>, Bound<'py, PyArray2<f64>>)> {
     let nq = qids.len();
     let width = measures.len();
+    // the ids are read in place (no copy per document); the list items keep them alive
+    let rd = borrow_strs(&run_docs)?;
+    let jd = borrow_strs(&judged_docs)?;
     let (counts, values) = detached(py, || {
         let ms = measures.iter().map(|(kind, k)| Measure::from_parts(kind, *k)).collect::<Result<Vec<_>, _>>()?;
         let config = Config { relevance_level, judged_only, single_precision };
         let q: Vec<&str> = qids.iter().map(String::as_str).collect();
-        let rd: Vec<&str> = run_docs.iter().map(String::as_str).collect();
-        let jd: Vec<&str> = judged_docs.iter().map(String::as_str).collect();
         retrieval::batch(&q, &rd, &run_scores, &run_starts, &jd, &judged_rels, &judged_starts, &ms, &config, n_threads)
     })?;
     Ok((matrix(py, counts, nq, COUNT_FIELDS.len())?, matrix(py, values, nq, width)?))
