@@ -163,6 +163,9 @@ def files(tmp_path_factory) -> dict[str, Path]:
     put("coco_ann.json", json.dumps({"images": [{"id": 1}, {"id": 2}], "annotations": [
         {"image_id": 1, "id": 1, "caption": "a man riding a horse"}, {"image_id": 2, "id": 2, "caption": "a red bus on a street"}]}).encode())
     put("coco_res.json", json.dumps([{"image_id": 1, "caption": "a man on a horse"}, {"image_id": 2, "caption": "a bus"}]).encode())
+    # TREC run and qrels (nlgmetrics retrieval)
+    put("run.trec", b"q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\nq2 Q0 d3 1 0.5 t\n")
+    put("qrels.trec", b"q1 0 d2 1\nq2 0 d3 2\nq2 0 d4 -1\n")
     return f
 
 
@@ -186,6 +189,7 @@ def recipe(name: str, f: dict[str, Path]) -> list:
         "coco": ["coco", "-a", f["coco_ann.json"], "-R", f["coco_res.json"], "-f", "json"],
         "report": ["report", "-r", f["ref.txt"], "-i", f["hyp.txt"], f["ref2.txt"], "-m", "bleu", "-cin", "5", "-o", "-"],
         "list": ["list"],
+        "retrieval": ["retrieval", "-q", f["qrels.trec"], "-r", f["run.trec"], "-f", "json"],
     }
     if name in known:
         return known[name]
@@ -227,7 +231,7 @@ def with_option(argv: list, action: argparse.Action, values: list) -> list:
 @pytest.mark.parametrize("name", sorted(SUBCOMMANDS))
 def test_recipe_runs(name, files):
     """The baseline of the probes below is a valid run (so a probe's error is its own)."""
-    if name not in ("score", "compare", "correlate", "classify", "coco", "report", "list"):
+    if name not in ("score", "compare", "correlate", "classify", "coco", "report", "list", "retrieval"):
         check(recipe(name, files))  # a new subcommand: the promises hold, whatever the status
         return
     code, out, err = check(recipe(name, files))

@@ -56,6 +56,8 @@ def files(tmp_path_factory):
     (d / "pairs.jsonl").write_text("".join(json.dumps({"prediction": h, "references": [r]}) + "\n" for h, r in zip(HYP, REF)), encoding="utf-8")
     (d / "d2t.jsonl").write_text("".join(json.dumps({"prediction": h, "references": [r], "table": [["name", "cat"]]}) + "\n" for h, r in zip(HYP, REF)), encoding="utf-8")
     (d / "results.jsonl").write_text("".join(json.dumps({"task_id": f"t/{i // 2}", "completion": "", "result": "passed", "passed": i % 3 == 0}) + "\n" for i in range(6)), encoding="utf-8")
+    (d / "run.trec").write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\nq2 Q0 d3 1 0.5 t\n", encoding="utf-8")
+    (d / "qrels.trec").write_text("q1 0 d2 1\nq2 0 d3 2\n", encoding="utf-8")
     for preset, (name, record) in PRESET_FILES.items():
         (d / preset).mkdir()
         (d / preset / name).write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -89,6 +91,8 @@ def _recipes(d) -> dict[str, list[list[str]]]:
         "squad": [["squad", f("squad.json"), f("squad_pred.json"), "-f", "json"],
                   ["squad", f("squad.json"), f("squad_pred.json"), "--na-prob-file", f("na.json"), "-f", "json"]],
         "cmrc2018": [["cmrc2018", f("cmrc.json"), f("cmrc_pred.json"), "-f", "json"]],
+        "retrieval": [["retrieval", "-q", f("qrels.trec"), "-r", f("run.trec"), "-f", "json"],
+                      ["retrieval", "-q", f("qrels.trec"), "-r", f("run.trec"), "-m", "map", "num_rel", "--per-query", "-f", "json"]],
         "sacrebleu": [["sacrebleu", f("ref.txt"), "-i", f("hyp.txt"), "-f", "json"]],
     }
 
@@ -127,7 +131,7 @@ def test_every_preset_is_walked_and_listed():
     assert set(PRESET_FILES) == set(PRESETS) == set(PRESET_SOURCES)
 
 
-@pytest.mark.parametrize("command", sorted(["score", "compare", "correlate", "classify", "coco", "squad", "cmrc2018", "sacrebleu"]))
+@pytest.mark.parametrize("command", sorted(["score", "compare", "correlate", "classify", "coco", "squad", "cmrc2018", "retrieval", "sacrebleu"]))
 def test_json_output_carries_a_signature(command, files, capsys):
     for argv in _recipes(files)[command]:
         for doc in _json_outputs(capsys, argv):

@@ -510,3 +510,21 @@ class JiebaSegmenter:
         """``sep.join(jieba.cut(text))`` of every text (``skip_space``: without whitespace words)."""
 def llamafactory_rows_jieba(raw_h: Sequence[str], raw_r: Sequence[str], segmenter: JiebaSegmenter, n_threads: int = 0) -> npt.NDArray[np.float64]:
     """``llamafactory_rows`` with both sides segmented by ``segmenter`` (``" ".join(jieba.cut(text))``) in the core."""
+
+# Ranked retrieval (trec_eval 9 / pytrec_eval per-query measures)
+def retrieval_stats(
+    qids: list[str],
+    run_docs: list[str],
+    run_scores: list[float],
+    run_starts: list[int],
+    judged_docs: list[str],
+    judged_rels: list[int],
+    judged_starts: list[int],
+    measures: list[tuple[str, int]],
+    relevance_level: int = 1,
+    judged_only: bool = False,
+    single_precision: bool = True,
+    n_threads: int = 0,
+) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.float64]]:
+    """Per query ``[num_ret, num_rel, num_rel_ret]`` (q × 3) and one row of ``measures``
+    (``(kind, cutoff)``: map, recip_rank, ndcg, Rprec, P, recall, success, map_cut, ndcg_cut)."""

@@ -253,6 +253,7 @@ for _entry in [
     ("drop", _M + "drop:DROP", "DROP F1 / exact match as lm-eval 0.4.13's drop task (bag alignment, number matching)", ()),
     ("lm_eval_perplexity", _M + "lm_eval_aggregates:LmEvalPerplexity", "lm-eval 0.4.13 perplexity (lambada): exp(-mean) of per-document loglikelihoods", (), "loglikelihoods"),
     ("coqa", _M + "coqa:CoQA", "CoQA F1 / exact match as lm-eval 0.4.13's coqa task (SQuAD v2.0 answers, leave-one-out over golds)", ()),
+    ("retrieval", _M + "retrieval:Retrieval", "trec_eval 9 / pytrec_eval measures (map, ndcg_cut.k, P.k, recall.k, recip_rank, success.k) of a run against qrels (update(run, qrels))", (), "retrieval"),
     ("lm_eval_qasper", _M + "lm_eval_qa:LmEvalQasper", "lm-eval 0.4.13 qasper_freeform f1_abstractive (SQuAD v1.1 token F1 vs the one answer, mean)", ()),
     ("math_equiv", _M + "math_equiv:MathEquiv", "MATH answer equivalence as lm-eval 0.4.13's hendrycks_math / minerva_math exact_match (minerva: extra [math], SymPy within a fixed budget)", ("hendrycks", "minerva")),
     ("ifeval", _M + "ifeval:IFEval", "IFEval prompt/instruction-level strict/loose accuracies as lm-eval 0.4.13 (update(responses, docs); langdetect seeded; extra [ifeval])", (), "ifeval", ("ifeval", "nltk")),

@@ -13,6 +13,7 @@ pub mod interrupt;
 pub mod memory;
 pub mod ngram;
 pub mod parallel;
+pub mod retrieval;
 pub mod pystr;
 pub mod stem;
 pub mod significance;

@@ -25,6 +25,7 @@ mod rouge_pltrdy;
 mod sari;
 mod jieba;
 mod copied;
+mod retrieval;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -51,5 +52,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     rouge_pltrdy::register_depths(m)?;
     sari::register(m)?;
     jieba::register(m)?;
+    retrieval::register(m)?;
     Ok(())
 }

@@ -119,6 +119,7 @@ RANGES: dict[str, Range] = {
     "bleurt_max_length": _r(1, 1_000_000),
     "na_prob_thresh": _FINITE,  # nlgmetrics squad (v2.0 no-answer threshold)
     "pass_k": _r(1, 2**31 - 1),
+    "relevance_level": _r(1, 2**63 - 1),  # nlgmetrics retrieval -l (pytrec_eval refuses < 1)
 }
 
 # Per subcommand, a dest whose numeric range differs from the shared one above.

@@ -60,7 +60,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 # Every subcommand, in the order `nlgmetrics --help` lists them.
-COMMANDS = ("score", "compare", "correlate", "list", "classify", "coco", "report", "sacrebleu", "squad", "cmrc2018")
+COMMANDS = ("score", "compare", "correlate", "list", "classify", "coco", "report", "sacrebleu", "squad", "cmrc2018", "retrieval")
 
 # Each subcommand's line in `nlgmetrics --help`, as its add_parser words it: the top-level
 # parser is built from these alone, without importing the subcommands' modules (numpy for
@@ -76,6 +76,7 @@ COMMAND_HELP = {
     "sacrebleu": "sacrebleu 2.6's command line, byte-identical output",
     "squad": "SQuAD v1.1 / v2.0 exact match and F1, as the official evaluation scripts",
     "cmrc2018": "CMRC 2018 F1 / EM, as the official cmrc2018_evaluate.py",
+    "retrieval": "trec_eval / pytrec_eval retrieval measures (nDCG@k, MAP, MRR, P@k, recall@k) of a TREC run",
 }
 
 
@@ -149,6 +150,10 @@ def build_parser(only: str | None = None, families: frozenset[str] | None = None
 
         _add_cmrc2018(sub)
     # --- end cmrc2018 ---
+    if only in (None, "retrieval"):  # trec_eval's measures of TREC files (cli/retrieval.py)
+        from .retrieval import add_parser as _add_retrieval
+
+        _add_retrieval(sub)
     return p
 
 
@@ -384,6 +389,8 @@ def _check_capabilities(command: str, args: argparse.Namespace, metrics: list[tu
             if any(kinds.get(other) not in (kinds[name],) for other, _ in metrics):
                 raise UsageError(f"{name} reads its own --jsonl records: score it without {', '.join(o for o, _ in metrics if kinds.get(o) != kinds[name])}")
             continue
+        if kinds.get(name) == "retrieval":
+            raise UsageError(f"{name} scores a run against qrels, not text files: use `nlgmetrics retrieval -q QRELS -r RUN`")
         if kinds.get(name) in ("logprobs", "records", "sampling"):
             what = {"logprobs": "per-token log-probabilities", "records": "lists of records",
                     "sampling": "per-sample results of repeated sampling"}[kinds[name]]
@@ -623,6 +630,10 @@ def _dispatch(sub: argparse.ArgumentParser, args: argparse.Namespace, started: A
         from .cmrc2018 import run as _run_cmrc2018
 
         return _run_cmrc2018(args, out, sys.stderr)
+    if args.command == "retrieval":  # TREC run and qrels files
+        from .retrieval import run as _run_retrieval
+
+        return _run_retrieval(args, out, sys.stderr)
     if args.command == "classify":
         from .classify import run as _run_classify
 
