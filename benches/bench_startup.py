@@ -50,6 +50,7 @@ def _inputs(d: str) -> dict[str, str]:
         "cmrc.json": json.dumps({"version": "v1.0", "data": [{"title": "t", "paragraphs": [{"id": "p", "context": "2008年，猫坐在垫子上", "qas": [
             {"id": "q1", "question": "哪一年？", "answers": [{"text": "2008年", "answer_start": 0}]}]}]}]}, ensure_ascii=False),
         "cmrc_pred.json": json.dumps({"q1": "2008年"}, ensure_ascii=False),
+        "qrels.txt": "q1 0 d1 1\n", "run.txt": "q1 Q0 d1 1 1.5 tag\n",
     }
     paths = {}
     for name, text in files.items():
@@ -74,6 +75,7 @@ def _runs(p: dict[str, str]) -> list[tuple[str, list[str]]]:
         "sacrebleu": ["sacrebleu", p["ref"], "-i", p["hyp"]],
         "squad": ["squad", p["squad.json"], p["squad_pred.json"]],
         "cmrc2018": ["cmrc2018", p["cmrc.json"], p["cmrc_pred.json"]],
+        "retrieval": ["retrieval", p["qrels.txt"], p["run.txt"]],
     }
     from nlgmetrics.cli.main import COMMANDS
 

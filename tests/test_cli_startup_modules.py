@@ -46,6 +46,7 @@ def _files(d: Path) -> dict[str, str]:
         "caps.tsv": "1\tthe cat sat on a mat\n",
         "squad.json": json.dumps(squad), "squad_pred.json": json.dumps({"q1": "the cat"}),
         "cmrc.json": json.dumps(cmrc, ensure_ascii=False), "cmrc_pred.json": json.dumps({"q1": "猫 2008"}, ensure_ascii=False),
+        "qrels.txt": "q1 0 d1 1\n", "run.txt": "q1 Q0 d1 1 1.5 tag\n",
     }
     for name, text in texts.items():
         (d / name).write_text(text, encoding="utf-8")
@@ -65,6 +66,7 @@ def one_line_runs(p: dict[str, str]) -> dict[str, list[str]]:
         "sacrebleu": ["sacrebleu", p["ref"], "-i", p["hyp"]],
         "squad": ["squad", p["squad.json"], p["squad_pred.json"]],
         "cmrc2018": ["cmrc2018", p["cmrc.json"], p["cmrc_pred.json"]],
+        "retrieval": ["retrieval", p["qrels.txt"], p["run.txt"]],
     }
 
 
@@ -78,6 +80,7 @@ NEEDS = {
     "sacrebleu": {"numpy"},  # compat.sacrebleu's chrF module
     "squad": {"numpy"},  # the metric's segment statistics
     "cmrc2018": {"numpy"},  # the metric's segment statistics
+    "retrieval": {"numpy"},  # the per-query statistics
 }
 
 _PROBE = """
