@@ -37,8 +37,16 @@ class _Exit(Exception):
         self.code = code
 
 
+class _Parser(argparse.ArgumentParser):
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        # argparse's own width, computed without importing shutil (see cli.main._help_width)
+        from .main import _help_width
+
+        return self.formatter_class(prog=self.prog, width=_help_width())  # type: ignore[call-arg]
+
+
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog=prog,
         description="sacreBLEU: Hassle-free computation of shareable BLEU scores.\n"
         "Quick usage: score your detokenized output against WMT'14 EN-DE:\n"
