@@ -87,7 +87,11 @@ def longbench_qa_f1_rows(predictions: Sequence[str], answers: Sequence[Sequence[
 
 def longbench_qa_f1(predictions: Sequence[str], answers: Sequence[Sequence[str]], *, zh: bool = False, first_line: bool = False) -> float:
     """LongBench ``eval.py``'s ``scorer``: ``round(100 * total_score / len(predictions), 2)``."""
-    rows = longbench_qa_f1_rows(predictions, answers, zh=zh, first_line=first_line)
+    return scorer_mean(longbench_qa_f1_rows(predictions, answers, zh=zh, first_line=first_line))
+
+
+def scorer_mean(rows: Sequence[float]) -> float:
+    """``eval.py``'s ``round(100 * total_score / len(predictions), 2)``, the total added in order."""
     if not rows:
         raise InvalidInputError("LongBench's scorer of no example divides by zero")
     total = 0.0

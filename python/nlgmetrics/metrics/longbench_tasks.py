@@ -169,10 +169,6 @@ def longbench_task_score(dataset: str, predictions: Sequence[str], answers: Sequ
     >>> longbench_task_score("passage_count", ["3", "There are 3 or 4"], [["3"], ["3"]])
     75.0
     """
-    rows = longbench_task_rows(dataset, predictions, answers, all_classes, flavour=flavour)
-    if not rows:
-        raise InvalidInputError("LongBench's scorer of no example divides by zero")
-    total = 0.0
-    for v in rows:
-        total += v
-    return round(100 * total / len(rows), 2)
+    from .longbench_qa import scorer_mean
+
+    return scorer_mean(longbench_task_rows(dataset, predictions, answers, all_classes, flavour=flavour))
