@@ -14,6 +14,7 @@ import re
 # longest match wins: "BERTScore needs model=" before any shorter key)
 FLAGS: dict[str, str] = {
     "spm_model=PATH": "--spm-model PATH",
+    "reference='answer'": "--math-reference answer",
     "spm_model": "--spm-model",
     "encoder=PATH": "--comet-encoder PATH",
     "layer=": "--bertscore-layer N",
