@@ -58,6 +58,18 @@ def _sql_database() -> str:
 
 
 SQL_DB = _sql_database()
+
+
+def _retrieval_batch(k: int) -> tuple[dict, dict]:
+    """(run, qrels) of batch ``k``: every query is judged (a non-relevant "pad" document), so
+    each segment is one evaluated query."""
+    run, qrels = {}, {}
+    for i, (p, r) in enumerate(zip(*BATCHES[k])):
+        qid = f"q{k * BATCH + i:04d}"
+        ref = r[0] if isinstance(r, (list, tuple)) else r
+        run[qid] = {"pad": -1e9} | {w: -float(j) for j, w in enumerate(p.split())}
+        qrels[qid] = {"pad": 0} | {w: 1 for w in ref.split()}
+    return run, qrels
 BATCHES = [(PREDS[i : i + BATCH], REFS[i : i + BATCH]) for i in range(0, len(PREDS), BATCH)]
 TABLES = [[["name", w] for w in p.split()[:3]] for p in PREDS]
 
@@ -127,6 +139,8 @@ FEEDERS: dict[str, Callable[[Any, int], Any]] = {
     # text-to-SQL: a query per segment (its word count picks the filter), against a fixed gold
     "execution_accuracy": lambda m, k: m.update([f"SELECT w FROM words WHERE n = {len(p.split()) % 7}" for p in BATCHES[k][0]],
                                                 ["SELECT w FROM words WHERE n = 3"] * len(BATCHES[k][0]), [SQL_DB] * len(BATCHES[k][0])),
+    # retrieval: a query per segment, its words ranked in order against its reference's words
+    "retrieval": lambda m, k: m.update(*_retrieval_batch(k)),
     # IFEval: each response against lm-eval docs of two instructions
     "ifeval": lambda m, k: m.update(BATCHES[k][0], [{"instruction_id_list": ["punctuation:no_comma", "length_constraints:number_words"],
                                                      "kwargs": [{}, {"relation": "at least", "num_words": 4}], "prompt": ""}] * len(BATCHES[k][0])),
