@@ -21,6 +21,7 @@ from .metric_options import metric_options
 from .options import modules_named, option_sets
 from . import checks
 from .guard import UsageError, guarded
+from .help_width import help_width as _help_width
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh interpreter's import time)
 if TYPE_CHECKING:
@@ -31,24 +32,6 @@ if TYPE_CHECKING:
 # data_to_text (tables for PARENT), stream (streaming: --chunk-size, --scheduler).
 
 __all__ = ["UsageError", "build_parser", "main", "subparsers"]
-
-
-def _help_width() -> int:
-    """argparse's default help width, ``shutil.get_terminal_size().columns - 2``, computed
-    the way shutil does (``$COLUMNS``, else the terminal of stdout, else 80) without
-    importing shutil: argparse makes a formatter, so asks for the width, on every
-    ``add_argument`` of a parser."""
-    try:
-        columns = int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-        columns = columns or 80
-    return columns - 2
 
 
 class _Parser(argparse.ArgumentParser):

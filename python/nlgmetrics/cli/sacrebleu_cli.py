@@ -39,10 +39,10 @@ class _Exit(Exception):
 
 class _Parser(argparse.ArgumentParser):
     def _get_formatter(self) -> argparse.HelpFormatter:
-        # argparse's own width, computed without importing shutil (see cli.main._help_width)
-        from .main import _help_width
+        # argparse's own width, computed without importing shutil
+        from .help_width import help_width
 
-        return self.formatter_class(prog=self.prog, width=_help_width())  # type: ignore[call-arg]
+        return self.formatter_class(prog=self.prog, width=help_width())  # type: ignore[call-arg]
 
 
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
