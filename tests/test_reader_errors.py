@@ -71,3 +71,24 @@ def test_coco_captions_name_the_file_and_record(tmp_path):
     res.write_text(json.dumps([{"image_id": 1, "caption": "a \udfff"}]))
     with pytest.raises(InvalidTextError, match=rf"^{res}\[0\]: the caption is not valid Unicode"):
         load_results(str(res))
+
+
+@pytest.mark.parametrize("reader", ["multiple_choice", "ifeval"])
+@pytest.mark.parametrize("content, error, message", [
+    (b'{"doc": 1}\n\xff\n', "InvalidTextError", "invalid UTF-8 at line 2"),
+    (b'{"doc": 1}\n' + b"[" * 100000 + b"\n", "InvalidInputError", ":2: not JSON"),
+    (b'{"doc": "\\ud800"}\n', "InvalidTextError", ":1: "),
+])
+def test_lm_eval_samples_readers_name_the_file_and_line(tmp_path, reader, content, error, message):
+    """Both samples readers read JSON lines through one reader (io.text.read_jsonl_records):
+    a bad byte, a record nested too deeply or a lone surrogate is a typed error naming the
+    file and line, never a raw UnicodeDecodeError or RecursionError."""
+    import nlgmetrics.errors as errors
+    from nlgmetrics.metrics.ifeval import read_ifeval_samples
+    from nlgmetrics.metrics.multiple_choice import read_lm_eval_samples
+
+    path = tmp_path / "samples_x.jsonl"
+    path.write_bytes(content)
+    read = read_lm_eval_samples if reader == "multiple_choice" else read_ifeval_samples
+    with pytest.raises(getattr(errors, error), match=f"samples_x.jsonl{message}" if message.startswith(":") else message):
+        read(path)

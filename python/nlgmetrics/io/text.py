@@ -109,3 +109,24 @@ def read_lines(path: str, stdin: BinaryIO | None = None) -> list[str]:
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     return split_lines(_decode(data, name))
+
+
+def read_jsonl_records(path: str) -> list[tuple[int, object]]:
+    """``(line number, record)`` for every non-blank line of a JSON-lines file, read as
+    :func:`read_lines` reads text (strict UTF-8, ``.gz``); a line that is not JSON, is nested
+    too deeply or holds a lone surrogate is an error naming the file and line."""
+    import json
+
+    records = []
+    for lineno, line in enumerate(read_lines(str(path)), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise InvalidInputError(f"{path}:{lineno}: not JSON ({e.msg})") from None
+        except RecursionError:
+            raise InvalidInputError(f"{path}:{lineno}: not JSON (nested too deeply)") from None
+        check_record(line, record, f"{path}:{lineno}")
+        records.append((lineno, record))
+    return records

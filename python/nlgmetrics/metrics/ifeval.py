@@ -245,15 +245,7 @@ def lm_eval_ifeval_samples(records: Any, where: str = "samples") -> IFEvalSample
 def read_ifeval_samples(path: Any) -> IFEvalSamples:
     """Read lm-eval's ``samples_ifeval_<date>.jsonl`` and recompute the four values per
     document, to compare with those it logs (see :func:`lm_eval_ifeval_samples`)."""
-    import json
+    from ..io.text import read_jsonl_records
 
-    records = []
-    with open(path, encoding="utf-8") as f:
-        for lineno, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                records.append((lineno, json.loads(line)))
-            except json.JSONDecodeError as e:
-                raise InvalidInputError(f"{path}:{lineno}: not JSON ({e.msg})") from None
+    records = read_jsonl_records(path)
     return lm_eval_ifeval_samples(records, str(path))

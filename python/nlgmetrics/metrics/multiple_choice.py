@@ -377,17 +377,9 @@ def read_lm_eval_samples(path: Any, *, target_delimiter: str = " ") -> LmEvalSam
     ``acc_mutual_info`` the second half of the requests (empty context) holds the
     unconditional log-likelihoods. Tasks whose choices are in the context (winogrande's
     ``multiple_input``) are not recoverable from the log: their mismatches say so."""
-    import json
+    from ..io.text import read_jsonl_records
 
-    records = []
-    with open(path, encoding="utf-8") as f:
-        for lineno, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                records.append((lineno, json.loads(line)))
-            except json.JSONDecodeError as e:
-                raise InvalidInputError(f"{path}:{lineno}: not JSON ({e.msg})") from None
+    records = read_jsonl_records(path)
     return lm_eval_samples(records, str(path), target_delimiter=target_delimiter)
 
 
