@@ -91,7 +91,7 @@ def bench_llamafactory(rows, wheel, preds, refs, peer_n):
     sys.path.insert(0, str(REPO / "scripts" / "goldens"))
     from make_llamafactory_goldens import EvalPrediction, compute_similarity_class
 
-    from nlgmetrics.metrics.llm_presets import LLAMAFACTORY_KEYS, llamafactory, llamafactory_rows
+    from nlgmetrics.metrics.llm.llm_presets import LLAMAFACTORY_KEYS, llamafactory, llamafactory_rows
 
     cls = compute_similarity_class(wheel)
     p, r = preds[:peer_n], refs[:peer_n]

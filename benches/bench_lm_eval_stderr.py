@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""lm-eval's bootstrap stderr: ``nlgmetrics.metrics.lm_eval_stderr.bootstrap_stderr`` against
+"""lm-eval's bootstrap stderr: ``nlgmetrics.metrics.llm.lm_eval_stderr.bootstrap_stderr`` against
 lm-evaluation-harness 0.4.13's own ``bootstrap_stderr`` (``lm_eval/api/metrics.py`` read from
 the unpacked wheel, ``--lm-eval-src``; single process, ``DISABLE_MULTIPROC=1``), on the same
 generated per-sample values (``--n`` samples, seeded).
@@ -60,7 +60,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=1)
     args = ap.parse_args()
     m = load(args.lm_eval_src)
-    from nlgmetrics.metrics import lm_eval_stderr as S
+    from nlgmetrics.metrics.llm import lm_eval_stderr as S
 
     rnd = random.Random(0)
     lls = [-rnd.expovariate(0.5) for _ in range(args.n)]

@@ -28,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from nlgmetrics.metrics.squad import SQuAD, SQuADv2, evaluate_official, evaluate_official_files
+from nlgmetrics.metrics.qa.squad import SQuAD, SQuADv2, evaluate_official, evaluate_official_files
 
 FLOOR = Path(__file__).resolve().parent / "floor"
 ARTICLES = ["the", "a", "an", "The", "A"]

@@ -26,7 +26,7 @@ import time
 import pytrec_eval
 
 from nlgmetrics import _core
-from nlgmetrics.metrics.retrieval import Retrieval
+from nlgmetrics.metrics.programs.retrieval import Retrieval
 
 MEASURES = ["map", "ndcg_cut.10", "recip_rank", "P.10", "recall.100", "recall.1000"]
 

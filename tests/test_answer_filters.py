@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from nlgmetrics.errors import InputTypeError, InvalidInputError, InvalidOptionError, NlgMetricsError
-from nlgmetrics.metrics import answer_filters as A
+from nlgmetrics.metrics.llm import answer_filters as A
 
 GOLDENS = json.loads((Path(__file__).parent / "goldens" / "lm_eval_filters" / "cases.json").read_text(encoding="utf-8"))
 

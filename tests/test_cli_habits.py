@@ -12,7 +12,7 @@ import pytest
 from nlgmetrics.cli import main
 from nlgmetrics.cli.main import build_parser, subparsers
 from nlgmetrics.cli.presets import PRESET_DESTS
-from nlgmetrics.metrics.llm_presets import PRESET_FRAMEWORKS, PRESET_SOURCES, PRESETS
+from nlgmetrics.metrics.llm.llm_presets import PRESET_FRAMEWORKS, PRESET_SOURCES, PRESETS
 
 SCORE = subparsers(build_parser())["score"]
 

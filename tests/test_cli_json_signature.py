@@ -10,7 +10,7 @@ import pytest
 
 from nlgmetrics.cli import main
 from nlgmetrics.cli.main import build_parser, subparsers
-from nlgmetrics.metrics.llm_presets import PRESET_SOURCES, PRESETS
+from nlgmetrics.metrics.llm.llm_presets import PRESET_SOURCES, PRESETS
 
 SUBCOMMANDS = subparsers(build_parser())
 

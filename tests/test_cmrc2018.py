@@ -7,7 +7,7 @@ import re
 import pytest
 
 from nlgmetrics.errors import InputTypeError, InvalidInputError, LengthMismatchError
-from nlgmetrics.metrics.cmrc2018 import cmrc2018
+from nlgmetrics.metrics.qa.cmrc2018 import cmrc2018
 from nlgmetrics.metrics.nltk_word_tokenize import word_tokenizer
 
 SP = ['-', ':', '_', '*', '^', '/', '\\', '~', '`', '+', '=', '，', '。', '：', '？', '！', '“', '”', '；', '’',

@@ -12,7 +12,7 @@ import pytest
 
 import nlgmetrics
 from nlgmetrics.errors import IncompatibleStatsError, InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
-from nlgmetrics.metrics.execution_accuracy import remove_distinct, spider_result_eq
+from nlgmetrics.metrics.programs.execution_accuracy import remove_distinct, spider_result_eq
 
 GOLDENS = json.loads((Path(__file__).parent / "goldens" / "execution_accuracy" / "goldens.json").read_text())
 CASES = GOLDENS["cases"]

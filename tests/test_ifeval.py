@@ -15,8 +15,8 @@ pytest.importorskip("nltk")
 
 import nlgmetrics as nm  # noqa: E402
 from nlgmetrics.errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError  # noqa: E402
-from nlgmetrics.metrics import _ifeval_checkers as checkers  # noqa: E402
-from nlgmetrics.metrics.ifeval import SCORES, IFEval, loose_variants, read_ifeval_samples, score_document  # noqa: E402
+from nlgmetrics.metrics.llm import _ifeval_checkers as checkers  # noqa: E402
+from nlgmetrics.metrics.llm.ifeval import SCORES, IFEval, loose_variants, read_ifeval_samples, score_document  # noqa: E402
 
 HERE = Path(__file__).parent / "goldens" / "ifeval"
 GPT4 = [json.loads(line) for line in gzip.open(HERE / "gpt4.jsonl.gz", "rt", encoding="utf-8")]

@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("langdetect")
 pytest.importorskip("nltk")
 
-from nlgmetrics.metrics.ifeval import IFEval, read_ifeval_samples  # noqa: E402
+from nlgmetrics.metrics.llm.ifeval import IFEval, read_ifeval_samples  # noqa: E402
 
 SAMPLES = Path(__file__).parent / "goldens" / "ifeval" / "samples_ifeval_generated.jsonl"
 

@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("jieba")
 
 from nlgmetrics.errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError  # noqa: E402
-from nlgmetrics.metrics.llm_presets import LLAMAFACTORY_KEYS, llamafactory, llamafactory_rows  # noqa: E402
+from nlgmetrics.metrics.llm.llm_presets import LLAMAFACTORY_KEYS, llamafactory, llamafactory_rows  # noqa: E402
 
 GOLDEN = Path(__file__).parent / "goldens" / "llm_presets" / "llamafactory.json"
 
@@ -99,7 +99,7 @@ def test_cli_preset_errors(tmp_path):
 
 # --- OpenCompass JiebaRougeEvaluator and LongBench's ROUGE scorer ------------------------
 # goldens: scripts/goldens/make_llm_eval_goldens.py (their own code, run once)
-from nlgmetrics.metrics.llm_presets import general_postprocess, longbench_rouge, longbench_rouge_rows, opencompass_jieba_rouge  # noqa: E402
+from nlgmetrics.metrics.llm.llm_presets import general_postprocess, longbench_rouge, longbench_rouge_rows, opencompass_jieba_rouge  # noqa: E402
 
 EVAL_GOLDEN = Path(__file__).parent / "goldens" / "llm_presets" / "opencompass_longbench.json"
 

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from nlgmetrics.errors import InputTypeError, InvalidInputError
-from nlgmetrics.metrics import lm_eval_aggregates as agg
+from nlgmetrics.metrics.llm import lm_eval_aggregates as agg
 
 
 def ref_weighted_mean(items):  # lm_eval/api/metrics.py 0.4.13

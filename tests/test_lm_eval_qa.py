@@ -12,7 +12,7 @@ import pytest
 
 import nlgmetrics
 from nlgmetrics.errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
-from nlgmetrics.metrics.lm_eval_qa import LmEvalQasper, LmEvalXQuAD, f1_abstractive, xquad_scores
+from nlgmetrics.metrics.llm.lm_eval_qa import LmEvalQasper, LmEvalXQuAD, f1_abstractive, xquad_scores
 
 GOLDEN = json.loads((Path(__file__).parent / "goldens" / "qa_aggregates" / "lm_eval_qa.json").read_text(encoding="utf-8"))
 

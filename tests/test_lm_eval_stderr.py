@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from nlgmetrics.errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
-from nlgmetrics.metrics import lm_eval_stderr as S
+from nlgmetrics.metrics.llm import lm_eval_stderr as S
 
 GOLDENS = json.loads((Path(__file__).parent / "goldens" / "lm_eval_stderr" / "cases.json").read_text(encoding="utf-8"))
 ERRORS = {"OverflowError": InvalidInputError}

@@ -14,8 +14,8 @@ import pytest
 pytest.importorskip("jieba")
 
 from nlgmetrics.errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError  # noqa: E402
-from nlgmetrics.metrics.llm_presets import longbench_e  # noqa: E402
-from nlgmetrics.metrics.longbench_qa import LONGBENCH_E_BUCKETS, LongBenchQA, longbench_e_bucket, longbench_e_buckets, longbench_qa_f1_rows  # noqa: E402
+from nlgmetrics.metrics.llm.llm_presets import longbench_e  # noqa: E402
+from nlgmetrics.metrics.qa.longbench_qa import LONGBENCH_E_BUCKETS, LongBenchQA, longbench_e_bucket, longbench_e_buckets, longbench_qa_f1_rows  # noqa: E402
 
 GOLDEN = json.loads((Path(__file__).parent / "goldens" / "qa_aggregates" / "longbench_e.json").read_text(encoding="utf-8"))
 CASES = GOLDEN["cases"]

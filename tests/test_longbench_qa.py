@@ -9,7 +9,7 @@ import jieba
 import pytest
 
 from nlgmetrics.errors import InputTypeError, InvalidInputError, LengthMismatchError, MissingExtraError
-from nlgmetrics.metrics.longbench_qa import longbench_qa_f1, longbench_qa_f1_rows
+from nlgmetrics.metrics.qa.longbench_qa import longbench_qa_f1, longbench_qa_f1_rows
 
 
 def ref_normalize_answer(s):

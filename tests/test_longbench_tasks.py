@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from nlgmetrics.errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
-from nlgmetrics.metrics.longbench_tasks import (classification_score, code_line, count_score, fuzz_ratio, longbench_task_rows,
+from nlgmetrics.metrics.qa.longbench_tasks import (classification_score, code_line, count_score, fuzz_ratio, longbench_task_rows,
                                                 longbench_task_score, retrieval_score)
 
 HERE = Path(__file__).parent / "goldens" / "longbench_rest"
@@ -35,7 +35,7 @@ def test_rows_and_scorer_equal(name):
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_dispatch_and_scorer_e_equal(name):
     pytest.importorskip("jieba")
-    from nlgmetrics.metrics.llm_presets import longbench, longbench_e, longbench_rows
+    from nlgmetrics.metrics.llm.llm_presets import longbench, longbench_e, longbench_rows
 
     c = CASES[name]
     assert longbench(c["dataset"], c["predictions"], c["answers"], c["all_classes"]) == c["score"]
@@ -154,7 +154,7 @@ def test_levenshtein_ratio_lcs_equals_dynamic_programming():
     generated strings past one machine word (small alphabets: many equal characters)."""
     import random
 
-    from nlgmetrics.metrics.longbench_tasks import _indel_ratio
+    from nlgmetrics.metrics.qa.longbench_tasks import _indel_ratio
 
     def lcs(a, b):
         row = [0] * (len(b) + 1)

@@ -14,8 +14,8 @@ import pytest
 
 from nlgmetrics import load
 from nlgmetrics.errors import InvalidInputError, InvalidOptionError
-from nlgmetrics.metrics import _math_strings as strings
-from nlgmetrics.metrics.math_equiv import MathEquiv
+from nlgmetrics.metrics.llm import _math_strings as strings
+from nlgmetrics.metrics.llm.math_equiv import MathEquiv
 
 GOLDENS = Path(__file__).parent / "goldens" / "math_equiv"
 
@@ -195,7 +195,7 @@ HOSTILE = {
 CHILD = textwrap.dedent("""
     import resource, sys, json
     resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
-    from nlgmetrics.metrics.math_equiv import MathEquiv
+    from nlgmetrics.metrics.llm.math_equiv import MathEquiv
     flavour, text = sys.argv[1], sys.stdin.read()
     out = []
     for pred, ref in ((text, text + "1"), (text, "1")):
@@ -230,7 +230,7 @@ def test_minerva_hostile_inputs_end_quickly_within_memory(case):
 
 @needs_math
 def test_minerva_budget_stops_what_the_reference_times_out_on():
-    from nlgmetrics.metrics._math_sympy import minerva_is_equiv, text_in_budget
+    from nlgmetrics.metrics.llm._math_sympy import minerva_is_equiv, text_in_budget
 
     assert not minerva_is_equiv("10^{10^{10}}", "10^{10^{10}}+0")
     assert not minerva_is_equiv("1000000!", "1000000!+0")

@@ -11,7 +11,7 @@ import pytest
 
 import nlgmetrics as nm
 from nlgmetrics.errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
-from nlgmetrics.metrics.multiple_choice import MultipleChoice, read_lm_eval_samples, score_document
+from nlgmetrics.metrics.llm.multiple_choice import MultipleChoice, read_lm_eval_samples, score_document
 
 HERE = Path(__file__).parent / "goldens" / "multiple_choice"
 GOLDEN = json.loads((HERE / "process_results.json").read_text(encoding="utf-8"))

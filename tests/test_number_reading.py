@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from nlgmetrics.cli.main import main
-from nlgmetrics.metrics.squad import _from_files, evaluate_official, evaluate_official_files
+from nlgmetrics.metrics.qa.squad import _from_files, evaluate_official, evaluate_official_files
 
 
 def bits(x: float) -> int:

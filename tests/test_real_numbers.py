@@ -17,7 +17,7 @@ from nlgmetrics import Perplexity
 from nlgmetrics import classification as cls
 from nlgmetrics.engines import meta
 from nlgmetrics.errors import InputTypeError, InvalidInputError, NlgMetricsError
-from nlgmetrics.metrics import lm_eval_aggregates
+from nlgmetrics.metrics.llm import lm_eval_aggregates
 from nlgmetrics.registry import load
 
 LOGPROBS = [-0.5, -1.25, -2.0]

@@ -12,8 +12,8 @@ import pytest
 
 import nlgmetrics
 from nlgmetrics.errors import InputTypeError, InvalidInputError, InvalidOptionError
-from nlgmetrics.metrics.retrieval import Retrieval, parse_measures
-from nlgmetrics.metrics.trec_files import read_qrels, read_run
+from nlgmetrics.metrics.programs.retrieval import Retrieval, parse_measures
+from nlgmetrics.metrics.programs.trec_files import read_qrels, read_run
 
 MEASURES = ["map", "recip_rank", "ndcg", "Rprec", "P.1,2,3,5,10,1000", "recall.1,3,10", "success.1,2,5",
             "map_cut.1,3,10", "ndcg_cut.1,2,3,5,10,100", "num_ret", "num_rel", "num_rel_ret"]

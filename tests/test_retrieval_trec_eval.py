@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from nlgmetrics.metrics.retrieval import Retrieval
-from nlgmetrics.metrics.trec_files import read_qrels, read_run
+from nlgmetrics.metrics.programs.retrieval import Retrieval
+from nlgmetrics.metrics.programs.trec_files import read_qrels, read_run
 
 DATA = Path(__file__).parent / "goldens" / "retrieval" / "trec_eval"
 MEASURES = ["map", "Rprec", "recip_rank", "ndcg", "P", "recall", "map_cut", "ndcg_cut", "success", "num_q", "num_ret", "num_rel", "num_rel_ret"]

@@ -13,7 +13,7 @@ import pytest
 import nlgmetrics
 from nlgmetrics import AvgAtKMetric, GPassAtKMetric, MajAtKMetric, PassHatKMetric
 from nlgmetrics.errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError, MissingExtraError
-from nlgmetrics.metrics.sampling import avg_at_k, g_pass_at_k, maj_at_k, majority_answer, pass_hat_k
+from nlgmetrics.metrics.llm.sampling import avg_at_k, g_pass_at_k, maj_at_k, majority_answer, pass_hat_k
 
 GOLD = json.loads((Path(__file__).parent / "goldens" / "sampling" / "sampling.json").read_text(encoding="utf-8"))
 
@@ -196,7 +196,7 @@ def test_avg_at_k_bounds_its_runs():
     """avg@k keeps a statistics column per run: a k beyond MAX_K is refused at once, not
     allocated (a hostile k of 10**20 once grew the process without bound)."""
     from nlgmetrics.errors import InvalidOptionError
-    from nlgmetrics.metrics._sampling_metrics import AvgAtKMetric
+    from nlgmetrics.metrics.llm._sampling_metrics import AvgAtKMetric
 
     for k in (AvgAtKMetric.MAX_K + 1, 10**20):
         with pytest.raises(InvalidOptionError, match="runs"):

@@ -10,8 +10,8 @@ import time
 import pytest
 
 from nlgmetrics.errors import InputTypeError, InvalidInputError
-from nlgmetrics.metrics import _sql_worker
-from nlgmetrics.metrics.sql_sandbox import Limits, Sandbox, database_uri
+from nlgmetrics.metrics.programs import _sql_worker
+from nlgmetrics.metrics.programs.sql_sandbox import Limits, Sandbox, database_uri
 
 SMALL = Limits(max_instructions=5_000_000, wall_seconds=30, max_rows=1000, max_length=1_000_000, heap_bytes=64 * 2**20)
 

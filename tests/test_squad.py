@@ -24,7 +24,7 @@ import nlgmetrics
 from nlgmetrics import SQuAD, SQuADv2
 from nlgmetrics.cli.main import main
 from nlgmetrics.errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
-from nlgmetrics.metrics.squad import evaluate_official, normalize_answer
+from nlgmetrics.metrics.qa.squad import evaluate_official, normalize_answer
 
 GOLDENS = Path(__file__).parent / "goldens" / "squad"
 CASES = ("coco", "zh", "adversarial")

@@ -23,7 +23,7 @@ import pytest
 
 from nlgmetrics.cli.main import main
 from nlgmetrics.errors import InvalidInputError
-from nlgmetrics.metrics.squad import _from_files, evaluate_official, evaluate_official_files
+from nlgmetrics.metrics.qa.squad import _from_files, evaluate_official, evaluate_official_files
 
 GOLDENS = Path(__file__).parent / "goldens" / "squad"
 SCRIPTS = os.environ.get("NLGMETRICS_SQUAD_SCRIPTS")

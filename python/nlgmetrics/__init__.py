@@ -120,7 +120,7 @@ _EXPORTS: dict[str, str] = {
     "report": "",
     # evaluate's google_bleu and exact_match
     "GLEU": ".metrics.gleu",
-    "ExactMatch": ".metrics.exact_match",
+    "ExactMatch": ".metrics.qa.exact_match",
     # the argument order of the one-call functions
     "ArgumentOrderWarning": "._orientation",
     "RougeLsumWarning": ".metrics.rouge",
@@ -131,30 +131,30 @@ _EXPORTS: dict[str, str] = {
     # MAUVE
     "MAUVE": ".neural.mauve", "mauve": ".neural.mauve",
     # question answering (SQuAD official scripts)
-    "SQuAD": ".metrics.squad",
-    "SQuADv2": ".metrics.squad",
+    "SQuAD": ".metrics.qa.squad",
+    "SQuADv2": ".metrics.qa.squad",
     # text simplification
     "SARI": ".metrics.sari",
     "sari": ".metrics.sari",
     # QA and benchmark aggregates as registry metrics
-    "MathEquiv": ".metrics.math_equiv",
-    "PassAtKMetric": ".metrics.pass_at_k", "pass_at_k": ".metrics.pass_at_k",
-    "ExecutionAccuracy": ".metrics.execution_accuracy",
-    "MultipleChoice": ".metrics.multiple_choice", "read_lm_eval_samples": ".metrics.multiple_choice",
-    "AvgAtKMetric": ".metrics._sampling_metrics", "MajAtKMetric": ".metrics._sampling_metrics",
-    "PassHatKMetric": ".metrics._sampling_metrics", "GPassAtKMetric": ".metrics._sampling_metrics", "avg_at_k": ".metrics.sampling", "maj_at_k": ".metrics.sampling",
-    "pass_hat_k": ".metrics.sampling", "g_pass_at_k": ".metrics.sampling",
-    "ExtractedExactMatch": ".metrics.answer_filters",
-    "WordPerplexity": ".metrics.lm_eval_aggregates", "BytePerplexity": ".metrics.lm_eval_aggregates",
-    "BitsPerByte": ".metrics.lm_eval_aggregates", "LmEvalPerplexity": ".metrics.lm_eval_aggregates",
-    "LongBenchQA": ".metrics.longbench_qa", "longbench_qa_f1": ".metrics.longbench_qa",
-    "CMRC2018": ".metrics.cmrc2018", "cmrc2018": ".metrics.cmrc2018",
-    "DROP": ".metrics.drop",
-    "CoQA": ".metrics.coqa",
-    "LmEvalQasper": ".metrics.lm_eval_qa", "LmEvalXQuAD": ".metrics.lm_eval_qa",
-    "longbench_e_buckets": ".metrics.longbench_qa",
+    "MathEquiv": ".metrics.llm.math_equiv",
+    "PassAtKMetric": ".metrics.llm.pass_at_k", "pass_at_k": ".metrics.llm.pass_at_k",
+    "ExecutionAccuracy": ".metrics.programs.execution_accuracy",
+    "MultipleChoice": ".metrics.llm.multiple_choice", "read_lm_eval_samples": ".metrics.llm.multiple_choice",
+    "AvgAtKMetric": ".metrics.llm._sampling_metrics", "MajAtKMetric": ".metrics.llm._sampling_metrics",
+    "PassHatKMetric": ".metrics.llm._sampling_metrics", "GPassAtKMetric": ".metrics.llm._sampling_metrics", "avg_at_k": ".metrics.llm.sampling", "maj_at_k": ".metrics.llm.sampling",
+    "pass_hat_k": ".metrics.llm.sampling", "g_pass_at_k": ".metrics.llm.sampling",
+    "ExtractedExactMatch": ".metrics.llm.answer_filters",
+    "WordPerplexity": ".metrics.llm.lm_eval_aggregates", "BytePerplexity": ".metrics.llm.lm_eval_aggregates",
+    "BitsPerByte": ".metrics.llm.lm_eval_aggregates", "LmEvalPerplexity": ".metrics.llm.lm_eval_aggregates",
+    "LongBenchQA": ".metrics.qa.longbench_qa", "longbench_qa_f1": ".metrics.qa.longbench_qa",
+    "CMRC2018": ".metrics.qa.cmrc2018", "cmrc2018": ".metrics.qa.cmrc2018",
+    "DROP": ".metrics.qa.drop",
+    "CoQA": ".metrics.qa.coqa",
+    "LmEvalQasper": ".metrics.llm.lm_eval_qa", "LmEvalXQuAD": ".metrics.llm.lm_eval_qa",
+    "longbench_e_buckets": ".metrics.qa.longbench_qa",
     # IFEval (extra [ifeval])
-    "IFEval": ".metrics.ifeval", "read_ifeval_samples": ".metrics.ifeval",
+    "IFEval": ".metrics.llm.ifeval", "read_ifeval_samples": ".metrics.llm.ifeval",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -1,4 +1,4 @@
-"""Goldens for ``nlgmetrics.metrics.answer_filters``, made by running lm-evaluation-harness
+"""Goldens for ``nlgmetrics.metrics.llm.answer_filters``, made by running lm-evaluation-harness
 0.4.13's own filters and ``exact_match_hf_evaluate`` (nothing of them is copied here):
 
     pip download lm_eval==0.4.13 --no-deps -d /tmp/x && cd /tmp/x && unzip -q lm_eval-0.4.13-*.whl -d src

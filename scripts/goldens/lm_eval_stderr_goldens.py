@@ -1,4 +1,4 @@
-"""Goldens for ``nlgmetrics.metrics.lm_eval_stderr``, made by running lm-evaluation-harness
+"""Goldens for ``nlgmetrics.metrics.llm.lm_eval_stderr``, made by running lm-evaluation-harness
 0.4.13's own ``lm_eval/api/metrics.py`` (nothing of it is copied here):
 
     pip download lm_eval==0.4.13 --no-deps -d /tmp/x && cd /tmp/x && unzip -q lm_eval-0.4.13-*.whl -d src

@@ -62,7 +62,7 @@ def inputs(metric: Any, kind: str, path: str, cache: dict[str, Any]) -> tuple[li
         cache[path] = _records(path)
     records = cache[path]
     if kind == "pass_at_k":
-        from ..metrics.pass_at_k import read_results
+        from ..metrics.llm.pass_at_k import read_results
 
         lines = {i: ln for i, (ln, _) in enumerate(records)}
         try:
@@ -76,13 +76,13 @@ def inputs(metric: Any, kind: str, path: str, cache: dict[str, Any]) -> tuple[li
             raise
         return ids, ns, cs
     if kind == "multiple_choice":  # lm-eval's samples file of a multiple-choice task
-        from ..metrics.multiple_choice import lm_eval_samples
+        from ..metrics.llm.multiple_choice import lm_eval_samples
 
         r = lm_eval_samples(records, path)
         cache[path, "mismatches"] = len(r.mismatches)
         return [str(d) for d in r.doc_ids], r.loglikelihoods, (r.golds, r.choices, r.unconditional)
     if kind == "ifeval":  # lm-eval's samples file of the ifeval task
-        from ..metrics.ifeval import lm_eval_ifeval_samples
+        from ..metrics.llm.ifeval import lm_eval_ifeval_samples
 
         r = lm_eval_ifeval_samples(records, path)
         cache[path, "mismatches"] = len(r.mismatches)

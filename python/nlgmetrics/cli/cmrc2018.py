@@ -28,7 +28,7 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace, out, err) -> int:
     import json
 
-    from ..metrics.cmrc2018 import evaluate_official
+    from ..metrics.qa.cmrc2018 import evaluate_official
     from .squad import _load
 
     dataset = _load(args.dataset_file, "the dataset")

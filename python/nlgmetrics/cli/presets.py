@@ -58,7 +58,7 @@ def refuse_ignored_flags(parser: argparse.ArgumentParser, args: argparse.Namespa
 
 
 def signature(name: str) -> str:
-    from ..metrics.llm_presets import PRESET_FRAMEWORKS
+    from ..metrics.llm.llm_presets import PRESET_FRAMEWORKS
     from ..signature import Signature
 
     items: dict[str, Any] = {"preset": name, "framework": PRESET_FRAMEWORKS[name]}
@@ -71,7 +71,7 @@ def signature(name: str) -> str:
 
 def list_presets(args: argparse.Namespace, out: Any) -> int:
     """``score --list-presets``: every preset, the fields it reads and what it reproduces."""
-    from ..metrics.llm_presets import PRESET_FRAMEWORKS, PRESET_SOURCES, PRESETS
+    from ..metrics.llm.llm_presets import PRESET_FRAMEWORKS, PRESET_SOURCES, PRESETS
 
     rows = [{"preset": name, "fields": list(fields), "framework": PRESET_FRAMEWORKS[name], "reproduces": PRESET_SOURCES[name], "signature": signature(name)}
             for name, (fields, _) in PRESETS.items()]
@@ -119,7 +119,7 @@ def run(args, out, usage_error) -> int:
     import os
 
     from ..errors import InvalidInputError
-    from ..metrics.llm_presets import PRESETS
+    from ..metrics.llm.llm_presets import PRESETS
 
     if args.preset not in PRESETS:
         raise usage_error(f"unknown preset {args.preset!r}; known: {', '.join(PRESETS)} (score --list-presets)")

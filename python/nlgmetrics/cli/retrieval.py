@@ -50,15 +50,15 @@ def _lines(scores: dict[str, Any], where: str, counts: tuple[str, ...]) -> list[
 
 
 def run(args: argparse.Namespace, out, err) -> int:
-    from ..metrics.retrieval import DEFAULT_MEASURES, Retrieval
-    from ..metrics.trec_files import read_qrels, read_run
+    from ..metrics.programs.retrieval import DEFAULT_MEASURES, Retrieval
+    from ..metrics.programs.trec_files import read_qrels, read_run
 
     from .guard import UsageError
 
     if not args.files and args.qrels is None and args.run is None and args.measures:
         # `-m map qrels run`, trec_eval's order: -m took the two files too
         from ..errors import InvalidOptionError
-        from ..metrics.retrieval import parse_measures
+        from ..metrics.programs.retrieval import parse_measures
 
         while len(args.files) < 2 and len(args.measures) > 1:
             try:

@@ -38,7 +38,7 @@ def add_parser(sub: Any) -> None:
 
 
 def _load(path: str, what: str) -> Any:
-    from ..metrics.squad import load_json
+    from ..metrics.qa.squad import load_json
 
     return load_json(path, what)
 
@@ -60,7 +60,7 @@ def _files(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace, out, err) -> int:
-    from ..metrics.squad import _gc_paused, _official_from_stats, _read_files, _stats_from_bytes
+    from ..metrics.qa.squad import _gc_paused, _official_from_stats, _read_files, _stats_from_bytes
     from .guard import UsageError
 
     _files(args)
@@ -91,7 +91,7 @@ def run(args: argparse.Namespace, out, err) -> int:
 
 
 def _general(args: argparse.Namespace, warn: Any) -> tuple[str, Any]:
-    from ..metrics.squad import dataset_version, evaluate_official
+    from ..metrics.qa.squad import dataset_version, evaluate_official
     from .guard import UsageError
 
     dataset = _load(args.data, "the dataset")

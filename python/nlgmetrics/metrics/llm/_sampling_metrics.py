@@ -13,9 +13,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..errors import InputTypeError, InvalidOptionError
+from ...errors import InputTypeError, InvalidOptionError
 from . import sampling as S
-from .base import Metric, Score
+from ..base import Metric, Score
 from .pass_at_k import _counts, _check_k
 
 TAU_BENCH = "tau-bench@01ed5e3"
@@ -40,7 +40,7 @@ class _SamplingMetric(Metric):
         return {"k": "k", "ref": "ref"}
 
     def stats(self, first: Any, second: Any = None):  # type: ignore[override]
-        from ..stats import SegmentStats
+        from ...stats import SegmentStats
 
         if self.needs_second and second is None:
             raise InputTypeError(f"{self.name} needs two inputs per problem: {self._inputs_hint}")
@@ -51,8 +51,8 @@ class _SamplingMetric(Metric):
         return SegmentStats(self.key, self.count_fields, counts, self.sum_fields, sums, sequence_field=self.sum_fields)
 
     def _score(self, stats) -> Score:
-        from ..errors import InvalidInputError
-        from ..stats import ordered_column_means, sequential_column_sums
+        from ...errors import InvalidInputError
+        from ...stats import ordered_column_means, sequential_column_sums
 
         problems = int(stats.counts[0])
         if problems == 0:

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputTypeError, InvalidInputError, LengthMismatchError
+from ...errors import InputTypeError, InvalidInputError, LengthMismatchError
 
 
 def _number(v: Any) -> bool:
@@ -37,7 +37,7 @@ def _number(v: Any) -> bool:
 
 def _pairs(items: Any, counts: Any = None) -> tuple[list, list]:
     """Validated ``(loglikelihoods, counts)`` lists, from pairs or from two sequences."""
-    from .._inputs import as_sequence
+    from ..._inputs import as_sequence
 
     what = "lm-eval aggregate"
     if isinstance(items, (str, bytes)) or isinstance(counts, (str, bytes)):
@@ -114,7 +114,7 @@ def bits_per_byte(items: Any) -> float:
 
 
 # -- the registry metrics ---------------------------------------------------------------------
-from .base import Metric, Score  # noqa: E402
+from ..base import Metric, Score  # noqa: E402
 
 
 class _LmEvalWeighted(Metric):
@@ -139,7 +139,7 @@ class _LmEvalWeighted(Metric):
 
     def stats(self, loglikelihoods: Any, counts: Any = None):  # type: ignore[override]
         """Per document: ``documents`` (1), ``loglikelihood`` and ``count``."""
-        from ..stats import SegmentStats
+        from ...stats import SegmentStats
 
         lls, cs = _pairs(loglikelihoods, counts)
         sums = np.empty((len(lls), 2), dtype=np.float64)
@@ -209,7 +209,7 @@ class _LmEvalWeighted(Metric):
         return self.score_stats(self._compute_state())
 
     def pairwise(self, candidates: Any, references: Any) -> np.ndarray:
-        from ..errors import InvalidOptionError
+        from ...errors import InvalidOptionError
 
         raise InvalidOptionError(f"{self.name} has no pairwise form")
 
@@ -258,8 +258,8 @@ def f1(items: Any) -> float:
     ``(gold, prediction)`` label pairs, one per document, scored by scikit-learn's binary
     ``f1_score(golds, predictions)`` (positive label 1; ``nlgmetrics.classification``'s, the
     same numbers) and reported as ``np.max`` of it."""
-    from .._inputs import as_sequence
-    from ..classification.prf import f1_score
+    from ..._inputs import as_sequence
+    from ...classification.prf import f1_score
 
     if isinstance(items, (str, bytes)):
         raise InputTypeError("lm-eval f1: give (gold, prediction) pairs")
@@ -279,7 +279,7 @@ def f1(items: Any) -> float:
 
 
 def _loglikelihoods(values: Any) -> list:
-    from .._inputs import as_sequence
+    from ..._inputs import as_sequence
 
     if isinstance(values, (str, bytes)):
         raise InputTypeError("lm-eval perplexity: give one log-likelihood per document")
@@ -336,7 +336,7 @@ class LmEvalPerplexity(Metric):
 
     def stats(self, loglikelihoods: Any, counts: Any = None):  # type: ignore[override]
         """Per document: ``documents`` (1) and ``loglikelihood``."""
-        from ..stats import SegmentStats
+        from ...stats import SegmentStats
 
         if counts is not None:
             raise InputTypeError("lm_eval_perplexity takes one log-likelihood per document, no counts")
@@ -386,6 +386,6 @@ class LmEvalPerplexity(Metric):
         return self.score_stats(self._compute_state())
 
     def pairwise(self, candidates: Any, references: Any) -> np.ndarray:
-        from ..errors import InvalidOptionError
+        from ...errors import InvalidOptionError
 
         raise InvalidOptionError(f"{self.name} has no pairwise form")

@@ -29,7 +29,7 @@ from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
-from ..errors import (InputTypeError, InvalidInputError, InvalidOptionError,
+from ...errors import (InputTypeError, InvalidInputError, InvalidOptionError,
                       LengthMismatchError, MissingExtraError)
 from .pass_at_k import _counts, _check_k
 
@@ -43,7 +43,7 @@ def _is_int(v: Any) -> bool:
 
 def _rows(values: Any, what: str) -> list[list[Any]]:
     """One list per problem from a list of lists or a 2-D array."""
-    from .._inputs import as_sequence
+    from ..._inputs import as_sequence
 
     if isinstance(values, np.ndarray) and values.ndim == 2:
         return [list(r) for r in values]
@@ -118,7 +118,7 @@ def majority_answer(answers: Sequence[Any], flavour: str = "lm-eval") -> Any:
 
 
 def _maj_inputs(answers: Any, golds: Any, k: int, flavour: str) -> tuple[list[list[Any]], list[Any]]:
-    from .._inputs import as_sequence
+    from ..._inputs import as_sequence
 
     rows = _rows(answers, "answers")
     if isinstance(golds, (str, bytes)):
@@ -230,7 +230,7 @@ def _mg_pass(n: int, c: int, k: int, sf: Any) -> float:
     """lighteval adds ``G(i)`` for ``i = ceil(k/2)+1 .. k`` one after the other from 0.0; the
     terms it skips (``i > min(c, k)``, ``k > n``) add 0.0, which changes nothing. The survival
     function is scipy's ufunc, element by element the same value as one call per ``i``."""
-    from .._resources import check_allocation
+    from ..._resources import check_allocation
 
     low = int(np.ceil(k * 0.5))
     top = min(c, k)

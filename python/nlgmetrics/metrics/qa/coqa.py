@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InvalidInputError
-from .base import Metric, Score
+from ...errors import InvalidInputError
+from ..base import Metric, Score
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b", re.UNICODE)
 _PUNCT = frozenset(string.punctuation)
@@ -109,7 +109,7 @@ class CoQA(Metric):
         return {"ref": "ref"}
 
     def _segment_stats(self, predictions: list[str], references: list[list[str]]):
-        from ..stats import SegmentStats
+        from ...stats import SegmentStats
 
         sums = np.empty((len(predictions), 2), dtype=np.float64)
         for i, (p, golds) in enumerate(zip(predictions, references)):

@@ -31,8 +31,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..errors import InputTypeError, InvalidInputError, LengthMismatchError, MissingReferenceError
-from .base import Metric, Score
+from ...errors import InputTypeError, InvalidInputError, LengthMismatchError, MissingReferenceError
+from ..base import Metric, Score
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b", re.UNICODE)
 _PUNCT = frozenset(string.punctuation)
@@ -99,7 +99,7 @@ def _assignment(scores: np.ndarray) -> list[tuple[int, int]]:
     try:
         from scipy.optimize import linear_sum_assignment
     except ImportError:
-        from ..errors import MissingExtraError
+        from ...errors import MissingExtraError
 
         raise MissingExtraError("DROP F1 of answers with more than 7 spans on both sides needs scipy: pip install scipy") from None
     rows, cols = linear_sum_assignment(-scores)
@@ -140,7 +140,7 @@ def question_scores(prediction: str | Sequence[str], golds: Sequence[str | Seque
 
 def _spans(value: Any, what: str) -> str | list[str]:
     """A string (one span) or a sequence of span strings (list, tuple, array, Series)."""
-    from .._inputs import as_sequence
+    from ..._inputs import as_sequence
 
     if isinstance(value, str):
         return str(value)
@@ -157,7 +157,7 @@ def _spans(value: Any, what: str) -> str | list[str]:
 
 def _gold_answers(references: Any, n: int) -> list[list[str | list[str]]]:
     """Per question its gold answers; a table's columns are gold answer streams (one span each)."""
-    from .._inputs import _is_table, as_references, as_sequence
+    from ..._inputs import _is_table, as_references, as_sequence
 
     if _is_table(references):
         return as_references(references, n)  # type: ignore[return-value]
@@ -209,8 +209,8 @@ class DROP(Metric):
 
     def stats(self, predictions: Any, references: Any):  # type: ignore[override]
         """Per question: ``em``, ``total`` and ``f1``."""
-        from .._inputs import as_sequence
-        from ..stats import SegmentStats
+        from ..._inputs import as_sequence
+        from ...stats import SegmentStats
 
         if isinstance(predictions, (str, bytes)) or isinstance(references, (str, bytes)):
             raise InputTypeError("drop: predictions and references must be sequences, one item per question")

@@ -29,8 +29,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import _core
-from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
+from ... import _core
+from ...errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
 
 LLAMAFACTORY_KEYS = ("rouge-1", "rouge-2", "rouge-l", "bleu-4")
 
@@ -48,13 +48,13 @@ def _texts(values: Any, what: str) -> list[str]:
 def llamafactory_rows(predictions: Sequence[str], labels: Sequence[str], *, n_threads: int = 0) -> np.ndarray:
     """Per example ``[rouge-1, rouge-2, rouge-l, bleu-4]`` as LLaMA-Factory's
     ``ComputeSimilarity`` appends them (×100, rounded to 4 digits); shape (n, 4)."""
-    from .rouge_pltrdy import jieba_join
+    from ..rouge_pltrdy import jieba_join
 
     preds = _texts(predictions, "predictions")
     labs = _texts(labels, "labels")
     if len(preds) != len(labs):
         raise LengthMismatchError(f"predictions and labels: lengths differ ({len(preds)} vs {len(labs)})")
-    from ..tokenizers import jieba_segmenter
+    from ...tokenizers import jieba_segmenter
 
     seg = jieba_segmenter()
     if seg is not None:  # jieba in the core, inside the same pass
@@ -71,7 +71,7 @@ def llamafactory(predictions: Sequence[str], labels: Sequence[str], *, aggregate
     ``predict_results.json``). ``aggregate="mean"`` is ``np.mean`` (the trainer),
     ``"sum"`` is ``sum(scores) / len(scores)`` (``scripts/eval_bleu_rouge.py``).
 
-    >>> from nlgmetrics.metrics.llm_presets import llamafactory
+    >>> from nlgmetrics.metrics.llm.llm_presets import llamafactory
     >>> llamafactory(["今天天气很好"], ["今天天气不错"])
     {'rouge-1': 40.0, 'rouge-2': 0.0, 'rouge-l': 40.0, 'bleu-4': 50.8133}
     """
@@ -99,11 +99,11 @@ def general_postprocess(text: str) -> str:
 def opencompass_jieba_rouge(predictions: Sequence[str], references: Sequence[str], *, n_threads: int = 0) -> dict[str, float]:
     """OpenCompass's ``JiebaRougeEvaluator.score``: ``{"rouge1", "rouge2", "rougeL"}`` (0–100).
 
-    >>> from nlgmetrics.metrics.llm_presets import opencompass_jieba_rouge
+    >>> from nlgmetrics.metrics.llm.llm_presets import opencompass_jieba_rouge
     >>> round(opencompass_jieba_rouge(["今天天气很好。"], ["今天天气不错"])["rouge1"], 4)
     40.0
     """
-    from .rouge_pltrdy import ChineseROUGE, jieba_join
+    from ..rouge_pltrdy import ChineseROUGE, jieba_join
 
     preds = _texts(predictions, "predictions")
     refs = _texts(references, "references")
@@ -132,7 +132,7 @@ def evalscope_rouge_rows(predictions: Sequence[str], references: Sequence[str], 
     whitespace as it stands), then ``rouge_chinese.Rouge().get_scores(p, r,
     ignore_empty=True)``; a pair with an empty side, or one the package raises on (no
     sentence), is all 0.0, as evalscope's mean of no scored pair."""
-    from .rouge_pltrdy import jieba_join
+    from ..rouge_pltrdy import jieba_join
 
     preds = _texts(predictions, "predictions")
     refs = _texts(references, "references")
@@ -158,7 +158,7 @@ def evalscope_rouge(predictions: Sequence[str], references: Sequence[str], *, n_
     :func:`evalscope_rouge_rows`, then its ``mean`` aggregation (``sum(values) / len(values)``,
     the builtin sum) of each key; 0–1 scale, keys ``Rouge-1-R`` ... ``Rouge-L-F``.
 
-    >>> from nlgmetrics.metrics.llm_presets import evalscope_rouge
+    >>> from nlgmetrics.metrics.llm.llm_presets import evalscope_rouge
     >>> evalscope_rouge(["今天天气很好"], ["今天天气不错"])["Rouge-L-F"]
     0.39999999520000007
     """
@@ -178,7 +178,7 @@ _GET_SCORES_TO_RECON = 6
 def longbench_rouge_rows(dataset: str, predictions: Sequence[str], answers: Sequence[Sequence[str]], *, recursion_limit: int = 1000, n_threads: int = 0) -> np.ndarray:
     """Per example the score LongBench's ``scorer`` adds (0–1): the best answer's
     ``rouge_score`` / ``rouge_zh_score``."""
-    from .rouge_pltrdy import jieba_join
+    from ..rouge_pltrdy import jieba_join
 
     if dataset not in LONGBENCH_ROUGE:
         raise InvalidOptionError(f"LongBench dataset {dataset!r} is not scored by ROUGE; ROUGE datasets: {', '.join(LONGBENCH_ROUGE)}")
@@ -229,8 +229,8 @@ def _llamafactory_preset(aggregate: str):
 
 
 def _check_longbench_dataset(dataset: Any) -> str:
-    from .longbench_qa import DATASETS as QA_DATASETS
-    from .longbench_tasks import TASK_DATASETS
+    from ..qa.longbench_qa import DATASETS as QA_DATASETS
+    from ..qa.longbench_tasks import TASK_DATASETS
 
     if not isinstance(dataset, str) or (dataset not in QA_DATASETS and dataset not in LONGBENCH_ROUGE and dataset not in TASK_DATASETS):
         known = ", ".join([*QA_DATASETS, *LONGBENCH_ROUGE, *TASK_DATASETS])
@@ -261,8 +261,8 @@ def longbench_rows(dataset: str, predictions: Sequence[str], answers: Sequence[S
     (``eval.py``'s ``dataset2metric``): QA F1 (``LongBenchQA``), ROUGE
     (:func:`longbench_rouge_rows`), classification / retrieval / count / code similarity
     (``longbench_tasks``; ``code_sim`` names the ``fuzz.ratio`` flavour)."""
-    from .longbench_qa import DATASETS as QA_DATASETS, LongBenchQA
-    from .longbench_tasks import longbench_task_rows
+    from ..qa.longbench_qa import DATASETS as QA_DATASETS, LongBenchQA
+    from ..qa.longbench_tasks import longbench_task_rows
 
     _check_longbench_dataset(dataset)
     if dataset in QA_DATASETS:
@@ -277,12 +277,12 @@ def longbench(dataset: str, predictions: Sequence[str], answers: Sequence[Sequen
     """LongBench's ``scorer(dataset, predictions, answers, all_classes)`` (``eval.py``) for any
     LongBench v1 dataset: ``round(100 * total_score / len(predictions), 2)``.
 
-    >>> from nlgmetrics.metrics.llm_presets import longbench
+    >>> from nlgmetrics.metrics.llm.llm_presets import longbench
     >>> longbench("trec", ["Type: Date", "Other number or Date"], [["Date"], ["Date"]], ["Date", "Other number", "Number of something"])
     75.0
     """
-    from .longbench_qa import DATASETS as QA_DATASETS, LongBenchQA
-    from .longbench_tasks import longbench_task_score
+    from ..qa.longbench_qa import DATASETS as QA_DATASETS, LongBenchQA
+    from ..qa.longbench_tasks import longbench_task_score
 
     _check_longbench_dataset(dataset)
     if dataset in QA_DATASETS:
@@ -309,7 +309,7 @@ def longbench_e(dataset: str, predictions: Sequence[str], answers: Sequence[Sequ
     """LongBench's ``scorer_e(dataset, predictions, answers, lengths, all_classes)`` (``eval.py
     --e``) for any LongBench dataset: each example's score (:func:`longbench_rows`) in the
     bucket of its ``length`` (``longbench_e_buckets``): ``{"0-4k": v, "4-8k": v, "8k+": v}``."""
-    from .longbench_qa import longbench_e_buckets
+    from ..qa.longbench_qa import longbench_e_buckets
 
     _check_longbench_dataset(dataset)
     preds = _texts(predictions, "predictions")

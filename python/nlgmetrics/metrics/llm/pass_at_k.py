@@ -13,7 +13,7 @@ from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
-from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
+from ...errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
 
 
 class PassAtK(NamedTuple):
@@ -47,7 +47,7 @@ def _check_k(k: Any) -> int:
 
 def _counts(num_samples: Any, num_correct: Any) -> tuple[list[int], list[int]]:
     """Validated per-problem ``(n, c)`` lists; ``num_samples`` may be one int for all."""
-    from .._inputs import as_sequence
+    from ..._inputs import as_sequence
 
     if isinstance(num_correct, (str, bytes)):
         raise InputTypeError("pass@k: num_correct must be a sequence of integers, one per problem")
@@ -78,7 +78,7 @@ def _check_enough(ns: list[int], k: int) -> None:
 
 
 def _values(ns: list[int], cs: list[int], k: int) -> np.ndarray:
-    from .._resources import check_allocation
+    from ..._resources import check_allocation
 
     # the estimator makes a few arrays of c elements per problem that it does not short-cut
     biggest = max((c for n, c in zip(ns, cs) if n - c >= k), default=0)
@@ -150,7 +150,7 @@ def read_results(records: Any, where: str = "results") -> tuple[list[str], list[
 
 
 # -- the registry metric ----------------------------------------------------------------------
-from .base import Metric, Score  # noqa: E402
+from ..base import Metric, Score  # noqa: E402
 
 
 class PassAtKMetric(Metric):
@@ -201,7 +201,7 @@ class PassAtKMetric(Metric):
     # -- statistics -----------------------------------------------------------------------------
     def stats(self, num_samples: Any, num_correct: Any = None):  # type: ignore[override]
         """Per problem: ``problems``, ``samples``, ``correct`` and ``pass@K`` for each k."""
-        from ..stats import SegmentStats
+        from ...stats import SegmentStats
 
         if num_correct is None:
             raise InputTypeError("pass@k needs num_samples and num_correct (one per problem)")
@@ -220,7 +220,7 @@ class PassAtKMetric(Metric):
     def _score(self, stats) -> Score:
         import math
 
-        from ..stats import ordered_column_means
+        from ...stats import ordered_column_means
 
         problems, samples, correct = (int(x) for x in stats.counts)
         if problems == 0:

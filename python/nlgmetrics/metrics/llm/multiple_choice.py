@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
+from ...errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
 
 REFERENCE = "lm-eval-0.4.13"
 SCORES = ("acc", "acc_norm", "acc_bytes", "acc_mutual_info")
@@ -49,7 +49,7 @@ class ChoiceResult(NamedTuple):
 
 
 def _rows(values: Any, what: str) -> list:
-    from .._inputs import as_sequence
+    from ..._inputs import as_sequence
 
     if isinstance(values, (str, bytes)):
         raise InputTypeError(f"multiple_choice: {what} must be a sequence with one entry per document")
@@ -176,7 +176,7 @@ def _document_counts(lls: list, golds: list, choices: list, uncs: list) -> np.nd
 
 
 # -- the registry metric ----------------------------------------------------------------------
-from .base import Metric, Score  # noqa: E402
+from ..base import Metric, Score  # noqa: E402
 
 
 class MultipleChoice(Metric):
@@ -215,7 +215,7 @@ class MultipleChoice(Metric):
     def stats(self, loglikelihoods: Any, golds: Any = None, choices: Any = None, unconditional: Any = None):  # type: ignore[override]
         """Per document: ``documents`` (1), the four 0/1 values, ``mutual_info_documents``
         (1 when unconditional log-likelihoods were given) and ``gold_out_of_range``."""
-        from ..stats import SegmentStats
+        from ...stats import SegmentStats
 
         if golds is None or choices is None:
             raise InputTypeError("multiple_choice needs loglikelihoods, golds and choices (the choices' texts), one entry per document")
@@ -377,7 +377,7 @@ def read_lm_eval_samples(path: Any, *, target_delimiter: str = " ") -> LmEvalSam
     ``acc_mutual_info`` the second half of the requests (empty context) holds the
     unconditional log-likelihoods. Tasks whose choices are in the context (winogrande's
     ``multiple_input``) are not recoverable from the log: their mismatches say so."""
-    from ..io.text import read_jsonl_records
+    from ...io.text import read_jsonl_records
 
     records = read_jsonl_records(path)
     return lm_eval_samples(records, str(path), target_delimiter=target_delimiter)

@@ -21,7 +21,7 @@ from sums alone (bootstrap resamples) take the exactly rounded sums.
 
 qasper's other task, ``qasper_bool``, is multiple choice with the registered ``f1``
 aggregation (scikit-learn's binary ``f1_score`` of (gold, prediction) pairs):
-``nlgmetrics.metrics.lm_eval_aggregates.f1``.
+``nlgmetrics.metrics.llm.lm_eval_aggregates.f1``.
 """
 
 from __future__ import annotations
@@ -31,10 +31,10 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InvalidInputError, InvalidOptionError
-from .base import Metric, Score
-from .coqa import compute_exact, compute_f1
-from .longbench_qa import qa_f1_score
+from ...errors import InvalidInputError, InvalidOptionError
+from ..base import Metric, Score
+from ..qa.coqa import compute_exact, compute_f1
+from ..qa.longbench_qa import qa_f1_score
 
 
 def f1_abstractive(prediction: str, gold: str) -> float:
@@ -98,7 +98,7 @@ class LmEvalQasper(Metric):
         return {"ref": "ref"}
 
     def _segment_stats(self, predictions: list[str], references: list[list[str]]):
-        from ..stats import SegmentStats
+        from ...stats import SegmentStats
 
         sums = np.empty((len(predictions), 1), dtype=np.float64)
         for i, (p, golds) in enumerate(zip(predictions, references)):
@@ -158,7 +158,7 @@ class LmEvalXQuAD(Metric):
         return {"flavour": "f", "ref": "ref"}
 
     def _segment_stats(self, predictions: list[str], references: list[list[str]]):
-        from ..stats import SegmentStats
+        from ...stats import SegmentStats
 
         sums = np.empty((len(predictions), 2), dtype=np.float64)
         for i, (p, golds) in enumerate(zip(predictions, references)):

@@ -28,7 +28,7 @@ import json
 import re
 from typing import Any, Callable
 
-from ..errors import InvalidInputError, MissingExtraError
+from ...errors import InvalidInputError, MissingExtraError
 
 LANGDETECT_SEED = 0
 RELATIONS = ("less than", "at least")
@@ -67,21 +67,21 @@ def detect_language(text: str) -> str | None:
 def check_resources() -> None:
     """Load langdetect's profiles and the Punkt model now: a missing extra is a
     MissingExtraError when the metric is built, not in the middle of scoring."""
-    from .nltk_word_tokenize import word_tokenizer
+    from ..nltk_word_tokenize import word_tokenizer
 
     _detector_factory()
     word_tokenizer()
 
 
 def _sentences(text: str) -> int:
-    from .nltk_word_tokenize import _sentence_tokenizer
+    from ..nltk_word_tokenize import _sentence_tokenizer
 
     return len(_sentence_tokenizer().tokenize(text))
 
 
 @functools.lru_cache(maxsize=1)
 def _words() -> Callable[[str], list[str]]:
-    from .nltk_word_tokenize import word_tokenizer
+    from ..nltk_word_tokenize import word_tokenizer
 
     return word_tokenizer()
 

@@ -13,7 +13,7 @@ import os
 import re
 from typing import Any, Iterable
 
-from ..errors import InputTypeError, InvalidInputError
+from ...errors import InputTypeError, InvalidInputError
 
 # C's strtod forms without the ones Python's float() adds (underscores) or trec_eval cannot
 # rank (nan): digits with an optional fraction and exponent, or inf / infinity

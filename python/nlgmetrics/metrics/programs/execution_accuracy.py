@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
+from ...errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
 from .sql_sandbox import Limits, Outcome, Sandbox
 
 FLAVOURS = ("spider-test-suite", "bird")
@@ -244,7 +244,7 @@ def score_bird(sandbox: Sandbox, db: str, pred: str, gold: str) -> QueryResult:
 
 
 # -- the registry metric -------------------------------------------------------------------
-from .base import Metric, Score  # noqa: E402
+from ..base import Metric, Score  # noqa: E402
 
 _STATUS_FIELDS = {"ok": "executed", "error": "pred_error", "denied": "pred_denied", "limit": "pred_limit",
                   "timeout": "pred_limit", "crash": "pred_limit"}
@@ -259,7 +259,7 @@ class ExecutionAccuracy(Metric):
     ``update(predictions, golds, db_paths)``: one query string each, and per example the
     database's path (or pass ``databases={db_id: path}`` and give the db_id). Flavours
     ``spider-test-suite`` (default) and ``bird``; ``keep_distinct`` (spider only);
-    ``max_instructions`` and the other :class:`~nlgmetrics.metrics.sql_sandbox.Limits`
+    ``max_instructions`` and the other :class:`~nlgmetrics.metrics.programs.sql_sandbox.Limits`
     bound each query. :meth:`details` gives each example's :class:`QueryResult`.
     """
 
@@ -294,7 +294,7 @@ class ExecutionAccuracy(Metric):
 
     # -- inputs ---------------------------------------------------------------------------
     def _inputs(self, predictions: Any, golds: Any, db_paths: Any) -> tuple[list, list, list]:
-        from .._inputs import as_sequence
+        from ..._inputs import as_sequence
 
         if golds is None or db_paths is None:
             raise InputTypeError("execution_accuracy needs predictions, golds and db_paths (a database per example)")
@@ -336,7 +336,7 @@ class ExecutionAccuracy(Metric):
         """Per example: ``queries`` (1), ``correct``, ``executed`` (the prediction gave a
         result), ``pred_error`` / ``pred_denied`` / ``pred_limit`` (why it gave none) and
         ``gold_error`` (bird: the gold failed)."""
-        from ..stats import SegmentStats
+        from ...stats import SegmentStats
 
         results = self.details(predictions, golds, db_paths)
         counts = np.zeros((len(results), len(self.count_fields)), dtype=np.uint64)

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..errors import InputTypeError, InvalidInputError, InvalidOptionError
+from ...errors import InputTypeError, InvalidInputError, InvalidOptionError
 
 WORKER = Path(__file__).with_name("_sql_worker.py")
 READ_ONLY_STARTS = ("select", "with", "values")

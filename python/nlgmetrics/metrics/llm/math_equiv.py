@@ -11,7 +11,7 @@ Flavours:
   ``simplify(parse_latex(a) - parse_latex(b)) == 0``. Needs the ``[math]`` extra (sympy and
   antlr4-python3-runtime 4.11). The reference stops SymPy after 5 seconds of wall clock;
   here SymPy runs only inside a fixed work budget, named in the signature
-  (:data:`nlgmetrics.metrics._math_sympy.BUDGET`): a pair outside it is not equivalent.
+  (:data:`nlgmetrics.metrics.llm._math_sympy.BUDGET`): a pair outside it is not equivalent.
 
 What is compared (the task's ``process_results`` by default):
 
@@ -36,11 +36,11 @@ from typing import Any
 
 import numpy as np
 
-from .._inputs import check_all_text
-from ..errors import InvalidInputError, InvalidOptionError
-from ..stats import SegmentStats, Stats
+from ..._inputs import check_all_text
+from ...errors import InvalidInputError, InvalidOptionError
+from ...stats import SegmentStats, Stats
 from . import _math_strings as strings
-from .base import Metric, Score
+from ..base import Metric, Score
 
 REFERENCE = "lm-eval-0.4.13"
 FLAVOURS = ("hendrycks", "minerva")
@@ -58,7 +58,7 @@ class MathEquivScore(Score):
 class MathEquiv(Metric):
     """MATH answer equivalence; see the module docstring.
 
-    >>> from nlgmetrics.metrics.math_equiv import MathEquiv
+    >>> from nlgmetrics.metrics.llm.math_equiv import MathEquiv
     >>> m = MathEquiv(prediction="answer", reference="answer")
     >>> m.corpus_score(["\\\\dfrac{1}{2}", "0.5", "x = 5", "10\\\\%"], ["\\\\frac12", "\\\\frac{1}{2}", "5", "10"]).score
     1.0

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
+from ...errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
 from . import _ifeval_checkers as checkers
 
 REFERENCE = "lm-eval-0.4.13"
@@ -81,7 +81,7 @@ def score_document(doc: Any, response: Any, *, where: str = "document") -> Follo
 
 
 # -- the registry metric ----------------------------------------------------------------------
-from .base import Metric, Score  # noqa: E402
+from ..base import Metric, Score  # noqa: E402
 
 
 class IFEval(Metric):
@@ -104,7 +104,7 @@ class IFEval(Metric):
         checkers.check_resources()
 
     def _signature_items(self) -> dict[str, Any]:
-        from .nltk_word_tokenize import punkt_source
+        from ..nltk_word_tokenize import punkt_source
 
         return {"score": self.score, "langdetect-seed": checkers.LANGDETECT_SEED, "punkt": punkt_source(), "ref": REFERENCE}
 
@@ -118,8 +118,8 @@ class IFEval(Metric):
     def stats(self, responses: Any, docs: Any = None):  # type: ignore[override]
         """Per document: 1, prompt followed (strict, loose), instructions, instructions
         followed (strict, loose)."""
-        from .._inputs import as_sequence
-        from ..stats import SegmentStats
+        from ..._inputs import as_sequence
+        from ...stats import SegmentStats
 
         if docs is None:
             raise InputTypeError("ifeval needs the responses and lm-eval's docs (instruction_id_list, kwargs, prompt), one per prompt")
@@ -245,7 +245,7 @@ def lm_eval_ifeval_samples(records: Any, where: str = "samples") -> IFEvalSample
 def read_ifeval_samples(path: Any) -> IFEvalSamples:
     """Read lm-eval's ``samples_ifeval_<date>.jsonl`` and recompute the four values per
     document, to compare with those it logs (see :func:`lm_eval_ifeval_samples`)."""
-    from ..io.text import read_jsonl_records
+    from ...io.text import read_jsonl_records
 
     records = read_jsonl_records(path)
     return lm_eval_ifeval_samples(records, str(path))

@@ -41,10 +41,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._inputs import check_all_text
-from ..errors import InvalidInputError, InvalidOptionError
-from ..stats import SegmentStats, Stats
-from .base import Flavoured, Metric, Score
+from ..._inputs import check_all_text
+from ...errors import InvalidInputError, InvalidOptionError
+from ...stats import SegmentStats, Stats
+from ..base import Flavoured, Metric, Score
 
 _PUNCTUATION = str.maketrans("", "", string.punctuation)
 _DIGITS = str.maketrans("", "", string.digits)
@@ -60,7 +60,7 @@ class ExactMatchScore(Score):
 class ExactMatch(Flavoured, Metric, default_flavour="plain"):
     """evaluate's exact match rate; see the module docstring.
 
-    >>> from nlgmetrics.metrics.exact_match import ExactMatch
+    >>> from nlgmetrics.metrics.qa.exact_match import ExactMatch
     >>> refs = ["the cat", "theater", "YELLING", "agent007"]
     >>> preds = ["cat?", "theater", "yelling", "agent"]
     >>> ExactMatch().corpus_score(preds, refs).score

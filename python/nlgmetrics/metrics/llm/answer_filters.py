@@ -44,7 +44,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
-from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
+from ...errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
 
 REFERENCE = "lm-eval-0.4.13"
 GSM8K_REGEX = r"#### (\-?[0-9\.\,]+)"
@@ -488,7 +488,7 @@ class ExtractedExactMatch(_metric_base()):  # type: ignore[misc]
     names the pipeline and the ``exact_match`` options. The value is lm-eval's ``mean`` of
     the per-document 1.0 / 0.0.
 
-    >>> from nlgmetrics.metrics.answer_filters import ExtractedExactMatch
+    >>> from nlgmetrics.metrics.llm.answer_filters import ExtractedExactMatch
     >>> ExtractedExactMatch().corpus_score([["#### 1,234."], ["#### 7"]], ["#### 1234", "#### 8"]).score
     0.5
     """
@@ -512,7 +512,7 @@ class ExtractedExactMatch(_metric_base()):  # type: ignore[misc]
         return {"preset": "preset", "ref": "ref"}
 
     def _rows(self, first: Any, second: Any) -> np.ndarray:
-        from .._inputs import as_sequence
+        from ..._inputs import as_sequence
 
         generations = as_sequence(first, "generations")
         targets = as_sequence(second, "targets")

@@ -2,7 +2,7 @@
 read-only, under an authorizer, a VM-instruction budget, SQLite limits and process limits.
 
 Run as ``python -I _sql_worker.py`` (isolated: no PYTHONPATH, no site packages, no
-environment) by :mod:`nlgmetrics.metrics.sql_sandbox`; it imports the standard library
+environment) by :mod:`nlgmetrics.metrics.programs.sql_sandbox`; it imports the standard library
 only. Requests and answers are length-prefixed JSON on stdin / stdout (never pickle: the
 parent parses what a process running hostile SQL wrote). docs/sql_sandbox.md gives the
 threat model each defence answers.

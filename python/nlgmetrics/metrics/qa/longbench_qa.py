@@ -14,7 +14,7 @@ import string
 from collections import Counter
 from typing import Any, Sequence
 
-from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError, MissingExtraError
+from ...errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError, MissingExtraError
 
 _CN_PUNCT = ("！？｡。＂＃＄％＆＇（）＊＋，－／：；＜＝＞＠［＼］＾＿｀｛｜｝～｟｠｢｣､、〃》「」『』【】"
              "〔〕〖〗〘〙〚〛〜〝〞〟〰〾〿–—‘’‛“”„‟…‧﹏.")
@@ -56,7 +56,7 @@ def _jieba():
 
 def qa_f1_zh_score(prediction: str, ground_truth: str) -> float:
     # jieba.cut(text, cut_all=False), in the core's copy of jieba (nlgmetrics.tokenizers.jieba_cut)
-    from ..tokenizers import jieba_cut
+    from ...tokenizers import jieba_cut
 
     pw, gw = jieba_cut([prediction, ground_truth])
     p = [t for t in (normalize_zh_answer(t) for t in pw) if len(t) > 0]
@@ -101,7 +101,7 @@ def scorer_mean(rows: Sequence[float]) -> float:
 
 
 # -- the registry metric ----------------------------------------------------------------------
-from .base import Metric, Score  # noqa: E402
+from ..base import Metric, Score  # noqa: E402
 
 
 def np_bool() -> type:
@@ -168,7 +168,7 @@ class LongBenchQA(Metric):
     def _segment_stats(self, predictions: list[str], references: list[list[str]]):
         import numpy as np
 
-        from ..stats import SegmentStats
+        from ...stats import SegmentStats
 
         rows = longbench_qa_f1_rows(predictions, references, zh=self.flavour == "zh", first_line=self.first_line)
         counts = np.ones((len(rows), 1), dtype=np.uint64)
@@ -179,7 +179,7 @@ class LongBenchQA(Metric):
     def _score(self, stats) -> Score:
         import math
 
-        from ..stats import sequential_column_sums
+        from ...stats import sequential_column_sums
 
         n = int(stats.counts[0])
         if n == 0:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..errors import MissingExtraError
+from ...errors import MissingExtraError
 
 # Each limit is named in the signature (``budget``): a longer answer, deeper brackets, a larger
 # parsed expression, a power or factorial whose integer value would pass the bit limit, or a

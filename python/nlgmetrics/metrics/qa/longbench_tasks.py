@@ -25,7 +25,7 @@ import difflib
 import re
 from typing import Any, Sequence
 
-from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
+from ...errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
 
 CODE_SIM_FLAVOURS = ("difflib", "levenshtein")
 # dataset -> LongBench's metric for it (eval.py's dataset2metric)

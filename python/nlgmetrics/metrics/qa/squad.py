@@ -43,11 +43,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import _core
-from .._numbers import real_array
-from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, InvalidTextError, LengthMismatchError
-from ..stats import SegmentStats, Stats, sequential_column_sums
-from .base import Metric, Score
+from ... import _core
+from ..._numbers import real_array
+from ...errors import InputTypeError, InvalidInputError, InvalidOptionError, InvalidTextError, LengthMismatchError
+from ...stats import SegmentStats, Stats, sequential_column_sums
+from ..base import Metric, Score
 
 V1_MISSING = "Unanswered question {} will receive score 0."
 V2_MISSING = "Missing prediction for {}"
@@ -67,7 +67,7 @@ def normalize_answer(texts: Sequence[str], n_threads: int = 0) -> list[str]:
 
 
 def _gold_lists(references: Any, n: int) -> list[list[str]]:
-    from .._inputs import _is_table, as_references
+    from ..._inputs import _is_table, as_references
 
     if _is_table(references):  # a DataFrame: its columns are gold answer streams
         return as_references(references, n)

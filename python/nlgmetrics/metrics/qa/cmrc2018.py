@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from ..errors import InputTypeError, InvalidInputError, LengthMismatchError
+from ...errors import InputTypeError, InvalidInputError, LengthMismatchError
 
 _SP_CHAR = ['-', ':', '_', '*', '^', '/', '\\', '~', '`', '+', '=',
             '，', '。', '：', '？', '！', '“', '”', '；', '’', '《', '》', '……', '·', '、',
@@ -23,7 +23,7 @@ _CJK = re.compile("[\u4e00-\u9fa5]")
 
 
 def mixed_segmentation(in_str: str, rm_punc: bool = False) -> list[str]:
-    from .nltk_word_tokenize import word_tokenize as tok  # nltk imported only for text that needs it
+    from ..nltk_word_tokenize import word_tokenize as tok  # nltk imported only for text that needs it
 
     in_str = in_str.lower().strip()
     out: list[str] = []
@@ -111,7 +111,7 @@ def cmrc2018(predictions: Sequence[str], answers: Sequence[Sequence[str]]) -> di
 # -- the registry metric ----------------------------------------------------------------------
 from typing import Any  # noqa: E402
 
-from .base import Metric, Score  # noqa: E402
+from ..base import Metric, Score  # noqa: E402
 
 UNANSWERED = "Unanswered question: {}"
 
@@ -162,7 +162,7 @@ class CMRC2018(Metric):
 
     def __init__(self, *, n_threads: int = 0):
         super().__init__(n_threads=n_threads)
-        from .nltk_word_tokenize import word_tokenizer
+        from ..nltk_word_tokenize import word_tokenizer
 
         word_tokenizer()  # a missing nltk names its extra when the metric is built, not mid-corpus
 
@@ -176,8 +176,8 @@ class CMRC2018(Metric):
         """Per question statistics; a prediction may be ``None`` (unanswered)."""
         import numpy as np
 
-        from .._inputs import as_references, as_sequence
-        from ..stats import SegmentStats
+        from ..._inputs import as_references, as_sequence
+        from ...stats import SegmentStats
 
         if isinstance(predictions, (str, bytes)):
             raise InputTypeError("cmrc2018: predictions must be a sequence of strings, not a single string")
@@ -205,7 +205,7 @@ class CMRC2018(Metric):
     def _score(self, stats) -> Score:
         import math
 
-        from ..stats import sequential_column_sums
+        from ...stats import sequential_column_sums
 
         em, total, skip = (int(x) for x in stats.counts)
         if total == 0:

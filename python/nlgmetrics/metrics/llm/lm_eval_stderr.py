@@ -41,7 +41,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
-from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
+from ...errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError
 
 REFERENCE = "lm-eval-0.4.13"
 DEFAULT_BOOTSTRAP_ITERS = 100000

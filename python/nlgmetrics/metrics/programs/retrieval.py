@@ -20,8 +20,8 @@ from typing import Any, Iterable, Mapping
 
 import numpy as np
 
-from ..errors import InputTypeError, InvalidInputError, InvalidOptionError
-from .base import Metric, Score
+from ...errors import InputTypeError, InvalidInputError, InvalidOptionError
+from ..base import Metric, Score
 
 PLAIN = ("map", "recip_rank", "ndcg", "Rprec")
 CUTOFF_DEFAULTS = {
@@ -116,7 +116,7 @@ class Retrieval(Metric):
     single precision as trec_eval 9 and pytrec_eval do (so 1.0 and 1.0 + 1e-9 tie and the
     larger document id goes first); ``"float64"`` keeps doubles, as trec_eval 10.
 
-    >>> from nlgmetrics.metrics.retrieval import Retrieval
+    >>> from nlgmetrics.metrics.programs.retrieval import Retrieval
     >>> m = Retrieval(measures=["map", "P.2"])
     >>> s = m.corpus_score({"q1": {"d1": 2.0, "d2": 1.0}}, {"q1": {"d2": 1}})
     >>> s.score, s["P_2"]
@@ -165,7 +165,7 @@ class Retrieval(Metric):
         return sorted(chosen)  # code point order: trec_eval's strcmp order of UTF-8 ids
 
     def _native(self, qids: list[str], run: Mapping, qrels: Mapping) -> tuple[np.ndarray, np.ndarray]:
-        from .. import _core
+        from ... import _core
 
         run_docs: list[Any] = []
         scores: list[Any] = []
@@ -199,7 +199,7 @@ class Retrieval(Metric):
             raise InvalidInputError(f"retrieval: {e}") from None
 
     def _query_stats(self, run: Any, qrels: Any):
-        from ..stats import SegmentStats
+        from ...stats import SegmentStats
 
         run, qrels = _as_dicts(run, qrels)
         qids = self._queries(run, qrels)
@@ -246,7 +246,7 @@ class Retrieval(Metric):
     def _score(self, stats) -> Score:
         import math
 
-        from ..stats import sequential_column_sums
+        from ...stats import sequential_column_sums
 
         queries, num_ret, num_rel, num_rel_ret = (int(x) for x in stats.counts)
         if queries == 0:
