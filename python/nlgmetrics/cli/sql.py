@@ -39,10 +39,10 @@ REFUSED = ("denied", "limit", "timeout", "crash")  # sandbox verdicts (execution
 
 def add_parser(sub: Any) -> None:
     c = sub.add_parser("sql", help=HELP)
-    c.add_argument("--gold", required=True, help="gold queries, one a line: SQL<TAB>db_id")
-    c.add_argument("--pred", required=True, help="predicted queries: one a line, or BIRD's predict_dev.json")
-    c.add_argument("--db", required=True, help="the folder holding <db_id>/<db_id>.sqlite (and a test suite's variants beside it)")
-    c.add_argument("--table", default=None, help="tables.json (accepted as test-suite-sql-eval's; execution does not read it)")
+    c.add_argument("--gold", required=True, metavar="GOLD_FILE", help="gold queries, one a line: SQL<TAB>db_id")
+    c.add_argument("--pred", required=True, metavar="PRED_FILE", help="predicted queries: one a line, or BIRD's predict_dev.json")
+    c.add_argument("--db", required=True, metavar="DB_DIR", help="the folder holding <db_id>/<db_id>.sqlite (and a test suite's variants beside it)")
+    c.add_argument("--table", default=None, metavar="TABLES_JSON", help="tables.json (accepted as test-suite-sql-eval's; execution does not read it)")
     c.add_argument("--flavour", "--flavor", dest="flavour", choices=["spider-test-suite", "bird"], default="spider-test-suite",
                    help="the comparison rules: spider-test-suite (default) or bird")
     c.add_argument("--etype", choices=["exec", "match", "all"], default="exec", help="exec (execution accuracy; the only one here)")
@@ -50,7 +50,7 @@ def add_parser(sub: Any) -> None:
     c.add_argument("--keep-distinct", "--keep_distinct", dest="keep_distinct", action="store_true", help="spider-test-suite: keep DISTINCT")
     c.add_argument("--progress-bar-for-each-datapoint", "--progress_bar_for_each_datapoint", dest="progress_bar", action="store_true",
                    help="accepted for test-suite-sql-eval's command lines; prints nothing")
-    c.add_argument("--diff-json", "--diff_json_path", dest="diff_json", default=None,
+    c.add_argument("--diff-json", "--diff_json_path", dest="diff_json", default=None, metavar="DEV_JSON",
                    help="bird: the dev json whose 'difficulty' fields give the simple / moderate / challenging columns")
     c.add_argument("--max-instructions", dest="sql_max_instructions", type=int, default=None, metavar="N",
                    help="SQLite VM instructions each query may run (the sandbox's deterministic budget; default 2000000000)")
