@@ -117,6 +117,21 @@ def test_spider_value_placeholder_and_keep_distinct(root, capsys):
     doc = _json(capsys, ["--gold", gold, "--pred", pred, "--db", str(root / "db"), *LIMIT, "--per-item", "--keep_distinct"])
     assert [i["correct"] for i in doc["items"]] == [False, False]
     assert "distinct:keep" in doc["signature"]
+    doc = _json(capsys, ["--flavour", "bird", "--gold", gold, "--pred", pred, "--db", str(root / "db"), *LIMIT, "--per-item"])
+    assert doc["items"][0]["prediction"].startswith("error: no such column: value")  # BIRD keeps the word
+
+
+def test_predictions_from_stdin_and_gzip(root, capsys, monkeypatch):
+    import gzip
+    import io
+
+    gold, pred = _write(root)
+    (root / "pred.txt.gz").write_bytes(gzip.compress((root / "pred.txt").read_bytes()))
+    assert _json(capsys, ["--gold", gold, "--pred", str(root / "pred.txt.gz"), "--db", str(root / "db"), *LIMIT])["execution_accuracy"] == 0.5
+    bird = Path(_bird_json(root)).read_bytes()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(bird)))
+    doc = _json(capsys, ["--flavour", "bird", "--gold", gold, "--pred", "-", "--db", str(root / "db"), *LIMIT])
+    assert doc["execution_accuracy"] == 0.5 and doc["refused"]["items"][0]["where"] == "-: key '2'"
 
 
 def test_spider_prediction_after_a_tab_is_ignored_and_blank_lines_skipped(root, capsys):

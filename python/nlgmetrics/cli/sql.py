@@ -13,8 +13,8 @@ Files:
   in its keys' order (an entry that is not a string is a missing prediction, scored 0);
 - each database at ``DB/<db_id>/<db_id>.sqlite`` (its folder is the test suite).
 
-As test-suite-sql-eval's ``evaluation.py``, the word ``value`` in a line-file prediction
-becomes ``1`` (its placeholder for values a model did not predict). Prints the reference's
+With ``spider-test-suite``, as test-suite-sql-eval's ``evaluation.py``, the word ``value`` in
+a line-file prediction becomes ``1`` (its placeholder for values a model did not predict). Prints the reference's
 table: test-suite's ``count`` / ``EXECUTION ACCURACY`` rows (the ``all`` column), BIRD's
 ``simple / moderate / challenging / total`` rows (the levels from ``--diff-json``'s
 ``difficulty`` fields, else ``total`` alone). Queries the sandbox refused or stopped are
@@ -91,23 +91,21 @@ def read_gold(path: str) -> list[Item]:
     return items
 
 
-def _looks_like_json(path: str) -> bool:
-    with open(path, "rb") as fh:
-        head = fh.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
-    return head.startswith(b"{")
-
-
-def read_predictions(path: str, items: list[Item], gold_path: str) -> bool:
-    """Fill each item's prediction; True when the file is BIRD's JSON."""
-    if _looks_like_json(path):
-        _read_bird_json(path, items, gold_path)
-        return True
+def read_predictions(path: str, items: list[Item], gold_path: str, placeholder: bool) -> bool:
+    """Fill each item's prediction; True when the file is BIRD's JSON (its first character
+    that is not blank is ``{``). ``placeholder``: the word ``value`` becomes ``1``, as
+    test-suite-sql-eval's ``evaluation.py`` does to each prediction it reads."""
     from ..io.text import read_lines
 
-    preds = [(n, line.strip().split("\t")[0]) for n, line in enumerate(read_lines(path), 1) if line.strip()]
+    lines = read_lines(path)
+    first = next((line.lstrip() for line in lines if line.strip()), "")
+    if first.startswith("{"):
+        _read_bird_json(path, "\n".join(lines), items, gold_path)
+        return True
+    preds = [(n, line.strip().split("\t")[0]) for n, line in enumerate(lines, 1) if line.strip()]
     _same_count(path, len(preds), items, gold_path, "predictions")
     for item, (lineno, sql) in zip(items, preds):
-        item.pred, item.pred_where = sql.replace("value", "1"), f"{path}:{lineno}"
+        item.pred, item.pred_where = sql.replace("value", "1") if placeholder else sql, f"{path}:{lineno}"
     return False
 
 
@@ -118,12 +116,9 @@ def _same_count(path: str, n: int, items: list[Item], gold_path: str, what: str)
         raise _data_error(f"{path}: {n} {what} but {gold_path} has {len(items)} queries (prediction {len(items) + 1} has no gold)")
 
 
-def _read_bird_json(path: str, items: list[Item], gold_path: str) -> None:
+def _read_bird_json(path: str, text: str, items: list[Item], gold_path: str) -> None:
     import json
 
-    from ..io.text import read_lines
-
-    text = "\n".join(read_lines(path))
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
@@ -195,7 +190,7 @@ def _check_usage(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace, out, err) -> int:
     _check_usage(args)
     items = read_gold(args.gold)
-    read_predictions(args.pred, items, args.gold)
+    read_predictions(args.pred, items, args.gold, placeholder=args.flavour == "spider-test-suite")
     paths = database_paths(args.db, items, args.gold)
     difficulties = read_difficulties(args.diff_json, len(items)) if args.diff_json is not None else None
 
