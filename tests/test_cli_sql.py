@@ -304,3 +304,39 @@ def test_ctrl_c_exits_130(root, capsys, monkeypatch):
     gold, pred = _write(root)
     code, out, err = _run(capsys, ["--gold", gold, "--pred", pred, "--db", str(root / "db"), "-f", "json"])
     assert (code, out, err) == (130, "", "nlgmetrics: interrupted\n")
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see the worker")
+def test_sigint_during_a_query_exits_130_and_leaves_no_worker(root):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    gold, pred = _write(root, [("SELECT 1", "singer")], ["WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"])
+    proc = subprocess.Popen([sys.executable, "-m", "nlgmetrics", "sql", "--gold", gold, "--pred", pred, "--db", str(root / "db"), "-f", "json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    workers: list[int] = []
+    while not workers and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+        workers = _children(proc.pid)
+    assert workers, "the query's worker never started"
+    time.sleep(0.5)  # the query is running (its budget is minutes)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, out, err) == (130, "", "nlgmetrics: interrupted\n")
+    for pid in workers:
+        assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
