@@ -24,6 +24,7 @@ import json
 import os
 import platform
 import resource
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -51,6 +52,7 @@ def _inputs(d: str) -> dict[str, str]:
             {"id": "q1", "question": "哪一年？", "answers": [{"text": "2008年", "answer_start": 0}]}]}]}]}, ensure_ascii=False),
         "cmrc_pred.json": json.dumps({"q1": "2008年"}, ensure_ascii=False),
         "qrels.txt": "q1 0 d1 1\n", "run.txt": "q1 Q0 d1 1 1.5 tag\n",
+        "gold.sql": "SELECT 1\tone\n", "pred.sql": "SELECT 1\n",
     }
     paths = {}
     for name, text in files.items():
@@ -58,6 +60,9 @@ def _inputs(d: str) -> dict[str, str]:
         with open(paths[name], "w", encoding="utf-8") as fh:
             fh.write(text)
     paths["page"] = os.path.join(d, "page.html")
+    paths["db"] = os.path.join(d, "db")
+    os.makedirs(os.path.join(paths["db"], "one"), exist_ok=True)
+    sqlite3.connect(os.path.join(paths["db"], "one", "one.sqlite")).close()  # an empty database: SELECT 1 needs no table
     return paths
 
 
@@ -76,6 +81,7 @@ def _runs(p: dict[str, str]) -> list[tuple[str, list[str]]]:
         "squad": ["squad", p["squad.json"], p["squad_pred.json"]],
         "cmrc2018": ["cmrc2018", p["cmrc.json"], p["cmrc_pred.json"]],
         "retrieval": ["retrieval", p["qrels.txt"], p["run.txt"]],
+        "sql": ["sql", "--gold", p["gold.sql"], "--pred", p["pred.sql"], "--db", p["db"]],
     }
     from nlgmetrics.cli.main import COMMANDS
 

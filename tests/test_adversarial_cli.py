@@ -15,6 +15,7 @@ import gzip
 import io
 import json
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -166,6 +167,14 @@ def files(tmp_path_factory) -> dict[str, Path]:
     # TREC run and qrels (nlgmetrics retrieval)
     put("run.trec", b"q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\nq2 Q0 d3 1 0.5 t\n")
     put("qrels.trec", b"q1 0 d2 1\nq2 0 d3 2\nq2 0 d4 -1\n")
+    # text-to-SQL (nlgmetrics sql): a database folder, gold and predicted queries
+    (d / "db" / "t").mkdir(parents=True)
+    conn = sqlite3.connect(d / "db" / "t" / "t.sqlite")
+    conn.executescript("CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1), (2);")
+    conn.close()
+    f["db"] = d / "db"
+    put("gold.sql", b"SELECT a FROM t\tt\nSELECT count(*) FROM t\tt\n")
+    put("pred.sql", b"SELECT a FROM t ORDER BY a\nSELECT 1; DROP TABLE t\n")
     return f
 
 
@@ -190,6 +199,7 @@ def recipe(name: str, f: dict[str, Path]) -> list:
         "report": ["report", "-r", f["ref.txt"], "-i", f["hyp.txt"], f["ref2.txt"], "-m", "bleu", "-cin", "5", "-o", "-"],
         "list": ["list"],
         "retrieval": ["retrieval", "-q", f["qrels.trec"], "-r", f["run.trec"], "-f", "json"],
+        "sql": ["sql", "--gold", f["gold.sql"], "--pred", f["pred.sql"], "--db", f["db"], "-f", "json"],
     }
     if name in known:
         return known[name]
@@ -231,7 +241,7 @@ def with_option(argv: list, action: argparse.Action, values: list) -> list:
 @pytest.mark.parametrize("name", sorted(SUBCOMMANDS))
 def test_recipe_runs(name, files):
     """The baseline of the probes below is a valid run (so a probe's error is its own)."""
-    if name not in ("score", "compare", "correlate", "classify", "coco", "report", "list", "retrieval"):
+    if name not in ("score", "compare", "correlate", "classify", "coco", "report", "list", "retrieval", "sql"):
         check(recipe(name, files))  # a new subcommand: the promises hold, whatever the status
         return
     code, out, err = check(recipe(name, files))

@@ -5,6 +5,7 @@ parser itself, so a new subcommand, mode or preset without one fails here."""
 from __future__ import annotations
 
 import json
+import sqlite3
 
 import pytest
 
@@ -58,6 +59,12 @@ def files(tmp_path_factory):
     (d / "results.jsonl").write_text("".join(json.dumps({"task_id": f"t/{i // 2}", "completion": "", "result": "passed", "passed": i % 3 == 0}) + "\n" for i in range(6)), encoding="utf-8")
     (d / "run.trec").write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\nq2 Q0 d3 1 0.5 t\n", encoding="utf-8")
     (d / "qrels.trec").write_text("q1 0 d2 1\nq2 0 d3 2\n", encoding="utf-8")
+    (d / "db" / "t").mkdir(parents=True)
+    conn = sqlite3.connect(d / "db" / "t" / "t.sqlite")
+    conn.executescript("CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1), (2);")
+    conn.close()
+    (d / "gold.sql").write_text("SELECT a FROM t\tt\nSELECT count(*) FROM t\tt\n", encoding="utf-8")
+    (d / "pred.sql").write_text("SELECT a FROM t\nSELECT 1; DROP TABLE t\n", encoding="utf-8")
     for preset, (name, record) in PRESET_FILES.items():
         (d / preset).mkdir()
         (d / preset / name).write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -94,6 +101,8 @@ def _recipes(d) -> dict[str, list[list[str]]]:
         "retrieval": [["retrieval", "-q", f("qrels.trec"), "-r", f("run.trec"), "-f", "json"],
                       ["retrieval", "-q", f("qrels.trec"), "-r", f("run.trec"), "-m", "map", "num_rel", "--per-query", "-f", "json"]],
         "sacrebleu": [["sacrebleu", f("ref.txt"), "-i", f("hyp.txt"), "-f", "json"]],
+        "sql": [["sql", "--gold", f("gold.sql"), "--pred", f("pred.sql"), "--db", f("db"), "-f", "json"],
+                ["sql", "--flavour", "bird", "--gold", f("gold.sql"), "--pred", f("pred.sql"), "--db", f("db"), "--per-item", "-f", "json"]],
     }
 
 
@@ -131,7 +140,7 @@ def test_every_preset_is_walked_and_listed():
     assert set(PRESET_FILES) == set(PRESETS) == set(PRESET_SOURCES)
 
 
-@pytest.mark.parametrize("command", sorted(["score", "compare", "correlate", "classify", "coco", "squad", "cmrc2018", "retrieval", "sacrebleu"]))
+@pytest.mark.parametrize("command", sorted(["score", "compare", "correlate", "classify", "coco", "squad", "cmrc2018", "retrieval", "sacrebleu", "sql"]))
 def test_json_output_carries_a_signature(command, files, capsys):
     for argv in _recipes(files)[command]:
         for doc in _json_outputs(capsys, argv):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import tomllib
@@ -47,10 +48,13 @@ def _files(d: Path) -> dict[str, str]:
         "squad.json": json.dumps(squad), "squad_pred.json": json.dumps({"q1": "the cat"}),
         "cmrc.json": json.dumps(cmrc, ensure_ascii=False), "cmrc_pred.json": json.dumps({"q1": "猫 2008"}, ensure_ascii=False),
         "qrels.txt": "q1 0 d1 1\n", "run.txt": "q1 Q0 d1 1 1.5 tag\n",
+        "gold.sql": "SELECT 1\tone\n", "pred.sql": "SELECT 1\n",
     }
     for name, text in texts.items():
         (d / name).write_text(text, encoding="utf-8")
-    return {name: str(d / name) for name in texts} | {"page": str(d / "page.html")}
+    (d / "db" / "one").mkdir(parents=True, exist_ok=True)
+    sqlite3.connect(d / "db" / "one" / "one.sqlite").close()  # an empty database: SELECT 1 needs no table
+    return {name: str(d / name) for name in texts} | {"page": str(d / "page.html"), "db": str(d / "db")}
 
 
 def one_line_runs(p: dict[str, str]) -> dict[str, list[str]]:
@@ -67,6 +71,7 @@ def one_line_runs(p: dict[str, str]) -> dict[str, list[str]]:
         "squad": ["squad", p["squad.json"], p["squad_pred.json"]],
         "cmrc2018": ["cmrc2018", p["cmrc.json"], p["cmrc_pred.json"]],
         "retrieval": ["retrieval", p["qrels.txt"], p["run.txt"]],
+        "sql": ["sql", "--gold", p["gold.sql"], "--pred", p["pred.sql"], "--db", p["db"]],
     }
 
 
@@ -81,6 +86,7 @@ NEEDS = {
     "squad": {"numpy"},  # the metric's segment statistics
     "cmrc2018": {"numpy"},  # the metric's segment statistics
     "retrieval": {"numpy"},  # the per-query statistics
+    "sql": {"numpy"},  # execution_accuracy's count statistics
 }
 
 _PROBE = """

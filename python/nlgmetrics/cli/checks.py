@@ -120,6 +120,7 @@ RANGES: dict[str, Range] = {
     "na_prob_thresh": _FINITE,  # nlgmetrics squad (v2.0 no-answer threshold)
     "pass_k": _r(1, 2**31 - 1),
     "relevance_level": _r(1, 2**63 - 1),  # nlgmetrics retrieval -l (pytrec_eval refuses < 1)
+    "sql_max_instructions": _r(1, 2**63 - 1),  # nlgmetrics sql --max-instructions (the sandbox's budget)
 }
 
 # Per subcommand, a dest whose numeric range differs from the shared one above.
