@@ -295,7 +295,7 @@ def test_missing_required_options_and_files(root, capsys):
 
 
 def test_ctrl_c_exits_130(root, capsys, monkeypatch):
-    from nlgmetrics.metrics import execution_accuracy
+    from nlgmetrics.metrics.programs import execution_accuracy
 
     def interrupted(*a, **k):
         raise KeyboardInterrupt

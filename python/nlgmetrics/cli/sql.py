@@ -194,7 +194,7 @@ def run(args: argparse.Namespace, out, err) -> int:
     paths = database_paths(args.db, items, args.gold)
     difficulties = read_difficulties(args.diff_json, len(items)) if args.diff_json is not None else None
 
-    from ..metrics.execution_accuracy import ExecutionAccuracy, QueryResult
+    from ..metrics.programs.execution_accuracy import ExecutionAccuracy, QueryResult
 
     options: dict[str, Any] = {"keep_distinct": args.keep_distinct} if args.flavour == "spider-test-suite" else {}
     if args.sql_max_instructions is not None:
