@@ -206,3 +206,42 @@ def test_mqm_score_values():
         mqm_score({"major": 2})
     with pytest.raises(InputTypeError):
         mqm_score(["major"])
+
+
+# ---- generated cases and edges ----------------------------------------------------------------
+
+def test_bradley_terry_ignores_battle_order_and_scales():
+    import random
+
+    rng = random.Random(7)
+    battles = [(a, b, rng.choice(["model_a", "model_b", "tie"])) for _ in range(300)
+               for a, b in [rng.sample(["p", "q", "r", "s"], 2)]]
+    ratings = bradley_terry(battles, baseline="p")["ratings"]
+    shuffled = list(battles)
+    rng.shuffle(shuffled)
+    again = bradley_terry(shuffled, baseline="p")["ratings"]
+    assert all(abs(ratings[m] - again[m]) < 1e-9 for m in ratings)
+    # scale 800 doubles every distance from the anchor; base e is the natural-log scale
+    doubled = bradley_terry(battles, baseline="p", scale=800)["ratings"]
+    assert all(abs((doubled[m] - 1000) - 2 * (ratings[m] - 1000)) < 1e-8 for m in ratings)
+
+
+def test_bootstrap_model_absent_from_a_resample_is_nan():
+    battles = [("gpt-4-0314", "x", "model_a"), ("gpt-4-0314", "x", "model_b")] * 20 + [
+        ("gpt-4-0314", "rare", "tie")]
+    result = bradley_terry(battles, rounds=30, seed=0)
+    assert any(math.isnan(s["rare"]) for s in result["bootstrap"])
+    assert all(s["gpt-4-0314"] == 1000.0 for s in result["bootstrap"])
+
+
+def test_predict_win_rate_bad_rating():
+    with pytest.raises(InvalidInputError):
+        predict_win_rate({"a": 1000.0, "b": float("nan")})
+    chances = predict_win_rate({"a": 1100.0, "b": 1000.0})
+    assert chances["a"]["b"] == 1 - 1 / (1 + 10 ** ((1100.0 - 1000.0) / 400))
+    assert math.isnan(chances["a"]["a"])
+
+
+def test_win_rate_accepts_numpy():
+    np = pytest.importorskip("numpy")
+    assert win_rate(np.array([1.0, 2.0, 2.0]))["win_rate"] == win_rate([1, 2, 2])["win_rate"]

@@ -107,20 +107,26 @@ def online_elo(
     return rating
 
 
-def _win_counts(rows: Sequence[tuple[str, str, str]], models: Sequence[str]) -> np.ndarray:
+def _encode(rows: Sequence[tuple[str, str, str]]) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """Models in first-appearance order (``pd.concat([model_a, model_b]).unique()``) and each
+    battle as (a index, b index, winner code: 0 model_a, 1 model_b, 2 tie)."""
+    models = list(dict.fromkeys([r[0] for r in rows] + [r[1] for r in rows]))
+    index = {m: i for i, m in enumerate(models)}
+    a = np.fromiter((index[r[0]] for r in rows), dtype=np.intp, count=len(rows))
+    b = np.fromiter((index[r[1]] for r in rows), dtype=np.intp, count=len(rows))
+    code = np.fromiter(({"model_a": 0, "model_b": 1}.get(r[2], 2) for r in rows), dtype=np.intp, count=len(rows))
+    return models, a, b, code
+
+
+def _win_counts(a: np.ndarray, b: np.ndarray, code: np.ndarray, n_models: int) -> np.ndarray:
     """wins[i, j]: observations where i beats j in arena-hard's doubled design (a win counts
     twice, a tie once for each side)."""
-    index = {m: i for i, m in enumerate(models)}
-    wins = np.zeros((len(models), len(models)))
-    for model_a, model_b, winner in rows:
-        a, b = index[model_a], index[model_b]
-        if winner == "model_a":
-            wins[a, b] += 2
-        elif winner == "model_b":
-            wins[b, a] += 2
-        else:
-            wins[a, b] += 1
-            wins[b, a] += 1
+    wins = np.zeros((n_models, n_models))
+    np.add.at(wins, (a[code == 0], b[code == 0]), 2.0)
+    np.add.at(wins, (b[code == 1], a[code == 1]), 2.0)
+    ties = code == 2
+    np.add.at(wins, (a[ties], b[ties]), 1.0)
+    np.add.at(wins, (b[ties], a[ties]), 1.0)
     return wins
 
 
@@ -178,16 +184,19 @@ def _fit_log_strengths(wins: np.ndarray) -> np.ndarray:
     return theta - theta.mean()
 
 
-def _mle_ratings(rows, scale, base, init_rating, baseline) -> dict[str, float]:
-    # the first-appearance order of pd.concat([model_a, model_b]).unique()
-    models = list(dict.fromkeys([r[0] for r in rows] + [r[1] for r in rows]))
-    wins = _win_counts(rows, models)
-    _check_connected(wins, models)
+def _mle_ratings(models, a, b, code, scale, base, init_rating, baseline) -> dict[str, float]:
+    """compute_mle_elo on the battles (a, b, code); a model in no battle is left out, as the
+    reference's design matrix leaves it out of a resample."""
+    wins = _win_counts(a, b, code, len(models))
+    present = np.nonzero((wins + wins.T).sum(axis=1) > 0)[0]
+    names = [models[i] for i in present]
+    wins = wins[np.ix_(present, present)]
+    _check_connected(wins, names)
     theta = _fit_log_strengths(wins)
     ratings = scale * (theta / math.log(base)) + init_rating
-    if baseline is not None and baseline in models:
-        ratings = ratings + (1000 - ratings[models.index(baseline)])
-    return {m: float(r) for m, r in zip(models, ratings)}
+    if baseline is not None and baseline in names:
+        ratings = ratings + (1000 - ratings[names.index(baseline)])
+    return {m: float(r) for m, r in zip(names, ratings)}
 
 
 def bradley_terry(
@@ -211,16 +220,16 @@ def bradley_terry(
     rows = _battles(battles)
     if baseline is not None and not isinstance(baseline, str):
         raise InputTypeError(f"baseline must be a model name, got {baseline!r}")
-    result: dict[str, Any] = {"ratings": _mle_ratings(rows, scale, base, init_rating, baseline)}
+    models, a, b, code = _encode(rows)
+    result: dict[str, Any] = {"ratings": _mle_ratings(models, a, b, code, scale, base, init_rating, baseline)}
     if rounds:
-        models = list(result["ratings"])
         rng = np.random.RandomState(seed)
         samples = []
         for r in range(rounds):
             # pandas' DataFrame.sample(frac=1.0, replace=True) draws RandomState.choice(n, n)
             picks = rng.choice(len(rows), size=len(rows), replace=True)
             try:
-                fitted = _mle_ratings([rows[i] for i in picks], scale, base, init_rating, baseline)
+                fitted = _mle_ratings(models, a[picks], b[picks], code[picks], scale, base, init_rating, baseline)
             except InvalidInputError as e:
                 raise InvalidInputError(f"bootstrap round {r}: {e}") from None
             samples.append({m: fitted.get(m, math.nan) for m in models})
