@@ -15,9 +15,17 @@ inside its token), so the numbers are compare-mt's on any text; ``"none"`` is
 ``str.split()``, any other name one of :mod:`nlgmetrics.tokenizers`, or a callable. They return plain data, so the report and the command line
 format it the same way. The numbers equal compare-mt 0.2.10's
 (``tests/test_analysis.py``).
+
+Judge verdicts (nlgmetrics never calls a judge): :func:`win_rate` and
+:func:`length_controlled_win_rate` (AlpacaEval), :func:`bradley_terry`,
+:func:`arena_hard_leaderboard`, :func:`predict_win_rate` (Arena-Hard), :func:`online_elo`
+(Chatbot Arena), :func:`mqm_score` / :func:`parse_gemba_mqm` (GEMBA-MQM); see docs/judge.md.
 """
 
 from .examples import SentenceExample, sentence_examples
+from .judge import mqm_score, parse_gemba_mqm, win_rate
+from .judge_lc import length_controlled_win_rate
+from .judge_ratings import arena_hard_leaderboard, bradley_terry, online_elo, predict_win_rate
 from .ngrams import NgramDifference, ngram_differences
 from .sentences import SentenceBucket, sentence_buckets
 from .words import WordBucket, word_accuracy
@@ -27,6 +35,14 @@ __all__ = [
     "SentenceBucket",
     "SentenceExample",
     "WordBucket",
+    "arena_hard_leaderboard",
+    "bradley_terry",
+    "length_controlled_win_rate",
+    "mqm_score",
+    "online_elo",
+    "parse_gemba_mqm",
+    "predict_win_rate",
+    "win_rate",
     "ngram_differences",
     "sentence_buckets",
     "sentence_examples",
