@@ -3,8 +3,10 @@ fresh process (``python -m nlgmetrics ...``), median of N runs.
 
 Reports wall milliseconds and CPU milliseconds (user + system of the child, which a
 loaded machine inflates less than wall time), next to a bare interpreter (``python -c
-pass``) and ``import nlgmetrics`` + one corpus BLEU. The goal (issue #35): every row
-under 100 ms wall on an idle machine.
+pass``), ``import numpy`` and ``import nlgmetrics`` + one corpus BLEU; the markdown table
+gives each row's CPU as a multiple of the bare interpreter's and its distance to numpy's
+import, both measured in the same run (a loaded machine inflates every row alike). The
+goal (issue #35): every row under 100 ms wall on an idle machine.
 
     python benches/bench_startup.py [--runs 11] [--markdown] [--only score squad]
 
