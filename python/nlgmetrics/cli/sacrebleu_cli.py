@@ -275,9 +275,12 @@ def _results_table(results: dict, signatures: dict, args: argparse.Namespace, ou
 def _test_set_commands(args: argparse.Namespace, out: list[str]) -> int | None:
     """sacrebleu's handling of --download, --list, --citation, -t/-l checks and --echo, in
     its order; an exit status, or None to go on scoring."""
-    from ..compat.sacrebleu.dataset import DATASETS
-    from ..compat.sacrebleu.utils import (EchoError, get_available_testsets,
-                                          get_available_testsets_for_langpair, get_langpairs_for_testset, test_set_lines)
+    # The test-set table (a large module) only where a branch below reads it: scoring
+    # files against local references does not.
+    if args.download or args.list or args.citation or args.test_set is not None or args.echo or not args.refs:
+        from ..compat.sacrebleu.dataset import DATASETS
+        from ..compat.sacrebleu.utils import (EchoError, get_available_testsets,
+                                              get_available_testsets_for_langpair, get_langpairs_for_testset, test_set_lines)
 
     if args.download:
         if args.download not in DATASETS:

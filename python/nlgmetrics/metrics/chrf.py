@@ -25,20 +25,33 @@ Reporting BLEU Scores. WMT 2018.
 
 from __future__ import annotations
 
+import math
 import numbers
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from .._orientation import never, oriented
 from .. import _core
 from .._inputs import check_all_text
 from ..errors import InvalidOptionError
 from ..script_check import Segmentation
-from ..stats import SegmentStats, Stats
+from ..stats import Stats
 from .base import Flavoured, Metric, Score
 
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..stats import SegmentStats
+
 MAX_ORDER = 64
+
+
+def _finite(x: numbers.Real) -> bool:
+    """Whether ``x`` is a finite number, without numpy (an int past float's range is not:
+    chrF computes with ``float(beta)``)."""
+    try:
+        return math.isfinite(x)
+    except OverflowError:
+        return False
 
 
 class CHRFScore(Score):
@@ -88,7 +101,7 @@ class SacreCHRF(CHRF):
         self.word_order = _order(word_order, "word_order")
         if self.char_order + self.word_order == 0:
             raise InvalidOptionError("char_order + word_order must be at least 1")
-        if isinstance(beta, bool) or not isinstance(beta, numbers.Real) or not (np.isfinite(beta) and beta >= 0):
+        if isinstance(beta, bool) or not isinstance(beta, numbers.Real) or not (_finite(beta) and beta >= 0):
             raise InvalidOptionError(f"beta must be a finite number >= 0, got {beta!r}")
         # keep an integral beta an int, so the name reads chrF2 as in sacrebleu
         self.beta = int(beta) if isinstance(beta, numbers.Integral) else float(beta)
@@ -137,9 +150,15 @@ class SacreCHRF(CHRF):
         if got is None:
             return None
         counts, ref_counts = got
+        from ..stats import SegmentStats
+
         return SegmentStats(key=self.key, count_fields=self.count_fields, counts=counts, ref_counts=ref_counts)
 
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
+        import numpy as np
+
+        from ..stats import SegmentStats
+
         counts = _core.chrf_stats(predictions, references, *self._options(), self.n_threads)
         return SegmentStats(
             key=self.key,
@@ -157,6 +176,8 @@ class SacreCHRF(CHRF):
 
     def _sentence_scores(self, seg: SegmentStats) -> np.ndarray:
         if len(seg) == 0:
+            import numpy as np
+
             return np.zeros(0)
         return _core.chrf_scores(seg.counts, float(self.beta), self.eps_smoothing)
 

@@ -29,16 +29,19 @@ Scores. WMT 2018.
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from .._orientation import never, oriented
 from .. import _core
 from .._inputs import as_texts, check_all_text
 from ..script_check import Segmentation
-from ..stats import SegmentStats, Stats, sequential_column_sums
+from ..stats import Stats, sequential_column_sums
 from .base import Flavoured, Metric, Score
+
+if TYPE_CHECKING:  # numpy on use: sacrebleu's face imports this module for BLEU alone
+    import numpy as np
+
+    from ..stats import SegmentStats
 
 MAX_SHIFT_SIZE, MAX_SHIFT_DIST, BEAM_WIDTH, MAX_SHIFT_CANDIDATES = _core.TER_LIMITS
 
@@ -123,6 +126,10 @@ class SacreTER(TER):
         )
 
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
+        import numpy as np
+
+        from ..stats import SegmentStats
+
         edits, lengths = _core.ter_stats(predictions, references, *self._options(), self.n_threads)
         return SegmentStats(
             key=self.key,
@@ -141,10 +148,14 @@ class SacreTER(TER):
             ref_length = float(sequential_column_sums(stats.sequence))  # sacrebleu's sum, bit for bit
         else:
             ref_length = float(stats.sums[0])
+        import numpy as np
+
         value = float(_core.ter_scores(np.array([edits], dtype=np.uint64), np.array([ref_length]))[0])
         return TERScore("TER", value, self.signature(stats), stats, num_edits=edits, ref_length=ref_length)
 
     def _sentence_scores(self, seg: SegmentStats) -> np.ndarray:
+        import numpy as np
+
         if len(seg) == 0:
             return np.zeros(0)
         return _core.ter_scores(np.ascontiguousarray(seg.counts[:, 0]), np.ascontiguousarray(seg.sums[:, 0]))

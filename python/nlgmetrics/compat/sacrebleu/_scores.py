@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import statistics
 from typing import Any
 
 SACREBLEU_VERSION = "2.6.0"
@@ -52,6 +51,8 @@ class Score:
         lower_idx = len(raw) // 40
         upper_idx = len(raw) - lower_idx - 1
         self._ci = 0.5 * (raw[upper_idx] - raw[lower_idx])
+        import statistics  # on use: only the bootstrap needs it
+
         self._mean = statistics.mean(raw)
 
     def __repr__(self) -> str:

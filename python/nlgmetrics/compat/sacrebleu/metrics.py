@@ -8,7 +8,6 @@ Scores are computed by :mod:`nlgmetrics.metrics` and wrapped in sacrebleu's obje
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 import types
@@ -125,6 +124,8 @@ class Metric:
     def corpus_score(self, hypotheses: Sequence[str], references: Optional[Sequence[Sequence[str]]], n_bootstrap: int = 1) -> Score:
         """Corpus score; ``n_bootstrap > 1`` adds sacrebleu's 95% bootstrap interval."""
         self._check_corpus_score_args(hypotheses, references)
+        if n_bootstrap <= 1:  # the total alone: summed in the core where the metric can (BLEU), without per-segment arrays
+            return self._wrap(self._native.score_stats(self._native._total(list(hypotheses), self._references(hypotheses, references))))
         seg = self._segment_stats(hypotheses, references)
         score = self._wrap(self._native.score_stats(seg.total()))
         if n_bootstrap > 1:
@@ -187,6 +188,8 @@ class BLEU(Metric):
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
         if not self.effective_order:
+            import logging  # on use: a corpus score never warns
+
             logging.getLogger("sacrebleu").warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
         return super().sentence_score(hypothesis, references)
 
