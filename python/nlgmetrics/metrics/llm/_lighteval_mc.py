@@ -18,7 +18,9 @@ Divisions and subtractions are Python's (``-inf / 3`` is ``-inf``, ``-inf - -inf
 ``np.argmax`` takes the first maximum (a tie goes to the earlier choice) and the first NaN wins.
 Where lighteval raises, a value is undefined: a divisor of 0 (an empty choice, a choice that
 is one space, zero tokens: ``ZeroDivisionError``) or an empty choice with ``ignore_first_space``
-(``IndexError``). A gold outside the choices (or a negative one) is never the argmax.
+(``IndexError``). A gold outside the choices (or a negative one) is never the argmax. A gold
+given as a choice's text (not lighteval's, but how lm-eval's samples files log some) is the
+index of its first occurrence.
 """
 from __future__ import annotations
 
@@ -57,8 +59,11 @@ def _argmax(values: list[float]) -> int:
     return best
 
 
-def _golds(gold: Any, where: str) -> list[int]:
-    """``as_list(doc.gold_index)``: an index or a list (tuple) of indices."""
+def _golds(gold: Any, choices: list[str], where: str) -> list[int]:
+    """``as_list(doc.gold_index)``: an index or a list (tuple) of indices. A choice's text
+    (lm-eval's samples files log some golds so) is its first index, or no choice's."""
+    if isinstance(gold, str):
+        return [choices.index(gold) if gold in choices else -1]
     items = list(gold) if isinstance(gold, (list, tuple, np.ndarray)) else [gold]
     out = []
     for g in items:
@@ -96,7 +101,7 @@ def lighteval_document(loglikelihoods: Any, choices: Any, gold: Any, uncondition
         raise LengthMismatchError(f"multiple_choice: {where}: {len(lls)} log-likelihoods but {len(texts)} choices")
     if not texts:
         raise InvalidInputError(f"multiple_choice: {where} has no choices (lighteval's argmax of nothing raises)")
-    golds = _golds(gold, f"{where}")
+    golds = _golds(gold, texts, f"{where}")
     n = len(texts)
     normalised: dict[str, list[float] | None] = {"lighteval_acc": lls}
     normalised["lighteval_acc_norm"] = None if any(not c for c in texts) else [ll / len(c) for ll, c in zip(lls, texts)]
