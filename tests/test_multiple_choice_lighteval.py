@@ -164,6 +164,16 @@ def test_token_counts_bad_input_is_typed():
         MultipleChoice(score="lighteval_acc_norm_pmi").corpus_score(lls, golds, choices)
     with pytest.raises(InputTypeError, match="lighteval's gold_index"):
         MultipleChoice(score="lighteval_acc").corpus_score(lls, [1.0], choices)
+    with pytest.raises(InputTypeError, match=r"document 0: loglikelihoods\[1\] must be a number"):
+        MultipleChoice(score="lighteval_acc").corpus_score([[-1.0, "x"]], golds, choices)
+    with pytest.raises(LengthMismatchError, match="1 log-likelihoods but 2 choices"):
+        MultipleChoice(score="lighteval_acc").corpus_score([[-1.0]], golds, choices)
+    with pytest.raises(LengthMismatchError, match="1 unconditional log-likelihoods but 2 choices"):
+        MultipleChoice(score="lighteval_acc_norm_pmi").corpus_score(lls, golds, choices, [[-1.0]])
+    with pytest.raises(InvalidInputError, match="no choices"):
+        MultipleChoice(score="lighteval_acc").corpus_score([[]], golds, [[]])
+    with pytest.raises(InvalidInputError, match="lone surrogate"):
+        MultipleChoice(score="lighteval_acc").corpus_score(lls, golds, [[" a", "\ud800"]])
     with pytest.raises(InvalidOptionError, match="lighteval_acc_norm_pmi"):
         MultipleChoice(score="lighteval_char")
 

@@ -89,14 +89,11 @@ def _token_counts(value: Any, n: int, where: str) -> list[int]:
     return out
 
 
-def lighteval_document(loglikelihoods: Any, choices: Any, gold: Any, unconditional: Any = None,
+def lighteval_document(lls: list[float], texts: list[str], gold: Any, unc: list[float] | None = None,
                        token_counts: Any = None, *, where: str = "document") -> tuple[dict[str, float | None], bool]:
     """One document's five values (1.0, 0.0, or None where lighteval has no number) and
-    whether every gold names a choice."""
-    from .multiple_choice import _choices, _loglikelihoods
-
-    lls = _loglikelihoods(loglikelihoods, f"{where}: loglikelihoods")
-    texts = _choices(choices, f"{where}: choices")
+    whether every gold names a choice. ``lls``, ``texts`` and ``unc`` are already checked
+    (floats, strings with UTF-8 bytes), as ``MultipleChoice.stats`` reads them."""
     if len(lls) != len(texts):
         raise LengthMismatchError(f"multiple_choice: {where}: {len(lls)} log-likelihoods but {len(texts)} choices")
     if not texts:
@@ -113,8 +110,7 @@ def lighteval_document(loglikelihoods: Any, choices: Any, gold: Any, uncondition
         if 0 not in counts:
             normalised["lighteval_acc_norm_token"] = [ll / t for ll, t in zip(lls, counts)]
     normalised["lighteval_acc_norm_pmi"] = None
-    if unconditional is not None:
-        unc = _loglikelihoods(unconditional, f"{where}: unconditional")
+    if unc is not None:
         if len(unc) != n:
             raise LengthMismatchError(f"multiple_choice: {where}: {len(unc)} unconditional log-likelihoods but {n} choices")
         normalised["lighteval_acc_norm_pmi"] = [ll - u for ll, u in zip(lls, unc)]
@@ -122,11 +118,11 @@ def lighteval_document(loglikelihoods: Any, choices: Any, gold: Any, uncondition
     return values, all(0 <= g < n for g in golds)
 
 
-def lighteval_counts(lls: list, golds: list, choices: list, uncs: list, tokens: list, headline: str) -> np.ndarray:
-    """The statistics rows (``LIGHTEVAL_FIELDS``) of each document; a document where the
-    headline value is undefined is an error naming it and why."""
-    counts = np.zeros((len(lls), len(LIGHTEVAL_FIELDS)), dtype=np.uint64)
-    for i, (ll, g, c, u, t) in enumerate(zip(lls, golds, choices, uncs, tokens)):
+def lighteval_counts(documents: list, headline: str) -> np.ndarray:
+    """The statistics rows (``LIGHTEVAL_FIELDS``) of ``(lls, texts, gold, unc, token_counts)``
+    per document; a document where the headline value is undefined is an error naming it and why."""
+    counts = np.zeros((len(documents), len(LIGHTEVAL_FIELDS)), dtype=np.uint64)
+    for i, (ll, c, g, u, t) in enumerate(documents):
         values, in_range = lighteval_document(ll, c, g, u, t, where=f"document {i}")
         if values[headline] is None:
             if headline == "lighteval_acc_norm_token" and t is None:
