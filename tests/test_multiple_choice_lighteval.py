@@ -57,6 +57,11 @@ def test_goldens_cover_the_hard_cases():
     assert any(any(len(ch) != len(ch.encode()) for ch in c["choices"]) for c in CASES)
     # the first maximum wins a tie: documents where it decides
     assert sum(1 for c in CASES if len(set(c["loglikelihoods"])) < len(c["loglikelihoods"])) > 100
+    # both paths of the statistics: documents scored together by numpy and one by one
+    from nlgmetrics.metrics.llm._lighteval_mc import _fast
+
+    fast = sum(1 for c in CASES if _fast(_floats(c["loglikelihoods"]), c["choices"], _gold(c), _floats(c["unconditional"]), c["token_counts"]))
+    assert 200 < fast < len(CASES) - 200
 
 
 def test_every_document_equals_lighteval():

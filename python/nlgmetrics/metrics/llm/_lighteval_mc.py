@@ -118,11 +118,44 @@ def lighteval_document(lls: list[float], texts: list[str], gold: Any, unc: list[
     return values, all(0 <= g < n for g in golds)
 
 
-def lighteval_counts(documents: list, headline: str) -> np.ndarray:
-    """The statistics rows (``LIGHTEVAL_FIELDS``) of ``(lls, texts, gold, unc, token_counts)``
-    per document; a document where the headline value is undefined is an error naming it and why."""
-    counts = np.zeros((len(documents), len(LIGHTEVAL_FIELDS)), dtype=np.uint64)
-    for i, (ll, c, g, u, t) in enumerate(documents):
+def _plain(row: Any, kind: type) -> bool:
+    return type(row) is list and all(type(v) is kind for v in row)
+
+
+def _fast(ll: Any, c: Any, g: Any, u: Any, t: Any) -> tuple[list[int], list[int]] | None:
+    """For a document in the common shape (lists of floats and of non-empty strings with
+    UTF-8 bytes, an int gold among the choices, positive token counts): the characters and
+    the characters without a leading space of each choice, else None."""
+    if not (type(g) is int and _plain(ll, float) and _plain(c, str) and 0 <= g < len(c) == len(ll)
+            and (u is None or (_plain(u, float) and len(u) == len(ll)))
+            and (t is None or (_plain(t, int) and len(t) == len(ll) and min(t) > 0))):
+        return None
+    chars = [len(x) for x in c]
+    spaceless = [n - 1 if x[:1] == " " else n for x, n in zip(c, chars)]
+    if 0 in spaceless:
+        return None
+    try:
+        "".join(c).encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    return chars, spaceless
+
+
+def lighteval_counts(lls: list, golds: list, choices: list, uncs: list, tokens: list, headline: str, check: Any) -> np.ndarray:
+    """The statistics rows (``LIGHTEVAL_FIELDS``) of each document; a document where the
+    headline value is undefined is an error naming it and why. Documents in the common shape
+    are scored together, one numpy ``argmax`` along the rows per number of choices (the same
+    IEEE division and subtraction, the same first-maximum rule as lighteval's per document);
+    any other is checked by ``check(i, ll, choices, unconditional)`` (the checked
+    ``(lls, texts, unc)``) and goes through :func:`lighteval_document`."""
+    counts = np.zeros((len(lls), len(LIGHTEVAL_FIELDS)), dtype=np.uint64)
+    groups: dict[tuple[int, bool, bool], list] = {}
+    for i, (ll, g, c, u, t) in enumerate(zip(lls, golds, choices, uncs, tokens)):
+        lengths = _fast(ll, c, g, u, t)
+        if lengths is not None:
+            groups.setdefault((len(c), u is not None, t is not None), []).append((i, ll, g, u, t, *lengths))
+            continue
+        ll, c, u = check(i, ll, c, u)
         values, in_range = lighteval_document(ll, c, g, u, t, where=f"document {i}")
         if values[headline] is None:
             if headline == "lighteval_acc_norm_token" and t is None:
@@ -134,4 +167,26 @@ def lighteval_counts(documents: list, headline: str) -> np.ndarray:
         for col, name in enumerate(LIGHTEVAL_SCORES[1:], start=1 + len(LIGHTEVAL_SCORES)):
             counts[i, col] = values[name] is not None
         counts[i, -1] = not in_range
+    for (_, mutual, tokenised), rows in groups.items():
+        if headline == "lighteval_acc_norm_token" and not tokenised:
+            raise InputTypeError(f"multiple_choice: {headline} needs token_counts (each choice's number of tokens); document {rows[0][0]} has none")
+        if headline == "lighteval_acc_norm_pmi" and not mutual:
+            raise InvalidInputError(f"multiple_choice: document {rows[0][0]}: {headline} is undefined: {_WHY[headline]}")
+        idx = np.array([r[0] for r in rows], dtype=np.intp)
+        arr = np.array([r[1] for r in rows], dtype=np.float64)
+        gold = np.array([r[2] for r in rows], dtype=np.int64)
+        normalised = {"lighteval_acc": arr,
+                      "lighteval_acc_norm": arr / np.array([r[5] for r in rows], dtype=np.float64),
+                      "lighteval_acc_norm_nospace": arr / np.array([r[6] for r in rows], dtype=np.float64)}
+        if tokenised:
+            normalised["lighteval_acc_norm_token"] = arr / np.array([r[4] for r in rows], dtype=np.float64)
+        if mutual:
+            with np.errstate(invalid="ignore"):  # -inf - -inf is NaN, as in Python
+                normalised["lighteval_acc_norm_pmi"] = arr - np.array([r[3] for r in rows], dtype=np.float64)
+        counts[idx, 0] = 1
+        for name, values in normalised.items():
+            col = LIGHTEVAL_FIELDS.index(name)
+            counts[idx, col] = values.argmax(axis=1) == gold
+            if name != "lighteval_acc":
+                counts[idx, col + len(DEFINED_FIELDS)] = 1  # its *_documents column
     return counts

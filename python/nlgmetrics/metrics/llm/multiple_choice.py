@@ -249,10 +249,11 @@ class MultipleChoice(Metric):
                 raise LengthMismatchError(f"multiple_choice: {len(lls)} documents of loglikelihoods but {len(toks)} of token_counts")
             if token_counts is None and self.score == "lighteval_acc_norm_token":
                 raise InputTypeError("multiple_choice: lighteval_acc_norm_token needs token_counts (each choice's number of tokens, per document)")
-            docs = [(_loglikelihoods(ll, f"document {i}: loglikelihoods"), _choices(c, f"document {i}: choices"), g,
-                     None if u is None else _loglikelihoods(u, f"document {i}: unconditional"), t)
-                    for i, (ll, c, g, u, t) in enumerate(zip(lls, cs, gs, uncs, toks))]
-            counts = lighteval_counts(docs, self.score)
+            def check(i: int, ll: Any, c: Any, u: Any) -> tuple:
+                return (_loglikelihoods(ll, f"document {i}: loglikelihoods"), _choices(c, f"document {i}: choices"),
+                        None if u is None else _loglikelihoods(u, f"document {i}: unconditional"))
+
+            counts = lighteval_counts(lls, gs, cs, uncs, toks, self.score, check)
         else:
             counts = _document_counts(lls, gs, cs, uncs)
         return SegmentStats(self.key, self.count_fields, counts, (), np.zeros((len(lls), 0)))
