@@ -39,8 +39,12 @@ def _collect_longbench(a: argparse.Namespace) -> dict[str, Any]:
 
 
 def _add_multiple_choice(g: argparse._ArgumentGroup) -> None:
-    g.add_argument("--mc-score", default=None, choices=["acc", "acc_norm", "acc_bytes", "acc_mutual_info"],
-                   help="multiple_choice: the headline value (default acc); the others are in the breakdown")
+    g.add_argument("--mc-score", default=None,
+                   choices=["acc", "acc_norm", "acc_bytes", "acc_mutual_info", "lighteval_acc", "lighteval_acc_norm",
+                            "lighteval_acc_norm_nospace", "lighteval_acc_norm_token", "lighteval_acc_norm_pmi"],
+                   help="multiple_choice: the headline value (default acc, lm-eval's); lighteval_* are lighteval's "
+                        "(lighteval_acc_norm_token needs token counts, which a samples file has not); "
+                        "the others of the same framework are in the breakdown")
 
 
 def _collect_multiple_choice(a: argparse.Namespace) -> dict[str, Any]:

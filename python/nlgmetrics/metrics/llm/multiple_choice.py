@@ -200,21 +200,34 @@ class MultipleChoice(Metric):
     sum_fields = ()
 
     def __init__(self, score: str = "acc", *, n_threads: int = 0):
+        from ._lighteval_mc import LIGHTEVAL_FIELDS, LIGHTEVAL_SCORES
+
         super().__init__(n_threads=n_threads)
-        if not isinstance(score, str) or score not in SCORES:
-            raise InvalidOptionError(f"multiple_choice: score must be one of {', '.join(SCORES)}, got {score!r}")
+        if not isinstance(score, str) or score not in SCORES + LIGHTEVAL_SCORES:
+            raise InvalidOptionError(f"multiple_choice: score must be one of {', '.join(SCORES + LIGHTEVAL_SCORES)}, got {score!r}")
         self.score = score
+        self.lighteval = score in LIGHTEVAL_SCORES  # lighteval's values (its own statistics) instead of lm-eval's
+        if self.lighteval:
+            self.count_fields = LIGHTEVAL_FIELDS
 
     def _signature_items(self) -> dict[str, Any]:
+        if self.lighteval:
+            from ._lighteval_mc import LIGHTEVAL_REFERENCE
+
+            return {"score": self.score, "agg": "mean", "ref": LIGHTEVAL_REFERENCE}
         return {"score": self.score, "agg": "mean", "ref": REFERENCE}
 
     def _abbreviations(self) -> dict[str, str]:
         return {"score": "s", "agg": "agg", "ref": "ref"}
 
     # -- statistics -----------------------------------------------------------------------------
-    def stats(self, loglikelihoods: Any, golds: Any = None, choices: Any = None, unconditional: Any = None):  # type: ignore[override]
+    def stats(self, loglikelihoods: Any, golds: Any = None, choices: Any = None, unconditional: Any = None,  # type: ignore[override]
+              token_counts: Any = None):
         """Per document: ``documents`` (1), the four 0/1 values, ``mutual_info_documents``
-        (1 when unconditional log-likelihoods were given) and ``gold_out_of_range``."""
+        (1 when unconditional log-likelihoods were given) and ``gold_out_of_range``; with a
+        lighteval score, the five lighteval values, how many documents define each
+        normalised one, and ``gold_out_of_range``. ``token_counts`` (each choice's number of
+        tokens, per document) is read by ``lighteval_acc_norm_token`` only."""
         from ...stats import SegmentStats
 
         if golds is None or choices is None:
@@ -228,7 +241,21 @@ class MultipleChoice(Metric):
         for name, seq in (("golds", gs), ("choices", cs), ("unconditional", uncs)):
             if len(seq) != len(lls):
                 raise LengthMismatchError(f"multiple_choice: {len(lls)} documents of loglikelihoods but {len(seq)} of {name}")
-        counts = _document_counts(lls, gs, cs, uncs)
+        if self.lighteval:
+            from ._lighteval_mc import lighteval_counts
+
+            toks = [None] * len(lls) if token_counts is None else _rows(token_counts, "token_counts")
+            if len(toks) != len(lls):
+                raise LengthMismatchError(f"multiple_choice: {len(lls)} documents of loglikelihoods but {len(toks)} of token_counts")
+            if token_counts is None and self.score == "lighteval_acc_norm_token":
+                raise InputTypeError("multiple_choice: lighteval_acc_norm_token needs token_counts (each choice's number of tokens, per document)")
+            def check(i: int, ll: Any, c: Any, u: Any) -> tuple:
+                return (_loglikelihoods(ll, f"document {i}: loglikelihoods"), _choices(c, f"document {i}: choices"),
+                        None if u is None else _loglikelihoods(u, f"document {i}: unconditional"))
+
+            counts = lighteval_counts(lls, gs, cs, uncs, toks, self.score, check)
+        else:
+            counts = _document_counts(lls, gs, cs, uncs)
         return SegmentStats(self.key, self.count_fields, counts, (), np.zeros((len(lls), 0)))
 
     def _score(self, stats) -> Score:
@@ -236,6 +263,8 @@ class MultipleChoice(Metric):
         docs = c["documents"]
         if docs == 0:
             raise InvalidInputError("multiple_choice: no documents")
+        if self.lighteval:
+            return self._lighteval_score(stats, c)
         parts = {k: c[k] / docs for k in SCORES[:3]}  # lm-eval's sum(0/1 floats) / len: the same float
         if c["mutual_info_documents"] == docs:
             parts["acc_mutual_info"] = c["acc_mutual_info"] / docs
@@ -246,48 +275,86 @@ class MultipleChoice(Metric):
         return Score(self.name, parts[self.score], self.signature(stats), stats, **parts,
                      documents=docs, gold_out_of_range=c["gold_out_of_range"])
 
+    def _lighteval_score(self, stats, c: dict) -> Score:
+        """lighteval's ``np.mean`` of 0/1 ints: the count over the documents (exact below
+        2**53). A normalised value is in the breakdown when every document defines it."""
+        from ._lighteval_mc import DEFINED_FIELDS, LIGHTEVAL_SCORES
+
+        docs = c["documents"]
+        parts = {LIGHTEVAL_SCORES[0]: c[LIGHTEVAL_SCORES[0]] / docs}
+        for name, defined in zip(LIGHTEVAL_SCORES[1:], DEFINED_FIELDS):
+            if c[defined] == docs:
+                parts[name] = c[name] / docs
+        if self.score not in parts:
+            raise InvalidInputError(f"multiple_choice: {self.score} is undefined for some documents "
+                                    f"({c[DEFINED_FIELDS[LIGHTEVAL_SCORES.index(self.score) - 1]]} of {docs} define it)")
+        return Score(self.name, parts[self.score], self.signature(stats), stats, **parts,
+                     documents=docs, gold_out_of_range=c["gold_out_of_range"])
+
+    def _defined_columns(self, seg) -> list[str]:
+        """The lighteval values every document of ``seg`` defines."""
+        from ._lighteval_mc import DEFINED_FIELDS, LIGHTEVAL_SCORES
+
+        out = [LIGHTEVAL_SCORES[0]]
+        for name, defined in zip(LIGHTEVAL_SCORES[1:], DEFINED_FIELDS):
+            if bool((seg.counts[:, self.count_fields.index(defined)] == 1).all()):
+                out.append(name)
+        return out
+
     def _sentence_scores(self, seg) -> np.ndarray:
         col = self.count_fields.index(self.score)
+        if self.lighteval:
+            if self.score not in self._defined_columns(seg):
+                raise InvalidInputError(f"multiple_choice: {self.score} is undefined for some documents")
+            return seg.counts[:, col].astype(np.float64)
         if self.score == "acc_mutual_info" and not bool((seg.counts[:, 5] == 1).all()):
             raise InvalidInputError("multiple_choice: acc_mutual_info needs unconditional log-likelihoods for every document")
         return seg.counts[:, col].astype(np.float64)
 
     # -- faces ------------------------------------------------------------------------------------
-    def corpus_score(self, loglikelihoods: Any, golds: Any = None, choices: Any = None, unconditional: Any = None) -> Score:  # type: ignore[override]
-        return self.score_stats(self.stats(loglikelihoods, golds, choices, unconditional).total())
+    def corpus_score(self, loglikelihoods: Any, golds: Any = None, choices: Any = None, unconditional: Any = None,  # type: ignore[override]
+                     token_counts: Any = None) -> Score:
+        return self.score_stats(self.stats(loglikelihoods, golds, choices, unconditional, token_counts).total())
 
-    def sentence_scores(self, loglikelihoods: Any, golds: Any = None, choices: Any = None, unconditional: Any = None) -> np.ndarray:  # type: ignore[override]
-        return self._sentence_scores(self.stats(loglikelihoods, golds, choices, unconditional))
+    def sentence_scores(self, loglikelihoods: Any, golds: Any = None, choices: Any = None, unconditional: Any = None,  # type: ignore[override]
+                        token_counts: Any = None) -> np.ndarray:
+        return self._sentence_scores(self.stats(loglikelihoods, golds, choices, unconditional, token_counts))
 
-    def sentence_parts(self, loglikelihoods: Any, golds: Any = None, choices: Any = None, unconditional: Any = None) -> dict[str, np.ndarray]:  # type: ignore[override]
-        seg = self.stats(loglikelihoods, golds, choices, unconditional)
+    def sentence_parts(self, loglikelihoods: Any, golds: Any = None, choices: Any = None, unconditional: Any = None,  # type: ignore[override]
+                       token_counts: Any = None) -> dict[str, np.ndarray]:
+        seg = self.stats(loglikelihoods, golds, choices, unconditional, token_counts)
         out = {"score": self._sentence_scores(seg)}
+        if self.lighteval:
+            out.update({f: seg.counts[:, self.count_fields.index(f)].astype(np.float64) for f in self._defined_columns(seg)})
+            return out
         out.update({f: seg.counts[:, j].astype(np.float64) for j, f in enumerate(self.count_fields[1:4], start=1)})
         if bool((seg.counts[:, 5] == 1).all()):
             out["acc_mutual_info"] = seg.counts[:, 4].astype(np.float64)
         return out
 
-    def update(self, loglikelihoods: Any, golds: Any = None, choices: Any = None, unconditional: Any = None) -> "MultipleChoice":  # type: ignore[override]
-        return self._accumulate(self.stats(loglikelihoods, golds, choices, unconditional).total())
+    def update(self, loglikelihoods: Any, golds: Any = None, choices: Any = None, unconditional: Any = None,  # type: ignore[override]
+               token_counts: Any = None) -> "MultipleChoice":
+        return self._accumulate(self.stats(loglikelihoods, golds, choices, unconditional, token_counts).total())
 
     def add_batch(self, *, loglikelihoods: Any = None, golds: Any = None, choices: Any = None, unconditional: Any = None,  # type: ignore[override]
-                  predictions: Any = None, references: Any = None) -> "MultipleChoice":
+                  predictions: Any = None, references: Any = None, token_counts: Any = None) -> "MultipleChoice":
         if loglikelihoods is None and golds is None:
             loglikelihoods, golds = predictions, references
-        return self.update(loglikelihoods, golds, choices, unconditional)
+        return self.update(loglikelihoods, golds, choices, unconditional, token_counts)
 
     def add(self, *, loglikelihoods: Any = None, gold: Any = None, choices: Any = None, unconditional: Any = None,  # type: ignore[override]
-            prediction: Any = None, reference: Any = None) -> "MultipleChoice":
+            prediction: Any = None, reference: Any = None, token_counts: Any = None) -> "MultipleChoice":
         if loglikelihoods is None and gold is None:
             loglikelihoods, gold = prediction, reference
-        return self.update([loglikelihoods], [gold], [choices], None if unconditional is None else [unconditional])
+        return self.update([loglikelihoods], [gold], [choices], None if unconditional is None else [unconditional],
+                           None if token_counts is None else [token_counts])
 
     def compute(self, *, loglikelihoods: Any = None, golds: Any = None, choices: Any = None, unconditional: Any = None,  # type: ignore[override]
-                predictions: Any = None, references: Any = None) -> Score:
+                predictions: Any = None, references: Any = None, token_counts: Any = None) -> Score:
         if loglikelihoods is None and golds is None:
             loglikelihoods, golds = predictions, references
         if loglikelihoods is not None or golds is not None:
-            self.update(loglikelihoods, golds, choices, unconditional)
+            self.update(loglikelihoods, golds, choices, unconditional, token_counts)
         return self.score_stats(self._compute_state())
 
     def pairwise(self, candidates: Any, references: Any) -> np.ndarray:
