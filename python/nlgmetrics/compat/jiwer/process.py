@@ -1,8 +1,10 @@
 """``jiwer.process``: ``process_words`` / ``process_characters`` and their outputs.
 
-The transforms run here (they shape the input into token lists); the tokens are then
-renamed to ASCII ids, so that nlgmetrics' ``WER`` aligns exactly these tokens, and its
-counts, measures and alignment come back in jiwer's objects.
+Under the stock chains (``wer_default`` / ``cer_default``) the core aligns the raw texts
+and the output's ``references``, ``hypotheses`` and ``alignments`` are built when first
+read. Under any other chain the transforms run here (they shape the input into token
+lists); the tokens are then renamed to ASCII ids, so that nlgmetrics' ``WER`` aligns
+exactly these tokens, and its counts, measures and alignment come back in jiwer's objects.
 """
 
 from __future__ import annotations
