@@ -101,3 +101,47 @@ def test_face_stock_chains_on_odd_whitespace():
                     ours(refs, hyps)
                 continue
             assert repr(ours(refs, hyps)) == repr(want), (refs, hyps)
+
+
+@pytest.mark.parametrize("label,ref,hyp", CASES[:3] + CASES[4:5], ids=[c[0] for c in CASES[:3] + CASES[4:5]])
+def test_long_character_face_equals_jiwer_whole_output(label, ref, hyp):
+    # counts read first (no chunks built), then every field: the repr holds the alignment
+    ref, hyp = ref[:40_000], hyp[:40_000]
+    want = jiwer.process_characters(ref, hyp)
+    ours = compat_jiwer.process_characters(ref, hyp)
+    assert (ours.cer, *counts(ours)) == (want.cer, *counts(want))
+    assert repr(ours) == repr(want)
+
+
+def test_long_face_corpus_of_documents_equals_jiwer():
+    # several whole documents in one call: segment indices of the chunks, corpus counts
+    refs = [c[1] for c in CASES[:4]]
+    hyps = [c[2] for c in CASES[:4]]
+    for ours, theirs in ((compat_jiwer.process_words, jiwer.process_words),
+                         (compat_jiwer.process_characters, jiwer.process_characters)):
+        want = theirs(refs, [h[:30_000] for h in hyps])
+        got = ours(refs, [h[:30_000] for h in hyps])
+        assert counts(got) == counts(want)
+        assert repr(got) == repr(want)
+
+
+def test_face_builds_alignments_only_when_read():
+    # a long document's counts cost one alignment in the core, not tens of thousands of
+    # chunk objects; the deferred fields behave as plain dataclass fields once read
+    import copy
+    import dataclasses
+    import pickle
+
+    label, ref, hyp = CASES[1]
+    out = compat_jiwer.process_characters(ref, hyp)
+    assert "alignments" not in vars(out) and "references" not in vars(out)
+    want = jiwer.process_characters(ref, hyp)
+    assert counts(out) == counts(want)
+    assert "alignments" not in vars(out)
+    assert pickle.loads(pickle.dumps(out)) == out
+    assert "alignments" in vars(out) and "_pending" not in vars(out)
+    fresh = compat_jiwer.process_words(ref, hyp)
+    assert copy.deepcopy(fresh) == fresh
+    assert dataclasses.asdict(compat_jiwer.process_words(ref, hyp))["references"] == jiwer.process_words(ref, hyp).references
+    assert out.references == want.references and out.hypotheses == want.hypotheses
+    assert len(out.alignments[0]) == len(want.alignments[0]) > 1000

@@ -1,14 +1,18 @@
 """``jiwer.process``: ``process_words`` / ``process_characters`` and their outputs.
 
-The transforms run here (they shape the input into token lists); the tokens are then
-renamed to ASCII ids, so that nlgmetrics' ``WER`` aligns exactly these tokens, and its
-counts, measures and alignment come back in jiwer's objects.
+Under the stock chains (``wer_default`` / ``cer_default``) the core aligns the raw texts
+and the output's ``references``, ``hypotheses`` and ``alignments`` are built when first
+read. Under any other chain the transforms run here (they shape the input into token
+lists); the tokens are then renamed to ASCII ids, so that nlgmetrics' ``WER`` aligns
+exactly these tokens, and its counts, measures and alignment come back in jiwer's objects.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, List, Union
+
+import numpy as np
 
 from ... import _core
 from ...metrics.wer import WER
@@ -125,6 +129,9 @@ def process_words(reference: Union[str, List[str]], hypothesis: Union[str, List[
         reference = [reference]
     if isinstance(hypothesis, str):
         hypothesis = [hypothesis]
+    stock = _stock_output(reference, hypothesis, reference_transform, hypothesis_transform)
+    if stock is not None:
+        return stock
     refs = _apply_transform(reference, reference_transform, is_reference=True)
     hyps = _apply_transform(hypothesis, hypothesis_transform, is_reference=False)
     if len(refs) != len(hyps):
@@ -132,9 +139,6 @@ def process_words(reference: Union[str, List[str]], hypothesis: Union[str, List[
             "After applying the transforms on the reference and hypothesis sentences, "
             f"their lengths must match. Instead got {len(refs)} reference and {len(hyps)} hypothesis sentences."
         )
-    stock = _stock_alignments(reference, hypothesis, reference_transform, hypothesis_transform)
-    if stock is not None:
-        return _output(refs, hyps, stock)
     vocab: dict[str, str] = {}
 
     def ids(words: list[str]) -> str:
@@ -149,27 +153,72 @@ def process_words(reference: Union[str, List[str]], hypothesis: Union[str, List[
 
 
 _TAGS = ("equal", "substitute", "insert", "delete")
+_INSERT = _TAGS.index("insert")
 
 
-def _stock_alignments(reference: list, hypothesis: list, reference_transform: Any, hypothesis_transform: Any) -> list | None:
-    """The chunks of texts under one stock chain (``wer_default`` / ``cer_default``), which
-    the core runs itself on the texts: no token renaming and re-splitting. ``None`` for any
-    other input (the general path handles it and reports errors as jiwer does)."""
+def _stock_output(reference: list, hypothesis: list, reference_transform: Any, hypothesis_transform: Any, char: bool = False) -> WordOutput | CharacterOutput | None:
+    """The output for texts under one stock chain (``wer_default`` / ``cer_default``), which
+    the core runs itself on the texts: no token renaming and re-splitting. The counts come
+    from the core's opcode table; ``references``, ``hypotheses`` and ``alignments`` are
+    built on first access (a long document has tens of thousands of chunks, which cost
+    more than its alignment when only the counts are read). ``None`` for any other input
+    (the general path handles it and reports errors as jiwer does)."""
     if reference_transform is not hypothesis_transform:
         return None
     core_transform = "default" if reference_transform is wer_default else "cer_default" if reference_transform is cer_default else None
-    if core_transform is None or not isinstance(reference, list) or not isinstance(hypothesis, list):
-        return None
+    if core_transform is None or not isinstance(reference, list) or not isinstance(hypothesis, list) or not reference:
+        return None  # jiwer's transforms turn an empty list into one empty sentence
     if len(reference) != len(hypothesis) or not all(type(x) is str for x in reference) or not all(type(x) is str for x in hypothesis):
         return None
     try:
         rows, _chosen = _core.edit_alignments(hypothesis, [[r] for r in reference], core_transform, "error")
     except (UnicodeEncodeError, ValueError):
         return None
-    alignments: list[list[AlignmentChunk]] = [[] for _ in reference]
+    rows = np.asarray(rows, dtype=np.int64).reshape(-1, 6)
+    tags, lengths = rows[:, 1], np.where(rows[:, 1] == _INSERT, rows[:, 5] - rows[:, 4], rows[:, 3] - rows[:, 2])
+    h, s, i, d = (int(lengths[tags == tag].sum()) for tag in range(4))
+    wer, mer, wil, wip = measures(h, s, d, i)
+    out = object.__new__(CharacterOutput if char else WordOutput)
+    out.__dict__.update(dict(cer=wer) if char else dict(wer=wer, mer=mer, wil=wil, wip=wip))
+    out.__dict__.update(hits=h, substitutions=s, insertions=i, deletions=d, _pending=(rows, list(reference), list(hypothesis), reference_transform))
+    return out
+
+
+def _chunks(rows: np.ndarray, n_segments: int) -> list[list[AlignmentChunk]]:
+    alignments: list[list[AlignmentChunk]] = [[] for _ in range(n_segments)]
     for seg, tag, r0, r1, h0, h1 in rows.tolist():
         alignments[seg].append(AlignmentChunk(_TAGS[tag], r0, r1, h0, h1))
     return alignments
+
+
+class _Deferred:
+    """A field of a stock-chain output computed on first read (then an ordinary attribute:
+    equality, ``repr``, ``dataclasses.asdict`` and pickling see the built value)."""
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            raise AttributeError(self.name)
+        rows, reference, hypothesis, transform = obj.__dict__.pop("_pending")
+        obj.__dict__.update(references=transform(reference), hypotheses=transform(hypothesis),
+                            alignments=_chunks(rows, len(reference)))
+        return obj.__dict__[self.name]
+
+
+def _getstate(self) -> dict:
+    if "_pending" in self.__dict__:
+        self.alignments  # noqa: B018 - builds the deferred fields
+    return dict(self.__dict__)
+
+
+for _cls in (WordOutput, CharacterOutput):
+    for _name in ("references", "hypotheses", "alignments"):
+        _field = _Deferred()
+        _field.__set_name__(_cls, _name)
+        setattr(_cls, _name, _field)
+    _cls.__getstate__ = _getstate
 
 
 def _output(refs: list, hyps: list, alignments: list) -> WordOutput:
@@ -187,5 +236,12 @@ def process_characters(reference: Union[str, List[str]], hypothesis: Union[str, 
                        reference_transform: Union[tr.Compose, tr.AbstractTransform] = cer_default,
                        hypothesis_transform: Union[tr.Compose, tr.AbstractTransform] = cer_default) -> CharacterOutput:
     """Character alignment and counts; ``cer`` is the word error rate over characters."""
+    if isinstance(reference, str):
+        reference = [reference]
+    if isinstance(hypothesis, str):
+        hypothesis = [hypothesis]
+    stock = _stock_output(reference, hypothesis, reference_transform, hypothesis_transform, char=True)
+    if stock is not None:
+        return stock
     out = process_words(reference, hypothesis, reference_transform, hypothesis_transform)
     return CharacterOutput(out.references, out.hypotheses, out.alignments, out.wer, out.hits, out.substitutions, out.insertions, out.deletions)
