@@ -153,6 +153,7 @@ _EXPORTS: dict[str, str] = {
     "CoQA": ".metrics.coqa",
     "LmEvalQasper": ".metrics.lm_eval_qa", "LmEvalXQuAD": ".metrics.lm_eval_qa",
     "longbench_e_buckets": ".metrics.longbench_qa",
+    "ExtractiveFragments": ".metrics.extractive_fragments", "extractive_fragments": ".metrics.extractive_fragments",
     # IFEval (extra [ifeval])
     "IFEval": ".metrics.ifeval", "read_ifeval_samples": ".metrics.ifeval",
 }

@@ -259,5 +259,6 @@ for _entry in [
     ("ifeval", _M + "ifeval:IFEval", "IFEval prompt/instruction-level strict/loose accuracies as lm-eval 0.4.13 (update(responses, docs); langdetect seeded; extra [ifeval])", (), "ifeval", ("ifeval", "nltk")),
     ("execution_accuracy", _M + "execution_accuracy:ExecutionAccuracy", "text-to-SQL execution accuracy as test-suite-sql-eval / BIRD, queries run in a read-only sandbox (update(predictions, golds, db_paths))", ("spider-test-suite", "bird"), "sql"),
     ("lm_eval_xquad", _M + "lm_eval_qa:LmEvalXQuAD", "lm-eval 0.4.13 xquad / norquad f1 and exact_match (SQuAD v2.0 comparison vs the first answer, mean)", ("xquad", "norquad")),
+    ("extractive_fragments", _M + "extractive_fragments:ExtractiveFragments", "Newsroom extractive fragment coverage / density / compression of summaries against their source articles, as lighteval / HELM (summ_eval DataStatsMetric)", ("lighteval", "helm")),
 ]:
     register(*_entry)
