@@ -153,6 +153,7 @@ _EXPORTS: dict[str, str] = {
     "CoQA": ".metrics.coqa",
     "LmEvalQasper": ".metrics.lm_eval_qa", "LmEvalXQuAD": ".metrics.lm_eval_qa",
     "longbench_e_buckets": ".metrics.longbench_qa",
+    "RagasString": ".metrics.ragas", "RagasContext": ".metrics.ragas", "tool_call_f1": ".metrics.ragas",
     "ExtractiveFragments": ".metrics.extractive_fragments", "extractive_fragments": ".metrics.extractive_fragments",
     # IFEval (extra [ifeval])
     "IFEval": ".metrics.ifeval", "read_ifeval_samples": ".metrics.ifeval",

@@ -260,5 +260,7 @@ for _entry in [
     ("execution_accuracy", _M + "execution_accuracy:ExecutionAccuracy", "text-to-SQL execution accuracy as test-suite-sql-eval / BIRD, queries run in a read-only sandbox (update(predictions, golds, db_paths))", ("spider-test-suite", "bird"), "sql"),
     ("lm_eval_xquad", _M + "lm_eval_qa:LmEvalXQuAD", "lm-eval 0.4.13 xquad / norquad f1 and exact_match (SQuAD v2.0 comparison vs the first answer, mean)", ("xquad", "norquad")),
     ("extractive_fragments", _M + "extractive_fragments:ExtractiveFragments", "Newsroom extractive fragment coverage / density / compression of summaries against their source articles, as lighteval / HELM (summ_eval DataStatsMetric)", ("lighteval", "helm")),
+    ("ragas_string", _M + "ragas:RagasString", "ragas 0.4.3 non-LLM string metrics: exact_match, string_presence, non_llm_string_similarity (rapidfuzz distances), bleu_score, rouge_score", ("exact_match", "string_presence", "non_llm_string_similarity", "bleu_score", "rouge_score")),
+    ("ragas_context", _M + "ragas:RagasContext", "ragas 0.4.3 non-LLM context precision/recall and ID-based context precision/recall (update(retrieved, reference): lists per sample)", ("non_llm_context_precision_with_reference", "non_llm_context_recall", "id_based_context_precision", "id_based_context_recall"), "contexts"),
 ]:
     register(*_entry)
