@@ -26,8 +26,7 @@ The corpus value is the mean over samples as ragas' result reports it (``nanmean
 for which ragas gives NaN, i.e. no reference ids for ``id_based_context_recall`` and no
 retrieved ids for ``id_based_context_precision``, are left out and counted in ``undefined``).
 A sample ragas cannot score at all (its ``max`` of an empty list: no reference contexts for
-the precision, no retrieved contexts for the recall; a BLEU response of several ``". "``
-sentences, where sacrebleu refuses the stream lengths) is an :class:`InvalidInputError`
+the precision, no retrieved contexts for the recall) is an :class:`InvalidInputError`
 naming it. ``sentence_scores`` refuses undefined samples for the same reason.
 
 ``tool_call_f1`` (ragas' ``ToolCallF1``) is :func:`tool_call_f1`: the F1 of the sets of
@@ -181,7 +180,10 @@ class RagasString(_RagasBase):
         if f == "non_llm_string_similarity":
             return [string_similarity(r, p, self.distance_measure) for p, r in zip(responses, refs)]
         if f == "bleu_score":
-            return [self._bleu(i, p, r) for i, (p, r) in enumerate(zip(responses, refs))]
+            from .bleu import BLEU
+
+            bleu = BLEU()  # sacrebleu's defaults, as ragas' BleuScore(kwargs={})
+            return [self._bleu(bleu, p, r) for p, r in zip(responses, refs)]
         from .rouge import ROUGE
 
         if not responses:
@@ -189,16 +191,15 @@ class RagasString(_RagasBase):
         parts = ROUGE(rouge_types=[self.rouge_type], use_stemmer=True).sentence_parts(responses, [[r] for r in refs])
         return parts[f"{self.rouge_type}_{self.mode}"].tolist()
 
-    def _bleu(self, i: int, response: str, reference: str) -> float:
+    @staticmethod
+    def _bleu(bleu: Any, response: str, reference: str) -> float:
         from .. import references_by_segment
-        from .bleu import BLEU
 
-        hyps, ref_sents = response.split(". "), reference.split(". ")
-        if len(hyps) != 1:
-            raise InvalidInputError(f"ragas_string bleu_score: sample {i}'s response has {len(hyps)} '. '-sentences; ragas "
-                                    "passes each reference sentence as its own one-line stream, so sacrebleu refuses any "
-                                    "response of more than one sentence")
-        return BLEU().corpus_score(hyps, references_by_segment([ref_sents])).score / 100
+        # ragas passes [[s] for s in reference sentences]: n one-line streams, which
+        # sacrebleu transposes into ONE segment with n references and zips with the
+        # hypotheses, so only the response's first ". "-sentence is scored (no error)
+        first, ref_sents = response.split(". ")[0], reference.split(". ")
+        return bleu.corpus_score([first], references_by_segment([ref_sents])).score / 100
 
 
 class RagasContext(_RagasBase):
