@@ -123,7 +123,8 @@ class ExtractiveFragments(Metric):
     source articles (references, one per summary); the score is coverage.
 
     ``ExtractiveFragments(flavour="lighteval", tokenize="whitespace", case=False,
-    remove_braces=True)``; see the module docstring.
+    remove_braces=True, multi_ref="error")``; see the module docstring (``multi_ref="first"``:
+    a segment with several references is scored against its first).
 
     >>> from nlgmetrics import ExtractiveFragments
     >>> s = ExtractiveFragments().corpus_score(["the cat sat"], ["The cat sat on the mat ."])
@@ -137,7 +138,7 @@ class ExtractiveFragments(Metric):
     FLAVOURS = FLAVOURS
 
     def __init__(self, flavour: str | None = None, *, tokenize: str = "whitespace", case: bool = False,
-                 remove_braces: bool = True, n_threads: int = 0):
+                 remove_braces: bool = True, multi_ref: str = "error", n_threads: int = 0):
         super().__init__(n_threads=n_threads)
         flavour = "lighteval" if flavour is None else flavour
         if not isinstance(flavour, str) or flavour not in FLAVOURS:
@@ -145,14 +146,20 @@ class ExtractiveFragments(Metric):
         if not isinstance(tokenize, str) or tokenize not in TOKENIZERS:
             raise InvalidOptionError(f"unknown tokenize {tokenize!r}; known: {', '.join(TOKENIZERS)} "
                                      "(spaCy's tokens: pass them with tokenize='tokens')")
+        if multi_ref not in ("error", "first"):
+            raise InvalidOptionError(f"unknown multi_ref {multi_ref!r}; known: error, first")
+        self.multi_ref = multi_ref
         self.flavour = flavour
         self.tokenize = tokenize
         self.case = bool(case)
         self.remove_braces = bool(remove_braces)
 
     def _signature_items(self) -> dict[str, Any]:
-        return {"flavour": self.flavour, "tok": self.tokenize, "case": "mixed" if self.case else "lc",
-                "braces": "removed" if self.remove_braces else "kept"}
+        items = {"flavour": self.flavour, "tok": self.tokenize, "case": "mixed" if self.case else "lc",
+                 "braces": "removed" if self.remove_braces else "kept"}
+        if self.multi_ref == "first":
+            items["multiref"] = "first"
+        return items
 
     def _abbreviations(self) -> dict[str, str]:
         return {"flavour": "f", "tok": "tok", "case": "c", "braces": "br"}
@@ -174,9 +181,10 @@ class ExtractiveFragments(Metric):
 
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
         for i, refs in enumerate(references):
-            if len(refs) != 1:
+            if len(refs) != 1 and not (self.multi_ref == "first" and refs):
                 raise InvalidInputError(f"extractive_fragments: summary {i} has {len(refs)} source articles; "
-                                        "give exactly one article (the summarized input) per summary")
+                                        "give exactly one article (the summarized input) per summary "
+                                        "(multi_ref='first' takes the first)")
         return self._rows(predictions, [r[0] for r in references])
 
     def stats(self, predictions: Any, references: Any) -> SegmentStats:

@@ -93,7 +93,9 @@ class RagasScore(Score):
         return f"{self.name} {self.metric} = {self.score:.{width}f} ({self.samples} samples{extra})"
 
 
-class _RagasBase(Metric):
+class _RagasValues:
+    """Per-sample values (NaN: undefined, as ragas) as statistics, and ragas' nanmean."""
+
     count_fields = ("defined", "undefined")
     sum_fields = ("value",)
 
@@ -127,7 +129,7 @@ class _RagasBase(Metric):
         return seg.sums[:, 0].copy()
 
 
-class RagasString(_RagasBase):
+class RagasString(_RagasValues, Metric):
     """ragas 0.4.3 string metrics of (response, reference) pairs; see the module docstring.
 
     >>> from nlgmetrics import RagasString
@@ -139,7 +141,7 @@ class RagasString(_RagasBase):
     FLAVOURS = STRING_FLAVOURS
 
     def __init__(self, flavour: str | None = None, *, distance_measure: str = "levenshtein", rouge_type: str = "rougeL",
-                 mode: str = "fmeasure", n_threads: int = 0):
+                 mode: str = "fmeasure", multi_ref: str = "error", n_threads: int = 0):
         super().__init__(n_threads=n_threads)
         flavour = "exact_match" if flavour is None else flavour
         if not isinstance(flavour, str) or flavour not in STRING_FLAVOURS:
@@ -150,6 +152,9 @@ class RagasString(_RagasBase):
             raise InvalidOptionError(f"unknown rouge_type {rouge_type!r}; known: rouge1, rougeL")
         if mode not in ("fmeasure", "precision", "recall"):
             raise InvalidOptionError(f"unknown mode {mode!r}; known: fmeasure, precision, recall")
+        if multi_ref not in ("error", "first"):
+            raise InvalidOptionError(f"unknown multi_ref {multi_ref!r}; known: error, first")
+        self.multi_ref = multi_ref
         self.flavour = flavour
         self.distance_measure = distance_measure
         self.rouge_type = rouge_type
@@ -161,13 +166,16 @@ class RagasString(_RagasBase):
             items["dist"] = self.distance_measure
         if self.flavour == "rouge_score":
             items["rouge"] = f"{self.rouge_type}-{self.mode}-stem"
+        if self.multi_ref == "first":
+            items["multiref"] = "first"
         return items
 
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
         refs = []
         for i, r in enumerate(references):
-            if len(r) != 1:
-                raise InvalidInputError(f"ragas_string: sample {i} has {len(r)} references; ragas takes one reference string")
+            if len(r) != 1 and not (self.multi_ref == "first" and r):
+                raise InvalidInputError(f"ragas_string: sample {i} has {len(r)} references; ragas takes one reference string "
+                                        "(multi_ref='first' scores against the first)")
             refs.append(r[0])
         return self._rows(self._values(predictions, refs))
 
@@ -193,7 +201,7 @@ class RagasString(_RagasBase):
 
     @staticmethod
     def _bleu(bleu: Any, response: str, reference: str) -> float:
-        from .. import references_by_segment
+        from .._inputs import references_by_segment
 
         # ragas passes [[s] for s in reference sentences]: n one-line streams, which
         # sacrebleu transposes into ONE segment with n references and zips with the
@@ -202,7 +210,7 @@ class RagasString(_RagasBase):
         return bleu.corpus_score([first], references_by_segment([ref_sents])).score / 100
 
 
-class RagasContext(_RagasBase):
+class RagasContext(_RagasValues, Metric):
     """ragas 0.4.3 context metrics of (retrieved, reference) lists per sample; see the
     module docstring. ``update(retrieved, reference)``.
 
