@@ -103,3 +103,19 @@ def test_bad_input():
         ExtractiveFragments(tokenize="tokens").corpus_score(["a b"], [["a"]])
     with pytest.raises(InvalidInputError):
         ExtractiveFragments(tokenize="tokens").corpus_score([["a"]], [["a"], ["b"]])
+
+
+def test_cli_flavour_and_options(tmp_path, capsys):
+    from nlgmetrics.cli.main import main
+
+    summaries, articles = _cases()
+    keep = [i for i, (s, a) in enumerate(zip(summaries, articles)) if "\n" not in s + a and s.strip() and a.strip()]
+    (tmp_path / "hyp.txt").write_text("".join(summaries[i] + "\n" for i in keep), encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("".join(articles[i] + "\n" for i in keep), encoding="utf-8")
+    assert main(["score", "-m", "extractive_fragments", "--fragments-flavour", "helm", "--fragments-keep-braces",
+                 "-r", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt"), "-f", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)[0]
+    want = ExtractiveFragments("helm", remove_braces=False).corpus_score([summaries[i].rstrip() for i in keep],
+                                                                          [articles[i].rstrip() for i in keep])
+    assert (out["coverage"], out["density"], out["compression"]) == (want.coverage, want.density, want.compression)
+    assert "flavour:helm" in out["signature"] and "braces:kept" in out["signature"]

@@ -108,3 +108,15 @@ def test_known_values_registry_and_bad_input():
         RagasContext().corpus_score(["a"], [["a"]])
     with pytest.raises(InvalidInputError, match="one reference"):
         RagasString().corpus_score(["a"], [["a", "b"]])
+
+
+def test_cli_ragas_string(tmp_path, capsys):
+    from nlgmetrics.cli.main import main
+
+    (tmp_path / "hyp.txt").write_text("kitten\nmartha\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("sitting\nmarhta\n", encoding="utf-8")
+    assert main(["score", "-m", "ragas_string", "--ragas-flavour", "non_llm_string_similarity", "--ragas-distance", "jaro_winkler",
+                 "-r", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt"), "-f", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)[0]
+    want = RagasString("non_llm_string_similarity", distance_measure="jaro_winkler").corpus_score(["kitten", "martha"], ["sitting", "marhta"])
+    assert out["score"] == want.score and "dist:jaro_winkler" in out["signature"]
