@@ -119,3 +119,13 @@ def test_cli_flavour_and_options(tmp_path, capsys):
                                                                           [articles[i].rstrip() for i in keep])
     assert (out["coverage"], out["density"], out["compression"]) == (want.coverage, want.density, want.compression)
     assert "flavour:helm" in out["signature"] and "braces:kept" in out["signature"]
+
+
+def test_multi_ref_first_and_best():
+    arts = [["a dog barked", "the cat sat on the mat"]]
+    with pytest.raises(InvalidInputError):
+        ExtractiveFragments().corpus_score(["the cat sat"], arts)
+    first = ExtractiveFragments(multi_ref="first").corpus_score(["the cat sat"], arts)
+    best = ExtractiveFragments(multi_ref="best").corpus_score(["the cat sat"], arts)
+    assert (first.coverage, best.coverage, best.density, best.compression) == (0.0, 1.0, 3.0, 2.0)
+    assert "multiref:best" in str(best.signature)

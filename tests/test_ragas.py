@@ -120,3 +120,10 @@ def test_cli_ragas_string(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)[0]
     want = RagasString("non_llm_string_similarity", distance_measure="jaro_winkler").corpus_score(["kitten", "martha"], ["sitting", "marhta"])
     assert out["score"] == want.score and "dist:jaro_winkler" in out["signature"]
+
+
+def test_multi_ref_first_and_best():
+    m = RagasString("non_llm_string_similarity", multi_ref="best")
+    assert m.sentence_scores(["kitten"], [["sitting", "kitten"]]).tolist() == [1.0]
+    assert RagasString("non_llm_string_similarity", multi_ref="first").sentence_scores(["kitten"], [["sitting", "kitten"]]).tolist() == [1 - 3 / 7]
+    assert "multiref:best" in str(m.signature())

@@ -123,8 +123,9 @@ class ExtractiveFragments(Metric):
     source articles (references, one per summary); the score is coverage.
 
     ``ExtractiveFragments(flavour="lighteval", tokenize="whitespace", case=False,
-    remove_braces=True, multi_ref="error")``; see the module docstring (``multi_ref="first"``:
-    a segment with several references is scored against its first).
+    remove_braces=True, multi_ref="error")``; see the module docstring (a segment with
+    several references: ``multi_ref="first"`` scores its first, ``"best"`` the one with the
+    highest coverage, then density).
 
     >>> from nlgmetrics import ExtractiveFragments
     >>> s = ExtractiveFragments().corpus_score(["the cat sat"], ["The cat sat on the mat ."])
@@ -146,8 +147,8 @@ class ExtractiveFragments(Metric):
         if not isinstance(tokenize, str) or tokenize not in TOKENIZERS:
             raise InvalidOptionError(f"unknown tokenize {tokenize!r}; known: {', '.join(TOKENIZERS)} "
                                      "(spaCy's tokens: pass them with tokenize='tokens')")
-        if multi_ref not in ("error", "first"):
-            raise InvalidOptionError(f"unknown multi_ref {multi_ref!r}; known: error, first")
+        if multi_ref not in ("error", "first", "best"):
+            raise InvalidOptionError(f"unknown multi_ref {multi_ref!r}; known: error, first, best")
         self.multi_ref = multi_ref
         self.flavour = flavour
         self.tokenize = tokenize
@@ -157,8 +158,8 @@ class ExtractiveFragments(Metric):
     def _signature_items(self) -> dict[str, Any]:
         items = {"flavour": self.flavour, "tok": self.tokenize, "case": "mixed" if self.case else "lc",
                  "braces": "removed" if self.remove_braces else "kept"}
-        if self.multi_ref == "first":
-            items["multiref"] = "first"
+        if self.multi_ref != "error":
+            items["multiref"] = self.multi_ref
         return items
 
     def _abbreviations(self) -> dict[str, str]:
@@ -181,11 +182,20 @@ class ExtractiveFragments(Metric):
 
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
         for i, refs in enumerate(references):
-            if len(refs) != 1 and not (self.multi_ref == "first" and refs):
+            if len(refs) != 1 and (self.multi_ref == "error" or not refs):
                 raise InvalidInputError(f"extractive_fragments: summary {i} has {len(refs)} source articles; "
                                         "give exactly one article (the summarized input) per summary "
-                                        "(multi_ref='first' takes the first)")
-        return self._rows(predictions, [r[0] for r in references])
+                                        "(multi_ref='first' takes the first, 'best' the most covered)")
+        if self.multi_ref != "best":
+            return self._rows(predictions, [r[0] for r in references])
+        # the article that covers the summary most (coverage, then density; the first of
+        # equals): not the references' own, which take one article
+        sums = np.empty((len(predictions), len(FIELDS)), dtype=np.float64)
+        for i, (p, refs) in enumerate(zip(predictions, references)):
+            triples = [self._pair(p, a) for a in refs]
+            sums[i] = max(triples, key=lambda t: (t[0], t[1]))
+        return SegmentStats(self.key, self.count_fields, np.ones((len(predictions), 1), dtype=np.uint64), self.sum_fields,
+                            sums, ref_counts=np.array([len(r) for r in references], dtype=np.int64), sequence_field=FIELDS)
 
     def stats(self, predictions: Any, references: Any) -> SegmentStats:
         if self.tokenize == "whitespace":

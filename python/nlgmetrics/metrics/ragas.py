@@ -152,8 +152,8 @@ class RagasString(_RagasValues, Metric):
             raise InvalidOptionError(f"unknown rouge_type {rouge_type!r}; known: rouge1, rougeL")
         if mode not in ("fmeasure", "precision", "recall"):
             raise InvalidOptionError(f"unknown mode {mode!r}; known: fmeasure, precision, recall")
-        if multi_ref not in ("error", "first"):
-            raise InvalidOptionError(f"unknown multi_ref {multi_ref!r}; known: error, first")
+        if multi_ref not in ("error", "first", "best"):
+            raise InvalidOptionError(f"unknown multi_ref {multi_ref!r}; known: error, first, best")
         self.multi_ref = multi_ref
         self.flavour = flavour
         self.distance_measure = distance_measure
@@ -166,18 +166,26 @@ class RagasString(_RagasValues, Metric):
             items["dist"] = self.distance_measure
         if self.flavour == "rouge_score":
             items["rouge"] = f"{self.rouge_type}-{self.mode}-stem"
-        if self.multi_ref == "first":
-            items["multiref"] = "first"
+        if self.multi_ref != "error":
+            items["multiref"] = self.multi_ref
         return items
 
     def _segment_stats(self, predictions: list[str], references: list[list[str]]) -> SegmentStats:
-        refs = []
         for i, r in enumerate(references):
-            if len(r) != 1 and not (self.multi_ref == "first" and r):
+            if len(r) != 1 and (self.multi_ref == "error" or not r):
                 raise InvalidInputError(f"ragas_string: sample {i} has {len(r)} references; ragas takes one reference string "
-                                        "(multi_ref='first' scores against the first)")
-            refs.append(r[0])
-        return self._rows(self._values(predictions, refs))
+                                        "(multi_ref='first' scores against the first, 'best' takes the best)")
+        if self.multi_ref != "best":
+            return self._rows(self._values(predictions, [r[0] for r in references]))
+        # the best over a sample's references (not ragas' own: it takes one reference)
+        flat_p = [p for p, r in zip(predictions, references) for _ in r]
+        flat_r = [x for r in references for x in r]
+        flat = self._values(flat_p, flat_r)
+        values, at = [], 0
+        for r in references:
+            values.append(max(flat[at:at + len(r)]))
+            at += len(r)
+        return self._rows(values)
 
     def _values(self, responses: list[str], refs: list[str]) -> list[float]:
         f = self.flavour
