@@ -43,7 +43,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 # Every subcommand, in the order `nlgmetrics --help` lists them.
-COMMANDS = ("score", "compare", "correlate", "list", "classify", "coco", "report", "sacrebleu", "squad", "cmrc2018", "retrieval")
+COMMANDS = ("score", "compare", "correlate", "list", "classify", "coco", "report", "sacrebleu", "squad", "cmrc2018", "retrieval", "lm-eval")
 
 # Each subcommand's line in `nlgmetrics --help`, as its add_parser words it: the top-level
 # parser is built from these alone, without importing the subcommands' modules (numpy for
@@ -60,6 +60,7 @@ COMMAND_HELP = {
     "squad": "SQuAD v1.1 / v2.0 exact match and F1, as the official evaluation scripts",
     "cmrc2018": "CMRC 2018 F1 / EM, as the official cmrc2018_evaluate.py",
     "retrieval": "trec_eval / pytrec_eval retrieval measures (nDCG@k, MAP, MRR, P@k, recall@k) of a TREC run",
+    "lm-eval": "re-score an lm-evaluation-harness output folder from its samples files (its table, results and groups)",
 }
 
 
@@ -137,6 +138,10 @@ def build_parser(only: str | None = None, families: frozenset[str] | None = None
         from .retrieval import add_parser as _add_retrieval
 
         _add_retrieval(sub)
+    if only in (None, "lm-eval"):  # an lm-eval output folder re-scored (cli/lm_eval_cmd.py)
+        from .lm_eval_cmd import add_parser as _add_lm_eval
+
+        _add_lm_eval(sub)
     return p
 
 
@@ -617,6 +622,10 @@ def _dispatch(sub: argparse.ArgumentParser, args: argparse.Namespace, started: A
         from .retrieval import run as _run_retrieval
 
         return _run_retrieval(args, out, sys.stderr)
+    if args.command == "lm-eval":  # an lm-eval output folder
+        from .lm_eval_cmd import run as _run_lm_eval
+
+        return _run_lm_eval(args, out, sys.stderr)
     if args.command == "classify":
         from .classify import run as _run_classify
 
