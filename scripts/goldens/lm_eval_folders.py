@@ -139,7 +139,7 @@ GROUP = (
 FOLDERS = {
     # name: (seed, n_mc, n_gen, n_ppl, tasks, extra args)
     "mixed": (1, 40, 30, 25, "toy_group,toy_gsm,toy_ppl,toy_lambada", []),
-    "small_iters": (2, 17, 9, 6, "toy_group,toy_gsm,toy_lambada", ["--bootstrap_iters", "2500"]),
+    "limited": (2, 17, 9, 6, "toy_group,toy_gsm,toy_lambada,toy_ppl", ["--limit", "12"]),
 }
 
 
@@ -170,7 +170,8 @@ def run_folder(name: str) -> None:
         shutil.rmtree(dest, ignore_errors=True)
         shutil.copytree(work / "out", dest)
         lines = buf.getvalue().splitlines()
-        table = "\n".join(line for line in lines if line.startswith("|")) + "\n"
+        rows = [i for i, line in enumerate(lines) if line.startswith("|")]
+        table = "\n".join(lines[rows[0]:rows[-1] + 1]) + "\n"  # both tables and the blank line between
         (dest / "table.md").write_text(table, encoding="utf-8")
         (dest / "command.txt").write_text(" ".join(argv) + "\n", encoding="utf-8")
 

@@ -121,10 +121,52 @@ def _metric_list(config: dict, task: str) -> list[tuple[str, str]]:
         if not isinstance(name, str):
             raise InvalidInputError(f"configs[{task!r}].metric_list: an entry without a metric name: {entry!r}")
         agg = entry.get("aggregation") if isinstance(entry, dict) else None
+        if name.startswith("inst_level_") and (agg is None or "agg_inst_level_acc" in str(agg)):
+            agg = "inst_level_acc"  # ifeval's own function: the mean over every instruction
         if not isinstance(agg, str):
             agg = METRICS.get(name, (True, "mean"))[1]
         out.append((name, agg))
     return out
+
+
+def _metric_options(config: dict, metric: str) -> dict:
+    for entry in config.get("metric_list") or []:
+        if isinstance(entry, dict) and entry.get("metric") == metric:
+            return {k: entry[k] for k in ("regexes_to_ignore", "ignore_case", "ignore_punctuation", "ignore_numbers") if k in entry}
+    return {}
+
+
+def _exact_match_values(path: Path, config: dict, filt: str, recs: list) -> list | None:
+    """``exact_match`` of a ``generate_until`` task recomputed: the filter pipeline of the
+    config's ``filter_list`` on the logged generations (``resps``), then lm-eval's
+    ``exact_match`` with the metric's options against the logged ``target``."""
+    from ..metrics.answer_filters import Pipeline, exact_match
+
+    if filt == "none":
+        steps = [{"function": "take_first"}]
+    else:
+        entries = [e for e in config.get("filter_list") or [] if isinstance(e, dict) and e.get("name") == filt]
+        if len(entries) != 1:
+            return None
+        steps = entries[0].get("filter")
+    resps, docs, targets = [], [], []
+    for lineno, rec in recs:
+        r = rec.get("resps")
+        if not isinstance(r, list) or len(r) != 1 or not isinstance(r[0], list):
+            raise InvalidInputError(f'{path}:{lineno}: "resps" must hold one request\'s generations')
+        target = rec.get("target")
+        if not isinstance(target, str):
+            return None  # a list of golds or an index: compared as the task's own code does
+        resps.append(r[0])
+        docs.append(rec.get("doc"))
+        targets.append(target)
+    try:
+        filtered = Pipeline(filt, steps).apply(resps, docs)
+    except InvalidOptionError as e:
+        raise InvalidInputError(f"{path}: filter {filt!r}: {e}") from None
+    if not all(isinstance(f, str) for f in filtered):
+        return None
+    return exact_match(filtered, targets, **_metric_options(config, "exact_match")).tolist()
 
 
 def _aggregate(aggregation: str, values: list, where: str) -> Any:
@@ -132,7 +174,7 @@ def _aggregate(aggregation: str, values: list, where: str) -> Any:
     from ..metrics import lm_eval_stderr as st
 
     functions = {
-        "mean": st.mean, "median": lambda xs: sorted(xs)[len(xs) // 2], "perplexity": agg.perplexity,
+        "mean": st.mean, "inst_level_acc": lambda xs: st.mean([x for row in xs for x in row]), "median": lambda xs: sorted(xs)[len(xs) // 2], "perplexity": agg.perplexity,
         "weighted_perplexity": agg.word_perplexity, "bits_per_byte": agg.bits_per_byte, "f1": agg.f1,
     }
     if aggregation == "nanmean":
@@ -185,6 +227,16 @@ def task_values(path: Path, config: dict, task: str) -> dict[tuple[str, str], li
         delim = config.get("target_delimiter", " ")
         for filt, recs in by_filter.items():
             recomputed[filt] = lm_eval_samples(recs, str(path), target_delimiter=delim if isinstance(delim, str) else " ").recomputed
+    if config.get("output_type") == "generate_until" and any(m == "exact_match" for m, _ in metrics):
+        for filt, recs in by_filter.items():
+            values = _exact_match_values(path, config, filt, recs)
+            if values is not None:
+                recomputed.setdefault(filt, {})["exact_match"] = values
+    if any(m == "prompt_level_strict_acc" for m, _ in metrics):
+        from ..metrics.ifeval import lm_eval_ifeval_samples
+
+        for filt, recs in by_filter.items():
+            recomputed.setdefault(filt, {}).update(lm_eval_ifeval_samples(recs, str(path)).recomputed)
     out: dict[tuple[str, str], list] = {}
     for filt, recs in by_filter.items():
         for metric, _ in metrics:
