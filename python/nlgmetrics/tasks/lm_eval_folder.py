@@ -357,13 +357,18 @@ def rescore_folder(path: Any, *, bootstrap_iters: int | None = None, group_confi
         iters = 100000 if iters is None else iters
     if isinstance(iters, bool) or not isinstance(iters, int):
         raise InvalidInputError(f"{run.results_path}: config.bootstrap_iters is not an integer: {iters!r}")
-    known = list(res["configs"])
-    chosen = known if tasks is None else tasks
-    for t in chosen:
-        if t not in res["configs"]:
-            raise InvalidInputError(f"unknown task {t!r}; this run has: {', '.join(known)}")
-    entries = {t: _task_entry(t, run, iters) for t in chosen}
     subtasks = res.get("group_subtasks") or {}
+    known = list(res["configs"])
+    chosen: list[str] = []
+    for t in known if tasks is None else tasks:
+        if t in subtasks:  # a group: its leaf tasks
+            chosen.extend(leaf for leaf in _leaves(t, subtasks) if leaf not in chosen)
+        elif t in res["configs"]:
+            if t not in chosen:
+                chosen.append(t)
+        else:
+            raise InvalidInputError(f"unknown task {t!r}; this run has: {', '.join([*subtasks, *known])}")
+    entries = {t: _task_entry(t, run, iters) for t in chosen}
     weights = {(g, m): bool(w) for g, ms in (group_config or {}).items() for m, w in ms.items()}
     groups_logged = res.get("groups") or {}
     groups = {}
@@ -377,7 +382,7 @@ def rescore_folder(path: Any, *, bootstrap_iters: int | None = None, group_confi
             results[name] = dict(groups[name])
         elif name in entries:
             results[name] = {k: v for k, v in entries[name].items() if k != "_sample_len"}
-        elif name in subtasks and tasks is None:
+        elif name in subtasks and all(t in entries for t in _leaves(name, subtasks)):
             results[name] = {k: logged[k] for k in ("name", "alias") if k in logged}
     differences = []
     for section, ours in (("results", results), ("groups", groups)):
