@@ -76,6 +76,7 @@ def _runs(p: dict[str, str]) -> list[tuple[str, list[str]]]:
         "squad": ["squad", p["squad.json"], p["squad_pred.json"]],
         "cmrc2018": ["cmrc2018", p["cmrc.json"], p["cmrc_pred.json"]],
         "retrieval": ["retrieval", p["qrels.txt"], p["run.txt"]],
+        "lm-eval": ["lm-eval", os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "goldens", "lm_eval_folders", "limited"), "-t", "toy_gsm"],
     }
     from nlgmetrics.cli.main import COMMANDS
 

@@ -5,6 +5,7 @@ parser itself, so a new subcommand, mode or preset without one fails here."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -64,6 +65,9 @@ def files(tmp_path_factory):
     return d
 
 
+LM_EVAL_FOLDER = Path(__file__).parent / "goldens" / "lm_eval_folders" / "limited"
+
+
 def _recipes(d) -> dict[str, list[list[str]]]:
     """Command lines with JSON output, per subcommand (every score mode under "score")."""
     f = lambda name: str(d / name)  # noqa: E731
@@ -94,6 +98,7 @@ def _recipes(d) -> dict[str, list[list[str]]]:
         "retrieval": [["retrieval", "-q", f("qrels.trec"), "-r", f("run.trec"), "-f", "json"],
                       ["retrieval", "-q", f("qrels.trec"), "-r", f("run.trec"), "-m", "map", "num_rel", "--per-query", "-f", "json"]],
         "sacrebleu": [["sacrebleu", f("ref.txt"), "-i", f("hyp.txt"), "-f", "json"]],
+        "lm-eval": [["lm-eval", str(LM_EVAL_FOLDER), "-t", "toy_gsm", "-f", "json"]],
     }
 
 
@@ -131,7 +136,7 @@ def test_every_preset_is_walked_and_listed():
     assert set(PRESET_FILES) == set(PRESETS) == set(PRESET_SOURCES)
 
 
-@pytest.mark.parametrize("command", sorted(["score", "compare", "correlate", "classify", "coco", "squad", "cmrc2018", "retrieval", "sacrebleu"]))
+@pytest.mark.parametrize("command", sorted(["score", "compare", "correlate", "classify", "coco", "squad", "cmrc2018", "retrieval", "sacrebleu", "lm-eval"]))
 def test_json_output_carries_a_signature(command, files, capsys):
     for argv in _recipes(files)[command]:
         for doc in _json_outputs(capsys, argv):

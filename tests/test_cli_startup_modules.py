@@ -67,6 +67,7 @@ def one_line_runs(p: dict[str, str]) -> dict[str, list[str]]:
         "squad": ["squad", p["squad.json"], p["squad_pred.json"]],
         "cmrc2018": ["cmrc2018", p["cmrc.json"], p["cmrc_pred.json"]],
         "retrieval": ["retrieval", p["qrels.txt"], p["run.txt"]],
+        "lm-eval": ["lm-eval", str(ROOT / "tests" / "goldens" / "lm_eval_folders" / "limited"), "-t", "toy_gsm"],
     }
 
 
@@ -81,6 +82,7 @@ NEEDS = {
     "squad": {"numpy"},  # the metric's segment statistics
     "cmrc2018": {"numpy"},  # the metric's segment statistics
     "retrieval": {"numpy"},  # the per-query statistics
+    "lm-eval": {"numpy"},  # the answer filters' exact_match and the stderr replay
 }
 
 _PROBE = """

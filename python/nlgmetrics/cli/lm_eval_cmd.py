@@ -142,7 +142,9 @@ def run(args: argparse.Namespace, out, err) -> int:
         raise UsageError(f"--bootstrap-iters must be >= 0, got {args.bootstrap_iters}")
     scores = rescore_folder(args.output_dir, bootstrap_iters=args.bootstrap_iters, tasks=args.tasks)
     iters = args.bootstrap_iters if args.bootstrap_iters is not None else (scores.run.results.get("config") or {}).get("bootstrap_iters", 100000)
-    signature = f"lm-eval-folder|ref:{REFERENCE}|bootstrap_iters:{iters}|nlgmetrics"
+    from .. import __version__
+
+    signature = f"lm-eval-folder|ref:{REFERENCE}|bootstrap_iters:{iters}|version:{__version__}"
     if args.preset is not None:
         from ..tasks.lm_eval_folder import choice_counts
         from ..tasks.open_llm_leaderboard import SOURCE, leaderboard_scores
