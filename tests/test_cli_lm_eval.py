@@ -154,3 +154,18 @@ def test_open_llm_leaderboard_v2_preset_known_values(tmp_path, capsys):
 def test_preset_without_a_leaderboard_task_is_a_data_error(capsys):
     assert main(["lm-eval", str(GOLDENS / "mixed"), "--preset", "open-llm-leaderboard-v2"]) == 1
     assert "open-llm-leaderboard-v2: the run has no leaderboard_bbh_* subtask" in capsys.readouterr().err
+
+
+def test_compare_prints_one_row_per_task_metric_and_json(capsys):
+    a, b = str(GOLDENS / "mixed"), str(GOLDENS / "limited")
+    assert main(["lm-eval", a, "--compare", b, "-t", "toy_gsm"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "| Tasks |     Filter     |  Metric   |  A   |  B   |p-value|paired|A only|B only|"
+    assert out[2].startswith("|toy_gsm|strict-match    |exact_match|0.2222|0.1111|")  # the 9 documents both runs have
+    assert out[-1].startswith("paired bootstrap: lm-eval-paired|statistic:document-mean|bs:1000|seed:12345|")
+    assert main(["lm-eval", a, "--compare", b, "-t", "toy_ppl", "-f", "json", "--test", "ar"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["comparisons"] == [] and len(doc["skipped"]) == 3 and "signature" in doc
+    assert main(["lm-eval", a, "--compare", b, "--check"]) == 2
+    assert main(["lm-eval", a, "--compare", b, "--n-samples", "0"]) == 2
+    capsys.readouterr()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from nlgmetrics.errors import InvalidInputError
-from nlgmetrics.tasks.lm_eval_folder import find_run, rescore_folder
+from nlgmetrics.tasks.lm_eval_folder import find_run, rescore_folder, task_values
 from nlgmetrics.tasks.open_llm_leaderboard import leaderboard_scores, normalize_within_range
 
 GOLDENS = Path(__file__).parent / "goldens" / "lm_eval_folders"
@@ -159,3 +159,37 @@ def test_leaderboard_scores_known_values():
     assert board["average"] == sum(six) / 6
     with pytest.raises(InvalidInputError, match="leaderboard_gpqa"):
         leaderboard_scores({k: v for k, v in results.items() if k != "leaderboard_gpqa"}, {"leaderboard_bbh_a": 2, "leaderboard_bbh_b": 4, "leaderboard_musr_x": 2, "leaderboard_musr_y": 5})
+
+
+# -- paired significance between two runs ------------------------------------------------------
+def test_compare_pairs_on_doc_id(tmp_path):
+    from nlgmetrics.tasks.lm_eval_compare import compare_folders
+
+    same, skipped = compare_folders(GOLDENS / "mixed", GOLDENS / "mixed", tasks=["toy_mc_a"])
+    assert [(r.metric, r.n_paired, r.score_a, r.score_b, r.p_value) for r in same] == [("acc", 40, 0.325, 0.325, 1 / 1001), ("acc_norm", 40, 0.325, 0.325, 1 / 1001)]  # sacrebleu's +1 rule: never 1
+    assert skipped == [] and same[0].signature.startswith("lm-eval-paired|statistic:document-mean|bs:1000|seed:12345|")
+    dest, model = _copy(tmp_path)
+    path = next(model.glob("samples_toy_mc_a_*.jsonl"))
+
+    def right_and_shuffled(row):  # every document right in B, and doc 0 dropped
+        row["filtered_resps"] = [["0.0" if i == int(row["target"]) else "-50.0", x[1]] for i, x in enumerate(row["filtered_resps"])]
+
+    _edit(path, right_and_shuffled)
+    rows = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    path.write_text("".join(reversed(rows[1:])), encoding="utf-8")  # order must not matter: paired on doc_id
+    better, _ = compare_folders(GOLDENS / "mixed", dest, tasks=["toy_mc_a"], test="ar", n_samples=2000)
+    acc = better[0]
+    assert (acc.n_paired, acc.only_a, acc.only_b, acc.score_b) == (39, 1, 0, 1.0)
+    run = find_run(GOLDENS / "mixed")
+    values = task_values(run.samples["toy_mc_a"], run.results["configs"]["toy_mc_a"], "toy_mc_a")[("acc", "none")]
+    assert acc.score_a == pytest.approx(sum(values[1:]) / 39, abs=1e-15)  # A on the 39 paired documents
+    assert acc.p_value < 0.001
+
+
+def test_compare_skips_non_mean_metrics_and_names_unknown_tasks():
+    from nlgmetrics.tasks.lm_eval_compare import compare_folders
+
+    rows, skipped = compare_folders(GOLDENS / "mixed", GOLDENS / "limited", tasks=["toy_ppl"])
+    assert rows == [] and skipped[0] == "toy_ppl: word_perplexity,none (aggregation weighted_perplexity)"
+    with pytest.raises(InvalidInputError, match="unknown task 'nope'; both runs have: toy_gsm"):
+        compare_folders(GOLDENS / "mixed", GOLDENS / "limited", tasks=["nope"])

@@ -31,6 +31,10 @@ def add_parser(sub: Any) -> None:
                    help="resamples of the bootstrap stderr (default: the run's own config.bootstrap_iters; 0: none)")
     c.add_argument("--check", action="store_true", help="exit 1 (one line per differing key on stderr) unless every key equals results_*.json")
     c.add_argument("--preset", choices=PRESETS, default=None, help="open-llm-leaderboard-v2: the leaderboard's normalised task scores and their average")
+    c.add_argument("--compare", metavar="OTHER_DIR", default=None, help="paired significance of OUTPUT_DIR (A) against another run (B) on the same documents, per task, paired on doc_id")
+    c.add_argument("--test", choices=["bs", "ar"], default="bs", help="with --compare: paired bootstrap (default) or approximate randomisation")
+    c.add_argument("--n-samples", dest="n_samples", type=int, default=None, help="with --compare: resamples (bs, default 1000) or trials (ar, default 10000)")
+    c.add_argument("--seed", type=int, default=12345, help="with --compare: the resampling seed (default 12345)")
     c.add_argument("-f", "--format", choices=["table", "json"], default="table", help="table: lm-eval's Markdown tables (default); json: results / groups and the signature")
 
 
@@ -140,6 +144,10 @@ def run(args: argparse.Namespace, out, err) -> int:
 
     if args.bootstrap_iters is not None and args.bootstrap_iters < 0:
         raise UsageError(f"--bootstrap-iters must be >= 0, got {args.bootstrap_iters}")
+    if args.compare is not None:
+        if args.preset is not None or args.check:
+            raise UsageError("--compare does not combine with --preset or --check")
+        return _compare(args, out)
     scores = rescore_folder(args.output_dir, bootstrap_iters=args.bootstrap_iters, tasks=args.tasks)
     iters = args.bootstrap_iters if args.bootstrap_iters is not None else (scores.run.results.get("config") or {}).get("bootstrap_iters", 100000)
     from .. import __version__
@@ -175,4 +183,28 @@ def run(args: argparse.Namespace, out, err) -> int:
         for where, key, a, b in scores.differences:
             err.write(f"{where}: {key}: results file {a!r}, re-scored {b!r}\n")
         return 1
+    return 0
+
+
+def _compare(args: argparse.Namespace, out) -> int:
+    from ..tasks.lm_eval_compare import compare_folders
+
+    from .guard import UsageError
+
+    if args.n_samples is not None and args.n_samples < 1:
+        raise UsageError(f"--n-samples must be >= 1, got {args.n_samples}")
+    rows, skipped = compare_folders(args.output_dir, args.compare, test=args.test, n_samples=args.n_samples, seed=args.seed, tasks=args.tasks)
+    if args.format == "json":
+        from .jsonout import json_text
+
+        signature = rows[0].signature if rows else None
+        out.write(json_text({"comparisons": [r.to_dict() for r in rows], "skipped": skipped, "signature": signature}, indent=2) + "\n")
+        return 0
+    headers = ["Tasks", "Filter", "Metric", "A", "B", "p-value", "paired", "A only", "B only"]
+    table = [[r.task, r.filter, r.metric, f"{r.score_a:.4f}", f"{r.score_b:.4f}", f"{r.p_value:.4f}", r.n_paired, r.only_a, r.only_b] for r in rows]
+    out.write(markdown(headers, table))
+    for line in skipped:
+        out.write(f"skipped: {line}\n")
+    if rows:
+        out.write(f"paired {'bootstrap' if args.test == 'bs' else 'approximate randomisation'}: {rows[0].signature}\n")
     return 0

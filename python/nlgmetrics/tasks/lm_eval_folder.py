@@ -215,6 +215,11 @@ def _records(path: Path) -> list[tuple[int, dict]]:
 def task_values(path: Path, config: dict, task: str) -> dict[tuple[str, str], list]:
     """``{(metric, filter): [per-document values]}`` in lm-eval's order (filters as the
     records meet them, then the metrics of the config)."""
+    return task_values_by_doc(path, config, task)[0]
+
+
+def task_values_by_doc(path: Path, config: dict, task: str) -> tuple[dict[tuple[str, str], list], dict[str, list]]:
+    """:func:`task_values` and, per filter, the records' ``doc_id`` in the same order."""
     records = _records(path)
     metrics = _metric_list(config, task)
     by_filter: dict[str, list] = {}
@@ -249,7 +254,8 @@ def task_values(path: Path, config: dict, task: str) -> dict[tuple[str, str], li
                     raise InvalidInputError(f'{path}:{lineno}: missing "{metric}" (the task\'s metric_list names it)')
                 values.append(tuple(rec[metric]) if isinstance(rec[metric], list) else rec[metric])
             out[(metric, filt)] = values
-    return out
+    ids = {filt: [rec.get("doc_id", i) for i, (_, rec) in enumerate(recs)] for filt, recs in by_filter.items()}
+    return out, ids
 
 
 def _task_entry(task: str, run: LmEvalRun, iters: int) -> dict:
