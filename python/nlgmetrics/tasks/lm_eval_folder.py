@@ -174,13 +174,12 @@ def _aggregate(aggregation: str, values: list, where: str) -> Any:
     from ..metrics import lm_eval_stderr as st
 
     functions = {
-        "mean": st.mean, "inst_level_acc": lambda xs: st.mean([x for row in xs for x in row]), "median": lambda xs: sorted(xs)[len(xs) // 2], "perplexity": agg.perplexity,
+        "mean": st.mean, "inst_level_acc": lambda xs: st.mean([x for row in xs for x in row]),
+        "median": lambda xs: st.aggregation_value("median", xs), "perplexity": agg.perplexity,
         "weighted_perplexity": agg.word_perplexity, "bits_per_byte": agg.bits_per_byte, "f1": agg.f1,
+        "nanmean": lambda xs: st.aggregation_value("nanmean", xs),
+        "matthews_corrcoef": lambda xs: st.aggregation_value("matthews_corrcoef", xs),
     }
-    if aggregation == "nanmean":
-        import numpy as np
-
-        functions["nanmean"] = lambda xs: float(np.nanmean(xs)) if len(xs) else float("nan")
     if aggregation not in functions:
         known = ", ".join(sorted(functions))
         raise InvalidInputError(f"{where}: aggregation {aggregation!r} is not re-scored here; known: {known}")
