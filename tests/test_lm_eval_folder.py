@@ -193,3 +193,26 @@ def test_compare_skips_non_mean_metrics_and_names_unknown_tasks():
     assert rows == [] and skipped[0] == "toy_ppl: word_perplexity,none (aggregation weighted_perplexity)"
     with pytest.raises(InvalidInputError, match="unknown task 'nope'; both runs have: toy_gsm"):
         compare_folders(GOLDENS / "mixed", GOLDENS / "limited", tasks=["nope"])
+
+
+def test_logged_pairs_with_matthews_and_f1_aggregations(tmp_path):
+    """A task whose per-document values are lm-eval's (gold, pred) pairs: mcc and f1 as
+    lm-eval aggregates them (scikit-learn's numbers), their bootstrap stderr replayed."""
+    from sklearn.metrics import f1_score, matthews_corrcoef
+
+    from nlgmetrics.metrics.lm_eval_stderr import bootstrap_stderr
+
+    model = tmp_path / "out" / "m"
+    model.mkdir(parents=True)
+    pairs = [(1, 1), (0, 0), (1, 0), (0, 0), (1, 1), (0, 1), (1, 1), (0, 0), (1, 0)]
+    rows = [{"doc_id": i, "doc": {}, "target": str(g), "filter": "none", "mcc": [g, p], "f1": [g, p]} for i, (g, p) in enumerate(pairs)]
+    (model / "samples_cls_T.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    config = {"output_type": "multiple_choice", "metric_list": [{"metric": "mcc"}, {"metric": "f1"}]}
+    (model / "results_T.json").write_text(json.dumps({"results": {"cls": {"alias": "cls"}}, "configs": {"cls": config},
+                                                      "config": {"bootstrap_iters": 3000}}), encoding="utf-8")
+    r = rescore_folder(tmp_path / "out").results["cls"]
+    golds, preds = [g for g, _ in pairs], [p for _, p in pairs]
+    assert r["mcc,none"] == matthews_corrcoef(golds, preds)
+    assert r["f1,none"] == f1_score(golds, preds)  # lm-eval: np.max of the binary F1
+    assert r["mcc_stderr,none"] == bootstrap_stderr("matthews_corrcoef", pairs, 3000)
+    assert r["f1_stderr,none"] == bootstrap_stderr("f1", pairs, 3000)
