@@ -190,6 +190,7 @@ def recipe(name: str, f: dict[str, Path]) -> list:
         "report": ["report", "-r", f["ref.txt"], "-i", f["hyp.txt"], f["ref2.txt"], "-m", "bleu", "-cin", "5", "-o", "-"],
         "list": ["list"],
         "retrieval": ["retrieval", "-q", f["qrels.trec"], "-r", f["run.trec"], "-f", "json"],
+        "lm-eval": ["lm-eval", str(Path(__file__).parent / "goldens" / "lm_eval_folders" / "limited"), "-t", "toy_gsm", "-f", "json"],
     }
     if name in known:
         return known[name]
@@ -231,7 +232,7 @@ def with_option(argv: list, action: argparse.Action, values: list) -> list:
 @pytest.mark.parametrize("name", sorted(SUBCOMMANDS))
 def test_recipe_runs(name, files):
     """The baseline of the probes below is a valid run (so a probe's error is its own)."""
-    if name not in ("score", "compare", "correlate", "classify", "coco", "report", "list", "retrieval"):
+    if name not in ("score", "compare", "correlate", "classify", "coco", "report", "list", "retrieval", "lm-eval"):
         check(recipe(name, files))  # a new subcommand: the promises hold, whatever the status
         return
     code, out, err = check(recipe(name, files))
