@@ -216,3 +216,22 @@ def test_logged_pairs_with_matthews_and_f1_aggregations(tmp_path):
     assert r["f1,none"] == f1_score(golds, preds)  # lm-eval: np.max of the binary F1
     assert r["mcc_stderr,none"] == bootstrap_stderr("matthews_corrcoef", pairs, 3000)
     assert r["f1_stderr,none"] == bootstrap_stderr("f1", pairs, 3000)
+
+
+def test_a_tasks_own_process_results_is_not_second_guessed(tmp_path):
+    """MATH-hard's exact_match comes from its own answer check: the logged values are kept
+    (a plain exact_match of the generation would differ); its own aggregation is named."""
+    model = tmp_path / "out" / "m"
+    model.mkdir(parents=True)
+    rows = [{"doc_id": i, "doc": {}, "target": "\\frac{1}{2}", "filter": "none", "resps": [["$0.5$"]], "filtered_resps": ["$0.5$"],
+             "exact_match": v} for i, v in enumerate([1, 1, 0, 1])]
+    (model / "samples_math_T.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    config = {"output_type": "generate_until", "process_results": "def process_results(doc, results):\n    ...\n",
+              "metric_list": [{"metric": "exact_match", "aggregation": "mean"}]}
+    results = {"results": {"math": {"alias": "math"}}, "configs": {"math": config}, "config": {"bootstrap_iters": 10}}
+    (model / "results_T.json").write_text(json.dumps(results), encoding="utf-8")
+    assert rescore_folder(tmp_path / "out").results["math"]["exact_match,none"] == 0.75
+    config["metric_list"] = [{"metric": "exact_match", "aggregation": "def my_agg(items):\n    return 1\n"}]
+    (model / "results_T.json").write_text(json.dumps(results), encoding="utf-8")
+    with pytest.raises(InvalidInputError, match=r"exact_match,none: aggregation .my_agg \(the task's own function\). is not re-scored here"):
+        rescore_folder(tmp_path / "out")

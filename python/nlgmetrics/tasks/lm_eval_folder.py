@@ -182,6 +182,9 @@ def _aggregate(aggregation: str, values: list, where: str) -> Any:
     }
     if aggregation not in functions:
         known = ", ".join(sorted(functions))
+        named = re.search(r"def\s+(\w+)", aggregation)
+        if named:  # lm-eval writes a task's own aggregation function as its source
+            aggregation = f"{named.group(1)} (the task's own function)"
         raise InvalidInputError(f"{where}: aggregation {aggregation!r} is not re-scored here; known: {known}")
     return functions[aggregation](values)
 
@@ -225,13 +228,14 @@ def task_values_by_doc(path: Path, config: dict, task: str) -> tuple[dict[tuple[
     for lineno, rec in records:
         by_filter.setdefault(str(rec.get("filter", "none")), []).append((lineno, rec))
     recomputed: dict[str, dict] = {}
-    if config.get("output_type") == "multiple_choice" and any(m in _MC_SCORES for m, _ in metrics):
+    if config.get("output_type") == "multiple_choice" and not config.get("process_results") and any(m in _MC_SCORES for m, _ in metrics):
         from ..metrics.multiple_choice import lm_eval_samples
 
         delim = config.get("target_delimiter", " ")
         for filt, recs in by_filter.items():
             recomputed[filt] = lm_eval_samples(recs, str(path), target_delimiter=delim if isinstance(delim, str) else " ").recomputed
-    if config.get("output_type") == "generate_until" and any(m == "exact_match" for m, _ in metrics):
+    own_code = bool(config.get("process_results"))  # the task scores with its own function (MATH's is_equiv...)
+    if config.get("output_type") == "generate_until" and not own_code and any(m == "exact_match" for m, _ in metrics):
         for filt, recs in by_filter.items():
             values = _exact_match_values(path, config, filt, recs)
             if values is not None:
