@@ -84,6 +84,7 @@ def _runs(p: dict[str, str]) -> list[tuple[str, list[str]]]:
         "cmrc2018": ["cmrc2018", p["cmrc.json"], p["cmrc_pred.json"]],
         "retrieval": ["retrieval", p["qrels.txt"], p["run.txt"]],
         "sql": ["sql", "--gold", p["gold.sql"], "--pred", p["pred.sql"], "--db", p["db"]],
+        "lm-eval": ["lm-eval", os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "goldens", "lm_eval_folders", "limited"), "-t", "toy_gsm"],
     }
     from nlgmetrics.cli.main import COMMANDS
 

@@ -200,6 +200,7 @@ def recipe(name: str, f: dict[str, Path]) -> list:
         "list": ["list"],
         "retrieval": ["retrieval", "-q", f["qrels.trec"], "-r", f["run.trec"], "-f", "json"],
         "sql": ["sql", "--gold", f["gold.sql"], "--pred", f["pred.sql"], "--db", f["db"], "-f", "json"],
+        "lm-eval": ["lm-eval", str(Path(__file__).parent / "goldens" / "lm_eval_folders" / "limited"), "-t", "toy_gsm", "-f", "json"],
     }
     if name in known:
         return known[name]
@@ -241,7 +242,7 @@ def with_option(argv: list, action: argparse.Action, values: list) -> list:
 @pytest.mark.parametrize("name", sorted(SUBCOMMANDS))
 def test_recipe_runs(name, files):
     """The baseline of the probes below is a valid run (so a probe's error is its own)."""
-    if name not in ("score", "compare", "correlate", "classify", "coco", "report", "list", "retrieval", "sql"):
+    if name not in ("score", "compare", "correlate", "classify", "coco", "report", "list", "retrieval", "sql", "lm-eval"):
         check(recipe(name, files))  # a new subcommand: the promises hold, whatever the status
         return
     code, out, err = check(recipe(name, files))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -71,6 +72,9 @@ def files(tmp_path_factory):
     return d
 
 
+LM_EVAL_FOLDER = Path(__file__).parent / "goldens" / "lm_eval_folders" / "limited"
+
+
 def _recipes(d) -> dict[str, list[list[str]]]:
     """Command lines with JSON output, per subcommand (every score mode under "score")."""
     f = lambda name: str(d / name)  # noqa: E731
@@ -103,6 +107,7 @@ def _recipes(d) -> dict[str, list[list[str]]]:
         "sacrebleu": [["sacrebleu", f("ref.txt"), "-i", f("hyp.txt"), "-f", "json"]],
         "sql": [["sql", "--gold", f("gold.sql"), "--pred", f("pred.sql"), "--db", f("db"), "-f", "json"],
                 ["sql", "--flavour", "bird", "--gold", f("gold.sql"), "--pred", f("pred.sql"), "--db", f("db"), "--per-item", "-f", "json"]],
+        "lm-eval": [["lm-eval", str(LM_EVAL_FOLDER), "-t", "toy_gsm", "-f", "json"]],
     }
 
 
@@ -140,7 +145,7 @@ def test_every_preset_is_walked_and_listed():
     assert set(PRESET_FILES) == set(PRESETS) == set(PRESET_SOURCES)
 
 
-@pytest.mark.parametrize("command", sorted(["score", "compare", "correlate", "classify", "coco", "squad", "cmrc2018", "retrieval", "sacrebleu", "sql"]))
+@pytest.mark.parametrize("command", sorted(["score", "compare", "correlate", "classify", "coco", "squad", "cmrc2018", "retrieval", "sacrebleu", "sql", "lm-eval"]))
 def test_json_output_carries_a_signature(command, files, capsys):
     for argv in _recipes(files)[command]:
         for doc in _json_outputs(capsys, argv):

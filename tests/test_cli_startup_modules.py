@@ -72,6 +72,7 @@ def one_line_runs(p: dict[str, str]) -> dict[str, list[str]]:
         "cmrc2018": ["cmrc2018", p["cmrc.json"], p["cmrc_pred.json"]],
         "retrieval": ["retrieval", p["qrels.txt"], p["run.txt"]],
         "sql": ["sql", "--gold", p["gold.sql"], "--pred", p["pred.sql"], "--db", p["db"]],
+        "lm-eval": ["lm-eval", str(ROOT / "tests" / "goldens" / "lm_eval_folders" / "limited"), "-t", "toy_gsm"],
     }
 
 
@@ -90,6 +91,7 @@ NEEDS = {
     "cmrc2018": {"numpy"},  # the metric's segment statistics
     "retrieval": {"numpy"},  # the per-query statistics
     "sql": {"numpy"},  # execution_accuracy's count statistics
+    "lm-eval": {"numpy"},  # the answer filters' exact_match and the stderr replay
 }
 
 _PROBE = """

@@ -76,6 +76,8 @@ RANGES: dict[str, Range] = {
     "confidence_n": _RESAMPLES,
     "paired_bs_n": _RESAMPLES,
     "paired_ar_n": _r(1, 10_000_000),
+    "bootstrap_iters": _r(0, 10_000_000),  # lm-eval: its stderr resamples (0: none)
+    "n_samples": _r(1, 10_000_000),  # lm-eval --compare: resamples or trials
     "chunk_size": _r(1, 2**31 - 1),
     "top_k": _r(0, 1_000_000),
     "alpha": _r(0.0, 1.0, lo_open=True, hi_open=True),

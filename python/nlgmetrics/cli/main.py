@@ -43,7 +43,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 # Every subcommand, in the order `nlgmetrics --help` lists them.
-COMMANDS = ("score", "compare", "correlate", "list", "classify", "coco", "report", "sacrebleu", "squad", "cmrc2018", "retrieval", "sql")
+COMMANDS = ("score", "compare", "correlate", "list", "classify", "coco", "report", "sacrebleu", "squad", "cmrc2018", "retrieval", "sql", "lm-eval")
 
 # Each subcommand's line in `nlgmetrics --help`, as its add_parser words it: the top-level
 # parser is built from these alone, without importing the subcommands' modules (numpy for
@@ -60,7 +60,7 @@ COMMAND_HELP = {
     "squad": "SQuAD v1.1 / v2.0 exact match and F1, as the official evaluation scripts",
     "cmrc2018": "CMRC 2018 F1 / EM, as the official cmrc2018_evaluate.py",
     "retrieval": "trec_eval / pytrec_eval retrieval measures (nDCG@k, MAP, MRR, P@k, recall@k) of a TREC run",
-    "sql": "text-to-SQL execution accuracy (Spider test-suite, BIRD) of a predictions file, run in the SQL sandbox",
+    "sql", "lm-eval": "text-to-SQL execution accuracy (Spider test-suite, BIRD) of a predictions file, run in the SQL sandbox",
 }
 
 
@@ -142,6 +142,11 @@ def build_parser(only: str | None = None, families: frozenset[str] | None = None
         from .sql import add_parser as _add_sql
 
         _add_sql(sub)
+
+    if only in (None, "lm-eval"):  # an lm-eval output folder re-scored (cli/lm_eval_cmd.py)
+        from .lm_eval_cmd import add_parser as _add_lm_eval
+
+        _add_lm_eval(sub)
     return p
 
 
@@ -626,6 +631,10 @@ def _dispatch(sub: argparse.ArgumentParser, args: argparse.Namespace, started: A
         from .sql import run as _run_sql
 
         return _run_sql(args, out, sys.stderr)
+    if args.command == "lm-eval":  # an lm-eval output folder
+        from .lm_eval_cmd import run as _run_lm_eval
+
+        return _run_lm_eval(args, out, sys.stderr)
     if args.command == "classify":
         from .classify import run as _run_classify
 

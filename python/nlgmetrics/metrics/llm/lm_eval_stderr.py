@@ -311,6 +311,14 @@ _FAST: dict[str, Callable[[list], Callable[[Iterator[np.ndarray]], list]]] = {
 }
 
 
+def aggregation_value(name: str, values: Sequence[Any]) -> Any:
+    """lm-eval's aggregation ``name`` (``mean``, ``median``, ``perplexity``, ``nanmean``,
+    ``f1``, ``matthews_corrcoef``) of per-document values, as lm-eval computes it."""
+    if name not in _FAST:
+        raise InvalidOptionError(f"aggregation_value: unknown aggregation {name!r}; known: {', '.join(_FAST)}")
+    return _reference_statistic(name)(_values(values, name))
+
+
 def bootstrap_stderr(
     statistic: str | Callable[[list], Any], xs: Sequence[Any], iters: int = DEFAULT_BOOTSTRAP_ITERS, n_threads: int = 0
 ) -> float:
