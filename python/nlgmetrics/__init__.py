@@ -153,6 +153,8 @@ _EXPORTS: dict[str, str] = {
     "CoQA": ".metrics.coqa",
     "LmEvalQasper": ".metrics.lm_eval_qa", "LmEvalXQuAD": ".metrics.lm_eval_qa",
     "longbench_e_buckets": ".metrics.longbench_qa",
+    # CodeBLEU (extra [code])
+    "CodeBLEU": ".metrics.codebleu",
     # IFEval (extra [ifeval])
     "IFEval": ".metrics.ifeval", "read_ifeval_samples": ".metrics.ifeval",
 }

@@ -29,6 +29,8 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "neural": ("torch", "transformers"),
     "mauve": ("faiss", "sklearn"),
     "math": ("sympy", "antlr4"),
+    # CodeBLEU's parsers: tree-sitter and the grammar wheels of the languages it scores
+    "code": ("tree_sitter", "tree_sitter_python", "tree_sitter_java"),
 }
 
 
@@ -258,6 +260,7 @@ for _entry in [
     ("math_equiv", _M + "math_equiv:MathEquiv", "MATH answer equivalence as lm-eval 0.4.13's hendrycks_math / minerva_math exact_match (minerva: extra [math], SymPy within a fixed budget)", ("hendrycks", "minerva")),
     ("ifeval", _M + "ifeval:IFEval", "IFEval prompt/instruction-level strict/loose accuracies as lm-eval 0.4.13 (update(responses, docs); langdetect seeded; extra [ifeval])", (), "ifeval", ("ifeval", "nltk")),
     ("execution_accuracy", _M + "execution_accuracy:ExecutionAccuracy", "text-to-SQL execution accuracy as test-suite-sql-eval / BIRD, queries run in a read-only sandbox (update(predictions, golds, db_paths))", ("spider-test-suite", "bird"), "sql"),
+    ("codebleu", _M + "codebleu:CodeBLEU", "CodeBLEU of code against reference code as microsoft/CodeXGLUE's calc_code_bleu / PyPI codebleu 0.7.0 (language=python|java; tree-sitter grammars pinned; extra [code])", ("codexglue", "codebleu-0.7"), "text", ("code",)),
     ("lm_eval_xquad", _M + "lm_eval_qa:LmEvalXQuAD", "lm-eval 0.4.13 xquad / norquad f1 and exact_match (SQuAD v2.0 comparison vs the first answer, mean)", ("xquad", "norquad")),
 ]:
     register(*_entry)
