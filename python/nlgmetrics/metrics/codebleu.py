@@ -90,6 +90,7 @@ class CodeBLEU(Metric):
         self.flavour = flavour
         self.language = language
         self.weights = _parse_weights(weights)
+        tree.parser_for(language)  # a missing [code] extra is named when the metric is built
         # CodeXGLUE strips comments with its C-style rules for every language
         self._comment_rules = "c" if flavour == "codexglue" else language
 
