@@ -16,7 +16,7 @@ LEAF_BLOCKS = ("string_literal", "string", "character_literal")
 
 def is_token(node: Any) -> bool:
     """A node the reference treats as one code token (a leaf, or a whole string literal)."""
-    return (not node.children or node.type in LEAF_BLOCKS) and node.type != "comment"
+    return (node.child_count == 0 or node.type in LEAF_BLOCKS) and node.type != "comment"
 
 
 def variable_spans(node: Any, index_to_code: dict) -> list:
@@ -132,11 +132,11 @@ class _Walker:
 
     def children_in_order(self, node: Any, states: dict) -> tuple[list, dict]:
         edges: list = []
-        for first in (True, False):
-            for child in node.children:
-                if (child.type in self.do_first) == first:
-                    more, states = self.walk(child, states)
-                    edges += more
+        children = node.children  # a new list at each access
+        order = children if not self.do_first else [c for c in children if c.type in self.do_first] + [c for c in children if c.type not in self.do_first]
+        for child in order:
+            more, states = self.walk(child, states)
+            edges += more
         return _by_position(edges), states
 
     def branch(self, node: Any, states: dict) -> tuple[list, dict]:

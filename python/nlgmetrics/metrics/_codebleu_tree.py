@@ -17,6 +17,7 @@ from ._codebleu_dfg import WALKERS, is_token
 GRAMMARS = {"python": "tree_sitter_python", "java": "tree_sitter_java"}
 
 
+@lru_cache(maxsize=None)
 def grammar_versions(language: str) -> str:
     """``tree-sitter 0.22.3 + tree-sitter-java 0.21.0``: what a signature records."""
     from importlib.metadata import version
@@ -50,7 +51,7 @@ def _subtrees(root: Any) -> list[str]:
     while stack:
         node = stack.pop()
         out.append(str(node))
-        stack.extend(c for c in node.children if c.children)
+        stack.extend(c for c in node.children if c.child_count)
     return out
 
 
