@@ -155,6 +155,8 @@ _EXPORTS: dict[str, str] = {
     "longbench_e_buckets": ".metrics.qa.longbench_qa",
     "RagasString": ".metrics.programs.ragas", "RagasContext": ".metrics.programs.ragas", "tool_call_f1": ".metrics.programs.ragas",
     "ExtractiveFragments": ".metrics.extractive_fragments", "extractive_fragments": ".metrics.extractive_fragments",
+    # CodeBLEU (extra [code])
+    "CodeBLEU": ".metrics.programs.codebleu",
     # IFEval (extra [ifeval])
     "IFEval": ".metrics.llm.ifeval", "read_ifeval_samples": ".metrics.llm.ifeval",
 }

@@ -29,6 +29,8 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "neural": ("torch", "transformers"),
     "mauve": ("faiss", "sklearn"),
     "math": ("sympy", "antlr4"),
+    # CodeBLEU's parsers: tree-sitter and the grammar wheels of the languages it scores
+    "code": ("tree_sitter", "tree_sitter_python", "tree_sitter_java"),
 }
 
 
@@ -262,5 +264,6 @@ for _entry in [
     ("extractive_fragments", _M + "extractive_fragments:ExtractiveFragments", "Newsroom extractive fragment coverage / density / compression of summaries against their source articles, as lighteval / HELM (summ_eval DataStatsMetric)", ("lighteval", "helm")),
     ("ragas_string", _M + "programs.ragas:RagasString", "ragas 0.4.3 non-LLM string metrics: exact_match, string_presence, non_llm_string_similarity (rapidfuzz distances), bleu_score, rouge_score", ("exact_match", "string_presence", "non_llm_string_similarity", "bleu_score", "rouge_score")),
     ("ragas_context", _M + "programs.ragas:RagasContext", "ragas 0.4.3 non-LLM context precision/recall and ID-based context precision/recall (update(retrieved, reference): lists per sample)", ("non_llm_context_precision_with_reference", "non_llm_context_recall", "id_based_context_precision", "id_based_context_recall"), "contexts"),
+    ("codebleu", _M + "programs.codebleu:CodeBLEU", "CodeBLEU of code against reference code as microsoft/CodeXGLUE's calc_code_bleu / PyPI codebleu 0.7.0 (language=python|java; tree-sitter grammars pinned; extra [code])", ("codexglue", "codebleu-0.7"), "text", ("code",)),
 ]:
     register(*_entry)
