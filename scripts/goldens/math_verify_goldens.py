@@ -4,8 +4,15 @@
 Runs in an isolated environment, never in the project's::
 
     python3 -m venv /tmp/mv_venv
-    /tmp/mv_venv/bin/pip install 'math-verify[antlr4_13_2]==0.9.0'
+    /tmp/mv_venv/bin/pip install 'math-verify==0.9.0' 'antlr4-python3-runtime==4.13.2'
     /tmp/mv_venv/bin/python scripts/goldens/math_verify_goldens.py tests/goldens/math_equiv
+    python3 -m venv /tmp/mv_venv11
+    /tmp/mv_venv11/bin/pip install 'math-verify==0.9.0' 'antlr4-python3-runtime==4.11.0'  # as lm-eval 0.4.13's [math] extra
+    /tmp/mv_venv11/bin/python scripts/goldens/math_verify_goldens.py tests/goldens/math_equiv
+
+latex2sympy2_extended ships one generated ANTLR parser per runtime, and the one for 4.11 (what
+lm-eval's ``[math]`` extra installs) is older than the 4.13.2 one: the verdicts differ (on
+percentages, for one), so each runtime has its own goldens, ``math_verify_*.antlr<version>.jsonl``.
 
 The pairs are those of the existing hendrycks / minerva goldens plus hand-written adversarial
 ones (several boxes, units, percentages, intervals, sets, matrices, unicode minus, thousands
@@ -101,14 +108,17 @@ def answer_verdict(pred: str, gold: str) -> bool:
 
 
 def main(out: Path) -> None:
+    from importlib.metadata import version
+
+    suffix = f".antlr{version('antlr4-python3-runtime')}.jsonl"
     handler = TimeoutSeen()
     for name in ("math_verify", "math_verify.parser", "math_verify.grader"):
         logging.getLogger(name).addHandler(handler)
     answer_verdict("1", "2")  # the grammar's first load is not a pair's time
     answers = ADVERSARIAL_ANSWERS + read_pairs(out / "minerva_answers.jsonl") + read_pairs(out / "hendrycks_answers.jsonl")[:1500]
     generations = ADVERSARIAL_GENERATIONS + read_pairs(out / "minerva_generations.jsonl") + read_pairs(out / "hendrycks_generations.jsonl")[:600]
-    for name, pairs, check in (("math_verify_answers.jsonl", answers, answer_verdict),
-                               ("math_verify_generations.jsonl", generations, generation_verdict)):
+    for name, pairs, check in (("math_verify_answers" + suffix, answers, answer_verdict),
+                               ("math_verify_generations" + suffix, generations, generation_verdict)):
         rows, seen = [], set()
         for a, b in pairs:
             if (a, b) in seen:

@@ -8,13 +8,17 @@ regexes, ``extract_match`` (latex2sympy2_extended's normaliser and ANTLR parser)
 SymPy work, so the verdict never depends on the machine and a hostile answer can neither hang
 nor exhaust memory:
 
+- the whole text must be within ``text`` characters (math-verify's regexes scan all of it:
+  2 MB of LaTeX takes the reference about a minute; 2**17 characters hold a 32k-token generation);
 - each matched candidate's text must be within ``chars`` characters and ``brackets`` nesting
   (ANTLR recurses on nesting) before it is parsed;
 - each parsed value must be within ``nodes`` / ``depth`` and ``bits`` (the integers that
-  evaluating it could produce, as for the minerva flavour) before it is compared.
+  evaluating it could produce, as for the minerva flavour) before SymPy compares it.
 
-Outside the budget the result is what the reference gives when its alarm fires: a parse
-extracts nothing (``parse`` returns ``[]``), a comparison is False.
+A text or candidate outside the budget gives what the reference's timed-out ``parse`` gives:
+nothing (``[]``). Two values of which one is outside it are compared only structurally
+(SymPy's ``==``, which evaluates nothing): the reference finds ``10^{10^{10}}`` equal to itself
+at once by that same ``==``, and times out (False) on the pairs that would need evaluating.
 """
 from __future__ import annotations
 
@@ -26,8 +30,8 @@ from . import _math_sympy
 
 REFERENCE_VERSION = "0.9.0"
 # a longer or deeper candidate is not parsed; a larger parsed value is not compared
-BUDGET = {"chars": 1024, "brackets": 16, "nodes": 2000, "depth": 60, "bits": 65536}
-BUDGET_LABEL = "c{chars}.b{brackets}.n{nodes}.d{depth}.i{bits}".format(**BUDGET)
+BUDGET = {"text": 131072, "chars": 1024, "brackets": 16, "nodes": 2000, "depth": 60, "bits": 65536}
+BUDGET_LABEL = "x{text}.c{chars}.b{brackets}.n{nodes}.d{depth}.i{bits}".format(**BUDGET)
 
 
 class OutsideBudget(Exception):
@@ -57,19 +61,12 @@ def _check_text(text: str) -> None:
         raise OutsideBudget
 
 
-def _check_value(value: Any) -> None:
+def value_in_budget(value: Any) -> bool:
     import sympy
 
-    if isinstance(value, str):
-        return
     if isinstance(value, sympy.MatrixBase):
-        if value.rows * value.cols > BUDGET["nodes"]:
-            raise OutsideBudget
-        for entry in value:
-            _check_value(entry)
-        return
-    if not (_math_sympy.tree_in_budget(value, BUDGET) and _math_sympy._limit_span_ok(value)):
-        raise OutsideBudget
+        return value.rows * value.cols <= BUDGET["nodes"] and all(value_in_budget(entry) for entry in value)
+    return _math_sympy.tree_in_budget(value, BUDGET) and _math_sympy._limit_span_ok(value)
 
 
 def _configs(kind: str) -> list[Any]:
@@ -84,6 +81,9 @@ def _extract(text: str, kind: str) -> list[Any]:
     each candidate checked against the budget before it is parsed and after."""
     from math_verify.parser import extract_match, get_extraction_regexes
 
+    if len(text) > BUDGET["text"]:
+        raise OutsideBudget
+
     patterns = sorted(((pattern, target, priority) for regexes, target in get_extraction_regexes(_configs(kind))
                        for pattern, priority in regexes), key=lambda p: p[2])
     extracted: list[Any] = []
@@ -97,7 +97,6 @@ def _extract(text: str, kind: str) -> list[Any]:
             if fallback:
                 fallbacks.append(fallback)
             if value is not None:
-                _check_value(value)
                 extracted.append(value)
                 break
         if extracted:
@@ -125,6 +124,8 @@ def _compare(gold: Any, target: Any) -> bool:
     from math_verify.grader import sympy_expr_eq
 
     if isinstance(gold, (sympy.Basic, sympy.MatrixBase)) and isinstance(target, (sympy.Basic, sympy.MatrixBase)):
+        if not (value_in_budget(gold) and value_in_budget(target)):
+            return bool(gold == target)
         return bool(sympy_expr_eq(gold, target, 6, 15, False, True))
     if isinstance(gold, str) and isinstance(target, str):
         gold, target = gold.strip(), target.strip()
