@@ -252,5 +252,5 @@ def test_cli_flags_choose_the_checker_and_the_sides(tmp_path):
     out = json.loads(run.stdout)[0]
     assert (out["score"], out["correct"], out["n"]) == (0.5, 1, 2)
     assert out["signature_fields"]["prediction"] == "answer" and out["signature_fields"]["flavour"] == "hendrycks"
-    bad = subprocess.run(cmd[:6] + ["--math-flavour", "qwen"] + cmd[6:], capture_output=True, text=True, timeout=120)
+    bad = subprocess.run(cmd[:6] + ["--math-flavour", "nope"] + cmd[6:], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "--math-flavour" in bad.stderr

@@ -66,7 +66,7 @@ def _integer_bits(value: Any) -> float:
     return 64.0  # a Float or another atom: its size does not grow under evaluation
 
 
-def tree_in_budget(expr: Any) -> bool:
+def tree_in_budget(expr: Any, budget: dict[str, int] = BUDGET) -> bool:
     """Walks the unevaluated expression (iteratively, no recursion): node count, depth, and a
     bound on the bits of every integer that evaluating it could produce."""
     import sympy
@@ -78,7 +78,7 @@ def tree_in_budget(expr: Any) -> bool:
         node, depth, done = stack.pop()
         if not done:
             nodes += 1
-            if nodes > BUDGET["nodes"] or depth > BUDGET["depth"]:
+            if nodes > budget["nodes"] or depth > budget["depth"]:
                 return False
             stack.append((node, depth, True))
             stack.extend((a, depth + 1, False) for a in getattr(node, "args", ()) if isinstance(a, sympy.Basic))
@@ -98,10 +98,10 @@ def tree_in_budget(expr: Any) -> bool:
                 n = 2.0 ** min(args[0], 64.0)
                 b = n * max(math.log2(n), 1.0)
         elif isinstance(node, (sympy.Sum, sympy.Product)):
-            b = sum(args) * BUDGET["terms"]  # its terms' spans are checked by _limit_span_ok
+            b = sum(args) * budget.get("terms", BUDGET["terms"])  # its terms' spans are checked by _limit_span_ok
         else:  # sums, products and functions: the operands' bits add up at most
             b = sum(args) + len(args)
-        if b > BUDGET["bits"]:
+        if b > budget["bits"]:
             return False
         bits[id(node)] = b
     return True

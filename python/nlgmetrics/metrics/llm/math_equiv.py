@@ -12,6 +12,13 @@ Flavours:
   antlr4-python3-runtime 4.11). The reference stops SymPy after 5 seconds of wall clock;
   here SymPy runs only inside a fixed work budget, named in the signature
   (:data:`nlgmetrics.metrics.llm._math_sympy.BUDGET`): a pair outside it is not equivalent.
+- ``math-verify``: the Open LLM Leaderboard's MATH-hard (lm-eval's ``leaderboard_math_hard``):
+  math-verify 0.9.0's ``verify(parse(solution, [LatexExtractionConfig()]), parse(generation))``.
+  Needs the ``[math]`` extra (math-verify, which does the extraction, parsing and comparison).
+  Its 5-second alarms are replaced by a fixed work budget, named in the signature
+  (:data:`nlgmetrics.metrics.llm._math_verify.BUDGET`): a candidate outside it is not parsed (the
+  reference's timed-out ``parse`` gives ``[]``), a value outside it is not compared (False).
+  An answer (``prediction="answer"`` / ``reference="answer"``) is parsed as ``$answer$``.
 
 What is compared (the task's ``process_results`` by default):
 
@@ -43,7 +50,7 @@ from . import _math_strings as strings
 from ..base import Metric, Score
 
 REFERENCE = "lm-eval-0.4.13"
-FLAVOURS = ("hendrycks", "minerva")
+FLAVOURS = ("hendrycks", "minerva", "math-verify")
 PREDICTION_KINDS = ("generation", "answer")
 REFERENCE_KINDS = ("auto", "solution", "answer")
 
@@ -85,8 +92,19 @@ class MathEquiv(Metric):
             from ._math_sympy import sympy_versions
 
             self._versions = sympy_versions()  # a missing extra is named when the metric is built
+        elif flavour == "math-verify":
+            from ._math_verify import versions
+
+            self._verify_versions = versions()
 
     def _signature_items(self) -> dict[str, Any]:
+        if self.flavour == "math-verify":
+            from ._math_verify import BUDGET_LABEL
+
+            v = self._verify_versions
+            return {"flavour": self.flavour, "prediction": self.prediction, "reference": self.reference,
+                    "ref": f"math-verify-{v['math_verify']}", "latex2sympy": v["latex2sympy"], "sympy": v["sympy"],
+                    "antlr": v["antlr"], "budget": BUDGET_LABEL}
         items: dict[str, Any] = {"flavour": self.flavour, "prediction": self.prediction, "reference": self.reference,
                                  "ref": REFERENCE}
         if self._versions is not None:
@@ -97,16 +115,26 @@ class MathEquiv(Metric):
 
     def _abbreviations(self) -> dict[str, str]:
         return {"flavour": "f", "prediction": "pred", "reference": "gold", "ref": "ref", "sympy": "sympy",
-                "antlr": "antlr", "budget": "budget"}
+                "antlr": "antlr", "budget": "budget", "latex2sympy": "l2s"}
 
-    def answer_of_prediction(self, text: str) -> str:
-        """The answer the task compares, taken out of a prediction (and normalised for minerva)."""
+    def answer_of_prediction(self, text: str) -> Any:
+        """The answer the task compares, taken out of a prediction (and normalised for minerva;
+        for math-verify the list of values its ``parse`` extracts)."""
+        if self.flavour == "math-verify":
+            from ._math_verify import parse
+
+            return parse(text if self.prediction == "generation" else f"${text}$", "target")
         if self.prediction == "generation":
             text = strings.dollar_answer(text) if self.flavour == "hendrycks" else strings.final_answer_text(text)
         return strings.normalize_final_answer(text) if self.flavour == "minerva" else text
 
-    def answer_of_reference(self, text: str, where: str = "reference") -> str:
-        """The gold answer of a reference (and normalised for minerva)."""
+    def answer_of_reference(self, text: str, where: str = "reference") -> Any:
+        """The gold answer of a reference (and normalised for minerva; parsed for math-verify)."""
+        if self.flavour == "math-verify":
+            from ._math_verify import parse
+
+            solution = self.reference == "solution" or (self.reference == "auto" and ("\\boxed" in text or "\\fbox" in text))
+            return parse(text if solution else f"${text}$", "gold")
         if self.reference == "solution" or (self.reference == "auto" and ("\\boxed" in text or "\\fbox" in text)):
             try:
                 text = strings.boxed_answer(text)
@@ -119,9 +147,13 @@ class MathEquiv(Metric):
         """Whether one prediction's answer is equivalent to one reference's."""
         return self._equivalent(self.answer_of_prediction(prediction), self.answer_of_reference(reference))
 
-    def _equivalent(self, a: str, b: str) -> bool:
+    def _equivalent(self, a: Any, b: Any) -> bool:
         if self.flavour == "hendrycks":
             return strings.hendrycks_is_equiv(a, b)
+        if self.flavour == "math-verify":
+            from ._math_verify import verify
+
+            return verify(b, a)  # gold first: math-verify's verify is not symmetric
         from ._math_sympy import minerva_is_equiv
 
         return minerva_is_equiv(a, b)
