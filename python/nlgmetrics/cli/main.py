@@ -60,7 +60,8 @@ COMMAND_HELP = {
     "squad": "SQuAD v1.1 / v2.0 exact match and F1, as the official evaluation scripts",
     "cmrc2018": "CMRC 2018 F1 / EM, as the official cmrc2018_evaluate.py",
     "retrieval": "trec_eval / pytrec_eval retrieval measures (nDCG@k, MAP, MRR, P@k, recall@k) of a TREC run",
-    "sql", "lm-eval": "text-to-SQL execution accuracy (Spider test-suite, BIRD) of a predictions file, run in the SQL sandbox",
+    "sql": "text-to-SQL execution accuracy (Spider test-suite, BIRD) of a predictions file, run in the SQL sandbox",
+    "lm-eval": "re-score an lm-evaluation-harness output folder from its samples files (its table, results and groups)",
 }
 
 
