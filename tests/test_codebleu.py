@@ -150,3 +150,29 @@ def test_a_missing_grammar_names_the_extra(monkeypatch):
             CodeBLEU().corpus_score(["x = 1"], ["x = 1"])
     finally:
         tree.parser_for.cache_clear()
+
+
+def test_cli_flags_reach_the_metric(tmp_path, capsys):
+    """``score -m codebleu`` with its flags gives the API's number for the same options."""
+    from nlgmetrics.cli import main
+
+    hyps = ["int add(int a, int b) { return a + b; }", "int sub(int x, int y) { int r = x - y; return r; }"]
+    refs = ["int add(int a, int b) { int s = a + b; return s; }", "int sub(int a, int b) { return a - b; }"]
+    (tmp_path / "hyp.txt").write_text("\n".join(hyps) + "\n", "utf-8")
+    (tmp_path / "ref.txt").write_text("\n".join(refs) + "\n", "utf-8")
+    rc = main(["score", "-m", "codebleu", "--codebleu-flavour", "codebleu-0.7", "--codebleu-language", "java",
+               "--codebleu-weights", "0.1,0.2,0.3,0.4", "-r", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt"), "-f", "json"])
+    assert rc == 0
+    out = json.loads(capsys.readouterr().out)
+    record = out[0] if isinstance(out, list) else out
+    expected = CodeBLEU("codebleu-0.7", language="java", weights="0.1,0.2,0.3,0.4").corpus_score(hyps, [[r] for r in refs])
+    assert record["score"] == expected.score
+    assert "java" in record["signature"] and "codebleu-0.7" in record["signature"]
+
+
+def test_cli_choices_are_the_metrics():
+    from nlgmetrics.cli import opts_codebleu
+    from nlgmetrics.metrics.programs import codebleu
+
+    assert opts_codebleu.FLAVOURS == codebleu.FLAVOURS
+    assert opts_codebleu.LANGUAGES == codebleu.LANGUAGES

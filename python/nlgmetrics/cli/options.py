@@ -75,6 +75,7 @@ MODULES: dict[str, tuple[str, str]] = {
     "opts_lm_eval_qa": ("lm_eval_xquad lm_eval_qasper", "--xquad-flavour"),
     "opts_math": ("math_equiv", "--math-flavour --math-prediction --math-reference"),
     "opts_ifeval": ("ifeval", "--ifeval-score"),
+    "opts_codebleu": ("codebleu", "--codebleu-flavour --codebleu-language --codebleu-weights"),
     "opts_fragments_ragas": ("extractive_fragments ragas_string", "--fragments-flavour --fragments-case-sensitive --fragments-keep-braces --ragas-flavour --ragas-distance --ragas-rouge-type --ragas-rouge-mode"),
 }
 
