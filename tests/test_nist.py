@@ -230,3 +230,28 @@ def test_a_sentence_score_error_names_the_segment(flavour, predictions, referenc
     if flavour == "nltk":
         lenient = nm.NIST(flavour="nltk", zero_division="zero").sentence_scores(predictions, references)
         assert lenient[2] == (0.0 if "references" in why else lenient[2]) and lenient[2] >= 0.0
+
+
+def test_corpus_table_equals_fitted_table_and_nltk_on_tiny_vocabularies():
+    """The corpus weights (numbered breadth first) against the fitted table (the trie) and
+    nltk's corpus_nist, on corpora dense in repeats and in the token "0" (mteval's quirk)."""
+    import random
+
+    from nltk.translate.nist_score import corpus_nist
+
+    rng = random.Random(5)
+    for _ in range(30):
+        vocab = [str(i) for i in range(rng.choice([2, 3, 10, 50]))] + ["0"]
+        n_refs = rng.randint(1, 3)
+
+        def sent():
+            return " ".join(rng.choice(vocab) for _ in range(rng.randint(1, 12)))
+
+        hyps = [sent() for _ in range(rng.randint(1, 60))]
+        refs = [[sent() for _ in range(n_refs)] for _ in hyps]
+        want = corpus_nist([[r.split() for r in rs] for rs in refs], [h.split() for h in hyps], n=5)
+        assert nm.NIST("nltk", n_threads=1).corpus_score(hyps, refs).score == want
+        for flavour in ("mteval", "nltk"):
+            fitted = nm.NIST(flavour)
+            fitted.fit(refs)
+            assert nm.NIST(flavour).corpus_score(hyps, refs).score == fitted.corpus_score(hyps, refs).score

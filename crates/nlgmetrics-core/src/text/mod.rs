@@ -18,6 +18,7 @@ pub mod ter;
 pub mod meteor;
 pub mod edit;
 pub mod nist;
+mod nist_grams;
 pub mod per;
 pub mod parent;
 pub mod py_word;

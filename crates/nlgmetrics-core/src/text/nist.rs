@@ -403,15 +403,51 @@ impl Weights<'_> {
 
 /// Present n-grams of one order in first-occurrence order with their counts (Python
 /// `Counter` order), and the number of all n-grams of that order.
-fn ordered_nodes(nodes: &[Option<u32>], pos: &mut FxHashMap<u32, usize>, out: &mut Vec<(u32, u32)>) {
+fn ordered_nodes(nodes: &[Option<u32>], pos: &mut FxHashMap<u32, usize>, out: &mut Vec<(u32, u32, u32)>) {
     pos.clear();
     out.clear();
-    for &g in nodes.iter().flatten() {
+    for (s, g) in nodes.iter().enumerate() {
+        let Some(g) = *g else { continue };
         match pos.get(&g) {
             Some(&k) => out[k].1 += 1,
             None => {
                 pos.insert(g, out.len());
-                out.push((g, 1));
+                out.push((g, 1, s as u32));
+            }
+        }
+    }
+}
+
+/// The weight of the hypothesis n-gram of order `n + 1` at position `s` (node `g`).
+enum HypWeights<'a> {
+    /// From the trie's counts.
+    Trie(Weights<'a>),
+    /// From the breadth-first numbering's counts of the hypothesis at flat position `at`.
+    Numbered { flavour: Flavour, refs: &'a [Vec<u32>], toks: &'a [u32], at: usize, total_words: u64, zero_tok: u32 },
+}
+
+impl HypWeights<'_> {
+    #[inline]
+    fn get(&self, n: usize, s: usize, g: u32) -> Option<f64> {
+        match self {
+            HypWeights::Trie(w) => w.get(g),
+            HypWeights::Numbered { flavour, refs, toks, at, total_words, zero_tok } => {
+                let p = at + s;
+                let c = u64::from(refs[n][p]);
+                if c == 0 {
+                    return None;
+                }
+                // the prefix of a unigram, and (mteval) of a bigram after the token "0"
+                // (Perl's "0" is false): every reference word
+                let prefix = if n == 0 || (*flavour == Flavour::Mteval && n == 1 && toks[p] == *zero_tok) {
+                    *total_words
+                } else {
+                    match refs[n - 1][p] {
+                        0 => *total_words,
+                        pc => u64::from(pc),
+                    }
+                };
+                Some(weight(*flavour, c, prefix))
             }
         }
     }
@@ -422,13 +458,13 @@ struct RowScratch {
     hyp: Vec<Vec<Option<u32>>>,
     refs: Vec<Vec<Vec<Option<u32>>>>,
     pos: FxHashMap<u32, usize>,
-    grams: Vec<(u32, u32)>,
+    grams: Vec<(u32, u32, u32)>,
     info: Vec<f64>,
     rc: FxHashMap<u32, u32>,
     one: FxHashMap<u32, u32>,
 }
 
-fn mteval_row(hyp_len: usize, ref_lens: &[usize], w: &Weights<'_>, n_max: usize, sc: &mut RowScratch, out_c: &mut [u64], out_s: &mut [f64]) {
+fn mteval_row(hyp_len: usize, ref_lens: &[usize], w: &HypWeights<'_>, n_max: usize, sc: &mut RowScratch, out_c: &mut [u64], out_s: &mut [f64]) {
     let nr = ref_lens.len();
     for n in 0..n_max {
         out_c[n] = hyp_len.saturating_sub(n) as u64;
@@ -446,10 +482,10 @@ fn mteval_row(hyp_len: usize, ref_lens: &[usize], w: &Weights<'_>, n_max: usize,
             }
         }
         ordered_nodes(&sc.hyp[n], &mut sc.pos, &mut sc.grams);
-        for &(g, c) in &sc.grams {
+        for &(g, c, at) in &sc.grams {
             if let Some(&r) = sc.rc.get(&g) {
                 // an n-gram missing from a fixed table weighs 0 (Perl's undefined value)
-                out_s[n] += w.get(g).unwrap_or(0.0) * c.min(r) as f64;
+                out_s[n] += w.get(n, at as usize, g).unwrap_or(0.0) * c.min(r) as f64;
             }
         }
     }
@@ -457,14 +493,14 @@ fn mteval_row(hyp_len: usize, ref_lens: &[usize], w: &Weights<'_>, n_max: usize,
     out_c[n_max + 1] = nr as u64;
 }
 
-fn nltk_row(hyp_len: usize, ref_lens: &[usize], w: &Weights<'_>, n_max: usize, sc: &mut RowScratch, out_c: &mut [u64], out_s: &mut [f64]) {
+fn nltk_row(hyp_len: usize, ref_lens: &[usize], w: &HypWeights<'_>, n_max: usize, sc: &mut RowScratch, out_c: &mut [u64], out_s: &mut [f64]) {
     let (mut l_ref, mut l_sys) = (0u64, 0u64);
     for i in 1..=n_max {
         ordered_nodes(&sc.hyp[i - 1], &mut sc.pos, &mut sc.grams);
         let denominator = hyp_len.saturating_sub(i - 1) as u64;
         // weighed once per hypothesis n-gram, not once per reference
         sc.info.clear();
-        sc.info.extend(sc.grams.iter().map(|&(g, _)| w.get(g).unwrap_or(0.0)));
+        sc.info.extend(sc.grams.iter().map(|&(g, _, at)| w.get(i - 1, at as usize, g).unwrap_or(0.0)));
         // (precision, numerator, denominator, ref_len): max by tuple order, first max kept
         let mut best: Option<(f64, f64, u64, u64)> = None;
         for (r, &rl) in sc.refs.iter().zip(ref_lens) {
@@ -474,7 +510,7 @@ fn nltk_row(hyp_len: usize, ref_lens: &[usize], w: &Weights<'_>, n_max: usize, s
             }
             // Python's sum() of floats, in the hypothesis n-grams' first-occurrence order
             let mut numerator = 0.0f64;
-            for (&(g, c), &info) in sc.grams.iter().zip(&sc.info) {
+            for (&(g, c, _), &info) in sc.grams.iter().zip(&sc.info) {
                 if let Some(&k) = sc.rc.get(&g) {
                     numerator += info * c.min(k) as f64;
                 }
@@ -497,6 +533,54 @@ fn nltk_row(hyp_len: usize, ref_lens: &[usize], w: &Weights<'_>, n_max: usize, s
     }
     out_c[n_max] = l_ref;
     out_c[n_max + 1] = l_sys;
+}
+
+/// The batch's n-grams numbered breadth first (`nist_grams`), references then
+/// hypotheses laid end to end, and where each sequence starts.
+struct BatchGrams {
+    grams: crate::text::nist_grams::Numbered,
+    toks: Vec<u32>,
+    ref_end: usize,
+    ref_at: Vec<usize>,
+    hyp_at: Vec<usize>,
+    /// Index in `ref_at` of each segment's first reference.
+    seg_refs: Vec<usize>,
+}
+
+impl BatchGrams {
+    fn new(refs: &[Vec<Vec<u32>>], hyps: &[Vec<u32>], n_max: usize) -> Self {
+        let flat_refs: Vec<&Vec<u32>> = refs.iter().flatten().collect();
+        let mut seg_refs = Vec::with_capacity(refs.len());
+        let mut at = 0;
+        for rs in refs {
+            seg_refs.push(at);
+            at += rs.len();
+        }
+        let positions = flat_refs.iter().map(|r| r.len()).sum::<usize>() + hyps.iter().map(|h| h.len()).sum::<usize>();
+        let (mut toks, mut rem) = (Vec::with_capacity(positions), Vec::with_capacity(positions));
+        fn lay(seq: &[u32], toks: &mut Vec<u32>, rem: &mut Vec<u8>) -> usize {
+            let at = toks.len();
+            toks.extend_from_slice(seq);
+            rem.extend((0..seq.len()).map(|i| (seq.len() - i).min(255) as u8));
+            at
+        }
+        let ref_at: Vec<usize> = flat_refs.iter().map(|r| lay(r, &mut toks, &mut rem)).collect();
+        let ref_end = toks.len();
+        let hyp_at: Vec<usize> = hyps.iter().map(|h| lay(h, &mut toks, &mut rem)).collect();
+        let grams = crate::text::nist_grams::number(&toks, &rem, ref_end, n_max);
+        BatchGrams { grams, toks, ref_end, ref_at, hyp_at, seg_refs }
+    }
+
+    /// [`Forest::walk`]'s output for the sequence at flat position `at`; with
+    /// `present_only`, `None` for n-grams that no reference holds.
+    fn fill(&self, at: usize, len: usize, n_max: usize, present_only: bool, out: &mut Vec<Vec<Option<u32>>>) {
+        out.resize_with(n_max, Vec::new);
+        for (k, v) in out.iter_mut().enumerate() {
+            v.clear();
+            let (ids, refs) = (&self.grams.ids[k], &self.grams.refs[k]);
+            v.extend((at..at + len.saturating_sub(k)).map(|p| (!present_only || refs[p] > 0).then(|| ids[p])));
+        }
+    }
 }
 
 /// Which information weights the statistics use.
@@ -547,10 +631,11 @@ pub fn batch_stats<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
         let mut nodes = forest.add_all(&flat_refs, n_max, by, n_threads).into_iter();
         ref_ids.iter().map(|rs| nodes.by_ref().take(rs.len()).collect()).collect()
     };
-    let (shared, ref_nodes): (Option<(Forest, u64)>, Vec<Vec<Vec<u32>>>) = match weighting {
+    let positions = flat_refs.iter().map(|r| r.len()).sum::<usize>() + hyp_ids.iter().map(|h| h.len()).sum::<usize>();
+    let (shared, ref_nodes): (Option<(Forest, u64)>, Vec<Vec<Vec<u32>>>) = match &weighting {
         Weighting::Table(t) => {
             let mut forest = Forest::new(shards);
-            for (k, &c) in &t.counts {
+            for (k, &c) in t.counts.iter() {
                 let ids: Vec<u32> = k.split(' ').filter(|x| !x.is_empty()).map(|x| it.id(x)).collect();
                 forest.add_path(&ids, c);
             }
@@ -558,11 +643,12 @@ pub fn batch_stats<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
             let nodes = record(&mut forest, 0);
             (Some((forest, t.total_words)), nodes)
         }
+        // flat positions are numbered as u32: past that, the trie (never in practice)
+        Weighting::Batch if positions < u32::MAX as usize => (None, Vec::new()),
         Weighting::Batch => {
             let mut forest = Forest::new(shards);
-            let positions: usize = flat_refs.iter().map(|r| r.len()).sum();
             for t in forest.shards.iter_mut() {
-                t.node.reserve(positions * n_max / 2 / shards.max(1));
+                t.node.reserve(positions * n_max / 4 / shards.max(1));
             }
             let total = flat_refs.iter().map(|r| r.len() as u64).sum();
             let nodes = record(&mut forest, 1);
@@ -570,9 +656,28 @@ pub fn batch_stats<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
         }
         Weighting::OwnReferences => (None, Vec::new()),
     };
+    let batch = (matches!(weighting, Weighting::Batch) && shared.is_none()).then(|| BatchGrams::new(&ref_ids, &hyp_ids, n_max));
     let (wc, ws) = cfg.width();
     let rows = map_rows(hyps.len(), 1, n_threads, RowScratch::default, |sc, i, row: &mut [Option<(Vec<u64>, Vec<f64>)>]| {
         let (mut c, mut s) = (vec![0u64; wc], vec![0f64; ws]);
+        if let Some(b) = &batch {
+            let hyp_len = hyp_ids[i].len();
+            b.fill(b.hyp_at[i], hyp_len, n_max, true, &mut sc.hyp);
+            let nr = ref_ids[i].len();
+            sc.refs.resize_with(sc.refs.len().max(nr), Vec::new);
+            let lens: Vec<usize> = ref_ids[i].iter().map(|r| r.len()).collect();
+            for (k, &len) in lens.iter().enumerate() {
+                b.fill(b.ref_at[b.seg_refs[i] + k], len, n_max, false, &mut sc.refs[k]);
+            }
+            let g = &b.grams;
+            let w = HypWeights::Numbered { flavour: cfg.flavour, refs: &g.refs, toks: &b.toks, at: b.hyp_at[i], total_words: b.ref_end as u64, zero_tok };
+            match cfg.flavour {
+                Flavour::Mteval => mteval_row(hyp_len, &lens, &w, n_max, sc, &mut c, &mut s),
+                Flavour::Nltk => nltk_row(hyp_len, &lens, &w, n_max, sc, &mut c, &mut s),
+            }
+            row[0] = Some((c, s));
+            return Ok(());
+        }
         let own;
         let (trie, total) = match &shared {
             Some((t, total)) => (t, *total),
@@ -588,7 +693,7 @@ pub fn batch_stats<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
             }
         };
         let zero = trie.unigram(zero_tok);
-        let w = Weights { flavour: cfg.flavour, trie, total_words: total, zero };
+        let w = HypWeights::Trie(Weights { flavour: cfg.flavour, trie, total_words: total, zero });
         trie.walk(&hyp_ids[i], n_max, &mut sc.hyp);
         let nr = ref_ids[i].len();
         sc.refs.resize_with(sc.refs.len().max(nr), Vec::new);
