@@ -117,14 +117,9 @@ def _same_count(path: str, n: int, items: list[Item], gold_path: str, what: str)
 
 
 def _read_bird_json(path: str, text: str, items: list[Item], gold_path: str) -> None:
-    import json
+    from ..io.text import parse_json
 
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise _data_error(f"{path}:{e.lineno}: not JSON ({e.msg})") from None
-    except RecursionError:
-        raise _data_error(f"{path}: not JSON (nested too deeply)") from None
+    data = parse_json(text, path)
     if not isinstance(data, dict):
         raise _data_error(f"{path}: expected BIRD's object {{\"0\": \"SQL\\t----- bird -----\\tdb_id\", ...}}")
     _same_count(path, len(data), items, gold_path, "predictions")
@@ -158,14 +153,9 @@ def database_paths(db_root: str, items: list[Item], gold_path: str) -> list[str]
 
 
 def read_difficulties(path: str, n: int) -> list[str]:
-    import json
+    from ..io.text import parse_json, read_lines
 
-    from ..io.text import read_lines
-
-    try:
-        data = json.loads("\n".join(read_lines(path)))
-    except (json.JSONDecodeError, RecursionError) as e:
-        raise _data_error(f"{path}: not JSON ({getattr(e, 'msg', 'nested too deeply')})") from None
+    data = parse_json("\n".join(read_lines(path)), path)
     if not isinstance(data, list) or not all(isinstance(d, dict) for d in data):
         raise _data_error(f"{path}: expected BIRD's dev json, a list of objects with 'difficulty'")
     if len(data) != n:

@@ -111,22 +111,25 @@ def read_lines(path: str, stdin: BinaryIO | None = None) -> list[str]:
     return split_lines(_decode(data, name))
 
 
+def parse_json(text: str, where: str, *, line: int | None = None) -> object:
+    """``json.loads(text)``, or an :class:`InvalidInputError` naming ``where`` and the line:
+    ``line`` when the text is one line of a file, else the decoder's own line; a document
+    nested too deeply or holding a lone surrogate is named the same way."""
+    import json
+
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InvalidInputError(f"{where}:{e.lineno if line is None else line}: not JSON ({e.msg})") from None
+    except RecursionError:
+        raise InvalidInputError(f"{where}{'' if line is None else f':{line}'}: not JSON (nested too deeply)") from None
+    check_record(text, value, where if line is None else f"{where}:{line}")
+    return value
+
+
 def read_jsonl_records(path: str) -> list[tuple[int, object]]:
     """``(line number, record)`` for every non-blank line of a JSON-lines file, read as
     :func:`read_lines` reads text (strict UTF-8, ``.gz``); a line that is not JSON, is nested
     too deeply or holds a lone surrogate is an error naming the file and line."""
-    import json
-
-    records = []
-    for lineno, line in enumerate(read_lines(str(path)), 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise InvalidInputError(f"{path}:{lineno}: not JSON ({e.msg})") from None
-        except RecursionError:
-            raise InvalidInputError(f"{path}:{lineno}: not JSON (nested too deeply)") from None
-        check_record(line, record, f"{path}:{lineno}")
-        records.append((lineno, record))
-    return records
+    return [(lineno, parse_json(line, str(path), line=lineno))
+            for lineno, line in enumerate(read_lines(str(path)), 1) if line.strip()]

@@ -23,7 +23,6 @@ No formatting here: :mod:`nlgmetrics.cli.lm_eval_cmd` prints lm-eval's table.
 """
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidInputError, InvalidOptionError
+from ..io.text import parse_json
 
 REFERENCE = "lm-eval-0.4.13"
 _MC_SCORES = ("acc", "acc_norm", "acc_bytes", "acc_mutual_info")
@@ -65,12 +65,7 @@ def _load_json(path: Path) -> dict:
         raise InvalidInputError(f"{path}: not UTF-8 ({e.reason} at byte {e.start})") from None
     except OSError as e:
         raise InvalidInputError(f"{path}: cannot read ({e.strerror})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InvalidInputError(f"{path}:{e.lineno}: not JSON ({e.msg})") from None
-    except RecursionError:
-        raise InvalidInputError(f"{path}: not JSON (nested too deeply)") from None
+    data = parse_json(text, str(path))
     if not isinstance(data, dict):
         raise InvalidInputError(f"{path}: expected lm-eval's results object")
     for key in ("results", "configs"):
