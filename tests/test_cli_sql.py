@@ -80,22 +80,78 @@ def test_spider_lines_table_and_numbers(root, capsys):
     gold, pred = _write(root)
     code, out, err = _run(capsys, ["--gold", gold, "--pred", pred, "--db", str(root / "db"), *LIMIT])
     assert code == 0, err
+    # evaluation.py's print_scores for etype exec: levels from eval_hardness (the first gold
+    # query is medium, two SELECT columns; the rest easy), an empty level shows 0.000
     assert out.splitlines() == [
-        f"{'':20} {'all':20}",
-        f"{'count':20} {4:<20d}",
+        f"{'':20} {'easy':20} {'medium':20} {'hard':20} {'extra':20} {'all':20}",
+        f"{'count':20} {3:<20d} {1:<20d} {0:<20d} {0:<20d} {4:<20d}",
         "=====================   EXECUTION ACCURACY     =====================",
-        f"{'execution':20} {0.5:<20.3f}",
+        f"{'execution':20} {1 / 3:<20.3f} {1.0:<20.3f} {0.0:<20.3f} {0.0:<20.3f} {0.5:<20.3f}",
         "refused by the sandbox: 1 (items 3)",
     ]
+    assert out.splitlines()[3] == "execution            0.333                1.000                0.000                0.000                0.500               "
     doc = _json(capsys, ["--gold", gold, "--pred", pred, "--db", str(root / "db"), *LIMIT, "--per-item"])
     assert (doc["execution_accuracy"], doc["count"], doc["correct"]) == (0.5, 4, 2)
+    assert doc["levels"] == {"easy": {"count": 3, "accuracy": 1 / 3}, "medium": {"count": 1, "accuracy": 1.0},
+                             "hard": {"count": 0, "accuracy": None}, "extra": {"count": 0, "accuracy": None},
+                             "unparsed": {"count": 0, "accuracy": None}, "all": {"count": 4, "accuracy": 0.5}}
+    assert doc["unparsed"] == {"count": 0, "items": []}
     assert [i["correct"] for i in doc["items"]] == [True, False, False, True]
+    assert [i["hardness"] for i in doc["items"]] == ["medium", "easy", "easy", "easy"]
     assert doc["refused"] == {"count": 1, "items": [{"item": 3, "where": f"{pred}:3", "reason": "denied: multiple statements"}]}
     assert doc["signature"].startswith("flavour:spider-test-suite|distinct:remove|budget:10000000|")
     # the library's own number on the same queries
     metric = nlgmetrics.load("execution_accuracy", max_instructions=10**7)
     dbs = [str(root / "db" / db / f"{db}.sqlite") for _, db in GOLD]
     assert metric.corpus_score(PRED, [q for q, _ in GOLD], dbs).score == doc["execution_accuracy"]
+
+
+def test_spider_hard_and_extra_columns(root, capsys):
+    """Levels as test-suite-sql-eval's eval_hardness gives them (checked there): where + or +
+    like is hard; a nested query with ORDER BY is extra."""
+    gold, pred = _write(root, [("SELECT name FROM singer WHERE age > 30 OR country LIKE 'F%'", "singer"),
+                               ("SELECT name FROM singer WHERE age > (SELECT avg(age) FROM singer) ORDER BY age", "singer"),
+                               ("SELECT name FROM singer", "singer")],
+                        ["SELECT name FROM singer WHERE age > 30", "SELECT name FROM singer WHERE age > 40 ORDER BY age", "SELECT name FROM singer"])
+    code, out, err = _run(capsys, ["--gold", gold, "--pred", pred, "--db", str(root / "db"), *LIMIT])
+    assert code == 0, err
+    assert out.splitlines()[1:] == [
+        f"{'count':20} {1:<20d} {0:<20d} {1:<20d} {1:<20d} {3:<20d}",
+        "=====================   EXECUTION ACCURACY     =====================",
+        f"{'execution':20} {1.0:<20.3f} {0.0:<20.3f} {0.0:<20.3f} {1.0:<20.3f} {2 / 3:<20.3f}",
+    ]
+    levels = _json(capsys, ["--gold", gold, "--pred", pred, "--db", str(root / "db"), *LIMIT])["levels"]
+    assert levels["hard"] == {"count": 1, "accuracy": 0.0} and levels["extra"] == {"count": 1, "accuracy": 1.0}
+
+
+def test_spider_gold_the_parser_cannot_read_is_an_unparsed_level_named_by_line(root, capsys):
+    """evaluation.py stops on such a gold query; here it is counted in its own column (shown
+    only then), named by file and line, and still part of all."""
+    gold, pred = _write(root, [("SELECT name FROM singer", "singer"), ("SELECT count(*) FROM singer WHERE age <> 1", "singer")],
+                        ["SELECT name FROM singer", "SELECT count(*) FROM singer WHERE age != 1"])
+    code, out, err = _run(capsys, ["--gold", gold, "--pred", pred, "--db", str(root / "db"), *LIMIT])
+    assert code == 0, err
+    assert out.splitlines() == [
+        f"{'':20} {'easy':20} {'medium':20} {'hard':20} {'extra':20} {'unparsed':20} {'all':20}",
+        f"{'count':20} {1:<20d} {0:<20d} {0:<20d} {0:<20d} {1:<20d} {2:<20d}",
+        "=====================   EXECUTION ACCURACY     =====================",
+        f"{'execution':20} {1.0:<20.3f} {0.0:<20.3f} {0.0:<20.3f} {0.0:<20.3f} {1.0:<20.3f} {1.0:<20.3f}",
+        f"gold queries the Spider parser cannot read (level unparsed): 1 ({gold}:2)",
+    ]
+    doc = _json(capsys, ["--gold", gold, "--pred", pred, "--db", str(root / "db"), *LIMIT, "--per-item"])
+    assert doc["unparsed"] == {"count": 1, "items": [{"item": 2, "where": f"{gold}:2"}]}
+    assert doc["levels"]["unparsed"] == {"count": 1, "accuracy": 1.0}
+    assert [i["hardness"] for i in doc["items"]] == ["easy", "unparsed"]
+
+
+def test_spider_levels_need_nltk(root, capsys, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "nltk", None)
+    gold, pred = _write(root)
+    code, out, err = _run(capsys, ["--gold", gold, "--pred", pred, "--db", str(root / "db"), *LIMIT])
+    assert (code, out) == (2, "") and "nlgmetrics[nltk]" in err and err.count("\n") == 1
+    assert _json(capsys, ["--flavour", "bird", "--gold", gold, "--pred", pred, "--db", str(root / "db"), *LIMIT])["count"] == 4
 
 
 def test_spider_runs_every_database_of_the_test_suite(root, capsys):

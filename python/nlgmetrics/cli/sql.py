@@ -34,6 +34,8 @@ HELP = "text-to-SQL execution accuracy (Spider test-suite, BIRD) of a prediction
 
 BIRD_SEPARATOR = "\t----- bird -----\t"
 BIRD_LEVELS = ("simple", "moderate", "challenging")
+SPIDER_LEVELS = ("easy", "medium", "hard", "extra")  # evaluation.py's levels (sql_hardness.LEVELS)
+UNPARSED = "unparsed"  # a gold query the Spider parser cannot read (evaluation.py stops on it)
 REFUSED = ("denied", "limit", "timeout", "crash")  # sandbox verdicts (execution_accuracy.QueryResult.status)
 
 
@@ -183,6 +185,8 @@ def run(args: argparse.Namespace, out, err) -> int:
     read_predictions(args.pred, items, args.gold, placeholder=args.flavour == "spider-test-suite")
     paths = database_paths(args.db, items, args.gold)
     difficulties = read_difficulties(args.diff_json, len(items)) if args.diff_json is not None else None
+    if args.flavour == "spider-test-suite":
+        difficulties = spider_hardness(items, paths)
 
     from ..metrics.programs.execution_accuracy import ExecutionAccuracy, QueryResult
 
@@ -197,6 +201,8 @@ def run(args: argparse.Namespace, out, err) -> int:
         results[i] = r
     levels = _levels(args.flavour, results, difficulties)
     refused = [{"item": i + 1, "where": items[i].pred_where, "reason": r.prediction} for i, r in enumerate(results) if r.status in REFUSED]
+    unparsed = [{"item": i + 1, "where": f"{args.gold}:{item.gold_line}"} for i, item in enumerate(items)
+                if difficulties is not None and difficulties[i] == UNPARSED]
     if args.format == "json":
         from .jsonout import json_text
 
@@ -204,8 +210,10 @@ def run(args: argparse.Namespace, out, err) -> int:
                                "correct": sum(r.correct for r in results),
                                "levels": {name: {"count": n, "accuracy": acc} for name, n, acc in levels},
                                "refused": {"count": len(refused), "items": refused}}
+        if args.flavour == "spider-test-suite":
+            doc["unparsed"] = {"count": len(unparsed), "items": unparsed}
         if args.per_item:
-            doc["items"] = [_verdict(i, item, r, difficulties) for i, (item, r) in enumerate(zip(items, results))]
+            doc["items"] = [_verdict(i, item, r, difficulties, "difficulty" if args.flavour == "bird" else "hardness") for i, (item, r) in enumerate(zip(items, results))]
         doc["signature"] = metric.signature().format()
         out.write(json_text(doc, indent=2) + "\n")
         return 0
@@ -213,25 +221,47 @@ def run(args: argparse.Namespace, out, err) -> int:
     if args.per_item:
         lines.extend(f"{i + 1}\t{int(r.correct)}\t{item.db_id}\t{r.prediction}" for i, (item, r) in enumerate(zip(items, results)))
     lines.extend(_bird_table(levels) if args.flavour == "bird" else _spider_table(levels))
+    if unparsed:
+        lines.append(f"gold queries the Spider parser cannot read (level {UNPARSED}): {len(unparsed)} ({', '.join(u['where'] for u in unparsed)})")
     if refused:
         lines.append(f"refused by the sandbox: {len(refused)} (items {', '.join(str(r['item']) for r in refused)})")
     out.write("\n".join(lines) + "\n")
     return 0
 
 
-def _verdict(i: int, item: Item, r: Any, difficulties: list[str] | None) -> dict[str, Any]:
+def spider_hardness(items: list[Item], paths: list[str]) -> list[str]:
+    """Each gold query's Spider hardness (test-suite-sql-eval's ``eval_hardness``) over its
+    database's schema; ``unparsed`` where the Spider parser cannot read the query (the
+    reference stops there; here it is counted apart and named, and ``all`` still holds it)."""
+    from ..metrics.programs.sql_hardness import SqlParseError, hardness, read_schema
+
+    schemas: dict[str, dict] = {}
+    levels = []
+    for item, path in zip(items, paths):
+        schema = schemas.get(path)
+        if schema is None:
+            schema = schemas[path] = read_schema(path)
+        try:
+            levels.append(hardness(item.gold, schema))
+        except SqlParseError:
+            levels.append(UNPARSED)
+    return levels
+
+
+def _verdict(i: int, item: Item, r: Any, difficulties: list[str] | None, key: str) -> dict[str, Any]:
     v: dict[str, Any] = {"item": i + 1, "gold_line": item.gold_line, "db_id": item.db_id, "correct": r.correct,
                          "prediction": r.prediction, "gold": r.gold}
     if difficulties is not None:
-        v["difficulty"] = difficulties[i]
+        v[key] = difficulties[i]
     return v
 
 
 def _levels(flavour: str, results: list, difficulties: list[str] | None) -> list[tuple[str, int, float | None]]:
     """(level, count, accuracy as a fraction; None where the level is empty), the overall last."""
     out: list[tuple[str, int, float | None]] = []
-    if flavour == "bird" and difficulties is not None:
-        for level in BIRD_LEVELS:
+    if difficulties is not None:
+        names = BIRD_LEVELS if flavour == "bird" else (*SPIDER_LEVELS, UNPARSED)
+        for level in names:
             hits = [r.correct for r, d in zip(results, difficulties) if d == level]
             out.append((level, len(hits), sum(hits) / len(hits) if hits else None))
     n = len(results)
@@ -240,8 +270,10 @@ def _levels(flavour: str, results: list, difficulties: list[str] | None) -> list
 
 
 def _spider_table(levels: list) -> list[str]:
-    """evaluation.py's print_scores for etype exec (one session: no turn rows)."""
-    names, counts, accs = zip(*levels)
+    """evaluation.py's print_scores for etype exec (one session: no turn rows); an empty
+    level shows 0.000 as there. The unparsed column only when a gold query is unparsed."""
+    levels = [lv for lv in levels if lv[0] != UNPARSED or lv[1]]
+    names, counts, accs = zip(*((name, n, 0.0 if acc is None else acc) for name, n, acc in levels))
     row = lambda name, values, fmt: ("{:20} " + " ".join([fmt] * len(values))).format(name, *values)  # noqa: E731
     return [row("", names, "{:20}"), row("count", counts, "{:<20d}"),
             "=====================   EXECUTION ACCURACY     =====================",
