@@ -15,7 +15,9 @@ Files:
 
 With ``spider-test-suite``, as test-suite-sql-eval's ``evaluation.py``, the word ``value`` in
 a line-file prediction becomes ``1`` (its placeholder for values a model did not predict). Prints the reference's
-table: test-suite's ``count`` / ``EXECUTION ACCURACY`` rows (the ``all`` column), BIRD's
+table: test-suite's ``count`` / ``EXECUTION ACCURACY`` rows (columns easy / medium / hard /
+extra / all, the gold queries' levels by its ``eval_hardness``: metrics.programs.sql_hardness;
+``unparsed`` too when its parser cannot read a gold query), BIRD's
 ``simple / moderate / challenging / total`` rows (the levels from ``--diff-json``'s
 ``difficulty`` fields, else ``total`` alone). Queries the sandbox refused or stopped are
 counted and named after the table. ``-f json`` gives the scores, the refusals, the
