@@ -396,3 +396,24 @@ def test_sigint_during_a_query_exits_130_and_leaves_no_worker(root):
     assert (proc.returncode, out, err) == (130, "", "nlgmetrics: interrupted\n")
     for pid in workers:
         assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+def test_spider_table_equals_evaluation_py_on_its_examples(tmp_path, capsys):
+    """test-suite-sql-eval's evaluation_examples (gold.txt, predict.txt: 322 Spider / SParC dev
+    queries as one session) over empty databases of their schemas: the table evaluation.py
+    printed (tests/goldens/sql_hardness, scripts/goldens/sql_hardness_goldens.py), line for line."""
+    pytest.importorskip("nltk")
+    goldens = json.loads((Path(__file__).parent / "goldens" / "sql_hardness" / "cases.json").read_text())
+    cli = goldens["cli"]
+    for db in {line.split("\t")[1] for line in cli["gold"]}:
+        (tmp_path / "db" / db).mkdir(parents=True)
+        conn = sqlite3.connect(tmp_path / "db" / db / f"{db}.sqlite")
+        for table, columns in goldens["schemas"][db].items():
+            conn.execute(f'CREATE TABLE "{table}" ({", ".join(chr(34) + c + chr(34) for c in columns)})')
+        conn.commit()
+        conn.close()
+    (tmp_path / "gold.txt").write_text("\n".join(cli["gold"]) + "\n", encoding="utf-8")
+    (tmp_path / "predict.txt").write_text("\n".join(cli["predict"]) + "\n", encoding="utf-8")
+    code, out, err = _run(capsys, ["--gold", str(tmp_path / "gold.txt"), "--pred", str(tmp_path / "predict.txt"), "--db", str(tmp_path / "db")])
+    assert code == 0, err
+    assert out.splitlines() == cli["table"]

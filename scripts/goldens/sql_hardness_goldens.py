@@ -97,6 +97,22 @@ def mutations(query: str, schema: dict, rng: random.Random) -> list[str]:
     return out
 
 
+def reference_table(ref: Path, work: Path, nltk_data: str) -> dict:
+    """``evaluation.py --etype exec``'s table on its gold.txt and predict.txt as one session
+    (blank lines dropped), over the empty databases: what ``nlgmetrics sql`` must print."""
+    import subprocess
+
+    lines = {}
+    for name in ("gold.txt", "predict.txt"):
+        lines[name] = [x for x in (ref / "evaluation_examples" / name).read_text().splitlines() if x.strip()]
+        (work / name).write_text("\n".join(lines[name]) + "\n")
+    done = subprocess.run([sys.executable, "evaluation.py", "--gold", str(work / "gold.txt"), "--pred", str(work / "predict.txt"),
+                           "--db", str(work / "db"), "--etype", "exec"], cwd=ref, capture_output=True, text=True,
+                          env={**os.environ, "NLTK_DATA": nltk_data}, check=True)
+    table = [x for x in done.stdout.splitlines() if not x.startswith("Evaluating")]
+    return {"gold": lines["gold.txt"], "predict": lines["predict.txt"], "table": table}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reference", required=True, help="a checkout of taoyds/test-suite-sql-eval")
@@ -148,11 +164,13 @@ def main() -> None:
         except Exception as e:  # the reference's parser raises: evaluation.py would stop here
             level, error = None, type(e).__name__
         cases.append({"source": src, "db": db, "query": sql, "hardness": level, "error": error})
+    doc_cli = reference_table(ref, work, os.environ["NLTK_DATA"])
     doc = {
         "reference": "taoyds/test-suite-sql-eval e97acc546ecbee8fa27fa8dbf025ef61493a876c (Apache-2.0): process_sql.get_sql, evaluation.Evaluator.eval_hardness",
         "data": "gold queries from its evaluation_examples/ (Spider and SParC dev, CC BY-SA 4.0; academic); schemas from its tables.json",
         "schemas": schemas,
         "cases": cases,
+        "cli": doc_cli,
     }
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
