@@ -113,6 +113,57 @@ def reference_table(ref: Path, work: Path, nltk_data: str) -> dict:
     return {"gold": lines["gold.txt"], "predict": lines["predict.txt"], "table": table}
 
 
+def grammar_query(schema: dict, rng: random.Random, depth: int = 0) -> str:
+    """A random query of the shapes Spider's parser reads: joins, aggregates, arithmetic,
+    NOT / OR / LIKE / BETWEEN conditions, nested queries, GROUP BY / HAVING, ORDER BY, LIMIT, set operations."""
+    tables = [t for t in schema if schema[t]]
+    t1 = rng.choice(tables)
+    col = lambda: rng.choice(schema[t1])  # noqa: E731
+    agg = lambda c: rng.choice(["count", "max", "min", "sum", "avg"]) + f"({rng.choice(['', 'DISTINCT '])}{c})"  # noqa: E731
+    unit = lambda: rng.choice([col(), agg(col()), f"{col()} {rng.choice('+-*/')} {col()}", "*" if rng.random() < 0.2 else col()])  # noqa: E731
+
+    def condition() -> str:
+        left = rng.choice([col(), col(), f"{col()} + {col()}"])
+        kind = rng.random()
+        if kind < 0.15 and depth < 2:
+            return f"{left} {rng.choice(['IN', 'NOT IN', '>', '='])} ({grammar_query({t1: schema[t1]}, rng, depth + 1)})"
+        if kind < 0.3:
+            return f"{left} BETWEEN {rng.randint(0, 9)} AND {rng.randint(10, 99)}"
+        if kind < 0.45:
+            return f"{left} {rng.choice(['LIKE', 'NOT LIKE'])} '%{rng.choice('abc')}%'"
+        if kind < 0.55:
+            return f"NOT {left} = 1"
+        return f"{left} {rng.choice(['=', '!=', '>', '<', '>=', '<='])} {rng.choice(['1', '2.5', chr(39) + 'x' + chr(39), col()])}"
+
+    sel = ", ".join(unit() for _ in range(rng.choice([1, 1, 2, 3])))
+    q = f"SELECT {rng.choice(['', 'DISTINCT '])}{sel} FROM {t1}"
+    if rng.random() < 0.2 and len(tables) > 1:
+        t2 = rng.choice([t for t in tables if t != t1])
+        q = f"SELECT {sel} FROM {t1} AS T1 JOIN {t2} AS T2 ON T1.{col()} = T2.{rng.choice(schema[t2])}"
+    if rng.random() < 0.6:
+        conds = [condition() for _ in range(rng.choice([1, 1, 2, 3]))]
+        q += " WHERE " + conds[0] + "".join(f" {rng.choice(['AND', 'OR'])} {c}" for c in conds[1:])
+    if rng.random() < 0.3:
+        q += f" GROUP BY {col()}" + (f", {col()}" if rng.random() < 0.3 else "")
+        if rng.random() < 0.5:
+            q += f" HAVING {agg(col())} > 1" + (f" {rng.choice(['AND', 'OR'])} {agg(col())} < 9" if rng.random() < 0.5 else "")
+    if rng.random() < 0.3:
+        q += f" ORDER BY {rng.choice([col(), agg(col()), col() + ' + ' + col()])} {rng.choice(['', 'ASC', 'DESC'])}".rstrip()
+    if rng.random() < 0.2:
+        q += f" LIMIT {rng.randint(1, 9)}"
+    if rng.random() < 0.1 and depth == 0:
+        q += f" {rng.choice(['UNION', 'INTERSECT', 'EXCEPT'])} {grammar_query(schema, rng, 1)}"
+    return q
+
+
+def token_soup(schema: dict, rng: random.Random) -> str:
+    words = ["SELECT", "FROM", "WHERE", "(", ")", ",", "AND", "OR", "NOT", "IN", "LIKE", "BETWEEN", "=", "!=", ">", "<",
+             "count(*)", "max", "DISTINCT", "GROUP", "BY", "ORDER", "HAVING", "LIMIT", "1", "'x'", "AS", "T1", "JOIN", "ON",
+             "UNION", "EXCEPT", ";", "none", "value", "T1.x", "-", "+", "*", "/", "is", "exists", "asc", "desc"]
+    words += [t for t in schema] + [c for cols in schema.values() for c in cols]
+    return "SELECT " + " ".join(rng.choice(words) for _ in range(rng.randint(1, 14)))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reference", required=True, help="a checkout of taoyds/test-suite-sql-eval")
@@ -155,6 +206,12 @@ def main() -> None:
         queries.extend(("generated", db, m) for m in rng.sample(mutations(sql, schemas[db], rng), 6))
     for _ in range(3):
         queries.extend(("generated", "gen_mixed", m) for m in mutations("SELECT Name FROM Singer WHERE Age > 20", schemas["gen_mixed"], rng))
+
+    for db in sorted(schemas):
+        for _ in range(50):
+            queries.append(("generated", db, grammar_query(schemas[db], rng)))
+        for _ in range(15):
+            queries.append(("generated", db, token_soup(schemas[db], rng)))
 
     evaluator = Evaluator()
     cases = []
