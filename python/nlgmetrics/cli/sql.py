@@ -188,7 +188,13 @@ def run(args: argparse.Namespace, out, err) -> int:
     paths = database_paths(args.db, items, args.gold)
     difficulties = read_difficulties(args.diff_json, len(items)) if args.diff_json is not None else None
     if args.flavour == "spider-test-suite":
-        difficulties = spider_hardness(items, paths)
+        from ..errors import MissingExtraError
+
+        try:
+            difficulties = spider_hardness(items, paths)
+        except MissingExtraError as e:  # the levels need nltk's tokenizer; the accuracy does not
+            difficulties = None
+            err.write(f"nlgmetrics: note: no hardness levels, only the all column: {e}\n")
 
     from ..metrics.programs.execution_accuracy import ExecutionAccuracy, QueryResult
 
