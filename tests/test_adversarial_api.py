@@ -490,12 +490,36 @@ hostile_systems = st.one_of(
     st.dictionaries(st.text(max_size=3), hostile_texts, max_size=2),
     hostile_texts,
 )
+MODELS = ["gpt-4-0314", "a", "b", "", "\u00e9"]
+hostile_number = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-10**30, 10**30), st.booleans(), st.none(), texts)
+hostile_numbers = st.one_of(st.lists(hostile_number, max_size=6), st.lists(st.floats(0, 5000), min_size=1, max_size=6), hostile_texts)
+hostile_preferences = st.one_of(st.lists(st.sampled_from([0, 1, 1.5, 2, 2.5, -1, float("nan"), None, "2", True]), max_size=8),
+                                st.lists(st.floats(1, 2), min_size=1, max_size=8), hostile_numbers)
+hostile_battle = st.one_of(
+    st.tuples(st.sampled_from(MODELS), st.sampled_from(MODELS), st.sampled_from(["model_a", "model_b", "tie", "tie (bothbad)", "x", None])),
+    st.fixed_dictionaries({"model_a": st.sampled_from(MODELS), "model_b": st.sampled_from(MODELS), "winner": st.sampled_from(["model_a", "model_b", "tie"])}),
+    st.tuples(st.sampled_from(MODELS)), scalars, texts,
+)
+hostile_battles = st.one_of(st.lists(hostile_battle, max_size=8), hostile_texts)
 ANALYSIS = sorted(n for n in A.__all__ if inspect.isfunction(getattr(A, n)))
 ANALYSIS_ARGS = {
     "ngram_differences": lambda d: (d.draw(hostile_texts), d.draw(hostile_texts), d.draw(hostile_texts)),
     "sentence_buckets": lambda d: (d.draw(hostile_texts), d.draw(hostile_systems)),
     "sentence_examples": lambda d: (d.draw(hostile_texts), d.draw(hostile_texts), d.draw(hostile_texts)),
     "word_accuracy": lambda d: (d.draw(hostile_texts), d.draw(hostile_systems)),
+    # judge verdicts: preferences, battles, ratings and MQM answers of every shape
+    "win_rate": lambda d: (d.draw(hostile_preferences),),
+    "length_controlled_win_rate": lambda d: (d.draw(hostile_preferences), d.draw(hostile_numbers), d.draw(hostile_numbers),
+                                             d.draw(hostile_numbers)),
+    "bradley_terry": lambda d: (d.draw(hostile_battles),),
+    "arena_hard_leaderboard": lambda d: (d.draw(hostile_battles),),
+    "online_elo": lambda d: (d.draw(hostile_battles),),
+    "predict_win_rate": lambda d: (d.draw(st.one_of(st.dictionaries(st.sampled_from(MODELS), hostile_number, max_size=3),
+                                                    hostile_texts)),),
+    "mqm_score": lambda d: (d.draw(st.one_of(st.dictionaries(st.sampled_from(["critical", "major", "minor", "x", ""]),
+                                                             st.one_of(hostile_texts, scalars), max_size=4), hostile_texts)),),
+    "parse_gemba_mqm": lambda d: (d.draw(st.one_of(texts, st.none(), scalars,
+                                                   st.builds(lambda c, m: f"Critical:\n{c}\nMajor:\n{m}\nMinor:\nno-error", texts, texts))),),
 }
 ANALYSIS_OPTIONS = {
     "ngram_differences": {"compare": ["match", "over", "under", "x", 3], "min_n": [0, 1, 5, -1, 10**9], "max_n": [0, 2, 10**9],
@@ -505,6 +529,16 @@ ANALYSIS_OPTIONS = {
     "sentence_examples": {"count": [1, 0, -1, 10**12, 2.5, True, "3"], "tokenize": ["none", "13a", "ptb", "x", None],
                           "case_insensitive": [True, False, "yes"]},
     "word_accuracy": {"cutoffs": [(1, 2), (), (2, 1), (-1,), (float("nan"),)], "frequencies": [None, {"a": -1}, {"a": float("nan")}, ["a"], 3]},
+    "win_rate": {},
+    "length_controlled_win_rate": {"glm": ["length_controlled_noreg", "length_controlled_v1", "x"], "fold_order": ["stable", "quicksort", "x", [0], []]},
+    "bradley_terry": {"baseline": [None, "a", "zz"], "rounds": [0, 2, -1, 2.5], "seed": [0, -1, 2**70], "scale": [400, 0, -1, float("nan")],
+                      "base": [10, 1, 0, float("inf")]},
+    "arena_hard_leaderboard": {"baseline": ["gpt-4-0314", "a", "zz"], "rounds": [0, 2, -1], "seed": [42, -1]},
+    "online_elo": {"k": [4, 0, -1, float("nan"), float("inf")], "scale": [400, 0, float("nan")], "base": [10, 1, -2],
+                   "init_rating": [1000, float("inf")], "flavour": ["chatbot-arena-notebook", "fastchat-rating-systems", "x"]},
+    "predict_win_rate": {"scale": [400, 0, float("nan")], "base": [10, 1, 0]},
+    "mqm_score": {"flavour": ["gemba-mqm", "x", None]},
+    "parse_gemba_mqm": {},
 }
 
 
@@ -525,6 +559,18 @@ def test_analysis_functions_give_results_or_typed_errors(name, data):
             out = fn(*args, **options)
         except NlgMetricsError:
             return
+    if isinstance(out, (int, float)):  # a single number (mqm_score)
+        assert not math.isnan(out) and not math.isinf(out), (name, out)
+        return
+    if isinstance(out, dict) or out is None:  # a mapping of numbers (the judge aggregates), or parse_gemba_mqm's None
+        stack = [out]
+        while stack:
+            v = stack.pop()
+            if isinstance(v, dict):
+                stack.extend(v.values())
+            elif isinstance(v, float):
+                assert not math.isinf(v), (name, out)
+        return
     for row in (out if name != "ngram_differences" else [*out[0], *out[1]]):
         for v in vars(row).values() if hasattr(row, "__dict__") else row._asdict().values() if hasattr(row, "_asdict") else ():
             if isinstance(v, float):

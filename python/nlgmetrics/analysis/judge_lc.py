@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..errors import InvalidInputError, InvalidOptionError, LengthMismatchError, MissingExtraError
+from ..errors import InputTypeError, InvalidInputError, InvalidOptionError, LengthMismatchError, MissingExtraError
 from .judge import _nanvar, _preference_values, _sem_pandas, win_rate
 
 __all__ = ["length_controlled_win_rate", "LC_GLMS"]
@@ -25,6 +25,8 @@ LC_GLMS = {"length_controlled_noreg": True, "length_controlled_minimal": False}
 
 
 def _numbers(values: Sequence[Any], name: str, n: int, nonnegative: bool = False) -> np.ndarray:
+    if isinstance(values, (str, bytes, dict)) or not hasattr(values, "__len__"):
+        raise InputTypeError(f"{name} must be a sequence of numbers, one per preference, got {type(values).__name__}")
     if len(values) != n:
         raise LengthMismatchError(f"{name} has {len(values)} values for {n} preferences")
     out = []

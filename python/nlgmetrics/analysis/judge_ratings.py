@@ -33,6 +33,8 @@ ARENA_HARD_DEFAULT_BASELINE = "gpt-4-0314"
 def _battles(battles: Iterable[Any]) -> list[tuple[str, str, str]]:
     if isinstance(battles, (str, bytes, Mapping)):
         raise InputTypeError("battles must be a sequence of (model_a, model_b, winner) or of mappings with those keys")
+    if not hasattr(battles, "__iter__"):
+        raise InputTypeError(f"battles must be a sequence of (model_a, model_b, winner), got {type(battles).__name__}")
     rows = []
     for i, battle in enumerate(battles):
         if isinstance(battle, Mapping):
@@ -217,6 +219,8 @@ def bradley_terry(
     _check_scale(scale, base)
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 0:
         raise InvalidOptionError(f"rounds must be a non-negative integer, got {rounds!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32:
+        raise InvalidOptionError(f"seed must be an integer in [0, 2**32) (numpy.random.RandomState's), got {seed!r}")
     rows = _battles(battles)
     if baseline is not None and not isinstance(baseline, str):
         raise InputTypeError(f"baseline must be a model name, got {baseline!r}")
@@ -243,6 +247,10 @@ def predict_win_rate(ratings: Mapping[str, float], scale: float = 400, base: flo
     """``p[a][b]``: the chance that ``a`` beats ``b`` under the ratings, as arena-hard's
     ``predict_win_rate`` computes it (the same float operations, so ``==``); NaN on the diagonal."""
     _check_scale(scale, base)
+    if not isinstance(ratings, Mapping):
+        raise InputTypeError(f"ratings must be a mapping of model name to rating, got {type(ratings).__name__}")
+    if not all(isinstance(name, str) for name in ratings):
+        raise InputTypeError("ratings' keys must be model names (strings)")
     names = sorted(ratings)
     for name in names:
         value = ratings[name]
