@@ -7,7 +7,7 @@ and one ``samples_<task>_<ts>.jsonl`` per task. :func:`rescore_folder` rebuilds 
 
 - per task, per filter (the records' ``filter``), per metric the per-document values in file
   order; ``acc`` / ``acc_norm`` / ``acc_bytes`` / ``acc_mutual_info`` of ``multiple_choice``
-  tasks are recomputed from the logged log-likelihoods (``metrics.multiple_choice``); every
+  tasks are recomputed from the logged log-likelihoods (``metrics.llm.multiple_choice``); every
   other metric takes the value each record logs (lm-eval's ``process_results`` output);
 - each metric's aggregation (the task config's ``metric_list``, else lm-eval's registered
   default) and its stderr (``mean_stderr`` for ``mean``, the exact bootstrap replay for
