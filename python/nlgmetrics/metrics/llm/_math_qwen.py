@@ -10,8 +10,8 @@ matrices. Qwen's ``evaluate.py`` stops each pair after 3 s of wall clock (a time
 wrong); evalscope sets no limit. Here SymPy works only inside :data:`BUDGET`, named in the
 signature, so the verdict never depends on the machine:
 
-- an answer longer than ``text`` characters or nested deeper than ``nesting`` brackets is
-  compared only as a string (the first, case-insensitive step);
+- an answer longer than ``text`` characters is not stripped, and it or one nested deeper than
+  ``nesting`` brackets is compared only as a string (the first, case-insensitive step);
 - a side longer than ``chars`` or deeper than ``brackets`` is not parsed, and a parsed value
   larger than ``nodes`` / ``depth`` / ``bits`` / ``terms`` (checked on the unevaluated
   expression first, as for the minerva flavour) is not compared: ``symbolic_equal`` is False,
@@ -28,10 +28,10 @@ from math import isclose
 from typing import Any
 
 from . import _math_sympy
-from ._math_qwen_strings import extract_answer, strip_answer_string  # noqa: F401 - re-exported
+from ._math_qwen_strings import TEXT_LIMIT, extract_answer, strip_answer_string  # noqa: F401 - re-exported
 
 REFERENCE = "evalscope-0.17.1"
-BUDGET = {"text": 2048, "nesting": 32, "chars": 256, "brackets": 12, "nodes": 300, "depth": 40, "bits": 65536, "terms": 1000}
+BUDGET = {"text": TEXT_LIMIT, "nesting": 32, "chars": 256, "brackets": 12, "nodes": 300, "depth": 40, "bits": 65536, "terms": 1000}
 BUDGET_LABEL = "x{text}.p{nesting}.c{chars}.b{brackets}.n{nodes}.d{depth}.i{bits}.t{terms}".format(**BUDGET)
 
 # the only names parse_expr may call here: SymPy's elementary functions (bounded by the tree budget)
@@ -193,8 +193,17 @@ def parse_digits(num: Any) -> float | None:
     return None
 
 
+def _braced_span(line: str) -> str | None:
+    """What ``re.findall(r"\\{.*,.*\\}", line)`` finds in one line, in linear time: the greedy
+    match runs from the first ``{`` to the last ``}`` when a comma lies between them."""
+    start, end = line.find("{"), line.rfind("}")
+    if start < 0 or end < 0 or line.find(",", start + 1, end) < 0:
+        return None
+    return line[start:end + 1]
+
+
 def str_to_pmatrix(input_str: str) -> str:
-    rows = re.findall(r"\{.*,.*\}", input_str.strip())
+    rows = [m for m in map(_braced_span, input_str.strip().split("\n")) if m is not None]
     return ", ".join(r"\begin{pmatrix}" + m.strip("{}").replace(",", "\\") + r"\end{pmatrix}" for m in rows)
 
 
