@@ -34,11 +34,13 @@ REFERENCE = "evalscope-0.17.1"
 BUDGET = {"text": TEXT_LIMIT, "nesting": 32, "chars": 256, "brackets": 12, "nodes": 300, "depth": 40, "bits": 65536, "terms": 1000}
 BUDGET_LABEL = "x{text}.p{nesting}.c{chars}.b{brackets}.n{nodes}.d{depth}.i{bits}.t{terms}".format(**BUDGET)
 
-# the only names parse_expr may call here: SymPy's elementary functions (bounded by the tree budget)
-_CALLABLE = frozenset("""sin cos tan cot sec csc asin acos atan acot asec acsc sinh cosh tanh coth asinh acosh atanh
-    log ln exp sqrt cbrt root Abs abs Max Min max min floor ceiling factorial binomial gamma Rational Integer Float
-    re im arg conjugate sign Symbol Eq Ne Lt Le Gt Ge Interval FiniteSet Tuple Matrix""".split())
-_UNSAFE_TEXT = re.compile(r"__|['\"`]|<<|>>|\.\s*[A-Za-z_]|\blambda\b|:")
+# the only names parse_expr may call here: those its evaluate=False pass leaves unevaluated
+# (SymPy's EvaluateFalseTransformer.functions), so the tree budget sees them before they run
+_CALLABLE = frozenset("""Abs im re sign arg conjugate acos acot acsc asec asin atan acosh acoth acsch asech asinh
+    atanh cos cot csc sec sin tan cosh coth csch sech sinh tanh exp ln log sqrt cbrt""".split())
+# attribute access, dunders, strings, shifts (Python ints), lambdas, slices, and "!" (factorial
+# notation: SymPy's factorial runs even in the evaluate=False pass)
+_UNSAFE_TEXT = re.compile(r"__|['\"`!]|<<|>>|\.\s*[A-Za-z_]|\blambda\b|:")
 _CALL = re.compile(r"([A-Za-z_]\w*)\s*\(")
 
 
@@ -82,12 +84,27 @@ def _parse_expr_allowed(text: str) -> bool:
     return _UNSAFE_TEXT.search(text) is None and all(name in _CALLABLE for name in _CALL.findall(text))
 
 
+_warm: list[bool] = []
+
+
+def _warm_up() -> None:
+    """Both LaTeX parsers import SymPy modules on their first call (sympy.physics among them),
+    which fails under ``evaluate(False)`` and leaves the parser broken: import them first."""
+    if not _warm:
+        from latex2sympy2_extended import latex2sympy
+        from sympy.parsing.latex import parse_latex
+
+        parse_latex("x^2")
+        latex2sympy("x^2")
+        _warm.append(True)
+
+
 def _budgeted(parser: str, text: str) -> Any:
     """One parser of the reference's ``_parse`` on one text: first without evaluating (measured),
     then as the reference calls it (measured again)."""
-    import sympy
     from sympy.core.parameters import evaluate
 
+    _warm_up()
     if parser == "parse_expr":
         from sympy.parsing.sympy_parser import parse_expr
 
@@ -107,7 +124,6 @@ def _budgeted(parser: str, text: str) -> Any:
     value = call(text)
     if not _value_in_budget(value):
         raise OutsideBudget
-    del sympy
     return value
 
 
