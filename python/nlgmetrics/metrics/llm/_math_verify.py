@@ -26,7 +26,7 @@ from itertools import groupby, product
 from typing import Any
 
 from ...errors import MissingExtraError
-from .. import _math_sympy
+from . import _math_sympy
 
 REFERENCE_VERSION = "0.9.0"
 # a longer or deeper candidate is not parsed; a larger parsed value is not compared
