@@ -19,11 +19,10 @@ GOLDENS = Path(__file__).parent / "goldens" / "math_equiv"
 
 
 def has_qwen() -> bool:
-    try:
-        MathEquiv("qwen")
-    except Exception:
-        return False
-    return True
+    """The [math] extra is installed (a bug of the flavour itself fails the tests, never skips them)."""
+    from importlib.util import find_spec
+
+    return all(find_spec(name) is not None for name in ("sympy", "antlr4", "latex2sympy2_extended"))
 
 
 pytestmark = pytest.mark.skipif(not has_qwen(), reason="the [math] extra (sympy, antlr4 4.11, latex2sympy2_extended)")
