@@ -165,3 +165,27 @@ def test_cli_flag(tmp_path):
     out = json.loads(run.stdout)[0]
     assert (out["score"], out["correct"], out["n"]) == (0.5, 1, 2)
     assert out["signature_fields"]["flavour"] == "qwen"
+
+
+QWEN_CHILD = """
+import json, resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+from nlgmetrics.metrics.llm.math_equiv import MathEquiv
+m = MathEquiv("qwen", prediction="answer", reference="answer")
+print(json.dumps([m.equivalent(p, r) for p, r in json.loads(sys.stdin.read())]))
+"""
+
+
+def test_inputs_hostile_to_this_reference_end_quickly_within_memory():
+    """What would make the reference run code, hang or take minutes: parse_expr's eval (input(),
+    exit(), factorint, a 10**9-element list), str_to_pmatrix's cubic regex, the quadratic
+    \\text{ regexes."""
+    pairs = [("\\begin{pmatrix}1\\end{pmatrix}", "{,)" * 600), ("input()", "1"), ("exit()", "exit()+1"),
+             ("factorint(2**200+1)", "1"), ("[0]*10**9", "1"), ("9**9**9**9", "1"), ("\\text{" * 290, "1"),
+             ("(" * 32 + "1" + ")" * 32, "(" * 32 + "2" + ")" * 32), ("1e999999", "1e999998")]
+    proc = subprocess.run([sys.executable, "-c", QWEN_CHILD], input=json.dumps(pairs), capture_output=True,
+                          text=True, timeout=120, env=dict(os.environ))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    # as the reference: parse_latex reads "exit()" and "exit()+1" both as e*x*i*t (it stops at "(");
+    # 1e999999 and 1e999998 are both float inf
+    assert json.loads(proc.stdout) == [False, False, True, False, False, False, False, False, True]
