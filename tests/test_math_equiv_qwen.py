@@ -189,3 +189,15 @@ def test_inputs_hostile_to_this_reference_end_quickly_within_memory():
     # as the reference: parse_latex reads "exit()" and "exit()+1" both as e*x*i*t (it stops at "(");
     # 1e999999 and 1e999998 are both float inf
     assert json.loads(proc.stdout) == [False, False, True, False, False, False, False, False, True]
+
+
+def test_equals_the_reference_on_generated_garbage_latex():
+    """600 generated pairs of LaTeX fragments (hendrycks_fuzz.jsonl): the parsers' error paths."""
+    m = MathEquiv("qwen", prediction="answer", reference="answer")
+    golden = rows("qwen_fuzz.jsonl")
+    assert len(golden) == 600 and not any(r.get("timeout") or r.get("died") for r in golden)
+    got = [(m.answer_of_prediction(r["prediction"]), m.answer_of_reference(r["reference"]),
+            m.equivalent(r["prediction"], r["reference"])) for r in golden]
+    want = [(r["pred_answer"], r["gold_answer"], r["equivalent"]) for r in golden]
+    assert [r["prediction"] for r, g, w in zip(golden, got, want) if g != w] == []
+    assert sum(r["equivalent"] for r in golden) == 8

@@ -8,11 +8,12 @@ vendors it (``evalscope/metrics/math_parser.py``: ``strip_answer_string``, ``ext
     pip download evalscope==0.17.1 --no-deps -d /tmp/evalscope017
     unzip -o /tmp/evalscope017/evalscope-0.17.1-py3-none-any.whl 'evalscope/metrics/math_parser.py' -d /tmp/qwen_ref
     /tmp/qwen_venv/bin/python scripts/goldens/math_qwen_goldens.py \\
-        /tmp/qwen_ref/evalscope/metrics/math_parser.py tests/goldens/math_equiv
+        /tmp/qwen_ref/evalscope/metrics/math_parser.py tests/goldens/math_equiv [qwen_fuzz.jsonl]
 
 Pairs: the existing hendrycks / minerva goldens and the math-verify script's adversarial ones
 (several boxes, units, percentages, intervals, matrices, unicode minus, thousands separators,
-``x=5``, ``\\text{}``, degrees, pi, sqrt, scientific notation, hostile LaTeX) plus a few more. An
+``x=5``, ``\\text{}``, degrees, pi, sqrt, scientific notation, hostile LaTeX) plus a few more, and
+600 of the generated garbage pairs of ``hendrycks_fuzz.jsonl`` (``qwen_fuzz.jsonl``). An
 ``answer`` pair is scored as evalscope's math_500 adapter does: ``math_equal(strip(pred),
 strip(gold))``; a ``generation`` pair as its competition_math adapter:
 ``math_equal(strip(extract_answer(gen)), strip(extract_answer(solution)))``.
@@ -111,12 +112,16 @@ def run_pair(ref, pred: str, gold: str) -> dict:
     return row
 
 
-def main(reference: str, out: Path) -> None:
+def main(reference: str, out: Path, only: str | None = None) -> None:
     ref = load_reference(reference)
     ref.math_equal("1", "\\frac{2}{2}")  # the grammars' first load is not a pair's time
     answers = MORE_ANSWERS + ADVERSARIAL_ANSWERS + read_pairs(out / "minerva_answers.jsonl") + read_pairs(out / "hendrycks_answers.jsonl")[:700]
     generations = MORE_GENERATIONS + ADVERSARIAL_GENERATIONS + read_pairs(out / "minerva_generations.jsonl") + read_pairs(out / "hendrycks_generations.jsonl")[:250]
-    for name, pairs, kind in (("qwen_answers.jsonl", answers, "answer"), ("qwen_generations.jsonl", generations, "generation")):
+    fuzz = read_pairs(out / "hendrycks_fuzz.jsonl")[:600]  # generated garbage LaTeX: the parsers' error paths
+    for name, pairs, kind in (("qwen_answers.jsonl", answers, "answer"), ("qwen_generations.jsonl", generations, "generation"),
+                              ("qwen_fuzz.jsonl", fuzz, "answer")):
+        if only is not None and name != only:
+            continue
         rows, seen = [], set()
         for pred, gold in pairs:
             if (pred, gold) in seen:
@@ -135,6 +140,8 @@ def main(reference: str, out: Path) -> None:
                 f.write(json.dumps(row, ensure_ascii=False) + "\n")
         print(name, len(rows), sum(r["equivalent"] is True for r in rows), "equivalent",
               sum("timeout" in r or "died" in r for r in rows), "timeouts", file=sys.stderr)
+    if only is not None:
+        return
     with open(out / "string_steps.jsonl", encoding="utf-8") as f, open(out / "qwen_strings.jsonl", "w", encoding="utf-8") as g:
         for text in (json.loads(line)["text"] for line in f):
             row = {"text": text}
@@ -147,4 +154,4 @@ def main(reference: str, out: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], Path(sys.argv[2]))
+    main(sys.argv[1], Path(sys.argv[2]), *sys.argv[3:4])  # a third argument: only that golden file

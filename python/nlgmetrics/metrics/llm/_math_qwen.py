@@ -112,11 +112,18 @@ def _budgeted(parser: str, text: str) -> Any:
             raise ValueError("not evaluated here")
         unevaluated = parse_expr(text, evaluate=False)
         call = parse_expr
+    elif parser == "parse_latex":
+        from sympy.parsing.latex import parse_latex
+
+        # SymPy's LaTeX parser builds every node with evaluate=False (as the minerva flavour relies
+        # on): its value is measured as it is, without a second (slow, ANTLR) parse
+        value = parse_latex(text)
+        if not _value_in_budget(value):
+            raise OutsideBudget
+        return value
     else:
-        if parser == "parse_latex":
-            from sympy.parsing.latex import parse_latex as call
-        else:
-            from latex2sympy2_extended import latex2sympy as call
+        from latex2sympy2_extended import latex2sympy as call
+
         with evaluate(False):
             unevaluated = call(text)
     if not _value_in_budget(unevaluated):
@@ -130,8 +137,11 @@ def _budgeted(parser: str, text: str) -> Any:
 def _parse(s: str) -> Any:
     if len(s) > BUDGET["chars"] or _nesting(s) > BUDGET["brackets"]:
         raise OutsideBudget
+    unescaped = s.replace("\\\\", "\\")
+    # the reference tries the unescaped text, then the text; the same text fails the same way twice
+    texts = (unescaped, s) if unescaped != s else (s,)
     for parser in ("parse_latex", "parse_expr", "latex2sympy"):
-        for text in (s.replace("\\\\", "\\"), s):
+        for text in texts:
             try:
                 return _budgeted(parser, text)
             except OutsideBudget:
