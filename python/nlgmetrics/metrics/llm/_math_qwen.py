@@ -15,7 +15,7 @@ signature, so the verdict never depends on the machine:
 - a side longer than ``chars`` or deeper than ``brackets`` is not parsed, and a parsed value
   larger than ``nodes`` / ``depth`` / ``bits`` / ``terms`` (checked on the unevaluated
   expression first, as for the minerva flavour) is not compared: ``symbolic_equal`` is False,
-  what the reference gives when it times out;
+  what the reference gives when it times out (5 such pairs of the goldens differ from it);
 - ``parse_expr`` is SymPy's ``eval`` of the text: it runs only on text without attribute
   access, strings, shifts, and with calls only of the math functions in :data:`_CALLABLE`
   (the reference would run ``input()`` or ``factorint(...)``); other text goes on to
@@ -100,8 +100,9 @@ def _warm_up() -> None:
 
 
 def _budgeted(parser: str, text: str) -> Any:
-    """One parser of the reference's ``_parse`` on one text: first without evaluating (measured),
-    then as the reference calls it (measured again)."""
+    """One parser of the reference's ``_parse`` on one text: parse_expr and latex2sympy first
+    without evaluating (measured), then as the reference calls them (measured again);
+    parse_latex once (it evaluates nothing)."""
     from sympy.core.parameters import evaluate
 
     _warm_up()
