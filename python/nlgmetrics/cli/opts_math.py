@@ -12,8 +12,8 @@ from .options import register_options
 
 
 def _add_math(g: argparse._ArgumentGroup) -> None:
-    g.add_argument("--math-flavour", default=None, choices=["hendrycks", "minerva", "math-verify"],
-                   help="math_equiv: lm-eval's hendrycks_math checker (default), minerva_math's (SymPy), or math-verify (the leaderboard's MATH-hard); the last two need extra [math]")
+    g.add_argument("--math-flavour", default=None, choices=["hendrycks", "minerva", "math-verify", "qwen"],
+                   help="math_equiv: lm-eval's hendrycks_math checker (default), minerva_math's (SymPy), math-verify (the leaderboard's MATH-hard) or qwen (Qwen2.5-Math's math_equal, as evalscope uses it); the last three need extra [math]")
     g.add_argument("--math-prediction", default=None, choices=["generation", "answer"],
                    help="math_equiv: take the answer out of each generation as the task does (default), or each line is the answer")
     g.add_argument("--math-reference", default=None, choices=["auto", "solution", "answer"],

@@ -19,6 +19,13 @@ Flavours:
   (:data:`nlgmetrics.metrics.llm._math_verify.BUDGET`): a candidate outside it is not parsed (the
   reference's timed-out ``parse`` gives ``[]``), a value outside it is not compared (False).
   An answer (``prediction="answer"`` / ``reference="answer"``) is parsed as ``$answer$``.
+- ``qwen``: Qwen2.5-Math's ``math_equal`` as evalscope 0.17.1 vendors it (MATH-500, AIME,
+  competition_math): each side through ``strip_answer_string`` (a generation or a solution
+  through ``extract_answer`` first: the last ``\\boxed{}``, else "the answer is", else the last
+  number), then ``math_equal(prediction, gold)``. Needs the ``[math]`` extra. Its SymPy step
+  runs inside a fixed work budget named in the signature
+  (:data:`nlgmetrics.metrics.llm._math_qwen.BUDGET`), where Qwen's evaluation stops each pair
+  after 3 seconds of wall clock.
 
 What is compared (the task's ``process_results`` by default):
 
@@ -50,7 +57,7 @@ from . import _math_strings as strings
 from ..base import Metric, Score
 
 REFERENCE = "lm-eval-0.4.13"
-FLAVOURS = ("hendrycks", "minerva", "math-verify")
+FLAVOURS = ("hendrycks", "minerva", "math-verify", "qwen")
 PREDICTION_KINDS = ("generation", "answer")
 REFERENCE_KINDS = ("auto", "solution", "answer")
 
@@ -96,6 +103,10 @@ class MathEquiv(Metric):
             from ._math_verify import versions
 
             self._verify_versions = versions()
+        elif flavour == "qwen":
+            from ._math_qwen import versions as qwen_versions
+
+            self._qwen_versions = qwen_versions()
 
     def _signature_items(self) -> dict[str, Any]:
         if self.flavour == "math-verify":
@@ -105,6 +116,13 @@ class MathEquiv(Metric):
             return {"flavour": self.flavour, "prediction": self.prediction, "reference": self.reference,
                     "ref": f"math-verify-{v['math_verify']}", "latex2sympy": v["latex2sympy"], "sympy": v["sympy"],
                     "antlr": v["antlr"], "budget": BUDGET_LABEL}
+        if self.flavour == "qwen":
+            from ._math_qwen import BUDGET_LABEL as QWEN_BUDGET, REFERENCE as QWEN_REFERENCE
+
+            v = self._qwen_versions
+            return {"flavour": self.flavour, "prediction": self.prediction, "reference": self.reference,
+                    "ref": QWEN_REFERENCE, "latex2sympy": v["latex2sympy"], "sympy": v["sympy"], "antlr": v["antlr"],
+                    "budget": QWEN_BUDGET}
         items: dict[str, Any] = {"flavour": self.flavour, "prediction": self.prediction, "reference": self.reference,
                                  "ref": REFERENCE}
         if self._versions is not None:
@@ -124,6 +142,11 @@ class MathEquiv(Metric):
             from ._math_verify import parse
 
             return parse(text if self.prediction == "generation" else f"${text}$", "target")
+        if self.flavour == "qwen":
+            from ._math_qwen import extract_answer, strip_answer_string
+
+            # evalscope: strip_answer_string(extract_answer(generation)); an answer is stripped once
+            return strip_answer_string(extract_answer(text) if self.prediction == "generation" else text)
         if self.prediction == "generation":
             text = strings.dollar_answer(text) if self.flavour == "hendrycks" else strings.final_answer_text(text)
         return strings.normalize_final_answer(text) if self.flavour == "minerva" else text
@@ -135,6 +158,11 @@ class MathEquiv(Metric):
 
             solution = self.reference == "solution" or (self.reference == "auto" and ("\\boxed" in text or "\\fbox" in text))
             return parse(text if solution else f"${text}$", "gold")
+        if self.flavour == "qwen":
+            from ._math_qwen import extract_answer, strip_answer_string
+
+            solution = self.reference == "solution" or (self.reference == "auto" and ("\\boxed" in text or "\\fbox" in text))
+            return strip_answer_string(extract_answer(text) if solution else text)
         if self.reference == "solution" or (self.reference == "auto" and ("\\boxed" in text or "\\fbox" in text)):
             try:
                 text = strings.boxed_answer(text)
@@ -154,6 +182,10 @@ class MathEquiv(Metric):
             from ._math_verify import verify
 
             return verify(b, a)  # gold first: math-verify's verify is not symmetric
+        if self.flavour == "qwen":
+            from ._math_qwen import math_equal
+
+            return math_equal(a, b)  # prediction first: math_equal is not symmetric
         from ._math_sympy import minerva_is_equiv
 
         return minerva_is_equiv(a, b)
