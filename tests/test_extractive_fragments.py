@@ -129,3 +129,26 @@ def test_multi_ref_first_and_best():
     best = ExtractiveFragments(multi_ref="best").corpus_score(["the cat sat"], arts)
     assert (first.coverage, best.coverage, best.density, best.compression) == (0.0, 1.0, 3.0, 2.0)
     assert "multiref:best" in str(best.signature)
+
+
+@pytest.mark.parametrize("metric, options", [
+    ("extractive_fragments", {}),
+    ("ragas_string", {"flavour": "non_llm_string_similarity"}),
+])
+def test_cli_several_references_need_edit_multi_ref(tmp_path, capsys, metric, options):
+    """Two references a segment: refused with exit 1 by default; ``--edit-multi-ref best`` gives
+    the API's ``multi_ref="best"`` number (the release check scores the bundled sample so)."""
+    from nlgmetrics.cli.main import main
+
+    hyps = ["the cat sat on the mat", "a dog barked at night"]
+    refs = [["the cat sat on a mat today", "cats sit"], ["dogs bark", "a dog barked at the moon at night"]]
+    records = "".join(json.dumps({"prediction": h, "references": r}) + "\n" for h, r in zip(hyps, refs))
+    (tmp_path / "in.jsonl").write_text(records, encoding="utf-8")
+    flags = ["--ragas-flavour", options["flavour"]] if options else []
+    argv = ["score", "-m", metric, *flags, "--jsonl", str(tmp_path / "in.jsonl"), "-f", "json"]
+    assert main(argv) == 1
+    capsys.readouterr()
+    assert main([*argv, "--edit-multi-ref", "best"]) == 0
+    out = json.loads(capsys.readouterr().out)[0]
+    assert out["score"] == load(metric, multi_ref="best", **options).corpus_score(hyps, refs).score
+    assert "multiref:best" in out["signature"]

@@ -13,7 +13,7 @@ from .options import register_options
 
 def _add_edit(g: argparse._ArgumentGroup) -> None:
     g.add_argument("--wer-transform", default="default", choices=["default", "standardize"], help="jiwer transform for WER/MER/WIL/WIP: wer_default or wer_standardize (default: default)")
-    g.add_argument("--edit-multi-ref", default="error", choices=["error", "best"], help="several references per segment: error, or the best one (the fewest errors for the WER family and PER, the highest F1 for lm_eval_qasper)")
+    g.add_argument("--edit-multi-ref", default="error", choices=["error", "best"], help="several references per segment: error, or the best one (the fewest errors for the WER family and PER, the highest F1 for lm_eval_qasper; for extractive_fragments and ragas_string as their docs say)")
     g.add_argument("--per-lowercase", action="store_true", help="PER: lowercase before comparing (Moses keeps case)")
 
 

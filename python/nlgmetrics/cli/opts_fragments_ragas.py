@@ -9,6 +9,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a fresh 
 if TYPE_CHECKING:
     from typing import Any
 
+from . import opts_edit  # noqa: F401 - several references per segment: --edit-multi-ref (declared with the WER family)
 from .options import register_options
 
 
@@ -23,7 +24,9 @@ def _add_fragments(g: argparse._ArgumentGroup) -> None:
 
 
 def _collect_fragments(a: argparse.Namespace) -> dict[str, Any]:
-    opts: dict[str, Any] = {} if a.fragments_flavour is None else {"flavour": a.fragments_flavour}
+    opts: dict[str, Any] = {"multi_ref": a.edit_multi_ref}
+    if a.fragments_flavour is not None:
+        opts["flavour"] = a.fragments_flavour
     if a.fragments_case_sensitive:
         opts["case"] = True
     if a.fragments_keep_braces:
@@ -44,7 +47,7 @@ def _add_ragas(g: argparse._ArgumentGroup) -> None:
 def _collect_ragas(a: argparse.Namespace) -> dict[str, Any]:
     pairs = (("flavour", a.ragas_flavour), ("distance_measure", a.ragas_distance), ("rouge_type", a.ragas_rouge_type),
              ("mode", a.ragas_rouge_mode))
-    return {k: v for k, v in pairs if v is not None}
+    return {"multi_ref": a.edit_multi_ref, **{k: v for k, v in pairs if v is not None}}
 
 
 register_options("extractive_fragments", _add_fragments, _collect_fragments)
