@@ -242,6 +242,19 @@ def test_predict_win_rate_bad_rating():
     assert math.isnan(chances["a"]["a"])
 
 
+def test_far_apart_ratings_give_certain_chances_not_overflow():
+    # 10 ** (123302 / 400) overflows a float; the chance is 0 (or 1), as the limit says.
+    chances = predict_win_rate({"gpt-4-0314": 0.0, "a": 123302.0})
+    assert chances["a"]["gpt-4-0314"] == 1.0
+    assert chances["gpt-4-0314"]["a"] == 0.0
+    for flavour in ("chatbot-arena-notebook", "fastchat-rating-systems"):
+        ratings = online_elo([("a", "b", "model_a"), ("a", "b", "model_b")], k=1e300, flavour=flavour)
+        assert all(math.isfinite(v) or math.isinf(v) for v in ratings.values())
+    moved = online_elo([("a", "b", "model_a"), ("a", "b", "model_a")], k=1e6)
+    # after the first win a leads by 1e6 points: the second win was certain and moves nothing
+    assert moved == {"a": 1000 + 0.5e6, "b": 1000 - 0.5e6}
+
+
 def test_win_rate_accepts_numpy():
     np = pytest.importorskip("numpy")
     assert win_rate(np.array([1.0, 2.0, 2.0]))["win_rate"] == win_rate([1, 2, 2])["win_rate"]

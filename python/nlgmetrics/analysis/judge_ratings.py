@@ -68,6 +68,24 @@ def _check_scale(scale: float, base: float) -> None:
         raise InvalidOptionError(f"base must be a number above 1, got {base!r}")
 
 
+
+def _power(base: float, exponent: float) -> float:
+    """``base ** exponent`` as the references compute it, with Python's OverflowError read as
+    the infinity it stands for: far-apart ratings give a chance of exactly 0 or 1, not a crash."""
+    try:
+        return base**exponent
+    except OverflowError:
+        return math.inf
+
+
+def _exp(x: float) -> float:
+    """``math.exp`` with overflow read as infinity (see ``_power``)."""
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf
+
+
 def online_elo(
     battles: Iterable[Any],
     k: float = 4,
@@ -92,8 +110,8 @@ def online_elo(
         for model_a, model_b, winner in rows:
             ra = rating.setdefault(model_a, init_rating)
             rb = rating.setdefault(model_b, init_rating)
-            ea = 1 / (1 + base ** ((rb - ra) / scale))
-            eb = 1 / (1 + base ** ((ra - rb) / scale))
+            ea = 1 / (1 + _power(base, (rb - ra) / scale))
+            eb = 1 / (1 + _power(base, (ra - rb) / scale))
             sa = {"model_a": 1, "model_b": 0}.get(winner, 0.5)
             rating[model_a] += k * (sa - ea)
             rating[model_b] += k * (1 - sa - eb)
@@ -102,7 +120,7 @@ def online_elo(
     for model_a, model_b, winner in rows:
         ra = rating.setdefault(model_a, float(init_rating))
         rb = rating.setdefault(model_b, float(init_rating))
-        prob = 1.0 / (1.0 + math.exp(alpha * (rb - ra)))
+        prob = 1.0 / (1.0 + _exp(alpha * (rb - ra)))
         update = k * (_WINNERS[winner] - prob)
         rating[model_a] += update
         rating[model_b] -= update
@@ -263,9 +281,9 @@ def predict_win_rate(ratings: Mapping[str, float], scale: float = 400, base: flo
             if a == b:
                 wins[a][b] = math.nan
             elif position[a] > position[b]:  # the reference's later write is ea(a, b)
-                wins[a][b] = 1 / (1 + base ** ((ratings[b] - ratings[a]) / scale))
+                wins[a][b] = 1 / (1 + _power(base, (ratings[b] - ratings[a]) / scale))
             else:  # written last as 1 - ea(b, a)
-                wins[a][b] = 1 - 1 / (1 + base ** ((ratings[a] - ratings[b]) / scale))
+                wins[a][b] = 1 - 1 / (1 + _power(base, (ratings[a] - ratings[b]) / scale))
     return wins
 
 
