@@ -43,7 +43,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 # Every subcommand, in the order `nlgmetrics --help` lists them.
-COMMANDS = ("score", "compare", "correlate", "list", "classify", "coco", "report", "sacrebleu", "squad", "cmrc2018", "retrieval", "sql", "lm-eval")
+COMMANDS = ("score", "compare", "correlate", "list", "classify", "coco", "report", "sacrebleu", "squad", "cmrc2018", "retrieval", "sql", "lm-eval", "judge")
 
 # Each subcommand's line in `nlgmetrics --help`, as its add_parser words it: the top-level
 # parser is built from these alone, without importing the subcommands' modules (numpy for
@@ -62,6 +62,7 @@ COMMAND_HELP = {
     "retrieval": "trec_eval / pytrec_eval retrieval measures (nDCG@k, MAP, MRR, P@k, recall@k) of a TREC run",
     "sql": "text-to-SQL execution accuracy (Spider test-suite, BIRD) of a predictions file, run in the SQL sandbox",
     "lm-eval": "re-score an lm-evaluation-harness output folder from its samples files (its table, results and groups)",
+    "judge": "aggregates of judge verdicts: AlpacaEval win rates, Arena-Hard / Chatbot Arena ratings, GEMBA-MQM",
 }
 
 
@@ -148,6 +149,10 @@ def build_parser(only: str | None = None, families: frozenset[str] | None = None
         from .lm_eval_cmd import add_parser as _add_lm_eval
 
         _add_lm_eval(sub)
+    if only in (None, "judge"):  # win rates, ratings, MQM of judge verdict files (cli/judge.py)
+        from .judge import add_parser as _add_judge
+
+        _add_judge(sub)
     return p
 
 
@@ -636,6 +641,10 @@ def _dispatch(sub: argparse.ArgumentParser, args: argparse.Namespace, started: A
         from .lm_eval_cmd import run as _run_lm_eval
 
         return _run_lm_eval(args, out, sys.stderr)
+    if args.command == "judge":  # judge verdict files
+        from .judge import run as _run_judge
+
+        return _run_judge(args, out, sys.stderr, sub)
     if args.command == "classify":
         from .classify import run as _run_classify
 
