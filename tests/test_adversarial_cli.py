@@ -175,6 +175,7 @@ def files(tmp_path_factory) -> dict[str, Path]:
     f["db"] = d / "db"
     put("gold.sql", b"SELECT a FROM t\tt\nSELECT count(*) FROM t\tt\n")
     put("pred.sql", b"SELECT a FROM t ORDER BY a\nSELECT 1; DROP TABLE t\n")
+    put("preferences.txt", b"2\n1\n1.5\n")  # judge verdicts (nlgmetrics judge; its own probes: tests/test_cli_judge.py)
     return f
 
 
@@ -201,6 +202,7 @@ def recipe(name: str, f: dict[str, Path]) -> list:
         "retrieval": ["retrieval", "-q", f["qrels.trec"], "-r", f["run.trec"], "-f", "json"],
         "sql": ["sql", "--gold", f["gold.sql"], "--pred", f["pred.sql"], "--db", f["db"], "-f", "json"],
         "lm-eval": ["lm-eval", str(Path(__file__).parent / "goldens" / "lm_eval_folders" / "limited"), "-t", "toy_gsm", "-f", "json"],
+        "judge": ["judge", "win-rate", f["preferences.txt"], "-f", "json"],
     }
     if name in known:
         return known[name]
@@ -242,7 +244,7 @@ def with_option(argv: list, action: argparse.Action, values: list) -> list:
 @pytest.mark.parametrize("name", sorted(SUBCOMMANDS))
 def test_recipe_runs(name, files):
     """The baseline of the probes below is a valid run (so a probe's error is its own)."""
-    if name not in ("score", "compare", "correlate", "classify", "coco", "report", "list", "retrieval", "sql", "lm-eval"):
+    if name not in ("score", "compare", "correlate", "classify", "coco", "report", "list", "retrieval", "sql", "lm-eval", "judge"):
         check(recipe(name, files))  # a new subcommand: the promises hold, whatever the status
         return
     code, out, err = check(recipe(name, files))

@@ -66,6 +66,10 @@ def files(tmp_path_factory):
     conn.close()
     (d / "gold.sql").write_text("SELECT a FROM t\tt\nSELECT count(*) FROM t\tt\n", encoding="utf-8")
     (d / "pred.sql").write_text("SELECT a FROM t\nSELECT 1; DROP TABLE t\n", encoding="utf-8")
+    (d / "preferences.txt").write_text("2\n1\n1.5\n2\n", encoding="utf-8")  # nlgmetrics judge
+    battles = [("a", "b", "model_a"), ("a", "b", "model_b"), ("b", "c", "tie"), ("c", "a", "model_a"), ("a", "c", "model_a")]
+    (d / "battles.jsonl").write_text("".join(json.dumps({"model_a": a, "model_b": b, "winner": w}) + "\n" for a, b, w in battles), encoding="utf-8")
+    (d / "mqm.jsonl").write_text(json.dumps("Critical:\nno-error\nMajor:\naccuracy/mistranslation - x\nMinor:\n") + "\nnull\n", encoding="utf-8")
     for preset, (name, record) in PRESET_FILES.items():
         (d / preset).mkdir()
         (d / preset / name).write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -108,6 +112,11 @@ def _recipes(d) -> dict[str, list[list[str]]]:
         "sql": [["sql", "--gold", f("gold.sql"), "--pred", f("pred.sql"), "--db", f("db"), "-f", "json"],
                 ["sql", "--flavour", "bird", "--gold", f("gold.sql"), "--pred", f("pred.sql"), "--db", f("db"), "--per-item", "-f", "json"]],
         "lm-eval": [["lm-eval", str(LM_EVAL_FOLDER), "-t", "toy_gsm", "-f", "json"]],
+        "judge": [["judge", "win-rate", f("preferences.txt"), "-f", "json"],
+                  ["judge", "bradley-terry", f("battles.jsonl"), "--baseline", "a", "--rounds", "3", "-f", "json"],
+                  ["judge", "arena-hard", f("battles.jsonl"), "--baseline", "a", "--rounds", "0", "-f", "json"],
+                  ["judge", "elo", f("battles.jsonl"), "-f", "json"],
+                  ["judge", "mqm", f("mqm.jsonl"), "--per-segment", "-f", "json"]],
     }
 
 
@@ -145,7 +154,7 @@ def test_every_preset_is_walked_and_listed():
     assert set(PRESET_FILES) == set(PRESETS) == set(PRESET_SOURCES)
 
 
-@pytest.mark.parametrize("command", sorted(["score", "compare", "correlate", "classify", "coco", "squad", "cmrc2018", "retrieval", "sacrebleu", "sql", "lm-eval"]))
+@pytest.mark.parametrize("command", sorted(["score", "compare", "correlate", "classify", "coco", "squad", "cmrc2018", "retrieval", "sacrebleu", "sql", "lm-eval", "judge"]))
 def test_json_output_carries_a_signature(command, files, capsys):
     for argv in _recipes(files)[command]:
         for doc in _json_outputs(capsys, argv):

@@ -145,7 +145,7 @@ def test_compare_loads_only_the_families_it_uses(tmp_path):
 HELP_FAMILIES = {"score": set(MODULES), "compare": set(MODULES), "correlate": set(MODULES), "report": set(MODULES)}
 
 
-@pytest.mark.parametrize("command", ["score", "compare", "correlate", "list", "classify", "coco", "report", "sacrebleu", "squad", "cmrc2018", "retrieval", "sql", "lm-eval"])
+@pytest.mark.parametrize("command", ["score", "compare", "correlate", "list", "classify", "coco", "report", "sacrebleu", "squad", "cmrc2018", "retrieval", "sql", "lm-eval", "judge"])
 def test_help_loads_nothing_heavy(command):
     loaded = _loaded_after([command, "--help"])
     assert _families(loaded) == HELP_FAMILIES.get(command, set())
@@ -205,4 +205,4 @@ def test_top_level_help_loads_no_subcommand(tmp_path):
     assert sorted(set(HEAVY) & loaded) == []
 
 
-COMMAND_MODULES = {"compare", "correlate", "classify", "coco", "report", "sacrebleu_cli", "squad", "cmrc2018", "retrieval", "sql", "lm_eval_cmd"}
+COMMAND_MODULES = {"compare", "correlate", "classify", "coco", "report", "sacrebleu_cli", "squad", "cmrc2018", "retrieval", "sql", "lm_eval_cmd", "judge"}

@@ -49,6 +49,7 @@ def _files(d: Path) -> dict[str, str]:
         "cmrc.json": json.dumps(cmrc, ensure_ascii=False), "cmrc_pred.json": json.dumps({"q1": "猫 2008"}, ensure_ascii=False),
         "qrels.txt": "q1 0 d1 1\n", "run.txt": "q1 Q0 d1 1 1.5 tag\n",
         "gold.sql": "SELECT 1\tone\n", "pred.sql": "SELECT 1\n",
+        "preferences.txt": "2\n",
     }
     for name, text in texts.items():
         (d / name).write_text(text, encoding="utf-8")
@@ -73,6 +74,7 @@ def one_line_runs(p: dict[str, str]) -> dict[str, list[str]]:
         "retrieval": ["retrieval", p["qrels.txt"], p["run.txt"]],
         "sql": ["sql", "--gold", p["gold.sql"], "--pred", p["pred.sql"], "--db", p["db"]],
         "lm-eval": ["lm-eval", str(ROOT / "tests" / "goldens" / "lm_eval_folders" / "limited"), "-t", "toy_gsm"],
+        "judge": ["judge", "win-rate", p["preferences.txt"]],
     }
 
 
@@ -92,6 +94,7 @@ NEEDS = {
     "retrieval": {"numpy"},  # the per-query statistics
     "sql": {"numpy"},  # execution_accuracy's count statistics
     "lm-eval": {"numpy"},  # the answer filters' exact_match and the stderr replay
+    "judge": {"numpy"},  # alpaca_eval's win rate is pandas' float sums, replayed with numpy
 }
 
 _PROBE = """

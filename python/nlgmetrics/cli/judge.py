@@ -367,7 +367,7 @@ def _table(aggregate: str, result: dict[str, Any]) -> list[str]:
         header, rows = ["model", "score", "95% CI"], []
         for model in sorted(board, key=lambda m: -board[m]["score"]):
             row = board[model]
-            ci = f"({_number(row['lower'] - row['score'])}, +{_number(row['upper'] - row['score'])})" if "lower" in row else "-"
+            ci = f"({row['lower'] - row['score']:+.2f}, {row['upper'] - row['score']:+.2f})" if "lower" in row else "-"
             rows.append([model, _number(row["score"]), ci])
         return _columns(header, rows)
     ratings = result["ratings"]
