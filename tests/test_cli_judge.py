@@ -342,3 +342,65 @@ def test_usage_errors_name_the_option(tmp_path):
     fails(["judge", "bradley-terry", path, "--rounds", "-1"], 2, "argument --rounds: must be in [0, 1000000]")
     fails(["judge", "arena-hard", path, "--seed", str(2**32)], 2, "argument --seed")
     fails(["judge", "elo", path, "--flavour", "glicko"], 2, "invalid choice")
+
+
+# ---- Arena-Hard's judgments as battles ------------------------------------------------------------
+
+JUDGMENTS = [
+    {"question_id": "q1", "model": "m1", "games": [{"score": "A>B"}, {"score": "A=B"}]},
+    {"question_id": "q2", "model": "m1", "games": [{"score": "B>>A"}, {"score": None}]},
+    {"question_id": "q3", "model": "m1", "games": [{"score": "A>>B"}, {"score": "B>A"}]},
+    {"question_id": "q1", "model": "m2", "games": [{"score": "B>A"}, {"score": "A>B"}]},
+    {"question_id": "q2", "model": "m2", "games": [{"score": "A>B"}, {"score": "B>>A"}]},
+]
+
+
+def _battle(model: str, winner: str) -> dict:
+    return {"model_a": "gpt-4-0314", "model_b": model, "winner": winner}
+
+
+# show_result.py's get_battles_from_judgment, by hand: game 1 has the baseline as A, game 2 as B;
+# ">>" counts --weight times; a game without a verdict gives no battle.
+EXPECTED_BATTLES = (
+    [_battle("m1", "model_a"), _battle("m1", "tie")]
+    + [_battle("m1", "model_b")] * 3
+    + [_battle("m1", "model_a")] * 3 + [_battle("m1", "model_a")]
+    + [_battle("m2", "model_b"), _battle("m2", "model_b")]
+    + [_battle("m2", "model_a")] + [_battle("m2", "model_a")] * 3
+)
+
+
+def test_battles_from_judgments_follow_arena_hard():
+    from nlgmetrics.analysis.judge_battles import battles_from_judgments
+
+    assert battles_from_judgments(JUDGMENTS) == (EXPECTED_BATTLES, 1)
+    battles, unjudged = battles_from_judgments(JUDGMENTS, baseline="b0", weight=1, first_game_only=True)
+    assert unjudged == 0
+    assert battles == [{"model_a": "b0", "model_b": m, "winner": w} for m, w in
+                       [("m1", "model_a"), ("m1", "model_b"), ("m1", "model_a"), ("m2", "model_b"), ("m2", "model_a")]]
+
+
+def test_arena_hard_reads_judgments(tmp_path):
+    path = jsonl(tmp_path / "judgments.jsonl", JUDGMENTS)
+    board = json_run(["judge", "arena-hard", path, "--rounds", "0"])
+    assert board == {"leaderboard": arena_hard_leaderboard(EXPECTED_BATTLES, rounds=0),
+                     "judgments": {"judgments": 5, "battles": 15, "games_without_verdict": 1}}
+    got = json_run(["judge", "bradley-terry", path, "--rounds", "0", "--weight", "1", "--first-game-only", "--baseline", "b0"])
+    battles = [{"model_a": "b0", "model_b": m, "winner": w} for m, w in
+               [("m1", "model_a"), ("m1", "model_b"), ("m1", "model_a"), ("m2", "model_b"), ("m2", "model_a")]]
+    assert got["ratings"] == bradley_terry(battles, baseline="b0", rounds=0)["ratings"]
+    code, out, _ = run(["judge", "arena-hard", path, "--rounds", "0"])
+    assert "5 judgments, 15 battles, 1 games without a verdict" in out
+    assert "|weight:3|first_game_only:no|" in out.splitlines()[-1]
+
+
+def test_judgment_errors(tmp_path):
+    bad = [dict(JUDGMENTS[0]), {"question_id": "q2", "model": "m1", "games": [{"score": "A>B"}]}]
+    fails(["judge", "arena-hard", jsonl(tmp_path / "j.jsonl", bad)], 1, "j.jsonl:2: judgment: 'games' must list 2 game(s)")
+    bad[1] = {"question_id": "q2", "games": []}
+    fails(["judge", "arena-hard", jsonl(tmp_path / "j.jsonl", bad)], 1, "j.jsonl:2: judgment has no 'model'")
+    none = [{"model": "m", "games": [{"score": None}, {"score": "?"}]}]
+    fails(["judge", "arena-hard", jsonl(tmp_path / "n.jsonl", none)], 1, "n.jsonl: no game of the 1 judgments has a verdict")
+    battles = jsonl(tmp_path / "b.jsonl", [{"model_a": "a", "model_b": "b", "winner": "tie"}])
+    fails(["judge", "bradley-terry", battles, "--weight", "2"], 2, "--weight and --first-game-only read arena-hard judgments")
+    fails(["judge", "bradley-terry", battles, "--weight", "0"], 2, "argument --weight: must be in [1, 1000000]")

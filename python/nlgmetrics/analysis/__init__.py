@@ -19,11 +19,13 @@ format it the same way. The numbers equal compare-mt 0.2.10's
 Judge verdicts (nlgmetrics never calls a judge): :func:`win_rate` and
 :func:`length_controlled_win_rate` (AlpacaEval), :func:`bradley_terry`,
 :func:`arena_hard_leaderboard`, :func:`predict_win_rate` (Arena-Hard), :func:`online_elo`
-(Chatbot Arena), :func:`mqm_score` / :func:`parse_gemba_mqm` (GEMBA-MQM); see docs/judge.md.
+(Chatbot Arena), :func:`mqm_score` / :func:`parse_gemba_mqm` (GEMBA-MQM), and
+:func:`battles_from_judgments` (Arena-Hard's judgment files as battles); see docs/judge.md.
 """
 
 from .examples import SentenceExample, sentence_examples
 from .judge import mqm_score, parse_gemba_mqm, win_rate
+from .judge_battles import battles_from_judgments
 from .judge_lc import length_controlled_win_rate
 from .judge_ratings import arena_hard_leaderboard, bradley_terry, online_elo, predict_win_rate
 from .ngrams import NgramDifference, ngram_differences
@@ -36,6 +38,7 @@ __all__ = [
     "SentenceExample",
     "WordBucket",
     "arena_hard_leaderboard",
+    "battles_from_judgments",
     "bradley_terry",
     "length_controlled_win_rate",
     "mqm_score",

@@ -54,6 +54,7 @@ def ranges() -> dict[str, Any]:
     inf = float("inf")
     return {
         "rounds": _r(0, 1_000_000),  # one Newton fit per round
+        "weight": _r(1, 1_000_000),
         "elo_k": _r(0.0, inf, lo_open=True),
         "scale": _r(0.0, inf, lo_open=True),
         "base": _r(1.0, inf, lo_open=True),
@@ -93,6 +94,9 @@ def _bootstrap_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--baseline", default=DEFAULT_BASELINE, help=f"the model anchored at 1000 (default {DEFAULT_BASELINE}, Arena-Hard's)")
     p.add_argument("--rounds", type=int, default=100, help="bootstrap resamples of the battles (default 100, as arena-hard; 0: none)")
     p.add_argument("--seed", type=int, default=42, help="numpy RandomState seed of the resamples (default 42, as arena-hard)")
+    p.add_argument("--weight", type=int, default=None,
+                   help="judgments: battles a 'much better' verdict (A>>B) counts for (default 3, as arena-hard's --weight)")
+    p.add_argument("--first-game-only", dest="first_game_only", action="store_true", help="judgments: read game 1 only (arena-hard's --first-game-only)")
 
 
 def _bt_options(p: argparse.ArgumentParser) -> None:
@@ -138,7 +142,7 @@ def read_records(path: str, numbers: bool = False) -> list[Record]:
     (JSON, or with ``numbers`` a bare number such as ``1.5`` or ``nan``)."""
     from ..io.text import parse_json, read_lines
 
-    name = "<stdin>" if path == "-" else path
+    name = _name(path)
     lines = read_lines(path)
     first = next((line.lstrip() for line in lines if line.strip()), "")
     if not first:
@@ -163,6 +167,10 @@ def read_records(path: str, numbers: bool = False) -> list[Record]:
             continue
         records.append(Record(f"{name}:{lineno}", parse_json(text, name, line=lineno)))
     return records
+
+
+def _name(path: str) -> str:
+    return "<stdin>" if path == "-" else path
 
 
 def _field(record: Record, key: str) -> Any:
@@ -247,31 +255,64 @@ def _length_controlled(args: argparse.Namespace, records: list[Record]) -> tuple
     return result, {"glm": args.glm, "folds": args.fold_order, "sklearn": sklearn.__version__, "equals": ALPACA_EVAL}
 
 
-def _battles(records: list[Record]) -> list[Any]:
-    return [r.value for r in records]  # the analysis function checks fields and winners
+def _battles(records: list[Record], args: argparse.Namespace | None = None) -> tuple[list[Any], list[Record], dict[str, Any]]:
+    """The battles of the records (the analysis function checks their fields and winners),
+    each with its record; arena-hard's judgments (objects with ``games``) become battles as
+    its ``show_result.py`` makes them. Also what the signature and output say of judgments."""
+    judgments = args is not None and isinstance(records[0].value, dict) and "games" in records[0].value
+    if not judgments:
+        if args is not None and (args.weight is not None or args.first_game_only):
+            from .guard import UsageError
+
+            raise UsageError(f"--weight and --first-game-only read arena-hard judgments (objects with 'games'); {records[0].where} is a battle")
+        return [r.value for r in records], records, {}
+    from ..analysis.judge_battles import battles_from_judgments
+
+    weight = 3 if args.weight is None else args.weight
+    battles, where, unjudged = [], [], 0
+    for r in records:
+        made, skipped = _located(lambda: battles_from_judgments([r.value], baseline=args.baseline, weight=weight,
+                                                                first_game_only=args.first_game_only), [r], "judgment")
+        battles.extend(made)
+        where.extend([r] * len(made))
+        unjudged += skipped
+    if not battles:
+        raise _data_error(f"{_name(args.file)}: no game of the {len(records)} judgments has a verdict")
+    summary = {"judgments": len(records), "battles": len(battles), "games_without_verdict": unjudged}
+    return battles, where, {"weight": weight, "first_game_only": args.first_game_only, "summary": summary}
 
 
 def _bradley_terry(args: argparse.Namespace, records: list[Record]) -> tuple[dict[str, Any], dict[str, Any]]:
     from ..analysis.judge_ratings import bradley_terry
 
-    battles = _battles(records)
+    battles, where, judged = _battles(records, args)
     result = _located(lambda: bradley_terry(battles, baseline=args.baseline, rounds=args.rounds, seed=args.seed,
-                                            scale=args.scale, base=args.base, init_rating=args.init_rating), records, "battle")
-    return result, {"baseline": args.baseline, "rounds": args.rounds, "seed": args.seed, **_scale_items(args), "equals": ARENA_HARD}
+                                            scale=args.scale, base=args.base, init_rating=args.init_rating), where, "battle")
+    return _with_judgments(result, judged), {"baseline": args.baseline, "rounds": args.rounds, "seed": args.seed, **_scale_items(args),
+                                             **_judgment_items(judged), "equals": ARENA_HARD}
 
 
 def _arena_hard(args: argparse.Namespace, records: list[Record]) -> tuple[dict[str, Any], dict[str, Any]]:
     from ..analysis.judge_ratings import arena_hard_leaderboard
 
-    battles = _battles(records)
-    result = _located(lambda: arena_hard_leaderboard(battles, baseline=args.baseline, rounds=args.rounds, seed=args.seed), records, "battle")
-    return {"leaderboard": result}, {"baseline": args.baseline, "rounds": args.rounds, "seed": args.seed, "equals": ARENA_HARD}
+    battles, where, judged = _battles(records, args)
+    result = _located(lambda: arena_hard_leaderboard(battles, baseline=args.baseline, rounds=args.rounds, seed=args.seed), where, "battle")
+    return _with_judgments({"leaderboard": result}, judged), {"baseline": args.baseline, "rounds": args.rounds, "seed": args.seed,
+                                                              **_judgment_items(judged), "equals": ARENA_HARD}
+
+
+def _with_judgments(result: dict[str, Any], judged: dict[str, Any]) -> dict[str, Any]:
+    return {**result, "judgments": judged["summary"]} if judged else result
+
+
+def _judgment_items(judged: dict[str, Any]) -> dict[str, Any]:
+    return {"weight": judged["weight"], "first_game_only": judged["first_game_only"]} if judged else {}
 
 
 def _elo(args: argparse.Namespace, records: list[Record]) -> tuple[dict[str, Any], dict[str, Any]]:
     from ..analysis.judge_ratings import online_elo
 
-    battles = _battles(records)
+    battles = [r.value for r in records]  # the analysis function checks fields and winners
     result = _located(lambda: online_elo(battles, k=args.elo_k, scale=args.scale, base=args.base, init_rating=args.init_rating,
                                          flavour=args.flavour), records, "battle")
     return {"ratings": result}, {"flavour": args.flavour, "k": args.elo_k, **_scale_items(args)}
@@ -343,7 +384,11 @@ def run(args: argparse.Namespace, out, err, parser: argparse.ArgumentParser | No
 
         out.write(json_text({**result, "signature": sig}, indent=2) + "\n")
         return 0
-    out.write("\n".join([*_table(args.aggregate, result), sig]) + "\n")
+    lines = _table(args.aggregate, result)
+    if "judgments" in result:
+        j = result["judgments"]
+        lines.append(f"{j['judgments']} judgments, {j['battles']} battles, {j['games_without_verdict']} games without a verdict")
+    out.write("\n".join([*lines, sig]) + "\n")
     return 0
 
 
