@@ -370,10 +370,9 @@ def signature(aggregate: str, items: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace, out, err, parser: argparse.ArgumentParser | None = None) -> int:
-    if parser is not None:
-        from .main import subparsers
-
-        check_ranges(subparsers(parser)[args.aggregate], args)
+    if parser is not None:  # the judge parser: its aggregate's parser declares the numeric options
+        chosen = next(a.choices[args.aggregate] for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        check_ranges(chosen, args)
     records = read_records(args.file, numbers=args.aggregate == "win-rate")
     if not records:
         raise _data_error(f"{args.file}: no records")
