@@ -265,7 +265,7 @@ def test_data_errors_name_the_file_and_line(tmp_path):
     bad.write_text('[{"preference": 2}, {"preference": "2"}]', encoding="utf-8")
     fails(["judge", "win-rate", bad], 1, "bad.jsonl: item 2: preference is '2', not a number")
     bad.write_text('{"preference": 2, "generator_2": "m1"}\n{"preference": 1, "generator_2": "m2"}\n', encoding="utf-8")
-    fails(["judge", "win-rate", bad], 1, "the annotations are of 2 models")
+    fails(["judge", "win-rate", bad], 1, "bad.jsonl:2: generator_2 'm2', but ", "bad.jsonl:1 has 'm1'", "several models")
     battles = [{"model_a": "a", "model_b": "b", "winner": "model_a"}, {"model_a": "b", "model_b": "a", "winner": "model_a"}]
     for aggregate in ("bradley-terry", "arena-hard", "elo"):
         path = jsonl(tmp_path / "b.jsonl", [*battles, {"model_a": "a", "model_b": "b", "winner": "draw"}])

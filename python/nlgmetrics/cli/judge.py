@@ -188,9 +188,11 @@ def _kind(value: Any) -> str:
 def _one_model(records: list[Record]) -> None:
     """alpaca_eval scores one model's annotations: records of several (``generator_2``)
     would pool them into one wrong number."""
-    models = {r.value.get("generator_2") for r in records if isinstance(r.value, dict) and isinstance(r.value.get("generator_2"), str)}
-    if len(models) > 1:
-        raise _data_error(f"the annotations are of {len(models)} models (generator_2: {', '.join(sorted(models)[:3])}...): give one model's")
+    named = [r for r in records if isinstance(r.value, dict) and isinstance(r.value.get("generator_2"), str)]
+    other = next((r for r in named if r.value["generator_2"] != named[0].value["generator_2"]), None)
+    if other is not None:
+        raise _data_error(f"{other.where}: generator_2 {other.value['generator_2']!r}, but {named[0].where} has "
+                          f"{named[0].value['generator_2']!r}: the annotations are of several models; give one model's")
 
 
 def _located(call: Callable[[], Any], records: list[Record], noun: str) -> Any:
