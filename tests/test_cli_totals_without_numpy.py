@@ -188,6 +188,7 @@ def test_retrieval_totals_equal_the_numpy_path(seed):
     assert [type(v) for v in summary.values()] == [type(v) for v in old_summary.values()]
     assert dict(zip(qids, rows)) == {q: {k: (v if k in metric.sum_fields else int(v)) for k, v in r.items()} for q, r in metric.per_query(run, qrels).items()}
     assert metric.signature().format() == score.signature.format()
+    assert metric.official_totals(run, qrels, per_query=False) == (qids, [], summary)
 
 
 def test_retrieval_known_values_without_numpy():

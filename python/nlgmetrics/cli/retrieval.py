@@ -78,9 +78,9 @@ def run(args: argparse.Namespace, out, err) -> int:
     metric = Retrieval(measures=measures, relevance_level=args.relevance_level, judged_docs_only=args.judged_docs_only, complete=args.complete, score_precision=args.score_precision)
     qrels = read_qrels(args.qrels)
     run_dict = read_run(args.run)
-    qids, rows, summary = metric.official_totals(run_dict, qrels)  # plain Python: no numpy for a run
+    qids, rows, summary = metric.official_totals(run_dict, qrels, per_query=args.per_query)  # plain Python: no numpy for a run
     counts = ("num_q", "num_ret", "num_rel", "num_rel_ret")
-    per_query: dict[str, dict[str, Any]] = dict(zip(qids, rows)) if args.per_query else {}
+    per_query: dict[str, dict[str, Any]] = dict(zip(qids, rows))
     if args.format == "json":
         from .jsonout import json_text
 

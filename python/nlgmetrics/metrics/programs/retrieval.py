@@ -228,11 +228,12 @@ class Retrieval(Metric):
                            tails=None, sequence_field=self.sum_fields or None)
         return qids, seg
 
-    def official_totals(self, run: Any, qrels: Any) -> tuple[list[str], list[dict[str, Any]], dict[str, Any]]:
+    def official_totals(self, run: Any, qrels: Any, per_query: bool = True) -> tuple[list[str], list[dict[str, Any]], dict[str, Any]]:
         """trec_eval's lines as plain Python values, computed without numpy (the CLI's run):
-        ``(query ids, each query's {measure: value, count: n}, the "all" line's
-        {measure: mean, count: total})``, the numbers :meth:`corpus_score` gives (each
-        mean is the per-query values added in query-id order from 0.0, over the queries)."""
+        ``(query ids, each query's {measure: value, count: n} (with ``per_query``, else
+        []), the "all" line's {measure: mean, count: total})``, the numbers
+        :meth:`corpus_score` gives (each mean is the per-query values added in query-id
+        order from 0.0, over the queries)."""
         run, qrels = _as_dicts(run, qrels)
         qids = self._queries(run, qrels)
         counts, values = self._native(qids, run, qrels, lists=True)
@@ -240,11 +241,12 @@ class Retrieval(Metric):
         if queries == 0:  # the error score_stats gives
             raise EmptyInputError("retrieval: no query of the run has judgments")
         sums = [0.0] * width
+        for j in range(width):
+            for v in values[j::width]:
+                sums[j] += v
         rows: list[dict[str, Any]] = []
-        for q in range(queries):
+        for q in range(queries if per_query else 0):
             row = dict(zip(self.sum_fields, values[q * width:(q + 1) * width]))
-            for j, key in enumerate(self.sum_fields):
-                sums[j] += row[key]
             for name in self.counts_asked:
                 if name != "num_q":
                     row[name] = counts[3 * q + COUNTS.index(name) - 1]
