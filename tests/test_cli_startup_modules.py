@@ -87,11 +87,9 @@ NEEDS = {
     "compare": {"numpy"},  # the paired resampling
     "correlate": {"numpy"},  # the correlations and their bootstrap
     "classify": {"numpy"},  # the metrics' arrays
+    # squad, cmrc2018 and retrieval: none; their totals are the per-question values added in Python
     "coco": {"numpy"},  # CIDEr-D, METEOR
     "report": {"numpy", "matplotlib", "PIL"},  # the plots
-    "squad": {"numpy"},  # the metric's segment statistics
-    "cmrc2018": {"numpy"},  # the metric's segment statistics
-    "retrieval": {"numpy"},  # the per-query statistics
     "sql": {"numpy"},  # execution_accuracy's count statistics
     "lm-eval": {"numpy"},  # the answer filters' exact_match and the stderr replay
     "judge": {"numpy"},  # alpaca_eval's win rate is pandas' float sums, replayed with numpy
@@ -180,6 +178,34 @@ def test_sacrebleu_chrf_and_ter_need_numpy(tmp_path, metric):
     p = _files(tmp_path)
     loaded = _loaded(tmp_path, "nlgmetrics", ["sacrebleu", p["ref"], "-i", p["hyp"], "-m", metric])
     assert _heavy(loaded, NEVER_FOR_ONE_LINE) == [] and "numpy" in loaded
+
+
+def _squad_v2_files(p: dict[str, str]) -> list[str]:
+    """A v2.0 dataset with an unanswerable question and a no-answer probabilities file."""
+    d = Path(p["squad.json"]).parent
+    data = {"version": "v2.0", "data": [{"title": "t", "paragraphs": [{"context": SENTENCE, "qas": [
+        {"id": "q1", "question": "who sat?", "answers": [{"text": "the cat", "answer_start": 0}]},
+        {"id": "q2", "question": "who flew?", "answers": []}]}]}]}
+    for name, doc in (("v2.json", data), ("v2_pred.json", {"q1": "the cat", "q2": ""}), ("v2_na.json", {"q1": 0.1, "q2": 0.9})):
+        (d / name).write_text(json.dumps(doc), encoding="utf-8")
+    return [str(d / "v2.json"), str(d / "v2_pred.json"), "--na-prob", str(d / "v2_na.json")]
+
+
+# The options of the plain runs whose totals are computed without numpy: none of them loads it.
+NUMPY_FREE_RUNS = {
+    "squad -f json": lambda p: ["squad", p["squad.json"], p["squad_pred.json"], "-f", "json"],
+    "squad v2.0 --na-prob": lambda p: ["squad", *_squad_v2_files(p)],
+    "squad v2.0 --out-file": lambda p: ["squad", *_squad_v2_files(p), "-o", str(Path(p["ref"]).parent / "eval.json")],
+    "cmrc2018 -f json": lambda p: ["cmrc2018", p["cmrc.json"], p["cmrc_pred.json"], "-f", "json"],
+    "retrieval --per-query": lambda p: ["retrieval", p["qrels.txt"], p["run.txt"], "--per-query", "-m", "map", "P.5", "num_q", "num_rel"],
+    "retrieval -f json -c": lambda p: ["retrieval", "-q", p["qrels.txt"], "-r", p["run.txt"], "-f", "json", "-c", "--per-query"],
+}
+
+
+@pytest.mark.parametrize("run", NUMPY_FREE_RUNS)
+def test_qa_and_retrieval_runs_load_no_numpy(tmp_path, run):
+    loaded = _loaded(tmp_path, "nlgmetrics", NUMPY_FREE_RUNS[run](_files(tmp_path)))
+    assert _heavy(loaded, [*NEVER_FOR_ONE_LINE, "numpy"]) == []
 
 
 def test_cmrc2018_with_punctuation_still_loads_nltk(tmp_path):

@@ -465,6 +465,11 @@ def squad_files(
     were ints, threshold search order) or None) from the dataset, predictions and no-answer
     probabilities files' bytes, read in the core; None unless they are the exact regular
     shapes with every question answered and every probability a number Python reads the same."""
+def squad_files_lists(
+    data: bytes, predictions: bytes, na_probs: bytes | None, version: str, n_threads: int = 0
+) -> tuple[str, str, tuple[list[int], list[float], list[int]], tuple[list[float], list[bool], list[int]] | None] | None:
+    """squad_files as Python lists (the per-question rows flattened, 5 a question): totals
+    from these need no numpy."""
 # -- rouge / rouge-chinese packages (crates/nlgmetrics-python/src/rouge_pltrdy.rs) ----
 def rouge_pltrdy_stats(
     hyps: Sequence[str], refs: Sequence[str], metrics: Sequence[str], variant: str, exclusive: bool = True, n_threads: int = 0
@@ -528,3 +533,19 @@ def retrieval_stats(
 ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.float64]]:
     """Per query ``[num_ret, num_rel, num_rel_ret]`` (q × 3) and one row of ``measures``
     (``(kind, cutoff)``: map, recip_rank, ndcg, Rprec, P, recall, success, map_cut, ndcg_cut)."""
+def retrieval_stats_lists(
+    qids: list[str],
+    run_docs: list[str],
+    run_scores: list[float],
+    run_starts: list[int],
+    judged_docs: list[str],
+    judged_rels: list[int],
+    judged_starts: list[int],
+    measures: list[tuple[str, int]],
+    relevance_level: int = 1,
+    judged_only: bool = False,
+    single_precision: bool = True,
+    n_threads: int = 0,
+) -> tuple[list[int], list[float]]:
+    """retrieval_stats as flat Python lists, row-major (3 counts, then one value per measure,
+    a query): totals from these need no numpy."""

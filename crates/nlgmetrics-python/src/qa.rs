@@ -237,6 +237,34 @@ fn squad_files<'py>(
     Ok(Some((name, got.version_field, stats, na)))
 }
 
+/// Plain-Python statistics: rows flat (`qa::WIDTH` per question).
+type SquadLists = (Vec<u64>, Vec<f64>, Vec<i64>);
+type NaLists = (Vec<f64>, Vec<bool>, Vec<i64>);
+
+/// [`squad_files`] as Python lists (the rows flattened, `qa::WIDTH` a question): a total
+/// from these needs no numpy (the CLI's plain run).
+#[pyfunction]
+#[pyo3(signature = (data, predictions, na_probs, version, n_threads=0))]
+fn squad_files_lists(
+    py: Python<'_>,
+    data: &[u8],
+    predictions: &[u8],
+    na_probs: Option<&[u8]>,
+    version: &str,
+    n_threads: usize,
+) -> PyResult<Option<(&'static str, String, SquadLists, Option<NaLists>)>> {
+    let Some(got) = detached(py, || {
+        let v = if version == "auto" { None } else { Some(self::version(version)?) };
+        qa::files::file_stats(data, predictions, na_probs, v, n_threads)
+    })?
+    else {
+        return Ok(None);
+    };
+    let name = if got.version == Version::V1 { "1.1" } else { "2.0" };
+    let na = got.na.map(|c| (c.values, c.is_int, c.order.into_iter().map(|i| i as i64).collect()));
+    Ok(Some((name, got.version_field, (got.rows, got.f1, got.counts), na)))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(squad_stats, m)?)?;
     m.add_function(wrap_pyfunction!(squad_normalize, m)?)?;
@@ -245,5 +273,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(squad_dataset_v2, m)?)?;
     m.add_function(wrap_pyfunction!(squad_dataset_questions, m)?)?;
     m.add_function(wrap_pyfunction!(squad_files, m)?)?;
+    m.add_function(wrap_pyfunction!(squad_files_lists, m)?)?;
     Ok(())
 }

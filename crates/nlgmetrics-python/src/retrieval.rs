@@ -41,7 +41,40 @@ fn retrieval_stats<'py>(
     Ok((matrix(py, counts, nq, COUNT_FIELDS.len())?, matrix(py, values, nq, width)?))
 }
 
+/// [`retrieval_stats`] as flat Python lists (row-major, 3 counts and one value per
+/// measure a query): a total from these needs no numpy (the CLI's plain run).
+#[pyfunction]
+#[pyo3(signature = (qids, run_docs, run_scores, run_starts, judged_docs, judged_rels, judged_starts, measures, relevance_level=1, judged_only=false, single_precision=true, n_threads=0))]
+#[allow(clippy::too_many_arguments)]
+fn retrieval_stats_lists<'py>(
+    py: Python<'py>,
+    qids: Vec<String>,
+    run_docs: Vec<Bound<'py, PyString>>,
+    run_scores: Vec<f64>,
+    run_starts: Vec<usize>,
+    judged_docs: Vec<Bound<'py, PyString>>,
+    judged_rels: Vec<i64>,
+    judged_starts: Vec<usize>,
+    measures: Vec<(String, usize)>,
+    relevance_level: i64,
+    judged_only: bool,
+    single_precision: bool,
+    n_threads: usize,
+) -> PyResult<(Vec<u64>, Vec<f64>)> {
+    // the ids are read in place (no copy per document); the list items keep them alive
+    let rd = borrow_strs(&run_docs)?;
+    let jd = borrow_strs(&judged_docs)?;
+    let (counts, values) = detached(py, || {
+        let ms = measures.iter().map(|(kind, k)| Measure::from_parts(kind, *k)).collect::<Result<Vec<_>, _>>()?;
+        let config = Config { relevance_level, judged_only, single_precision };
+        let q: Vec<&str> = qids.iter().map(String::as_str).collect();
+        retrieval::batch(&q, &rd, &run_scores, &run_starts, &jd, &judged_rels, &judged_starts, &ms, &config, n_threads)
+    })?;
+    Ok((counts, values))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(retrieval_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(retrieval_stats_lists, m)?)?;
     Ok(())
 }

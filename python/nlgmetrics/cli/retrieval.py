@@ -78,26 +78,16 @@ def run(args: argparse.Namespace, out, err) -> int:
     metric = Retrieval(measures=measures, relevance_level=args.relevance_level, judged_docs_only=args.judged_docs_only, complete=args.complete, score_precision=args.score_precision)
     qrels = read_qrels(args.qrels)
     run_dict = read_run(args.run)
-    qids, seg = metric._query_stats(run_dict, qrels)
-    score = metric.score_stats(seg.total())
+    qids, rows, summary = metric.official_totals(run_dict, qrels, per_query=args.per_query)  # plain Python: no numpy for a run
     counts = ("num_q", "num_ret", "num_rel", "num_rel_ret")
-    summary = {key: score[key] for key in metric.sum_fields}
-    summary.update({name: score[name] for name in metric.counts_asked})
-    per_query: dict[str, dict[str, Any]] = {}
-    if args.per_query:
-        for i, q in enumerate(qids):
-            row: dict[str, Any] = {key: float(seg.sums[i, j]) for j, key in enumerate(metric.sum_fields)}
-            for name in metric.counts_asked:
-                if name != "num_q":
-                    row[name] = int(seg.counts[i, metric.count_fields.index(name)])
-            per_query[q] = row
+    per_query: dict[str, dict[str, Any]] = dict(zip(qids, rows))
     if args.format == "json":
         from .jsonout import json_text
 
         doc: dict[str, Any] = {"scores": summary}
         if args.per_query:
             doc["per_query"] = per_query
-        doc["signature"] = score.signature.format() if score.signature is not None else None
+        doc["signature"] = metric.signature().format()
         out.write(json_text(doc, indent=2) + "\n")
         return 0
     lines = []

@@ -38,7 +38,7 @@ def add_parser(sub: Any) -> None:
 
 
 def _load(path: str, what: str) -> Any:
-    from ..metrics.qa.squad import load_json
+    from ..metrics.qa.squad_totals import load_json
 
     return load_json(path, what)
 
@@ -60,7 +60,8 @@ def _files(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace, out, err) -> int:
-    from ..metrics.qa.squad import _gc_paused, _official_from_stats, _read_files, _stats_from_bytes
+    from .. import _core
+    from ..metrics.qa.squad_totals import gc_paused, official_from_lists, read_files
     from .guard import UsageError
 
     _files(args)
@@ -75,13 +76,14 @@ def run(args: argparse.Namespace, out, err) -> int:
         err.write(message + "\n")
 
     result = None
-    with _gc_paused():  # the core reads the regular files itself; anything else takes the general path below
-        raw = _read_files(args.data, args.pred, args.na_prob)  # kept until the score is made
-        got = _stats_from_bytes(raw, args.squad_version, args.n_threads)
+    with gc_paused():  # the core reads the regular files itself; anything else takes the general path below
+        raw = read_files(args.data, args.pred, args.na_prob)  # kept until the score is made
+        # per-question lists, totalled in plain Python: no numpy for a file the core reads
+        got = _core.squad_files_lists(*raw, args.squad_version, args.n_threads)
         if got is not None:
             if got[0] == "1.1" and args.na_prob:
                 raise UsageError("--na-prob is for SQuAD v2.0 (evaluate-v1.1.py has no no-answer probabilities)")
-            result = _official_from_stats(got, args.na_prob_thresh, args.n_threads, warn)
+            result = official_from_lists(got, args.na_prob_thresh, warn)
         del raw
     if result is not None:
         version = got[0]

@@ -16,12 +16,14 @@ per-query values added in query-id order from 0.0, divided by the number of quer
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Mapping
+import sys
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-import numpy as np
-
-from ...errors import InputTypeError, InvalidInputError, InvalidOptionError
+from ...errors import EmptyInputError, InputTypeError, InvalidInputError, InvalidOptionError
 from ..base import Metric, Score
+
+if TYPE_CHECKING:
+    import numpy as np
 
 PLAIN = ("map", "recip_rank", "ndcg", "Rprec")
 CUTOFF_DEFAULTS = {
@@ -73,6 +75,14 @@ def parse_measures(measures: Any) -> tuple[list[tuple[str, str, int]], list[str]
     if not columns and not counts:
         raise InvalidOptionError("retrieval: give at least one measure")
     return list(columns.values()), counts
+
+
+def _is_numpy(value: Any, kind: str) -> bool:
+    """Whether ``value`` is a numpy scalar of ``kind`` (``"integer"``, ``"bool_"``): numpy is
+    looked at only when something imported it, as a value cannot be one otherwise (the
+    CLI's run computes without it)."""
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(value, getattr(np, kind))
 
 
 def _mapping(value: Any, what: str) -> Mapping:
@@ -129,12 +139,12 @@ class Retrieval(Metric):
     def __init__(self, measures: Any = DEFAULT_MEASURES, *, relevance_level: int = 1, judged_docs_only: bool = False, complete: bool = False, score_precision: str = "float32", n_threads: int = 0):
         super().__init__(n_threads=n_threads)
         self.columns, self.counts_asked = parse_measures(measures)
-        if isinstance(relevance_level, bool) or not isinstance(relevance_level, (int, np.integer)):
+        if isinstance(relevance_level, bool) or not (isinstance(relevance_level, int) or _is_numpy(relevance_level, "integer")):
             raise InvalidOptionError(f"retrieval: relevance_level must be an integer, got {relevance_level!r}")
         if not 1 <= int(relevance_level) < 2**63:
             raise InvalidOptionError(f"retrieval: relevance_level must be at least 1 (as pytrec_eval), got {relevance_level}")
         for opt, v in (("judged_docs_only", judged_docs_only), ("complete", complete)):
-            if not isinstance(v, (bool, np.bool_)):
+            if not (isinstance(v, bool) or _is_numpy(v, "bool_")):
                 raise InvalidOptionError(f"retrieval: {opt} must be True or False, got {v!r}")
         if score_precision not in PRECISIONS:
             raise InvalidOptionError(f"retrieval: score_precision must be one of {', '.join(PRECISIONS)}, got {score_precision!r}")
@@ -164,7 +174,9 @@ class Retrieval(Metric):
         chosen = judged if self.complete else judged.intersection(run)
         return sorted(chosen)  # code point order: trec_eval's strcmp order of UTF-8 ids
 
-    def _native(self, qids: list[str], run: Mapping, qrels: Mapping) -> tuple[np.ndarray, np.ndarray]:
+    def _native(self, qids: list[str], run: Mapping, qrels: Mapping, lists: bool = False) -> tuple[Any, Any]:
+        """The core's per-query counts and values: numpy arrays, or (``lists``) flat Python
+        lists, row-major."""
         from ... import _core
 
         run_docs: list[Any] = []
@@ -185,9 +197,12 @@ class Retrieval(Metric):
             judged_starts.append(len(judged))
         measures = [(kind, k) for _, kind, k in self.columns]
         try:
-            return _core.retrieval_stats(qids, run_docs, scores, run_starts, judged, rels, judged_starts, measures,
+            native = _core.retrieval_stats_lists if lists else _core.retrieval_stats
+            return native(qids, run_docs, scores, run_starts, judged, rels, judged_starts, measures,
                                          self.relevance_level, self.judged_docs_only, self.score_precision == "float32", self.n_threads)
         except (TypeError, OverflowError, UnicodeEncodeError) as e:
+            import numpy as np
+
             _check_ids(run_docs, "document ids")
             _check_ids(judged, "document ids")
             for s in scores:
@@ -199,6 +214,8 @@ class Retrieval(Metric):
             raise InvalidInputError(f"retrieval: {e}") from None
 
     def _query_stats(self, run: Any, qrels: Any):
+        import numpy as np
+
         from ...stats import SegmentStats
 
         run, qrels = _as_dicts(run, qrels)
@@ -210,6 +227,34 @@ class Retrieval(Metric):
         seg = SegmentStats(self.key, self.count_fields, counts, self.sum_fields, np.ascontiguousarray(values, dtype=np.float64),
                            tails=None, sequence_field=self.sum_fields or None)
         return qids, seg
+
+    def official_totals(self, run: Any, qrels: Any, per_query: bool = True) -> tuple[list[str], list[dict[str, Any]], dict[str, Any]]:
+        """trec_eval's lines as plain Python values, computed without numpy (the CLI's run):
+        ``(query ids, each query's {measure: value, count: n} (with ``per_query``, else
+        []), the "all" line's {measure: mean, count: total})``, the numbers
+        :meth:`corpus_score` gives (each mean is the per-query values added in query-id
+        order from 0.0, over the queries)."""
+        run, qrels = _as_dicts(run, qrels)
+        qids = self._queries(run, qrels)
+        counts, values = self._native(qids, run, qrels, lists=True)
+        queries, width = len(qids), len(self.sum_fields)
+        if queries == 0:  # the error score_stats gives
+            raise EmptyInputError("retrieval: no query of the run has judgments")
+        sums = [0.0] * width
+        for j in range(width):
+            for v in values[j::width]:
+                sums[j] += v
+        rows: list[dict[str, Any]] = []
+        for q in range(queries if per_query else 0):
+            row = dict(zip(self.sum_fields, values[q * width:(q + 1) * width]))
+            for name in self.counts_asked:
+                if name != "num_q":
+                    row[name] = counts[3 * q + COUNTS.index(name) - 1]
+            rows.append(row)
+        totals = {"num_q": queries, "num_ret": sum(counts[0::3]), "num_rel": sum(counts[1::3]), "num_rel_ret": sum(counts[2::3])}
+        summary: dict[str, Any] = {key: s / queries for key, s in zip(self.sum_fields, sums)}
+        summary.update({name: totals[name] for name in self.counts_asked})
+        return qids, rows, summary
 
     def stats(self, run: Any, qrels: Any = None):  # type: ignore[override]
         """Per-query statistics, one row per evaluated query in query-id order."""
@@ -265,6 +310,8 @@ class Retrieval(Metric):
         return Score(self.name, score, self.signature(stats), stats, **parts)
 
     def _sentence_scores(self, seg) -> np.ndarray:
+        import numpy as np
+
         if self.sum_fields:
             return seg.sums[:, 0].copy()
         return seg.counts[:, self.count_fields.index(self.counts_asked[0]) if self.counts_asked[0] != "num_q" else 0].astype(np.float64)

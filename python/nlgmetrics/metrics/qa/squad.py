@@ -35,7 +35,6 @@ per question of it, and have no threshold search.
 from __future__ import annotations
 
 import contextlib
-import gc
 import math
 from itertools import chain, repeat
 from operator import itemgetter
@@ -48,6 +47,7 @@ from ..._numbers import real_array
 from ...errors import InputTypeError, InvalidInputError, InvalidOptionError, InvalidTextError, LengthMismatchError
 from ...stats import SegmentStats, Stats, sequential_column_sums
 from ..base import Metric, Score
+from .squad_totals import gc_paused as _gc_paused, load_json, read_files as _read_files  # numpy-free: the CLI's plain run reads with them
 
 V1_MISSING = "Unanswered question {} will receive score 0."
 V2_MISSING = "Missing prediction for {}"
@@ -417,20 +417,6 @@ def _fast_questions(dataset_json: Any) -> tuple[list[str], list[list[str]]] | No
         return got if got is not None else _walk(dataset_json)
 
 
-@contextlib.contextmanager
-def _gc_paused() -> Any:
-    """Garbage collection waits: reading a dataset makes a few objects per question, and
-    each collection they trigger would traverse the whole parsed dataset (five times the
-    walk itself on SQuAD-sized input)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
 def _walk(dataset_json: Any) -> tuple[list[str], list[list[str]]] | None:
     try:
         text = itemgetter("text")  # C-level per answer: a comprehension per question costs a frame
@@ -676,33 +662,6 @@ def _prediction(predictions: dict, qid: str, where: str) -> str:
 
 
 # -- the official scripts' files, read in the core ------------------------------------------------
-def load_json(path: str, what: str) -> Any:
-    """A JSON file as the scripts' ``json.load`` reads it (bytes: a UTF-8 byte order mark is
-    skipped); a clear error when it is not JSON."""
-    import json
-
-    with open(path, "rb") as f:
-        raw = f.read()
-    try:
-        return json.loads(raw)
-    except json.JSONDecodeError as e:
-        raise InvalidInputError(f"{path}: not valid JSON ({what}): {e.msg} at line {e.lineno} column {e.colno} (char {e.pos})") from None
-    except UnicodeDecodeError as e:
-        raise InvalidInputError(f"{path}: not UTF-8 text ({what}) at byte {e.start}") from None
-
-
-def _read_files(data_path: str, pred_path: str, na_prob_path: str | None) -> tuple[bytes, bytes, bytes | None]:
-    """The three files' bytes (the probabilities' ``None`` without a path)."""
-    raw = []
-    for path in (data_path, pred_path, na_prob_path):
-        if path:
-            with open(path, "rb") as f:
-                raw.append(f.read())
-        else:
-            raw.append(None)
-    return raw[0], raw[1], raw[2]
-
-
 def _stats_from_bytes(raw: tuple[bytes, bytes, bytes | None], version: str | None, n_threads: int) -> tuple[str, str, Any, Any] | None:
     """The core's reading of the dataset, predictions and (v2.0) probabilities files:
     ``(version, the dataset's version field, per-question statistics, the probabilities'
