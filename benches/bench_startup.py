@@ -55,6 +55,7 @@ def _inputs(d: str) -> dict[str, str]:
         "cmrc_pred.json": json.dumps({"q1": "2008年"}, ensure_ascii=False),
         "qrels.txt": "q1 0 d1 1\n", "run.txt": "q1 Q0 d1 1 1.5 tag\n",
         "gold.sql": "SELECT 1\tone\n", "pred.sql": "SELECT 1\n",
+        "preferences.txt": "2\n",
     }
     paths = {}
     for name, text in files.items():
@@ -85,6 +86,7 @@ def _runs(p: dict[str, str]) -> list[tuple[str, list[str]]]:
         "retrieval": ["retrieval", p["qrels.txt"], p["run.txt"]],
         "sql": ["sql", "--gold", p["gold.sql"], "--pred", p["pred.sql"], "--db", p["db"]],
         "lm-eval": ["lm-eval", os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "goldens", "lm_eval_folders", "limited"), "-t", "toy_gsm"],
+        "judge": ["judge", "win-rate", p["preferences.txt"]],
     }
     from nlgmetrics.cli.main import COMMANDS
 
