@@ -1,7 +1,7 @@
 """CodeBLEU's parse-tree parts: the syntax match and the data-flow match counts of one pair.
 
 Parsing is tree-sitter's with the grammar wheels pinned in the ``[code]`` extra (the versions
-PyPI ``codebleu`` 0.7.0 runs with: ``tree-sitter`` 0.22, grammars 0.21). Token positions are
+PyPI ``codebleu`` 0.7.0 runs with: ``tree-sitter`` 0.22, grammars 0.21, C++'s 0.22). Token positions are
 tree-sitter's (row, byte column) and, as in the reference, a token's text is the line sliced
 at those byte columns as if they counted characters (so non-ASCII lines give shifted tokens
 there, and here).
@@ -12,9 +12,20 @@ from functools import lru_cache
 from typing import Any
 
 from ...errors import MissingExtraError
-from ._codebleu_dfg import WALKERS, is_token
+from ._codebleu_dfg import PythonWalker, is_token
+from ._codebleu_dfg_braces import CSharpWalker, GoWalker, JavaScriptWalker, JavaWalker
 
-GRAMMARS = {"python": "tree_sitter_python", "java": "tree_sitter_java"}
+# language: (grammar module, data-flow walk); PyPI codebleu 0.7.0 walks C and C++ with C#'s walk
+LANGUAGES = {
+    "python": ("tree_sitter_python", PythonWalker),
+    "java": ("tree_sitter_java", JavaWalker),
+    "javascript": ("tree_sitter_javascript", JavaScriptWalker),
+    "c_sharp": ("tree_sitter_c_sharp", CSharpWalker),
+    "go": ("tree_sitter_go", GoWalker),
+    "c": ("tree_sitter_c", CSharpWalker),
+    "cpp": ("tree_sitter_cpp", CSharpWalker),
+}
+GRAMMARS = {language: grammar for language, (grammar, _) in LANGUAGES.items()}
 
 
 @lru_cache(maxsize=None)
@@ -85,7 +96,7 @@ def _raw_edges(code: str, language: str) -> list:
         lines = code.split("\n")
         index_to_code = {span: (i, _span_text(span, lines)) for i, span in enumerate(spans)}
         try:
-            edges, _ = WALKERS[language](index_to_code).walk(root, {})
+            edges, _ = LANGUAGES[language][1](index_to_code).walk(root, {})
         except Exception:  # the reference drops the graph of a snippet its walk cannot read
             edges = []
         edges = sorted(edges, key=lambda e: e[1])

@@ -20,7 +20,9 @@ Statistics per segment (all mergeable): BLEU's clipped n-gram matches and totals
 hypothesis and closest reference lengths, the weighted match's unigram sums (floats, kept in
 order: the reference adds them one segment after the other) and n >= 2 counts, and the
 syntax and data-flow match counts; the corpus score is the reference's corpus formula.
-Languages: ``python``, ``java``.
+Languages: ``codebleu-0.7`` has ``python``, ``java``, ``javascript``, ``c_sharp``, ``go``, ``c``,
+``cpp`` (C and C++ walked for data flow by C#'s rules, as 0.7.0 does); ``codexglue`` has
+``python``, ``java`` and ``c_sharp``, the languages its keyword lists cover.
 """
 from __future__ import annotations
 
@@ -37,6 +39,9 @@ from ..base import Metric, Score
 
 FLAVOURS = ("codexglue", "codebleu-0.7")
 LANGUAGES = tuple(tree.GRAMMARS)
+# CodeXGLUE's calc_code_bleu.py has keyword lists for these only (its --lang choices name more,
+# which fail reading keywords/<lang>.txt)
+CODEXGLUE_LANGUAGES = ("python", "java", "c_sharp")
 BLEU_FIELDS = tuple(f"{kind}_{n}" for n in range(1, 5) for kind in ("match", "total"))
 WEIGHTED_FIELDS = tuple(f"weighted_{kind}_{n}" for n in range(2, 5) for kind in ("match", "total"))
 TREE_FIELDS = ("syntax_match", "syntax_total", "dataflow_match", "dataflow_total")
@@ -87,6 +92,9 @@ class CodeBLEU(Metric):
             raise InvalidOptionError(f"codebleu: flavour must be one of {', '.join(FLAVOURS)}, got {flavour!r}")
         if language not in LANGUAGES:
             raise InvalidOptionError(f"codebleu: language must be one of {', '.join(LANGUAGES)}, got {language!r}")
+        if flavour == "codexglue" and language not in CODEXGLUE_LANGUAGES:
+            raise InvalidOptionError(f"codebleu: flavour codexglue has languages {', '.join(CODEXGLUE_LANGUAGES)} (CodeXGLUE's keyword lists), "
+                                     f"got {language!r}; flavour codebleu-0.7 has {', '.join(LANGUAGES)}")
         self.flavour = flavour
         self.language = language
         self.weights = _parse_weights(weights)
