@@ -1,4 +1,4 @@
-"""codebleu in javascript, c_sharp, go, c and cpp: equal to PyPI codebleu 0.7.0 (and, for
+"""codebleu in javascript, c_sharp, go, c, cpp, php, ruby and rust: equal to PyPI codebleu 0.7.0 (and, for
 c_sharp, to CodeXGLUE's calc_code_bleu) on the goldens of
 scripts/goldens/codebleu_languages_goldens.py, every part; the codexglue flavour refuses the
 languages CodeXGLUE's script has no keyword list for."""
@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("tree_sitter")
-for _grammar in ("tree_sitter_javascript", "tree_sitter_c_sharp", "tree_sitter_go", "tree_sitter_c", "tree_sitter_cpp"):
+for _grammar in ("tree_sitter_javascript", "tree_sitter_c_sharp", "tree_sitter_go", "tree_sitter_c", "tree_sitter_cpp",
+                 "tree_sitter_php", "tree_sitter_ruby", "tree_sitter_rust"):
     pytest.importorskip(_grammar)
 
 import nlgmetrics  # noqa: E402
@@ -23,7 +24,7 @@ from nlgmetrics.metrics.programs.codebleu import CODEXGLUE_LANGUAGES, LANGUAGES,
 GOLDENS_PATH = Path(__file__).parent / "goldens" / "codebleu" / "languages.json"
 GOLDENS = json.loads(GOLDENS_PATH.read_text("utf-8"))
 CASES = GOLDENS["cases"]
-NEW_LANGUAGES = ("javascript", "c_sharp", "go", "c", "cpp")
+NEW_LANGUAGES = ("javascript", "c_sharp", "go", "c", "cpp", "php", "ruby", "rust")
 PARTS = ("codebleu", "ngram_match", "weighted_ngram_match", "syntax_match", "dataflow_match")
 # The data-flow part (so the total) of a few snippets follows the process's string hashing in
 # the reference and here alike (seeds 0..3 flag some, not all: a case equal under those may
@@ -108,6 +109,26 @@ def test_go_for_walks_its_update_again():
     assert (s["syntax_match"], s["dataflow_match"], s.score) == (0.6666666666666666, 0.8, 0.733642312008773)
 
 
+def test_ruby_keeps_its_comments_and_c_comment_markers():
+    """0.7.0 strips nothing from Ruby: ``/* c */`` stays in the parse (C rules would drop it)."""
+    s = CodeBLEU("codebleu-0.7", language="ruby").corpus_score(["a = b /* c */ + d\ne = a"], [["a = b + d\ne = a"]])
+    assert (s["syntax_match"], s["dataflow_match"], s.score) == (0.25, 0.4, 0.45267214392361055)
+
+
+def test_php_without_its_open_tag_is_html_text_with_no_data_flow():
+    hyp, ref = "function f($a) { $b = $a + 1; return $b; }", "function f($a) { $b = $a; return $b; }"
+    bare = CodeBLEU("codebleu-0.7", language="php").corpus_score([hyp], [[ref]])
+    tagged = CodeBLEU("codebleu-0.7", language="php").corpus_score(["<?php " + hyp], [["<?php " + ref]])
+    assert (bare["syntax_match"], bare["dataflow_match"], bare.score) == (1.0, 0, 0.7686968975903005)
+    assert (tagged["syntax_match"], tagged["dataflow_match"], tagged.score) == (0.5833333333333334, 0.5, 0.570105134364737)
+
+
+def test_rust_let_declarations_are_no_data_flow_edges():
+    s = CodeBLEU("codebleu-0.7", language="rust").corpus_score(["fn f(a: i32) -> i32 { let b = a; let c = a; c }"],
+                                                               [["fn f(a: i32) -> i32 { let b = a; let c = b; c }"]])
+    assert (s["syntax_match"], s["dataflow_match"], s.score) == (1.0, 1.0, 0.9202811131972458)
+
+
 @pytest.mark.parametrize("language", [lang for lang in LANGUAGES if lang not in CODEXGLUE_LANGUAGES])
 def test_codexglue_refuses_a_language_it_has_no_keywords_for_and_names_its_own(language):
     with pytest.raises(InvalidOptionError, match=r"codexglue has languages python, java, c_sharp .*codebleu-0\.7 has"):
@@ -116,7 +137,8 @@ def test_codexglue_refuses_a_language_it_has_no_keywords_for_and_names_its_own(l
 
 
 @pytest.mark.parametrize("language,grammar", [("javascript", "tree-sitter-javascript-0.21.4"), ("c_sharp", "tree-sitter-c-sharp-0.21.3"),
-                                              ("go", "tree-sitter-go-0.21.2"), ("c", "tree-sitter-c-0.21.4"), ("cpp", "tree-sitter-cpp-0.22.3")])
+                                              ("go", "tree-sitter-go-0.21.2"), ("c", "tree-sitter-c-0.21.4"), ("cpp", "tree-sitter-cpp-0.22.3"),
+                                              ("php", "tree-sitter-php-0.22.8"), ("ruby", "tree-sitter-ruby-0.21.0"), ("rust", "tree-sitter-rust-0.21.2")])
 def test_the_signature_names_the_language_and_its_pinned_grammar(language, grammar):
     sig = str(nlgmetrics.load("codebleu", flavour="codebleu-0.7", language=language).corpus_score(["x"], ["x"]).signature)
     assert f"lang:{language}" in sig and f"tree-sitter-0.22.3+{grammar}" in sig

@@ -1,5 +1,5 @@
 """Make tests/goldens/codebleu/languages.json: CodeBLEU of code pairs in the languages beyond
-Python and Java (javascript, c_sharp, go, c, cpp), by PyPI codebleu 0.7.0 and, for c_sharp (the
+Python and Java (javascript, c_sharp, go, c, cpp, php, ruby, rust), by PyPI codebleu 0.7.0 and, for c_sharp (the
 only one of them CodeXGLUE's script has a keyword list for), by CodeXGLUE's too.
 
 Run as codebleu_goldens.py is (same environment, plus the grammar wheels pinned in the [code]
@@ -7,7 +7,8 @@ extra for these languages; never nlgmetrics itself)::
 
     /tmp/codebleu_venv/bin/pip install codebleu==0.7.0 tree-sitter==0.22.3 \
         tree-sitter-python==0.21.0 tree-sitter-java==0.21.0 tree-sitter-javascript==0.21.4 \
-        tree-sitter-c-sharp==0.21.3 tree-sitter-go==0.21.2 tree-sitter-c==0.21.4 tree-sitter-cpp==0.22.3
+        tree-sitter-c-sharp==0.21.3 tree-sitter-go==0.21.2 tree-sitter-c==0.21.4 tree-sitter-cpp==0.22.3 \
+        tree-sitter-php==0.22.8 tree-sitter-ruby==0.21.0 tree-sitter-rust==0.21.2
     PYTHONHASHSEED=0 /tmp/codebleu_venv/bin/python scripts/goldens/codebleu_languages_goldens.py \
         --codexglue CodeXGLUE/Code-Code/code-to-code-trans/evaluator/CodeBLEU
 
@@ -33,7 +34,8 @@ import codebleu_goldens as base  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[2] / "tests" / "goldens" / "codebleu" / "languages.json"
 CODEXGLUE_LANGUAGES = ("c_sharp",)
-GRAMMAR_PACKAGES = ("tree-sitter-javascript", "tree-sitter-c-sharp", "tree-sitter-go", "tree-sitter-c", "tree-sitter-cpp")
+GRAMMAR_PACKAGES = ("tree-sitter-javascript", "tree-sitter-c-sharp", "tree-sitter-go", "tree-sitter-c", "tree-sitter-cpp",
+                    "tree-sitter-php", "tree-sitter-ruby", "tree-sitter-rust")
 
 LONG = " + ".join(f"v{i}" for i in range(400))
 
@@ -88,6 +90,36 @@ BASES = {
         "auto square = [](int v) { return v * v; };\nint y = square(3);",
         "std::string greet(const std::string& name) {\n    // say hi\n    std::string msg = \"hi // not a comment \" + name; /* block */\n    return msg;\n}",
     ],
+    "php": [
+        "<?php\nfunction add($a, $b) {\n    return $a + $b;\n}",
+        "<?php\nfunction total($xs) {\n    $s = 0;\n    for ($i = 0; $i < count($xs); $i++) {\n        $s += $xs[$i];\n    }\n    return $s;\n}",
+        "<?php\nfunction total($xs) {\n    $s = 0;\n    foreach ($xs as $x) {\n        $s = $s + $x;\n    }\n    return $s;\n}",
+        "<?php\nfunction fib($n) {\n    $a = 0; $b = 1;\n    while ($n > 0) {\n        $t = $a + $b;\n        $a = $b;\n        $b = $t;\n        $n--;\n    }\n    return $a;\n}",
+        "<?php\nfunction clamp($x, $lo = 0, $hi = 10) {\n    if ($x < $lo) {\n        $x = $lo;\n    } elseif ($x > $hi) {\n        $x = $hi;\n    } else {\n        $x = $x;\n    }\n    return $x;\n}",
+        "<?php\nclass Stack {\n    private $items = [];\n    public function push($v) { $this->items[] = $v; }\n    public function pop() { return array_pop($this->items); }\n}",
+        "<?php\n// greet someone\nfunction greet($name) {\n    $msg = 'hi // not a comment ' . $name; # hash comment\n    return $msg;\n}",
+        "function add($a, $b) { return $a + $b; }",
+    ],
+    "ruby": [
+        "def add(a, b)\n  a + b\nend",
+        "def total(xs)\n  s = 0\n  for x in xs\n    s += x\n  end\n  s\nend",
+        "def fib(n)\n  a, b = 0, 1\n  until n == 0\n    a, b = b, a + b\n    n -= 1\n  end\n  a\nend",
+        "def clamp(x, lo: 0, hi: 10)\n  if x < lo\n    x = lo\n  elsif x > hi\n    x = hi\n  else\n    x = x\n  end\n  x\nend",
+        "def count_words(text)\n  counts = Hash.new(0)\n  text.split.each { |w| counts[w] += 1 }\n  counts\nend",
+        "class Stack\n  def initialize\n    @items = []\n  end\n  def push(v)\n    @items.push(v)\n  end\nend",
+        "def grade(score)\n  case score\n  when 90..100 then g = 'A'\n  when 80...90 then g = 'B'\n  else g = 'C'\n  end\n  g\nend",
+        "# say hi\ndef greet(name)\n  msg = \"hi #{name}\" # greeting\n  msg\nend",
+    ],
+    "rust": [
+        "fn add(a: i32, b: i32) -> i32 {\n    a + b\n}",
+        "fn total(xs: &[i32]) -> i32 {\n    let mut s = 0;\n    for x in xs {\n        s += x;\n    }\n    s\n}",
+        "fn fib(mut n: u32) -> u64 {\n    let (mut a, mut b) = (0, 1);\n    while n > 0 {\n        let t = a + b;\n        a = b;\n        b = t;\n        n -= 1;\n    }\n    a\n}",
+        "pub fn clamp(x: i32, lo: i32, hi: i32) -> i32 {\n    let mut y = x;\n    if y < lo {\n        y = lo;\n    } else if y > hi {\n        y = hi;\n    }\n    y\n}",
+        "fn describe(n: i32) -> &'static str {\n    match n {\n        0 => \"zero\",\n        x if x < 0 => \"negative\",\n        _ => \"positive\",\n    }\n}",
+        "struct Stack {\n    items: Vec<i32>,\n}\n\nimpl Stack {\n    fn push(&mut self, v: i32) {\n        self.items.push(v);\n    }\n}",
+        "fn first(v: Option<i32>) -> i32 {\n    let mut r = 0;\n    if let Some(x) = v {\n        r = x;\n    }\n    loop {\n        r += 1;\n        if r > 3 { break; }\n    }\n    r\n}",
+        "fn greet(name: &str) -> String {\n    // say hi\n    let msg = format!(\"hi // not a comment {}\", name); /* block */\n    msg\n}",
+    ],
 }
 
 ADVERSARIAL = {
@@ -106,11 +138,23 @@ ADVERSARIAL = {
     "cpp": ["", " ", "// only a comment", "/* unclosed", "int x = ;", "int é = 1; int ñ = é + 2;", "auto s = std::string(\"漢字\"); auto t = s + s;",
             "std::string s = \"/* not */\"; int y = 1;", "void f() { i++; j = i; }", "for (;;) { x = x + 1; }", "{{{{{{{{}}}}}}}}",
             f"int w = {LONG};", "if (a) b = 1; else b = 2; c = b;", "template <class T> struct S { T v; };", "auto r = R\"(a // b)\";", "x"],
+    "php": ["", " ", "<?php", "<?php // only a comment", "<?php /* unclosed", "<?php $x = ;", "<?php $é = 1; $ñ = $é + 2;",
+            "<?php $s = '/* not */'; $t = $s;", "<?php $x = $y; $y = $x;", "<?php for (;;) { $i += 1; }", "<?php ((((((((((($x)))))))))));",
+            f"<?php $w = {LONG.replace('v', '$v')};", "<?php if ($a) $b = 1; else $b = 2; $c = $b;", "<?php foreach ($m as $k => $v) { $t = $v; }",
+            "$x = 1; $y = $x;", "x"],
+    "ruby": ["", " ", "# only a comment", "=begin\nunclosed", "def f(", "é = 1\nñ = é + 2", "变量 = 1\n结果 = 变量 * 2",
+             "s = '# not'\nt = s", "x = y\ny = x", "while true\n  i += 1\nend", "((((((((((x))))))))))", f"w = {LONG}",
+             "if a then b = 1 else b = 2 end\nc = b", "x += 1 until x > 3", "a, b = b, a", "p = %r{//x}\nq = p",
+             "x = 4 /2; y = x/ 2 # /* */\nz = y", "x"],
+    "rust": ["", " ", "// only a comment", "/* unclosed", "let x = ;", "let é = 1; let ñ = é + 2;", "let s = \"漢字\"; let t = s;",
+             "let s = \"/* not */\"; let y = 1;", "fn f() { i += 1; j = i; }", "loop { x = x + 1; }", "{{{{{{{{}}}}}}}}",
+             f"fn g() {{ let w = {LONG}; }}", "fn h() { if a { b = 1 } else { b = 2 }; c = b; }", "fn k() { while let Some(x) = it.next() { s += x; } }",
+             "let r = r#\"a // b\"#;", "x"],
 }
 RENAMES = [("a", "p"), ("x", "val"), ("s", "acc"), ("n", "k"), ("name", "who"), ("v", "item")]
 
 
-def mutations(code: str) -> list[tuple[str, str]]:
+def mutations(code: str, language: str) -> list[tuple[str, str]]:
     lines = code.split("\n")
     out = [("same", code)]
     for old, new in RENAMES:
@@ -121,7 +165,7 @@ def mutations(code: str) -> list[tuple[str, str]]:
     if len(lines) > 2:
         out.append(("drop line", "\n".join(lines[:1] + lines[2:])))
         out.append(("swap lines", "\n".join(lines[:1] + [lines[2], lines[1]] + lines[3:])))
-    out.append(("comment added", code + "\n// note"))
+    out.append(("comment added", code + ("\n# note" if language == "ruby" else "\n// note")))
     out.append(("truncated", code[: len(code) // 2]))
     out.append(("one line", " ".join(code.split())))
     out.append(("tokens reversed", " ".join(reversed(code.split()))))
@@ -132,7 +176,7 @@ def build_cases() -> list[dict]:
     cases = []
     for language, bases in BASES.items():
         for i, ref in enumerate(bases):
-            for what, hyp in mutations(ref):
+            for what, hyp in mutations(ref, language):
                 cases.append({"language": language, "what": f"base {i}: {what}", "hyps": [hyp], "refs": [[ref]]})
         adv = ADVERSARIAL[language]
         for i, snippet in enumerate(adv):
@@ -140,9 +184,9 @@ def build_cases() -> list[dict]:
             cases.append({"language": language, "what": f"adversarial {i} vs itself", "hyps": [snippet], "refs": [[snippet]]})
             cases.append({"language": language, "what": f"adversarial {i} vs next", "hyps": [snippet], "refs": [[other]]})
             cases.append({"language": language, "what": f"adversarial {i} vs base", "hyps": [snippet], "refs": [[bases[i % len(bases)]]]})
-        hyps = [mutations(r)[1][1] for r in bases]
+        hyps = [mutations(r, language)[1][1] for r in bases]
         cases.append({"language": language, "what": "corpus of renames", "hyps": hyps, "refs": [[r] for r in bases]})
-        cases.append({"language": language, "what": "corpus, two references", "hyps": hyps, "refs": [[r, mutations(r)[-1][1]] for r in bases]})
+        cases.append({"language": language, "what": "corpus, two references", "hyps": hyps, "refs": [[r, mutations(r, language)[-1][1]] for r in bases]})
         cases.append({"language": language, "what": "corpus, paper weights", "hyps": hyps, "refs": [[r] for r in bases], "weights": [0.1, 0.1, 0.4, 0.4]})
         cases.append({"language": language, "what": "corpus of adversarial", "hyps": adv, "refs": [[s] for s in adv[1:] + adv[:1]]})
         cases.append({"language": language, "what": "corpus, no data flow", "hyps": adv[:3], "refs": [[s] for s in adv[:3]]})

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 from .options import register_options
 
 FLAVOURS = ("codexglue", "codebleu-0.7")
-LANGUAGES = ("python", "java", "javascript", "c_sharp", "go", "c", "cpp")
+LANGUAGES = ("python", "java", "javascript", "c_sharp", "go", "c", "cpp", "php", "ruby", "rust")
 
 
 def _add(g: argparse._ArgumentGroup) -> None:

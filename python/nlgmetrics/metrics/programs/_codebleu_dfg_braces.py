@@ -1,8 +1,8 @@
-"""CodeBLEU's data-flow walks for the brace languages: Java, C#, JavaScript, Go (and C and C++,
-which PyPI ``codebleu`` 0.7.0 walks with its C# walk over their own grammars).
+"""CodeBLEU's data-flow walks for the brace languages: Java, C#, JavaScript, Go, PHP, Rust (and C
+and C++, which PyPI ``codebleu`` 0.7.0 walks with its C# walk over their own grammars).
 
 The references (``parser/DFG.py``: ``DFG_java``, ``DFG_csharp``, ``DFG_javascript``,
-``DFG_go``) are one function copied per language with different node-type names and a few
+``DFG_go``, ``DFG_php``, ``DFG_rust``) are one function copied per language with different node-type names and a few
 different steps; here each language is the shared walk with its names and those steps:
 
 - Java and C#: a declarator's name and value, an assignment, ``i++``, an ``if`` whose
@@ -11,9 +11,15 @@ different steps; here each language is the shared walk with its names and those 
 - JavaScript: only ``assignment_pattern`` and ``augmented_assignment_expression`` are
   assignments (``x = y`` is walked as plain children there, as in the reference), and a
   ``for`` is walked again after a ``variable_declaration`` (``var``, not ``let``).
-- JavaScript and Go: an ``if`` merges the states it started from into every outcome.
+- JavaScript, Go and PHP: an ``if`` merges the states it started from into every outcome.
 - Go: ``var_spec`` declares, ``assignment_statement`` assigns, ``inc_statement`` increments,
   and a ``for`` is walked again from its clause's update on; no while loop.
+- PHP: a parameter's default value, ``foreach`` by its ``variable_name`` children, a ``for``
+  walked again after an ``assignment_expression`` child.
+- Rust: a ``function_item``'s name is defined from its parameters; ``let`` declarations are
+  plain children (only ``let_expression`` assigns); ``if``, ``if let`` and ``match`` branch,
+  ``while``, ``while let`` and ``loop`` are walked twice, and a ``for`` once (its second pass
+  starts after a child type Rust has not).
 """
 from __future__ import annotations
 
@@ -154,3 +160,47 @@ class GoWalker(JavaWalker):
                 after_clause = True
         return edges, states
 
+
+
+class PhpWalker(JavaWalker):
+    definitions = ("simple_parameter",)
+    assignments = ("assignment_expression", "augmented_assignment_expression")
+    if_types = ("if_statement", "else_clause")
+    for_init = "assignment_expression"
+    for_each_types = ("foreach_statement",)
+    branch_keeps_entry = True
+
+    def definition(self, node: Any, states: dict) -> tuple[list, dict]:
+        return self.define(node.child_by_field_name("name"), node.child_by_field_name("default_value"), states)
+
+    def for_each(self, node: Any, states: dict) -> tuple[list, dict]:
+        """``foreach ($xs as $x)``: the first ``variable_name`` child is the value, the second the
+        name (a ``$k => $v`` pair is neither; a missing one fails the walk, as it does there)."""
+        names = [c for c in node.children if c.type == "variable_name"][:2]
+        value, name = (names + [None, None])[:2]
+        body = node.child_by_field_name("body")
+        edges: list = []
+        for _ in range(2):
+            more, states = self.walk(value, states)
+            edges += more + self.pairs(name, value, "computedFrom", states)
+            more, states = self.walk(body, states)
+            edges += more
+        return merge_loop_edges(edges), states
+
+
+class RustWalker(JavaWalker):
+    definitions = ("function_item",)
+    assignments = ("assignment_expression", "compound_assignment_expr", "let_expression")
+    increments = ()
+    if_types = ("if_expression", "if_let_expression", "match_expression", "else")
+    for_types = ("for_expression",)
+    for_each_types = ("for_each_statement",)
+    for_each_fields = ("left", "right", "body")
+    while_types = ("while_expression", "while_let_expression", "loop_expression")
+
+    def definition(self, node: Any, states: dict) -> tuple[list, dict]:
+        """A function's name (its second child) "defined from" its third child (the parameters)."""
+        children = node.children
+        name = children[1]
+        value = children[2] if len(children) >= 3 else None
+        return self.define(name, value, states)

@@ -13,7 +13,8 @@ from typing import Any
 
 from ...errors import MissingExtraError
 from ._codebleu_dfg import PythonWalker, is_token
-from ._codebleu_dfg_braces import CSharpWalker, GoWalker, JavaScriptWalker, JavaWalker
+from ._codebleu_dfg_braces import CSharpWalker, GoWalker, JavaScriptWalker, JavaWalker, PhpWalker, RustWalker
+from ._codebleu_dfg_ruby import RubyWalker
 
 # language: (grammar module, data-flow walk); PyPI codebleu 0.7.0 walks C and C++ with C#'s walk
 LANGUAGES = {
@@ -24,6 +25,9 @@ LANGUAGES = {
     "go": ("tree_sitter_go", GoWalker),
     "c": ("tree_sitter_c", CSharpWalker),
     "cpp": ("tree_sitter_cpp", CSharpWalker),
+    "php": ("tree_sitter_php", PhpWalker),
+    "ruby": ("tree_sitter_ruby", RubyWalker),
+    "rust": ("tree_sitter_rust", RustWalker),
 }
 GRAMMARS = {language: grammar for language, (grammar, _) in LANGUAGES.items()}
 
@@ -48,7 +52,10 @@ def parser_for(language: str) -> Any:
     except ImportError:
         raise MissingExtraError(f"codebleu for {language} needs tree-sitter and its grammar: pip install 'nlgmetrics[code]'") from None
     parser = tree_sitter.Parser()
-    parser.language = tree_sitter.Language(grammar.language())
+    # tree-sitter-php has two grammars (PHP in HTML text, PHP only) and no language(): 0.7.0
+    # falls back to language_php(), the first
+    pointer = grammar.language() if hasattr(grammar, "language") else grammar.language_php()
+    parser.language = tree_sitter.Language(pointer)
     return parser
 
 
