@@ -21,8 +21,9 @@ hypothesis and closest reference lengths, the weighted match's unigram sums (flo
 order: the reference adds them one segment after the other) and n >= 2 counts, and the
 syntax and data-flow match counts; the corpus score is the reference's corpus formula.
 Languages: ``codebleu-0.7`` has ``python``, ``java``, ``javascript``, ``c_sharp``, ``go``, ``c``,
-``cpp`` (C and C++ walked for data flow by C#'s rules, as 0.7.0 does); ``codexglue`` has
-``python``, ``java`` and ``c_sharp``, the languages its keyword lists cover.
+``cpp`` (C and C++ walked for data flow by C#'s rules, as 0.7.0 does), ``php``, ``ruby``
+(comments kept, as 0.7.0 keeps them) and ``rust``; ``codexglue`` has ``python``, ``java`` and
+``c_sharp``, the languages its keyword lists cover.
 """
 from __future__ import annotations
 
