@@ -27,6 +27,7 @@ Languages: ``codebleu-0.7`` has ``python``, ``java``, ``javascript``, ``c_sharp`
 """
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -123,7 +124,8 @@ class CodeBLEU(Metric):
         """Syntax then data-flow counts, with the reference's comment stripping: the candidate
         is stripped again before each reference, cumulatively, in each part."""
         counts = [0, 0, 0, 0]
-        for part, count in ((0, tree.syntax_counts), (2, tree.dataflow_counts)):
+        dataflow = functools.partial(tree.dataflow_counts, flavour=self.flavour)
+        for part, count in ((0, tree.syntax_counts), (2, dataflow)):
             cand = hyp
             for ref in refs:
                 cand = T.strip_comments(cand, self._comment_rules)
