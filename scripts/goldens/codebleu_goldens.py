@@ -130,7 +130,7 @@ def _load_codexglue(path: str):
     import tree_sitter
 
     sys.path.insert(0, path)
-    grammars = {"python": "tree_sitter_python", "java": "tree_sitter_java"}
+    grammars = {"python": "tree_sitter_python", "java": "tree_sitter_java", "c_sharp": "tree_sitter_c_sharp"}
     mods = {name: importlib.import_module(name) for name in ("bleu", "weighted_ngram_match", "syntax_match", "dataflow_match")}
     for name in ("syntax_match", "dataflow_match"):  # the only adaptation: load the pinned grammar wheels
         mods[name].Language = lambda _so, lang: tree_sitter.Language(importlib.import_module(grammars[lang]).language())

@@ -14,14 +14,14 @@ if TYPE_CHECKING:
 from .options import register_options
 
 FLAVOURS = ("codexglue", "codebleu-0.7")
-LANGUAGES = ("python", "java")
+LANGUAGES = ("python", "java", "javascript", "c_sharp", "go", "c", "cpp", "php", "ruby", "rust")
 
 
 def _add(g: argparse._ArgumentGroup) -> None:
     g.add_argument("--codebleu-flavour", default=None, choices=FLAVOURS,
                    help="codebleu: microsoft/CodeXGLUE's calc_code_bleu (codexglue, default) or PyPI codebleu 0.7.0")
     g.add_argument("--codebleu-language", default=None, choices=LANGUAGES,
-                   help="codebleu: the programming language of hypotheses and references (default python)")
+                   help="codebleu: the programming language of hypotheses and references (default python; flavour codexglue: python, java, c_sharp)")
     g.add_argument("--codebleu-weights", default=None, metavar="A,B,C,D",
                    help="codebleu: weights of n-gram, weighted n-gram, syntax and data-flow match (default 0.25,0.25,0.25,0.25)")
 

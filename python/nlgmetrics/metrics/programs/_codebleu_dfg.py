@@ -1,4 +1,6 @@
-"""CodeBLEU's data-flow graphs (Ren et al. 2020, GraphCodeBERT's extraction) for Python and Java.
+"""CodeBLEU's data-flow graphs (Ren et al. 2020, GraphCodeBERT's extraction): the shared walk, and Python's.
+
+The brace languages' walks are in ``_codebleu_dfg_braces``.
 
 An edge is ``(name, token_position, relation, source_names, source_positions)``; ``states``
 maps a variable to the positions that last defined it. The walk reproduces the reference's
@@ -30,11 +32,11 @@ def variable_spans(node: Any, index_to_code: dict) -> list:
     return out
 
 
-def _by_position(edges: list) -> list:
+def by_position(edges: list) -> list:
     return sorted(edges, key=lambda e: e[1])
 
 
-def _merge_loop_edges(edges: list) -> list:
+def merge_loop_edges(edges: list) -> list:
     """One edge per (name, position, relation); a loop walked twice adds its sources."""
     merged: dict = {}
     for name, pos, rel, src_names, src_pos in edges:
@@ -44,10 +46,10 @@ def _merge_loop_edges(edges: list) -> list:
         else:
             merged[key][0] = list(set(merged[key][0] + src_names))
             merged[key][1] = sorted(set(merged[key][1] + src_pos))
-    return _by_position([(k[0], k[1], k[2], v[0], v[1]) for k, v in sorted(merged.items(), key=lambda t: t[0][1])])
+    return by_position([(k[0], k[1], k[2], v[0], v[1]) for k, v in sorted(merged.items(), key=lambda t: t[0][1])])
 
 
-def _union_states(all_states: list) -> dict:
+def union_states(all_states: list) -> dict:
     union: dict = {}
     for st in all_states:
         for key, positions in st.items():
@@ -58,8 +60,8 @@ def _union_states(all_states: list) -> dict:
     return {k: sorted(set(v)) for k, v in union.items()}
 
 
-class _Walker:
-    """The walk shared by both languages; subclasses name their node types."""
+class Walker:
+    """The walk shared by every language; subclasses name their node types."""
 
     definitions: tuple = ()
     if_types: tuple = ()
@@ -110,17 +112,20 @@ class _Walker:
         return edges
 
     def definition(self, node: Any, states: dict) -> tuple[list, dict]:
-        name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+        return self.define(node.child_by_field_name("name"), node.child_by_field_name("value"), states)
+
+    def define(self, name: Any, value: Any, states: dict) -> tuple[list, dict]:
+        """Each name under ``name`` from each name under ``value`` (or from nothing)."""
         if value is None:
             edges = []
             for span in variable_spans(name, self.code):
                 pos, text = self.code[span]
                 edges.append((text, pos, "comesFrom", [], []))
                 states[text] = [pos]
-            return _by_position(edges), states
+            return by_position(edges), states
         edges, states = self.walk(value, states)
         edges += self.pairs(name, value, "comesFrom", states)
-        return _by_position(edges), states
+        return by_position(edges), states
 
     def while_loop(self, node: Any, states: dict) -> tuple[list, dict]:
         edges: list = []
@@ -128,7 +133,7 @@ class _Walker:
             for child in node.children:
                 more, states = self.walk(child, states)
                 edges += more
-        return _merge_loop_edges(edges), states
+        return merge_loop_edges(edges), states
 
     def children_in_order(self, node: Any, states: dict) -> tuple[list, dict]:
         edges: list = []
@@ -137,13 +142,13 @@ class _Walker:
         for child in order:
             more, states = self.walk(child, states)
             edges += more
-        return _by_position(edges), states
+        return by_position(edges), states
 
     def branch(self, node: Any, states: dict) -> tuple[list, dict]:
         raise NotImplementedError
 
 
-class PythonWalker(_Walker):
+class PythonWalker(Walker):
     definitions = ("default_parameter",)
     if_types = ("if_statement",)
     do_first = ("for_in_clause",)
@@ -184,7 +189,7 @@ class PythonWalker(_Walker):
         else:
             lefts, rights = self._sides(node)
         edges, states = self._assign(lefts, rights, states)
-        return _by_position(edges), states
+        return by_position(edges), states
 
     def for_loop(self, node: Any, states: dict) -> tuple[list, dict]:
         edges: list = []
@@ -194,7 +199,7 @@ class PythonWalker(_Walker):
             if node.children[-1].type == "block":
                 more, states = self.walk(node.children[-1], states)
                 edges += more
-        return _merge_loop_edges(edges), states
+        return merge_loop_edges(edges), states
 
     def branch(self, node: Any, states: dict) -> tuple[list, dict]:
         edges: list = []
@@ -212,74 +217,4 @@ class PythonWalker(_Walker):
         others.append(current)
         if not has_else:
             others.append(states)
-        return _by_position(edges), _union_states(others)
-
-
-class JavaWalker(_Walker):
-    definitions = ("variable_declarator",)
-    if_types = ("if_statement", "else")
-
-    def handler(self, node_type: str) -> Callable | None:
-        special = {
-            "assignment_expression": self.assignment,
-            "update_expression": self.update,
-            "for_statement": self.for_loop,
-            "enhanced_for_statement": self.for_each,
-        }
-        return special.get(node_type) or super().handler(node_type)
-
-    def assignment(self, node: Any, states: dict) -> tuple[list, dict]:
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        edges, states = self.walk(right, states)
-        edges += self.pairs(left, right, "computedFrom", states)
-        return _by_position(edges), states
-
-    def update(self, node: Any, states: dict) -> tuple[list, dict]:
-        return _by_position(self.pairs(node, node, "computedFrom", states)), states
-
-    def for_loop(self, node: Any, states: dict) -> tuple[list, dict]:
-        edges: list = []
-        for child in node.children:
-            more, states = self.walk(child, states)
-            edges += more
-        after_init = False
-        for child in node.children:
-            if after_init:
-                more, states = self.walk(child, states)
-                edges += more
-            elif child.type == "local_variable_declaration":
-                after_init = True
-        return _merge_loop_edges(edges), states
-
-    def for_each(self, node: Any, states: dict) -> tuple[list, dict]:
-        name, value, body = (node.child_by_field_name(f) for f in ("name", "value", "body"))
-        edges: list = []
-        for _ in range(2):
-            more, states = self.walk(value, states)
-            edges += more + self.pairs(name, value, "computedFrom", states)
-            more, states = self.walk(body, states)
-            edges += more
-        return _merge_loop_edges(edges), states
-
-    def branch(self, node: Any, states: dict) -> tuple[list, dict]:
-        edges: list = []
-        current = states.copy()
-        others = []
-        in_else = False
-        has_else = "else" in node.type
-        for child in node.children:
-            has_else = has_else or "else" in child.type
-            if child.type not in self.if_types and not in_else:
-                more, current = self.walk(child, current)
-            else:
-                in_else = True
-                more, alt = self.walk(child, states)
-                others.append(alt)
-            edges += more
-        others.append(current)
-        if not has_else:
-            others.append(states)
-        return _by_position(edges), _union_states(others)
-
-
-WALKERS = {"python": PythonWalker, "java": JavaWalker}
+        return by_position(edges), union_states(others)

@@ -1,7 +1,7 @@
 """CodeBLEU's parse-tree parts: the syntax match and the data-flow match counts of one pair.
 
 Parsing is tree-sitter's with the grammar wheels pinned in the ``[code]`` extra (the versions
-PyPI ``codebleu`` 0.7.0 runs with: ``tree-sitter`` 0.22, grammars 0.21). Token positions are
+PyPI ``codebleu`` 0.7.0 runs with: ``tree-sitter`` 0.22, grammars 0.21, C++'s 0.22). Token positions are
 tree-sitter's (row, byte column) and, as in the reference, a token's text is the line sliced
 at those byte columns as if they counted characters (so non-ASCII lines give shifted tokens
 there, and here).
@@ -12,9 +12,25 @@ from functools import lru_cache
 from typing import Any
 
 from ...errors import MissingExtraError
-from ._codebleu_dfg import WALKERS, is_token
+from ._codebleu_depth import references_read, room_for, tree_depth
+from ._codebleu_dfg import PythonWalker, is_token
+from ._codebleu_dfg_braces import CSharpWalker, GoWalker, JavaScriptWalker, JavaWalker, PhpWalker, RustWalker
+from ._codebleu_dfg_ruby import RubyWalker
 
-GRAMMARS = {"python": "tree_sitter_python", "java": "tree_sitter_java"}
+# language: (grammar module, data-flow walk); PyPI codebleu 0.7.0 walks C and C++ with C#'s walk
+LANGUAGES = {
+    "python": ("tree_sitter_python", PythonWalker),
+    "java": ("tree_sitter_java", JavaWalker),
+    "javascript": ("tree_sitter_javascript", JavaScriptWalker),
+    "c_sharp": ("tree_sitter_c_sharp", CSharpWalker),
+    "go": ("tree_sitter_go", GoWalker),
+    "c": ("tree_sitter_c", CSharpWalker),
+    "cpp": ("tree_sitter_cpp", CSharpWalker),
+    "php": ("tree_sitter_php", PhpWalker),
+    "ruby": ("tree_sitter_ruby", RubyWalker),
+    "rust": ("tree_sitter_rust", RustWalker),
+}
+GRAMMARS = {language: grammar for language, (grammar, _) in LANGUAGES.items()}
 
 
 @lru_cache(maxsize=None)
@@ -37,7 +53,10 @@ def parser_for(language: str) -> Any:
     except ImportError:
         raise MissingExtraError(f"codebleu for {language} needs tree-sitter and its grammar: pip install 'nlgmetrics[code]'") from None
     parser = tree_sitter.Parser()
-    parser.language = tree_sitter.Language(grammar.language())
+    # tree-sitter-php has two grammars (PHP in HTML text, PHP only) and no language(): 0.7.0
+    # falls back to language_php(), the first
+    pointer = grammar.language() if hasattr(grammar, "language") else grammar.language_php()
+    parser.language = tree_sitter.Language(pointer)
     return parser
 
 
@@ -78,16 +97,25 @@ def _span_text(span: Any, lines: list[str]) -> str:
     return lines[r0][c0:] + "".join(lines[r0 + 1 : r1]) + lines[r1][:c1]
 
 
-def _raw_edges(code: str, language: str) -> list:
+def _walk(code: str, root: Any, language: str) -> list:
+    spans = _token_spans(root)
+    lines = code.split("\n")
+    index_to_code = {span: (i, _span_text(span, lines)) for i, span in enumerate(spans)}
+    try:
+        edges, _ = LANGUAGES[language][1](index_to_code).walk(root, {})
+    except Exception:  # the reference drops the graph of a snippet its walk cannot read
+        edges = []
+    return edges
+
+
+def _raw_edges(code: str, language: str, flavour: str) -> list:
     try:
         root = parse(code, language)
-        spans = _token_spans(root)
-        lines = code.split("\n")
-        index_to_code = {span: (i, _span_text(span, lines)) for i, span in enumerate(spans)}
-        try:
-            edges, _ = WALKERS[language](index_to_code).walk(root, {})
-        except Exception:  # the reference drops the graph of a snippet its walk cannot read
-            edges = []
+        depth = tree_depth(root)
+        if not references_read(depth, flavour):  # their recursion would have failed
+            return []
+        with room_for(depth):
+            edges = _walk(code, root, language)
         edges = sorted(edges, key=lambda e: e[1])
         linked = set()
         for e in edges:
@@ -101,10 +129,10 @@ def _raw_edges(code: str, language: str) -> list:
         return []
 
 
-def data_flow(code: str, language: str) -> list:
+def data_flow(code: str, language: str, flavour: str = "codebleu-0.7") -> list:
     """The graph's edges with a source or a user, one per position (sources merged)."""
     by_pos: dict = {}
-    for e in _raw_edges(code, language):
+    for e in _raw_edges(code, language, flavour):
         old = by_pos.get(e[1])
         by_pos[e[1]] = e if old is None else (e[0], e[1], e[2], list(set(old[3] + e[3])), list(set(old[4] + e[4])))
     return list(by_pos.values())
@@ -122,10 +150,10 @@ def normalize(edges: list) -> list:
     return out
 
 
-def dataflow_counts(candidate: str, reference: str, language: str) -> tuple[int, int]:
+def dataflow_counts(candidate: str, reference: str, language: str, flavour: str = "codebleu-0.7") -> tuple[int, int]:
     """(reference edges matched one-to-one in the candidate, reference edges)."""
-    cand = normalize(data_flow(candidate, language))
-    ref = normalize(data_flow(reference, language))
+    cand = normalize(data_flow(candidate, language, flavour))
+    ref = normalize(data_flow(reference, language, flavour))
     matched = 0
     for edge in ref:
         if edge in cand:

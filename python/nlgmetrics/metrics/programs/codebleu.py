@@ -20,10 +20,14 @@ Statistics per segment (all mergeable): BLEU's clipped n-gram matches and totals
 hypothesis and closest reference lengths, the weighted match's unigram sums (floats, kept in
 order: the reference adds them one segment after the other) and n >= 2 counts, and the
 syntax and data-flow match counts; the corpus score is the reference's corpus formula.
-Languages: ``python``, ``java``.
+Languages: ``codebleu-0.7`` has ``python``, ``java``, ``javascript``, ``c_sharp``, ``go``, ``c``,
+``cpp`` (C and C++ walked for data flow by C#'s rules, as 0.7.0 does), ``php``, ``ruby``
+(comments kept, as 0.7.0 keeps them) and ``rust``; ``codexglue`` has ``python``, ``java`` and
+``c_sharp``, the languages its keyword lists cover.
 """
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -37,6 +41,9 @@ from ..base import Metric, Score
 
 FLAVOURS = ("codexglue", "codebleu-0.7")
 LANGUAGES = tuple(tree.GRAMMARS)
+# CodeXGLUE's calc_code_bleu.py has keyword lists for these only (its --lang choices name more,
+# which fail reading keywords/<lang>.txt)
+CODEXGLUE_LANGUAGES = ("python", "java", "c_sharp")
 BLEU_FIELDS = tuple(f"{kind}_{n}" for n in range(1, 5) for kind in ("match", "total"))
 WEIGHTED_FIELDS = tuple(f"weighted_{kind}_{n}" for n in range(2, 5) for kind in ("match", "total"))
 TREE_FIELDS = ("syntax_match", "syntax_total", "dataflow_match", "dataflow_total")
@@ -87,6 +94,9 @@ class CodeBLEU(Metric):
             raise InvalidOptionError(f"codebleu: flavour must be one of {', '.join(FLAVOURS)}, got {flavour!r}")
         if language not in LANGUAGES:
             raise InvalidOptionError(f"codebleu: language must be one of {', '.join(LANGUAGES)}, got {language!r}")
+        if flavour == "codexglue" and language not in CODEXGLUE_LANGUAGES:
+            raise InvalidOptionError(f"codebleu: flavour codexglue has languages {', '.join(CODEXGLUE_LANGUAGES)} (CodeXGLUE's keyword lists), "
+                                     f"got {language!r}; flavour codebleu-0.7 has {', '.join(LANGUAGES)}")
         self.flavour = flavour
         self.language = language
         self.weights = _parse_weights(weights)
@@ -114,7 +124,8 @@ class CodeBLEU(Metric):
         """Syntax then data-flow counts, with the reference's comment stripping: the candidate
         is stripped again before each reference, cumulatively, in each part."""
         counts = [0, 0, 0, 0]
-        for part, count in ((0, tree.syntax_counts), (2, tree.dataflow_counts)):
+        dataflow = functools.partial(tree.dataflow_counts, flavour=self.flavour)
+        for part, count in ((0, tree.syntax_counts), (2, dataflow)):
             cand = hyp
             for ref in refs:
                 cand = T.strip_comments(cand, self._comment_rules)
