@@ -206,12 +206,19 @@ class QueryResult(NamedTuple):
 
 def _test_suite(db: str) -> list[str]:
     """The databases test-suite-sql-eval runs on: the files of the database's folder whose
-    name contains ``.sqlite`` (only the given file when there is none)."""
+    name contains ``.sqlite`` (only the given file when there is none), less SQLite's own
+    files beside a database (``x.sqlite-wal``, ``-shm``, ``-journal``: never databases; the
+    reference would fail on them, and a pending log is refused by the sandbox instead)."""
     from .sql_sandbox import database_uri
 
     database_uri(db)  # an existing file, or a typed error
     folder = os.path.dirname(db)
-    return sorted(os.path.join(folder, name) for name in os.listdir(folder or ".") if ".sqlite" in name) or [db]
+    names = set(os.listdir(folder or "."))
+    sidecar = lambda name: any(name.endswith(s) and name[: -len(s)] in names for s in _SQLITE_SIDE_FILES)  # noqa: E731
+    return sorted(os.path.join(folder, name) for name in names if ".sqlite" in name and not sidecar(name)) or [db]
+
+
+_SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")
 
 
 def score_spider(sandbox: Sandbox, db: str, pred: str, gold: str, *, keep_distinct: bool = False, where: str = "query") -> QueryResult:
