@@ -177,3 +177,106 @@ def test_a_database_replaced_during_the_run_is_a_typed_error(db, sandbox, tmp_pa
     os.replace(other, db)  # same bytes, another file
     with pytest.raises(InvalidInputError, match="changed during the run"):
         sandbox.run(db, "SELECT count(*) FROM t")
+
+
+def test_the_cli_leaves_the_database_bytes_and_mtime_as_they_were(tmp_path, capsys):
+    db = tmp_path / "db" / "s" / "s.sqlite"
+    _database(db).close()
+    os.utime(db, ns=(1_000_000_000_000_000_000, 1_000_000_000_000_000_000))
+    before = _fingerprint(db)
+    (tmp_path / "gold.sql").write_text("SELECT count(*) FROM t\ts\nSELECT a FROM t\ts\n", encoding="utf-8")
+    (tmp_path / "pred.sql").write_text("SELECT count(*) FROM t; DROP TABLE t\nWITH x AS (SELECT 1) DELETE FROM t\n", encoding="utf-8")
+    for flavour in ("spider-test-suite", "bird"):
+        code = main(["sql", "--flavour", flavour, "--gold", str(tmp_path / "gold.sql"), "--pred", str(tmp_path / "pred.sql"),
+                     "--db", str(tmp_path / "db"), "--max-instructions", "1000000", "-f", "json"])
+        out, err = capsys.readouterr()
+        assert code == 0 and err == ""
+        doc = json.loads(out)
+        assert doc["execution_accuracy"] == 0.0 and doc["refused"]["count"] == 2 and doc["signature"]
+        assert _fingerprint(db) == before
+
+
+@pytest.mark.parametrize("name,writer", [("not SQLite", lambda p: p.write_bytes(b"plain text\n")), ("empty", lambda p: p.write_bytes(b""))])
+def test_the_cli_names_a_database_that_is_not_one_exit_1_one_line(tmp_path, capsys, name, writer):
+    db = tmp_path / "db" / "s" / "s.sqlite"
+    db.parent.mkdir(parents=True)
+    writer(db)
+    (tmp_path / "gold.sql").write_text("SELECT 1\ts\n", encoding="utf-8")
+    (tmp_path / "pred.sql").write_text("SELECT 1\n", encoding="utf-8")
+    for flavour in ("spider-test-suite", "bird"):
+        code = main(["sql", "--flavour", flavour, "--gold", str(tmp_path / "gold.sql"), "--pred", str(tmp_path / "pred.sql"),
+                     "--db", str(tmp_path / "db"), "-f", "json"])
+        out, err = capsys.readouterr()
+        assert (code, out) == (1, "") and err.count("\n") == 1 and "s.sqlite" in err
+
+
+# -- retrieval: TREC files as trec_eval reads them -----------------------------------------
+from nlgmetrics.metrics.programs.retrieval import Retrieval  # noqa: E402
+from nlgmetrics.metrics.programs.trec_files import read_qrels, read_run  # noqa: E402
+
+RUN = "q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\nq2 Q0 d1 1 1.0 t\n"
+QRELS = "q1 0 d1 1\nq1 0 d2 0\nq2 0 d1 1\n"
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_query_id(tmp_path):
+    """Before, '\\ufeffq1' matched no judged query: q1 was dropped and map fell from 1.0 to 0.5."""
+    (tmp_path / "run").write_bytes(b"\xef\xbb\xbf" + RUN.encode())
+    (tmp_path / "qrels").write_bytes(b"\xef\xbb\xbf" + QRELS.encode())
+    assert set(read_run(tmp_path / "run")) == set(read_qrels(tmp_path / "qrels")) == {"q1", "q2"}
+    assert Retrieval(measures=["map"]).corpus_score(str(tmp_path / "run"), str(tmp_path / "qrels")).score == 1.0
+
+
+def test_fields_are_cut_at_ascii_blanks_as_trec_eval_cuts_them(tmp_path):
+    """A no-break space or U+3000 inside an id is part of it for trec_eval (C's isspace);
+    str.split() cut it, so the line had the wrong number of fields."""
+    (tmp_path / "run").write_text("q1 Q0 d\u00a01 1 2.0 t\nq1\tQ0\td\u30002\t2\t1.0\tt\r\n", encoding="utf-8")
+    (tmp_path / "qrels").write_text("q1 0 d\u00a01 1\nq1 0 d\u30002 1\n", encoding="utf-8")
+    assert read_run(tmp_path / "run") == {"q1": {"d\u00a01": 2.0, "d\u30002": 1.0}}
+    assert read_qrels(tmp_path / "qrels") == {"q1": {"d\u00a01": 1, "d\u30002": 1}}
+
+
+def test_gzip_and_stdin_runs_read_as_the_plain_file(tmp_path, monkeypatch):
+    import gzip
+    import io
+    import sys
+
+    with gzip.open(tmp_path / "run.gz", "wt", encoding="utf-8") as f:
+        f.write(RUN)
+    assert read_run(tmp_path / "run.gz") == read_run(RUN.splitlines())
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(RUN.encode())))
+    assert read_run("-") == read_run(RUN.splitlines())
+    (tmp_path / "bad.gz").write_bytes(b"\x1f\x8b\x08\x00broken")
+    with pytest.raises(InvalidInputError, match="bad.gz"):
+        read_run(tmp_path / "bad.gz")
+    (tmp_path / "latin").write_bytes(RUN.encode() + b"q3 Q0 \xe9 1 1.0 t\n")
+    with pytest.raises(InvalidInputError, match="latin: invalid UTF-8 at line 4"):
+        read_run(tmp_path / "latin")
+
+
+HOSTILE_RUNS = {  # equal to pytrec_eval wherever it answers
+    "negative and zero judgments": ({"q": {"a": 3.0, "b": 2.0, "c": 1.0}}, {"q": {"a": -1, "b": 0, "c": 1}}),
+    "all ties: document ids break them, descending": ({"q": {"a": 1.0, "b": 1.0, "c": 1.0, "d": 1.0}}, {"q": {"a": 1, "d": 2}}),
+    "ties in single precision only": ({"q": {"a": 1.0, "b": 1.0 + 1e-9, "c": 1.0 - 1e-9}}, {"q": {"a": 1}}),
+    "infinite scores": ({"q": {"a": float("inf"), "b": float("-inf"), "c": 0.5}}, {"q": {"b": 1, "c": 1}}),
+    "a judged query the run lacks, a run query nobody judged": ({"q": {"a": 1.0}, "z": {"a": 1.0}}, {"q": {"a": 1}, "r": {"x": 1}}),
+    "an empty ranking": ({"q": {}, "p": {"a": 1.0}}, {"q": {"a": 1}, "p": {"a": 1}}),
+    "a query judged with nothing": ({"q": {"a": 1.0}, "p": {"a": 1.0}}, {"q": {}, "p": {"a": 1}}),
+    "an empty document id and unicode ids": ({"é": {"": 1.0, "ü": 0.5, "Z": 0.5}}, {"é": {"": 1, "Z": 2}}),
+    "far-apart scores": ({"q": {"a": 1e300, "b": 1e-300, "c": -1e300}}, {"q": {"b": 1}}),
+}
+MEASURES = ["map", "ndcg_cut.10", "P.5", "recall.100", "recip_rank", "success.1", "map_cut.3", "ndcg", "Rprec",
+            "P.1000000000", "ndcg_cut.4611686018427387904"]
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_RUNS))
+def test_hostile_runs_equal_pytrec_eval(case):
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    run, qrels = HOSTILE_RUNS[case]
+    want = pytrec_eval.RelevanceEvaluator(qrels, set(MEASURES)).evaluate(run)
+    assert Retrieval(measures=MEASURES).per_query(run, qrels) == want
+
+
+def test_a_nan_score_is_a_typed_error_naming_the_document():
+    """pytrec_eval ranks a NaN wherever its sort leaves it: no defined answer."""
+    with pytest.raises(InvalidInputError, match="NaN"):
+        Retrieval(measures=["map"]).corpus_score({"q": {"a": float("nan"), "b": 1.0}}, {"q": {"a": 1}})
