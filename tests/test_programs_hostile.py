@@ -280,3 +280,19 @@ def test_a_nan_score_is_a_typed_error_naming_the_document():
     """pytrec_eval ranks a NaN wherever its sort leaves it: no defined answer."""
     with pytest.raises(InvalidInputError, match="NaN"):
         Retrieval(measures=["map"]).corpus_score({"q": {"a": float("nan"), "b": 1.0}}, {"q": {"a": 1}})
+
+
+# -- SPA / acc-eq: scores past the reference's arithmetic ----------------------------------
+def test_scores_that_overflow_the_permutation_test_are_a_typed_error_not_an_spa_of_0():
+    """mt-metrics-eval sums the scores in float32: past 3.4e38 the sums are inf and NaN,
+    every comparison False, and SPA came out 0.0 (1.0 for the same scores scaled down)."""
+    from nlgmetrics.engines.meta_pairwise import soft_pairwise_accuracy, tie_calibrated_accuracy
+
+    human = [[1, 2], [3, 4]]
+    assert soft_pairwise_accuracy([[1e30, 2e30], [2e30, 3e30]], human) == soft_pairwise_accuracy([[1, 2], [2, 3]], human) == 1.0
+    for metric in ([[1e308, -1e308], [1e308, 1e308]], [[3e38, 3e38], [1, 2]]):
+        with pytest.raises(InvalidInputError, match="overflow single precision"):
+            soft_pairwise_accuracy(metric, human)
+    with pytest.raises(InvalidInputError, match="largest double"):
+        tie_calibrated_accuracy([[1e308, -1e308], [1e308, 1e308]], human)
+    assert tie_calibrated_accuracy([[1e307, -1e307], [1e307, 1e307]], human).value == tie_calibrated_accuracy([[1, -1], [1, 1]], human).value
