@@ -326,3 +326,39 @@ def test_every_threat_model_line_names_tests_that_exist():
         source = (root / m.group(1)).read_text(encoding="utf-8")
         for name in m.group(2).split(", "):
             assert f"def {name}(" in source, f"{m.group(1)} has no {name}"
+
+
+# -- ragas: long contexts ------------------------------------------------------------------
+def test_string_distances_of_long_contexts_are_exact_and_quick():
+    """The cell-by-cell edit-distance table took about 70 s for two 8,000-character
+    contexts here (a quarter of an hour at 30,000); the bit-parallel form is exact and quick."""
+    from nlgmetrics.metrics.programs._ragas_distances import levenshtein_distance, normalized_distance
+    from nlgmetrics.metrics.programs.ragas import RagasContext, RagasString
+
+    n = 8000
+    a, b = "ab" * (n // 2), "ba" * (n // 2)
+    start = time.monotonic()
+    assert levenshtein_distance(a, b) == 2 and levenshtein_distance("x" * n, "y" * n) == n
+    assert levenshtein_distance("kitten" * 1000, "sitting" * 1000) == 3000
+    assert RagasString("non_llm_string_similarity").sentence_scores([a], [b]).tolist() == [1 - 2 / n]
+    assert normalized_distance("jaro", "x" * n, "y" * n) == 1.0
+    contexts = ["the cat sat on the mat " * 300, "a dog ran in the park " * 300]
+    assert RagasContext("non_llm_context_recall").corpus_score([contexts], [contexts[::-1]]).score == 1.0
+    assert time.monotonic() - start < 10
+
+
+def test_long_string_distances_equal_rapidfuzz():
+    rapidfuzz = pytest.importorskip("rapidfuzz")
+    import random
+
+    from nlgmetrics.metrics.programs._ragas_distances import MEASURES, normalized_distance
+
+    ref = {"levenshtein": rapidfuzz.distance.Levenshtein, "hamming": rapidfuzz.distance.Hamming,
+           "jaro": rapidfuzz.distance.Jaro, "jaro_winkler": rapidfuzz.distance.JaroWinkler}
+    rng = random.Random(34)
+    for _ in range(40):
+        alphabet = rng.choice(["ab", "abcdefgh ", "aé\u0301漢 "])
+        a = "".join(rng.choice(alphabet) for _ in range(rng.choice([63, 64, 65, 500, 3000])))
+        b = "".join(rng.choice(alphabet) for _ in range(rng.choice([1, 64, 129, 700, 2500])))
+        for m in MEASURES:
+            assert normalized_distance(m, a, b) == ref[m].normalized_distance(a, b), m
