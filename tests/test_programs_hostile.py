@@ -362,3 +362,21 @@ def test_long_string_distances_equal_rapidfuzz():
         b = "".join(rng.choice(alphabet) for _ in range(rng.choice([1, 64, 129, 700, 2500])))
         for m in MEASURES:
             assert normalized_distance(m, a, b) == ref[m].normalized_distance(a, b), m
+
+
+def test_bird_golds_that_fail_are_named_not_lost_in_silence(tmp_path, capsys):
+    """BIRD scores an item whose gold fails 0 (parity); before, the CLI said nothing of it."""
+    _database(tmp_path / "db" / "s" / "s.sqlite").close()
+    (tmp_path / "gold.sql").write_text("SELECT count(*) FROM t\ts\nSELECT * FROM nope\ts\nDELETE FROM t\ts\n", encoding="utf-8")
+    (tmp_path / "pred.sql").write_text("SELECT count(*) FROM t\nSELECT 1\nSELECT 1\n", encoding="utf-8")
+    argv = ["sql", "--flavour", "bird", "--gold", str(tmp_path / "gold.sql"), "--pred", str(tmp_path / "pred.sql"), "--db", str(tmp_path / "db")]
+    assert main([*argv, "-f", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    gold = str(tmp_path / "gold.sql")
+    assert doc["execution_accuracy"] == 1 / 3 and doc["refused"]["count"] == 0
+    assert doc["gold_failed"] == {"count": 2, "items": [
+        {"item": 2, "where": f"{gold}:2", "reason": "error: no such table: nope"},
+        {"item": 3, "where": f"{gold}:3", "reason": "denied: DELETE (only SELECT, WITH or VALUES run)"}]}
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert f"gold queries that failed, their items scored 0 as BIRD's evaluation.py scores them: 2 ({gold}:2: error: no such table: nope, " in out
