@@ -380,3 +380,13 @@ def test_bird_golds_that_fail_are_named_not_lost_in_silence(tmp_path, capsys):
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert f"gold queries that failed, their items scored 0 as BIRD's evaluation.py scores them: 2 ({gold}:2: error: no such table: nope, " in out
+
+
+def test_a_spider_gold_that_fails_is_named_by_file_and_line(tmp_path, capsys):
+    _database(tmp_path / "db" / "s" / "s.sqlite").close()
+    (tmp_path / "gold.sql").write_text("SELECT count(*) FROM t\ts\n\nSELECT * FROM nope\ts\n", encoding="utf-8")
+    (tmp_path / "pred.sql").write_text("SELECT count(*) FROM t\nSELECT 1\n", encoding="utf-8")
+    code = main(["sql", "--gold", str(tmp_path / "gold.sql"), "--pred", str(tmp_path / "pred.sql"), "--db", str(tmp_path / "db"), "-f", "json"])
+    out, err = capsys.readouterr()
+    assert (code, out) == (1, "") and err.count("\n") == 1
+    assert f"{tmp_path / 'gold.sql'}:3: the gold query fails on " in err and "no such table: nope" in err

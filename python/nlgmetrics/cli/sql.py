@@ -203,7 +203,8 @@ def run(args: argparse.Namespace, out, err) -> int:
         options["max_instructions"] = args.sql_max_instructions
     metric = ExecutionAccuracy(args.flavour, **options)
     given = [i for i, item in enumerate(items) if item.pred is not None]
-    ran = metric.details([items[i].pred for i in given], [items[i].gold for i in given], [paths[i] for i in given])
+    ran = metric.details([items[i].pred for i in given], [items[i].gold for i in given], [paths[i] for i in given],
+                         where=[f"{args.gold}:{items[i].gold_line}" for i in given])
     results = [QueryResult(False, "missing: no prediction", "not run")] * len(items)
     for i, r in zip(given, ran):
         results[i] = r

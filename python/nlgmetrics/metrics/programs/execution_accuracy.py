@@ -327,16 +327,20 @@ class ExecutionAccuracy(Metric):
             paths.append(os.fspath(d))
         return preds, gs, paths
 
-    def details(self, predictions: Any, golds: Any = None, db_paths: Any = None) -> list[QueryResult]:
-        """Each example's :class:`QueryResult` (correct, and why a query gave no result)."""
+    def details(self, predictions: Any, golds: Any = None, db_paths: Any = None, *, where: Any = None) -> list[QueryResult]:
+        """Each example's :class:`QueryResult` (correct, and why a query gave no result).
+        ``where``: each example's name in error messages (a gold file and line), else its index."""
         preds, gs, paths = self._inputs(predictions, golds, db_paths)
+        if where is not None and (isinstance(where, (str, bytes)) or len(where) != len(preds)):
+            raise InvalidOptionError("execution_accuracy: where must name each example (a sequence as long as the predictions)")
         out = []
         with Sandbox(self.limits) as sandbox:
             for i, (p, g, db) in enumerate(zip(preds, gs, paths)):
                 if self.flavour == "bird":
                     out.append(score_bird(sandbox, db, p, g))
                 else:
-                    out.append(score_spider(sandbox, db, p, g, keep_distinct=self.keep_distinct, where=f"example {i}"))
+                    name = f"example {i}" if where is None else str(where[i])
+                    out.append(score_spider(sandbox, db, p, g, keep_distinct=self.keep_distinct, where=name))
         return out
 
     def stats(self, predictions: Any, golds: Any = None, db_paths: Any = None):  # type: ignore[override]
