@@ -2,8 +2,9 @@
 
 A run line is ``qid Q0 docid rank score tag`` (six fields, anything after the tag ignored;
 the rank plays no part), a qrels line ``qid iteration docid relevance`` (exactly four
-fields), as trec_eval reads them. Fields are split
-on whitespace. A malformed line, a document given twice for one query, a score that is not
+fields), as trec_eval reads them. Fields are split at ASCII blanks (C's ``isspace``: a
+no-break space is part of an id); a leading byte-order mark is dropped; ``.gz`` files are
+read through and ``-`` is stdin. A malformed line, a document given twice for one query, a score that is not
 a number (NaN included) or a relevance that is not an integer is an
 :class:`~nlgmetrics.errors.InvalidInputError` naming the file and the line.
 """
