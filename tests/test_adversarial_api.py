@@ -18,7 +18,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import nlgmetrics
@@ -801,3 +801,46 @@ def test_options_that_change_nothing_are_refused(entry):
                     except NlgMetricsError:
                         continue
                     assert after != before, f"{entry.name} {flavour} {p.name}={value!r} is accepted and changes nothing"
+
+
+# -- programs and rankings: SPA / acc-eq matrices, retrieval dicts (one block) -----------
+_meta_cells = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-3, 3), st.sampled_from([1e38, -3e38, 1e308, 5e-324]),
+                        st.none(), st.booleans(), st.text(max_size=2))
+_meta_matrices = st.one_of(st.lists(st.lists(_meta_cells, min_size=0, max_size=4), max_size=4), _meta_cells,
+                           st.lists(_meta_cells, max_size=4), st.dictionaries(st.text(max_size=2), _meta_cells, max_size=2))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(metric=_meta_matrices, human=_meta_matrices)
+@example(metric=[[1e308, -1e308], [1e308, 1e308]], human=[[1, 2], [3, 4]])  # overflowed float32 sums: SPA 0.0 before
+@example(metric=[[1, 2], [3, 4]], human=[[3e38, 3e38], [1, 2]])
+def test_spa_and_tie_calibrated_accuracy_give_a_share_or_a_typed_error(metric, human):
+    from nlgmetrics.engines.meta_pairwise import soft_pairwise_accuracy, tie_calibrated_accuracy
+
+    for call in (lambda: soft_pairwise_accuracy(metric, human, num_permutations=50),
+                 lambda: tie_calibrated_accuracy(metric, human).value):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)  # an overflow or NaN on the way is a number that means nothing
+            try:
+                value = call()
+            except NlgMetricsError:
+                continue
+        assert 0.0 <= value <= 1.0, value
+
+
+_ids = st.one_of(st.text(max_size=3), st.integers(-1, 1), st.none(), st.binary(max_size=2))
+_run_values = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-2**70, 2**70), st.booleans(), st.text(max_size=2), st.none())
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(run=st.one_of(st.dictionaries(_ids, st.one_of(st.dictionaries(_ids, _run_values, max_size=3), _run_values), max_size=3), _run_values),
+       qrels=st.one_of(st.dictionaries(_ids, st.one_of(st.dictionaries(_ids, _run_values, max_size=3), _run_values), max_size=3), _run_values))
+def test_retrieval_dicts_give_shares_or_a_typed_error(run, qrels):
+    from nlgmetrics.metrics.programs.retrieval import Retrieval
+
+    try:
+        values = Retrieval(measures=["map", "ndcg_cut.10", "P.5", "recip_rank"]).per_query(run, qrels)
+    except NlgMetricsError:
+        return
+    for row in values.values():
+        assert all(0.0 <= v <= 1.0 for v in row.values()), row

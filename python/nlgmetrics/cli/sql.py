@@ -203,7 +203,8 @@ def run(args: argparse.Namespace, out, err) -> int:
         options["max_instructions"] = args.sql_max_instructions
     metric = ExecutionAccuracy(args.flavour, **options)
     given = [i for i, item in enumerate(items) if item.pred is not None]
-    ran = metric.details([items[i].pred for i in given], [items[i].gold for i in given], [paths[i] for i in given])
+    ran = metric.details([items[i].pred for i in given], [items[i].gold for i in given], [paths[i] for i in given],
+                         where=[f"{args.gold}:{items[i].gold_line}" for i in given])
     results = [QueryResult(False, "missing: no prediction", "not run")] * len(items)
     for i, r in zip(given, ran):
         results[i] = r
@@ -211,6 +212,10 @@ def run(args: argparse.Namespace, out, err) -> int:
     refused = [{"item": i + 1, "where": items[i].pred_where, "reason": r.prediction} for i, r in enumerate(results) if r.status in REFUSED]
     unparsed = [{"item": i + 1, "where": f"{args.gold}:{item.gold_line}"} for i, item in enumerate(items)
                 if difficulties is not None and difficulties[i] == UNPARSED]
+    # bird: a gold that fails (or that the sandbox refuses) scores 0, as evaluation.py scores
+    # it; named here so that no item loses its point in silence
+    gold_failed = [{"item": i + 1, "where": f"{args.gold}:{items[i].gold_line}", "reason": r.gold}
+                   for i, r in enumerate(results) if r.gold not in ("ok", "not run")]
     if args.format == "json":
         from .jsonout import json_text
 
@@ -220,6 +225,8 @@ def run(args: argparse.Namespace, out, err) -> int:
                                "refused": {"count": len(refused), "items": refused}}
         if args.flavour == "spider-test-suite":
             doc["unparsed"] = {"count": len(unparsed), "items": unparsed}
+        else:
+            doc["gold_failed"] = {"count": len(gold_failed), "items": gold_failed}
         if args.per_item:
             doc["items"] = [_verdict(i, item, r, difficulties, "difficulty" if args.flavour == "bird" else "hardness") for i, (item, r) in enumerate(zip(items, results))]
         doc["signature"] = metric.signature().format()
@@ -233,6 +240,9 @@ def run(args: argparse.Namespace, out, err) -> int:
         lines.append(f"gold queries the Spider parser cannot read (level {UNPARSED}): {len(unparsed)} ({', '.join(u['where'] for u in unparsed)})")
     if refused:
         lines.append(f"refused by the sandbox: {len(refused)} (items {', '.join(str(r['item']) for r in refused)})")
+    if gold_failed:
+        named = ", ".join(f"{g['where']}: {g['reason']}" for g in gold_failed)
+        lines.append(f"gold queries that failed, their items scored 0 as BIRD's evaluation.py scores them: {len(gold_failed)} ({named})")
     out.write("\n".join(lines) + "\n")
     return 0
 

@@ -116,9 +116,15 @@ def _p_values(seg: np.ndarray, num_permutations: int, seed: int) -> np.ndarray:
     np.rint(signs, out=signs, casting="same_kind")
     signs *= 2.0
     signs -= 1.0
-    seg32 = seg.astype(np.float32)
-    sys_scores = np.sum(seg32, axis=1)
-    partial = np.matmul(signs, seg32.T)
+    with np.errstate(over="ignore", invalid="ignore"):
+        seg32 = seg.astype(np.float32)
+        sys_scores = np.sum(seg32, axis=1)
+        partial = np.matmul(signs, seg32.T)
+    if not (np.isfinite(sys_scores).all() and np.isfinite(partial).all()):
+        # past float32's range the reference's sums become inf and NaN, and every comparison
+        # with them is False: it prints p-values (and an SPA) that mean nothing
+        raise InvalidInputError("the scores overflow single precision (float32, about 3.4e38) in the permutation test "
+                                "mt-metrics-eval runs: scale them down (one positive factor for all of them leaves every comparison of the test as it was)")
     p = np.empty((num_systems, num_systems)) * np.nan
     for i in range(num_systems):
         for j in range(i + 1, num_systems):
@@ -257,7 +263,13 @@ def _enumerate(m_rows: np.ndarray, h_rows: np.ndarray, sample_rate: float, draws
         row, ii, jj = row[chosen], ii[chosen], jj[chosen]
     h1, h2, m1, m2 = h_rows[row, ii], h_rows[row, jj], m_rows[row, ii], m_rows[row, jj]
     kind, tie_kind = _kinds(h1, h2, m1, m2)
-    return row, np.abs(m1 - m2), kind, tie_kind
+    with np.errstate(over="ignore"):
+        diff = np.abs(m1 - m2)
+    if not np.isfinite(diff).all():
+        # two such differences would both be inf, one threshold where the exact values give two
+        raise InvalidInputError("two metric scores differ by more than the largest double (about 1.8e308): "
+                                "scale the scores down (one positive factor for all of them keeps every tie and order)")
+    return row, diff, kind, tie_kind
 
 
 def _optimise(m_rows: np.ndarray, h_rows: np.ndarray, variant: str, sample_rate: float, draws) -> TieCalibration:

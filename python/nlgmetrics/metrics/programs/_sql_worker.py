@@ -170,6 +170,10 @@ def _run(req: dict) -> dict:
                 conn.setlimit(getattr(sqlite3, name), 0 if key == "zero" else int(req[key]))
         if req["text"] == "ignore":  # test-suite-sql-eval's text_factory
             conn.text_factory = lambda b: b.decode(errors="ignore")
+        try:  # a file that is not SQLite (or is damaged) fails here, before any query: bad input, not a wrong query
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.DatabaseError as e:
+            return {"status": "open_error", "detail": str(e)}
         aux = sqlite3.connect(":memory:", isolation_level=None)
         aux.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, int(req["max_length"]))
         for (name, nargs), guard in _guards(aux, stopped).items():

@@ -206,12 +206,19 @@ class QueryResult(NamedTuple):
 
 def _test_suite(db: str) -> list[str]:
     """The databases test-suite-sql-eval runs on: the files of the database's folder whose
-    name contains ``.sqlite`` (only the given file when there is none)."""
+    name contains ``.sqlite`` (only the given file when there is none), less SQLite's own
+    files beside a database (``x.sqlite-wal``, ``-shm``, ``-journal``: never databases; the
+    reference would fail on them, and a pending log is refused by the sandbox instead)."""
     from .sql_sandbox import database_uri
 
     database_uri(db)  # an existing file, or a typed error
     folder = os.path.dirname(db)
-    return sorted(os.path.join(folder, name) for name in os.listdir(folder or ".") if ".sqlite" in name) or [db]
+    names = set(os.listdir(folder or "."))
+    sidecar = lambda name: any(name.endswith(s) and name[: -len(s)] in names for s in _SQLITE_SIDE_FILES)  # noqa: E731
+    return sorted(os.path.join(folder, name) for name in names if ".sqlite" in name and not sidecar(name)) or [db]
+
+
+_SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")
 
 
 def score_spider(sandbox: Sandbox, db: str, pred: str, gold: str, *, keep_distinct: bool = False, where: str = "query") -> QueryResult:
@@ -320,16 +327,20 @@ class ExecutionAccuracy(Metric):
             paths.append(os.fspath(d))
         return preds, gs, paths
 
-    def details(self, predictions: Any, golds: Any = None, db_paths: Any = None) -> list[QueryResult]:
-        """Each example's :class:`QueryResult` (correct, and why a query gave no result)."""
+    def details(self, predictions: Any, golds: Any = None, db_paths: Any = None, *, where: Any = None) -> list[QueryResult]:
+        """Each example's :class:`QueryResult` (correct, and why a query gave no result).
+        ``where``: each example's name in error messages (a gold file and line), else its index."""
         preds, gs, paths = self._inputs(predictions, golds, db_paths)
+        if where is not None and (isinstance(where, (str, bytes)) or len(where) != len(preds)):
+            raise InvalidOptionError("execution_accuracy: where must name each example (a sequence as long as the predictions)")
         out = []
         with Sandbox(self.limits) as sandbox:
             for i, (p, g, db) in enumerate(zip(preds, gs, paths)):
                 if self.flavour == "bird":
                     out.append(score_bird(sandbox, db, p, g))
                 else:
-                    out.append(score_spider(sandbox, db, p, g, keep_distinct=self.keep_distinct, where=f"example {i}"))
+                    name = f"example {i}" if where is None else str(where[i])
+                    out.append(score_spider(sandbox, db, p, g, keep_distinct=self.keep_distinct, where=name))
         return out
 
     def stats(self, predictions: Any, golds: Any = None, db_paths: Any = None):  # type: ignore[override]

@@ -118,7 +118,34 @@ def database_uri(path: Any) -> str:
         raise InvalidInputError(f"sql: database path {str(path)!r}: {e}") from None
     if not regular:
         raise InvalidInputError(f"sql: no database file at {str(path)!r}")
+    _check_no_pending_writes(p, path)
     return p.as_uri() + "?mode=ro&immutable=1"
+
+
+# Beside a database, files whose content SQLite would merge into it on a normal open but
+# that ``immutable=1`` ignores: reading past them would give answers from an older database
+# than the one every other program (the references included) sees.
+PENDING_WRITES = {"-wal": "a write-ahead log", "-journal": "a rollback journal (a write was interrupted)"}
+
+
+def _check_no_pending_writes(resolved: Path, given: Any) -> None:
+    try:
+        if resolved.stat().st_size == 0:
+            raise InvalidInputError(f"sql: database {str(given)!r} is an empty file (0 bytes): no tables to query")
+        for suffix, what in PENDING_WRITES.items():
+            side = resolved.with_name(resolved.name + suffix)
+            if side.is_file() and side.stat().st_size > 0:
+                raise InvalidInputError(
+                    f"sql: database {str(given)!r} has {what} beside it ({side.name}) that read-only access would ignore; "
+                    f"let SQLite fold it in first (sqlite3 {resolved.name} 'PRAGMA wal_checkpoint(TRUNCATE)', or open and close it once)")
+    except OSError as e:
+        raise InvalidInputError(f"sql: database path {str(given)!r}: {e}") from None
+
+
+def file_state(path: Any) -> tuple:
+    """What changes when a file is written or replaced: device, inode, size, mtime."""
+    st = os.stat(path)
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
 
 
 class Sandbox:
@@ -128,6 +155,7 @@ class Sandbox:
     def __init__(self, limits: Limits | None = None):
         self.limits = (limits or Limits()).checked()
         self._proc: subprocess.Popen | None = None
+        self._states: dict[str, tuple] = {}  # each database's file_state when first run on
 
     def __enter__(self) -> "Sandbox":
         return self
@@ -171,6 +199,7 @@ class Sandbox:
         if not isinstance(sql, str):
             raise InputTypeError(f"sql: a query must be a string, got {type(sql).__name__}")
         uri = database_uri(database)
+        self._check_unchanged(uri, database)
         word = first_keyword(sql)
         if word.lower() not in READ_ONLY_STARTS:
             return Outcome("denied", None, f"{word or 'empty statement'} (only SELECT, WITH or VALUES run)")
@@ -203,10 +232,24 @@ class Sandbox:
         status = answer.get("status")
         if status == "open_error":
             raise InvalidInputError(f"sql: cannot open {database!s} as a SQLite database: {answer.get('detail')}")
+        self._check_unchanged(uri, database)
         if status != "ok":
             return Outcome(status, None, answer.get("detail", ""))
         rows = [tuple(bytes.fromhex(v["blob"]) if isinstance(v, dict) else v for v in row) for row in answer["rows"]]
         return Outcome("ok", rows, "")
+
+    def _check_unchanged(self, uri: str, database: Any) -> None:
+        """The database must stay as it was when this sandbox first read it: SQLite reads an
+        immutable file without locks, so a write during the run could mix two versions."""
+        path = os.path.realpath(database)
+        try:
+            state = file_state(path)
+        except OSError as e:
+            raise InvalidInputError(f"sql: database {str(database)!r} went away during the run: {e}") from None
+        first = self._states.setdefault(uri, state)
+        if state != first:
+            raise InvalidInputError(f"sql: database {str(database)!r} changed during the run (written or replaced); "
+                                    "scores would mix two versions of it: run again on a copy no program writes")
 
     def _answer(self, proc: subprocess.Popen) -> Any:
         fd = proc.stdout.fileno()  # type: ignore[union-attr]

@@ -2,8 +2,9 @@
 
 A run line is ``qid Q0 docid rank score tag`` (six fields, anything after the tag ignored;
 the rank plays no part), a qrels line ``qid iteration docid relevance`` (exactly four
-fields), as trec_eval reads them. Fields are split
-on whitespace. A malformed line, a document given twice for one query, a score that is not
+fields), as trec_eval reads them. Fields are split at ASCII blanks (C's ``isspace``: a
+no-break space is part of an id); a leading byte-order mark is dropped; ``.gz`` files are
+read through and ``-`` is stdin. A malformed line, a document given twice for one query, a score that is not
 a number (NaN included) or a relevance that is not an integer is an
 :class:`~nlgmetrics.errors.InvalidInputError` naming the file and the line.
 """
@@ -22,21 +23,33 @@ _INT = re.compile(r"[+-]?\d+\Z")
 
 
 def _lines(source: Any) -> tuple[str, Iterable[str]]:
-    """``(name, lines)`` of a path (str or PathLike) or an iterable of lines."""
+    """``(name, lines)`` of a path (str or PathLike; ``.gz`` read through, ``-`` for stdin, a
+    leading byte-order mark dropped, lines cut at ``\n`` only) or an iterable of lines."""
     if isinstance(source, (str, os.PathLike)):
+        from ...io.text import read_lines
+
         name = os.fspath(source)
         try:
-            with open(name, encoding="utf-8") as f:
-                return name, f.read().splitlines()
+            return name, read_lines(name)
+        except InvalidInputError:  # not UTF-8 (named by line), a damaged gzip file
+            raise
         except OSError as e:
             raise InvalidInputError(f"{name!r}: cannot read ({e.strerror or e})") from None
-        except UnicodeDecodeError as e:
-            raise InvalidInputError(f"{name}: not UTF-8 text ({e.reason} at byte {e.start})") from None
         except ValueError as e:  # a NUL or a lone surrogate in the path
             raise InvalidInputError(f"{name!r}: not a usable file path ({e})") from None
     if isinstance(source, bytes) or not hasattr(source, "__iter__"):
         raise InputTypeError(f"expected a file path or an iterable of lines, got {type(source).__name__}")
     return "<lines>", source
+
+
+# trec_eval cuts fields at C's isspace in the C locale: ASCII blanks only. Python's
+# str.split() also cuts at a no-break space, U+2028, U+3000 and others, which would split a
+# document id trec_eval keeps whole (and then count fields wrong).
+_FIELD_SEPARATOR = re.compile(r"[ \t\r\n\v\f]+")
+
+
+def _fields(line: str) -> list[str]:
+    return [f for f in _FIELD_SEPARATOR.split(line) if f]
 
 
 def read_run(source: Any) -> dict[str, dict[str, float]]:
@@ -46,7 +59,7 @@ def read_run(source: Any) -> dict[str, dict[str, float]]:
     for number, line in enumerate(lines, 1):
         if not isinstance(line, str):
             raise InputTypeError(f"{name}: line {number}: expected text, got {type(line).__name__}")
-        fields = line.split()
+        fields = _fields(line)
         if not fields:
             continue
         if len(fields) < 6:
@@ -68,7 +81,7 @@ def read_qrels(source: Any) -> dict[str, dict[str, int]]:
     for number, line in enumerate(lines, 1):
         if not isinstance(line, str):
             raise InputTypeError(f"{name}: line {number}: expected text, got {type(line).__name__}")
-        fields = line.split()
+        fields = _fields(line)
         if not fields:
             continue
         if len(fields) != 4:
