@@ -520,6 +520,14 @@ ANALYSIS_ARGS = {
                                                              st.one_of(hostile_texts, scalars), max_size=4), hostile_texts)),),
     "parse_gemba_mqm": lambda d: (d.draw(st.one_of(texts, st.none(), scalars,
                                                    st.builds(lambda c, m: f"Critical:\n{c}\nMajor:\n{m}\nMinor:\nno-error", texts, texts))),),
+    "battles_from_judgments": lambda d: (d.draw(st.one_of(
+        st.lists(st.one_of(
+            st.fixed_dictionaries({"model": st.one_of(st.sampled_from(MODELS), scalars), "games": st.one_of(
+                st.lists(st.one_of(st.fixed_dictionaries({"score": st.one_of(st.sampled_from(["A>>B", "A>B", "A=B", "B>A", "B>>A", "", "a>b"]),
+                                                                               scalars)}), scalars, texts), max_size=3),
+                scalars, texts)}),
+            st.dictionaries(st.sampled_from(["model", "games", "x"]), st.one_of(scalars, texts), max_size=3), scalars, texts), max_size=5),
+        hostile_texts, scalars)),),
 }
 ANALYSIS_OPTIONS = {
     "ngram_differences": {"compare": ["match", "over", "under", "x", 3], "min_n": [0, 1, 5, -1, 10**9], "max_n": [0, 2, 10**9],
@@ -539,6 +547,8 @@ ANALYSIS_OPTIONS = {
     "predict_win_rate": {"scale": [400, 0, float("nan")], "base": [10, 1, 0]},
     "mqm_score": {"flavour": ["gemba-mqm", "x", None]},
     "parse_gemba_mqm": {},
+    "battles_from_judgments": {"baseline": ["gpt-4-0314", "", None, 3], "weight": [3, 1, 0, -1, 2.5, True, 10**6],
+                               "first_game_only": [False, True]},
 }
 
 

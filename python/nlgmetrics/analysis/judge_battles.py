@@ -11,7 +11,7 @@ becomes no battle, as in the reference; :func:`battles_from_judgments` counts th
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import InputTypeError, InvalidInputError, InvalidOptionError
 
@@ -39,6 +39,8 @@ def battles_from_judgments(
         raise InvalidOptionError(f"weight must be a positive integer, got {weight!r}")
     if not isinstance(baseline, str):
         raise InputTypeError(f"baseline must be a model name, got {baseline!r}")
+    if isinstance(judgments, (str, bytes, Mapping)) or not isinstance(judgments, Iterable):
+        raise InputTypeError(f"judgments must be a list of judgment objects, got {type(judgments).__name__}")
     battles: list[dict[str, str]] = []
     unjudged = 0
     for i, judgment in enumerate(judgments):
