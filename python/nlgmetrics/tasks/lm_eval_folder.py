@@ -24,12 +24,14 @@ No formatting here: :mod:`nlgmetrics.cli.lm_eval_cmd` prints lm-eval's table.
 from __future__ import annotations
 
 import math
+import os
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
-from ..errors import InvalidInputError, InvalidOptionError
+from ..errors import InputTypeError, InvalidInputError, InvalidOptionError
 from ..io.text import parse_json
 
 REFERENCE = "lm-eval-0.4.13"
@@ -71,7 +73,46 @@ def _load_json(path: Path) -> dict:
     for key in ("results", "configs"):
         if not isinstance(data.get(key), dict):
             raise InvalidInputError(f'{path}: missing "{key}" (not an lm-eval results file)')
+    _check_shape(data, path)
     return data
+
+
+# the results file's sections read here: each an object of objects (or, for group_subtasks,
+# of lists of names); checked once so that no later step meets a list where it reads a key
+_SECTIONS_OF_OBJECTS = ("results", "configs", "groups", "higher_is_better")
+_SECTIONS_OF_VALUES = ("versions", "n-shot")
+
+
+def _check_shape(data: dict, path: Path) -> None:
+    for key in _SECTIONS_OF_OBJECTS + _SECTIONS_OF_VALUES + ("group_subtasks", "config"):
+        if data.get(key) is not None and not isinstance(data[key], dict):
+            raise InvalidInputError(f'{path}: "{key}" must be an object, got {type(data[key]).__name__}')
+    for key in _SECTIONS_OF_OBJECTS:
+        for name, entry in (data.get(key) or {}).items():
+            if not isinstance(entry, dict):
+                raise InvalidInputError(f'{path}: {key}[{name!r}] must be an object, got {type(entry).__name__}')
+    subtasks = data.get("group_subtasks") or {}
+    for group, children in subtasks.items():
+        if not isinstance(children, list) or not all(isinstance(c, str) for c in children):
+            raise InvalidInputError(f"{path}: group_subtasks[{group!r}] must be a list of task names")
+    _check_acyclic(subtasks, path)
+
+
+def _check_acyclic(subtasks: dict, path: Path) -> None:
+    """A group that contains itself (directly or through others) has no leaves to score."""
+    done: set[str] = set()
+    for start in subtasks:
+        trail, stack = [start], [iter(subtasks[start])]
+        while stack:
+            child = next(stack[-1], None)
+            if child is None:
+                done.add(trail.pop())
+                stack.pop()
+            elif child in trail:
+                raise InvalidInputError(f"{path}: group_subtasks has a cycle: {' -> '.join([*trail[trail.index(child):], child])}")
+            elif child in subtasks and child not in done:
+                trail.append(child)
+                stack.append(iter(subtasks[child]))
 
 
 def find_run(path: Any) -> LmEvalRun:
@@ -81,6 +122,10 @@ def find_run(path: Any) -> LmEvalRun:
     if p.is_file():
         results_path = p
     elif p.is_dir():
+        try:
+            os.listdir(p)  # glob hides an unreadable folder as an empty one
+        except OSError as e:
+            raise InvalidInputError(f"{p}: cannot read ({e.strerror})") from None
         found = sorted(p.glob("results_*.json"))
         if not found:
             subs = sorted({f.parent for f in p.glob("*/results_*.json")})
@@ -91,6 +136,10 @@ def find_run(path: Any) -> LmEvalRun:
         if not found:
             raise InvalidInputError(f"{p}: no results_*.json here nor in a model folder below")
         results_path = found[-1]  # lm-eval's timestamps sort in time order
+    elif p.is_symlink():
+        raise InvalidInputError(f"{p}: a symbolic link to nothing (broken, or a loop)")
+    elif p.exists():
+        raise InvalidInputError(f"{p}: not a file or folder")
     else:
         raise InvalidInputError(f"{p}: no such file or folder")
     m = _RESULTS.match(results_path.name)
@@ -149,7 +198,12 @@ def _exact_match_values(path: Path, config: dict, filt: str, recs: list) -> list
         r = rec.get("resps")
         if not isinstance(r, list) or len(r) != 1 or not isinstance(r[0], list):
             raise InvalidInputError(f'{path}:{lineno}: "resps" must hold one request\'s generations')
-        target = rec.get("target")
+        for j, generation in enumerate(r[0]):
+            if not isinstance(generation, str):
+                raise InvalidInputError(f'{path}:{lineno}: resps[0][{j}] must be a generated text, got {generation!r:.60}')
+        if "target" not in rec:
+            raise InvalidInputError(f'{path}:{lineno}: missing "target"')
+        target = rec["target"]
         if not isinstance(target, str):
             return None  # a list of golds or an index: compared as the task's own code does
         resps.append(r[0])
@@ -200,13 +254,44 @@ def _records(path: Path) -> list[tuple[int, dict]]:
     from ..io.text import read_jsonl_records
 
     out = []
-    for lineno, rec in read_jsonl_records(str(path)):
+    try:
+        records = read_jsonl_records(str(path))
+    except OSError as e:
+        raise InvalidInputError(f"{path}: cannot read ({e.strerror})") from None
+    first_line: dict[tuple[str, Any], int] = {}
+    for lineno, rec in records:
         if not isinstance(rec, dict):
             raise InvalidInputError(f"{path}:{lineno}: expected an lm-eval sample object")
+        filt = rec.get("filter", "none")
+        if not isinstance(filt, str):
+            raise InvalidInputError(f'{path}:{lineno}: "filter" must be the filter\'s name, got {filt!r}')
+        if "doc_id" not in rec:
+            raise InvalidInputError(f'{path}:{lineno}: missing "doc_id"')
+        doc_id = rec["doc_id"]
+        if isinstance(doc_id, bool) or not isinstance(doc_id, int):
+            raise InvalidInputError(f'{path}:{lineno}: "doc_id" must be an integer, got {doc_id!r}')
+        # lm-eval logs each document once per filter: a repeat is a second run pasted in
+        if (filt, doc_id) in first_line:
+            raise InvalidInputError(f"{path}:{lineno}: doc_id {doc_id} of filter {filt!r} again (first on line {first_line[(filt, doc_id)]})")
+        first_line[(filt, doc_id)] = lineno
         out.append((lineno, rec))
     if not out:
         raise InvalidInputError(f"{path}: no samples")
     return out
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float))  # bool included: lm-eval's mean counts True as 1
+
+
+def _logged_value(value: Any, aggregation: str, where: str) -> Any:
+    """A value a record logs, as the aggregation reads it: a number for ``mean``, a list of
+    numbers for ifeval's instruction-level mean, a tuple for the others (pairs, lists)."""
+    if aggregation == "mean" and not _is_number(value):
+        raise InvalidInputError(f"{where} must be a number (its aggregation is the mean), got {value!r:.60}")
+    if aggregation == "inst_level_acc" and not (isinstance(value, list) and all(_is_number(v) for v in value)):
+        raise InvalidInputError(f"{where} must be a list of per-instruction values, got {value!r:.60}")
+    return tuple(value) if isinstance(value, list) else value
 
 
 def task_values(path: Path, config: dict, task: str) -> dict[tuple[str, str], list]:
@@ -219,9 +304,10 @@ def task_values_by_doc(path: Path, config: dict, task: str) -> tuple[dict[tuple[
     """:func:`task_values` and, per filter, the records' ``doc_id`` in the same order."""
     records = _records(path)
     metrics = _metric_list(config, task)
+    aggregations = dict(metrics)
     by_filter: dict[str, list] = {}
     for lineno, rec in records:
-        by_filter.setdefault(str(rec.get("filter", "none")), []).append((lineno, rec))
+        by_filter.setdefault(rec.get("filter", "none"), []).append((lineno, rec))
     recomputed: dict[str, dict] = {}
     if config.get("output_type") == "multiple_choice" and not config.get("process_results") and any(m in _MC_SCORES for m, _ in metrics):
         from ..metrics.llm.multiple_choice import lm_eval_samples
@@ -250,9 +336,9 @@ def task_values_by_doc(path: Path, config: dict, task: str) -> tuple[dict[tuple[
             for lineno, rec in recs:
                 if metric not in rec:
                     raise InvalidInputError(f'{path}:{lineno}: missing "{metric}" (the task\'s metric_list names it)')
-                values.append(tuple(rec[metric]) if isinstance(rec[metric], list) else rec[metric])
+                values.append(_logged_value(rec[metric], aggregations[metric], f"{path}:{lineno}: {metric!r}"))
             out[(metric, filt)] = values
-    ids = {filt: [rec.get("doc_id", i) for i, (_, rec) in enumerate(recs)] for filt, recs in by_filter.items()}
+    ids = {filt: [rec["doc_id"] for _, rec in recs] for filt, recs in by_filter.items()}
     return out, ids
 
 
@@ -276,10 +362,25 @@ def _task_entry(task: str, run: LmEvalRun, iters: int) -> dict:
         entry["sample_len"] = sample_len
     for (metric, filt), items in values.items():
         where = f"{path.name}: {metric},{filt}"
-        entry[f"{metric},{filt}"] = _aggregate(aggregations[metric], list(items), where)
-        entry[f"{metric}_stderr,{filt}"] = _stderr(aggregations[metric], metric, list(items), iters, where) if iters > 0 else "N/A"
+        with _naming_the_line(path, metric, filt):
+            entry[f"{metric},{filt}"] = _aggregate(aggregations[metric], list(items), where)
+            entry[f"{metric}_stderr,{filt}"] = _stderr(aggregations[metric], metric, list(items), iters, where) if iters > 0 else "N/A"
     entry["_sample_len"] = sample_len
     return entry
+
+
+@contextmanager
+def _naming_the_line(path: Path, metric: str, filt: str) -> Iterator[None]:
+    """An aggregation's refusal of the n-th value, told as the samples file's line."""
+    try:
+        yield
+    except (InputTypeError, InvalidInputError) as e:
+        if str(e).startswith(str(path)):
+            raise
+        lines = [lineno for lineno, rec in _records(path) if rec.get("filter", "none") == filt]
+        item = re.search(r"\bitem (\d+)", str(e))
+        at = f"{path}:{lines[int(item.group(1))]}" if item and int(item.group(1)) < len(lines) else str(path)
+        raise InvalidInputError(f"{at}: {metric},{filt}: {e}") from None
 
 
 def _leaves(group: str, subtasks: dict) -> list[str]:
