@@ -462,6 +462,11 @@ def rescore_folder(path: Any, *, bootstrap_iters: int | None = None, group_confi
         iters = 100000 if iters is None else iters
     if isinstance(iters, bool) or not isinstance(iters, int):
         raise InvalidInputError(f"{run.results_path}: config.bootstrap_iters is not an integer: {iters!r}")
+    from ..metrics.llm.lm_eval_stderr import MAX_BOOTSTRAP_ITERS
+
+    if iters > MAX_BOOTSTRAP_ITERS:
+        where = "bootstrap_iters" if bootstrap_iters is not None else f"{run.results_path}: config.bootstrap_iters"
+        raise InvalidInputError(f"{where}: {iters} is past the {MAX_BOOTSTRAP_ITERS} resamples done here (lm-eval's default is 100000)")
     subtasks = res.get("group_subtasks") or {}
     known = list(res["configs"])
     chosen: list[str] = []
