@@ -194,3 +194,22 @@ def test_compare_names_tasks_of_one_run_and_refuses_unpairable_ids(tmp_path, cap
     _edit_line(samples, 0, lambda r: r.update(doc_id=[0]))
     says = _data_error(capsys, [str(GOLDENS / "mixed"), "--compare", str(dest), "-t", "toy_mc_a", "--n-samples", "10"])
     assert says == f"nlgmetrics: error: {samples}:1: \"doc_id\" must be an integer, got [0]"
+
+
+def test_a_logged_nan_gives_lm_evals_nan_as_json_null(tmp_path, capsys):
+    dest, model = _copy(tmp_path)
+    (samples,) = model.glob("samples_toy_lambada_*.jsonl")
+    _edit_line(samples, 3, lambda r: r.update(acc=float("nan")))
+    assert main(["lm-eval", str(dest), "-t", "toy_lambada", "-f", "json", "--bootstrap-iters", "0"]) == 0
+    doc = json.loads(capsys.readouterr().out)  # strict JSON: NaN is written as null
+    assert doc["results"]["toy_lambada"]["acc,none"] is None and doc["results"]["toy_lambada"]["acc_stderr,none"] == "N/A"
+
+
+def test_ctrl_c_exits_130_with_one_line(tmp_path, capsys, monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(lm_eval_folder, "rescore_folder", interrupted)
+    assert main(["lm-eval", str(GOLDENS / "mixed"), "-f", "json"]) == 130
+    out, err = capsys.readouterr()
+    assert out == "" and err == "nlgmetrics: interrupted\n"
