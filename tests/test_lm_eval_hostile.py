@@ -110,6 +110,14 @@ RESULTS_FILE_CASES = {
 }
 
 
+def test_a_filter_list_that_is_not_a_list_is_named(tmp_path, capsys):
+    dest, model = _copy(tmp_path)
+    _edit_results(model, lambda d: d["configs"]["toy_gsm"].update(filter_list="x"))
+    (samples,) = model.glob("samples_toy_gsm_*.jsonl")
+    says = _data_error(capsys, [str(dest), "-t", "toy_gsm"])
+    assert says == f"nlgmetrics: error: {samples}: the task's filter_list must be a list of filters, got 'x'"
+
+
 @pytest.mark.parametrize("case", RESULTS_FILE_CASES, ids=list(RESULTS_FILE_CASES))
 def test_a_results_file_of_the_wrong_shape_is_named(tmp_path, capsys, case):
     change, says = RESULTS_FILE_CASES[case]

@@ -186,10 +186,13 @@ def _exact_match_values(path: Path, config: dict, filt: str, recs: list) -> list
     ``exact_match`` with the metric's options against the logged ``target``."""
     from ..metrics.llm.answer_filters import Pipeline, exact_match
 
+    filter_list = config.get("filter_list")
+    if filter_list is not None and not isinstance(filter_list, list):
+        raise InvalidInputError(f"{path}: the task's filter_list must be a list of filters, got {filter_list!r:.60}")
     if filt == "none":
         steps = [{"function": "take_first"}]
     else:
-        entries = [e for e in config.get("filter_list") or [] if isinstance(e, dict) and e.get("name") == filt]
+        entries = [e for e in filter_list or [] if isinstance(e, dict) and e.get("name") == filt]
         if len(entries) != 1:
             return None
         steps = entries[0].get("filter")
