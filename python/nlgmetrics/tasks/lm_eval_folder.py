@@ -33,6 +33,7 @@ from typing import Any, Iterator
 
 from ..errors import InputTypeError, InvalidInputError, InvalidOptionError
 from ..io.text import parse_json
+from .lm_eval_checks import check_record, check_shape, logged_value
 
 REFERENCE = "lm-eval-0.4.13"
 _MC_SCORES = ("acc", "acc_norm", "acc_bytes", "acc_mutual_info")
@@ -73,46 +74,8 @@ def _load_json(path: Path) -> dict:
     for key in ("results", "configs"):
         if not isinstance(data.get(key), dict):
             raise InvalidInputError(f'{path}: missing "{key}" (not an lm-eval results file)')
-    _check_shape(data, path)
+    check_shape(data, path)
     return data
-
-
-# the results file's sections read here: each an object of objects (or, for group_subtasks,
-# of lists of names); checked once so that no later step meets a list where it reads a key
-_SECTIONS_OF_OBJECTS = ("results", "configs", "groups", "higher_is_better")
-_SECTIONS_OF_VALUES = ("versions", "n-shot")
-
-
-def _check_shape(data: dict, path: Path) -> None:
-    for key in _SECTIONS_OF_OBJECTS + _SECTIONS_OF_VALUES + ("group_subtasks", "config"):
-        if data.get(key) is not None and not isinstance(data[key], dict):
-            raise InvalidInputError(f'{path}: "{key}" must be an object, got {type(data[key]).__name__}')
-    for key in _SECTIONS_OF_OBJECTS:
-        for name, entry in (data.get(key) or {}).items():
-            if not isinstance(entry, dict):
-                raise InvalidInputError(f'{path}: {key}[{name!r}] must be an object, got {type(entry).__name__}')
-    subtasks = data.get("group_subtasks") or {}
-    for group, children in subtasks.items():
-        if not isinstance(children, list) or not all(isinstance(c, str) for c in children):
-            raise InvalidInputError(f"{path}: group_subtasks[{group!r}] must be a list of task names")
-    _check_acyclic(subtasks, path)
-
-
-def _check_acyclic(subtasks: dict, path: Path) -> None:
-    """A group that contains itself (directly or through others) has no leaves to score."""
-    done: set[str] = set()
-    for start in subtasks:
-        trail, stack = [start], [iter(subtasks[start])]
-        while stack:
-            child = next(stack[-1], None)
-            if child is None:
-                done.add(trail.pop())
-                stack.pop()
-            elif child in trail:
-                raise InvalidInputError(f"{path}: group_subtasks has a cycle: {' -> '.join([*trail[trail.index(child):], child])}")
-            elif child in subtasks and child not in done:
-                trail.append(child)
-                stack.append(iter(subtasks[child]))
 
 
 def find_run(path: Any) -> LmEvalRun:
@@ -261,40 +224,13 @@ def _records(path: Path) -> list[tuple[int, dict]]:
         records = read_jsonl_records(str(path))
     except OSError as e:
         raise InvalidInputError(f"{path}: cannot read ({e.strerror})") from None
-    first_line: dict[tuple[str, Any], int] = {}
+    seen: dict[tuple[str, int], int] = {}
     for lineno, rec in records:
-        if not isinstance(rec, dict):
-            raise InvalidInputError(f"{path}:{lineno}: expected an lm-eval sample object")
-        filt = rec.get("filter", "none")
-        if not isinstance(filt, str):
-            raise InvalidInputError(f'{path}:{lineno}: "filter" must be the filter\'s name, got {filt!r}')
-        if "doc_id" not in rec:
-            raise InvalidInputError(f'{path}:{lineno}: missing "doc_id"')
-        doc_id = rec["doc_id"]
-        if isinstance(doc_id, bool) or not isinstance(doc_id, int):
-            raise InvalidInputError(f'{path}:{lineno}: "doc_id" must be an integer, got {doc_id!r}')
-        # lm-eval logs each document once per filter: a repeat is a second run pasted in
-        if (filt, doc_id) in first_line:
-            raise InvalidInputError(f"{path}:{lineno}: doc_id {doc_id} of filter {filt!r} again (first on line {first_line[(filt, doc_id)]})")
-        first_line[(filt, doc_id)] = lineno
+        check_record(rec, f"{path}:{lineno}", lineno, seen)
         out.append((lineno, rec))
     if not out:
         raise InvalidInputError(f"{path}: no samples")
     return out
-
-
-def _is_number(v: Any) -> bool:
-    return isinstance(v, (int, float))  # bool included: lm-eval's mean counts True as 1
-
-
-def _logged_value(value: Any, aggregation: str, where: str) -> Any:
-    """A value a record logs, as the aggregation reads it: a number for ``mean``, a list of
-    numbers for ifeval's instruction-level mean, a tuple for the others (pairs, lists)."""
-    if aggregation == "mean" and not _is_number(value):
-        raise InvalidInputError(f"{where} must be a number (its aggregation is the mean), got {value!r:.60}")
-    if aggregation == "inst_level_acc" and not (isinstance(value, list) and all(_is_number(v) for v in value)):
-        raise InvalidInputError(f"{where} must be a list of per-instruction values, got {value!r:.60}")
-    return tuple(value) if isinstance(value, list) else value
 
 
 def task_values(path: Path, config: dict, task: str) -> dict[tuple[str, str], list]:
@@ -339,7 +275,7 @@ def task_values_by_doc(path: Path, config: dict, task: str) -> tuple[dict[tuple[
             for lineno, rec in recs:
                 if metric not in rec:
                     raise InvalidInputError(f'{path}:{lineno}: missing "{metric}" (the task\'s metric_list names it)')
-                values.append(_logged_value(rec[metric], aggregations[metric], f"{path}:{lineno}: {metric!r}"))
+                values.append(logged_value(rec[metric], aggregations[metric], f"{path}:{lineno}: {metric!r}"))
             out[(metric, filt)] = values
     ids = {filt: [rec["doc_id"] for _, rec in recs] for filt, recs in by_filter.items()}
     return out, ids
