@@ -854,3 +854,122 @@ def test_retrieval_dicts_give_shares_or_a_typed_error(run, qrels):
         return
     for row in values.values():
         assert all(0.0 <= v <= 1.0 for v in row.values()), row
+
+
+# -- the LLM leaderboard functions: lm-eval's aggregation layer, sampling aggregates, pass@k ----
+# A hostile call gives the reference's number (NaN where lm-eval's own arithmetic gives NaN) or a
+# typed error, never a bare TypeError / OverflowError / IndexError, within bounded work.
+from nlgmetrics.metrics.llm import lm_eval_stderr as _lm_se  # noqa: E402
+from nlgmetrics.metrics.llm import pass_at_k as _pak  # noqa: E402
+from nlgmetrics.metrics.llm import sampling as _smp  # noqa: E402
+
+_BIG = 10**400  # an integer past the floats
+LLM_FUNCTION_CASES = {  # id: (call, a value it gives, or the typed error it raises)
+    "mean of strings": (lambda: _lm_se.mean(["a", "b"]), InputTypeError),
+    "mean of None": (lambda: _lm_se.mean([None, 1.0]), InputTypeError),
+    "mean of lists": (lambda: _lm_se.mean([[1], [2]]), InputTypeError),
+    "mean of complex numbers": (lambda: _lm_se.mean([1j, 2]), InputTypeError),
+    "mean past the floats": (lambda: _lm_se.mean([_BIG, 1]), InvalidInputError),
+    "mean of booleans": (lambda: _lm_se.mean([True, False, True, True]), 0.75),
+    "mean with NaN is lm-eval's NaN": (lambda: _lm_se.mean([float("nan"), 1.0]), "nan"),
+    "mean_stderr of strings": (lambda: _lm_se.mean_stderr(["a", "b"]), InputTypeError),
+    "mean_stderr past the floats": (lambda: _lm_se.mean_stderr([_BIG, 1]), InvalidInputError),
+    "sample_stddev of None": (lambda: _lm_se.sample_stddev([None, 1]), InputTypeError),
+    "pop_stddev past the floats": (lambda: _lm_se.pop_stddev([_BIG, 1]), InvalidInputError),
+    "bootstrap of strings": (lambda: _lm_se.bootstrap_stderr("mean", ["a", "b"], 1000), InputTypeError),
+    "bootstrap with 10**12 resamples": (lambda: _lm_se.bootstrap_stderr("mean", [1.0, 2.0, 3.0], 10**12), InvalidOptionError),
+    "bootstrap with True resamples": (lambda: _lm_se.bootstrap_stderr("mean", [1.0, 2.0], True), InvalidOptionError),
+    "stderr iters a string": (lambda: _lm_se.stderr_for_aggregation("median", "10"), InvalidOptionError),
+    "stderr iters 10**12": (lambda: _lm_se.stderr_for_aggregation("median", 10**12), InvalidOptionError),
+    "stderr iters negative: lm-eval's none": (lambda: _lm_se.stderr_for_aggregation("median", -1), None),
+    "group metrics of strings": (lambda: _lm_se.aggregate_subtask_metrics(["a"], [3]), InputTypeError),
+    "group stderr N/A": (lambda: _lm_se.pooled_sample_stderr(["N/A", 0.1], [3, 4]), InputTypeError),
+    "group size negative": (lambda: _lm_se.aggregate_subtask_metrics([0.5, 0.2], [-1, 4]), InvalidInputError),
+    "group size a fraction": (lambda: _lm_se.aggregate_subtask_metrics([0.5], [2.5]), InvalidInputError),
+    "group size past the floats": (lambda: _lm_se.aggregate_subtask_metrics([0.5, 0.2], [_BIG, 1]), InvalidInputError),
+    "pooled size past the floats": (lambda: _lm_se.pooled_sample_stderr([0.1, 0.2], [_BIG, 3]), InvalidInputError),
+    "unweighted stderr of strings": (lambda: _lm_se.unweighted_mean_stderr(["a"]), InputTypeError),
+    "combined stderr of None": (lambda: _lm_se.combined_sample_stderr([None, 0.1], [3, 4], [0.5, 0.2]), InputTypeError),
+    "group_aggregate stderrs not a sequence": (lambda: _lm_se.group_aggregate([0.5], 3, [2]), InputTypeError),
+    "group weighted (lm-eval's numbers)": (lambda: _lm_se.aggregate_subtask_metrics([0.5, 0.2], [1, 3]), 0.275),
+    "majority of no answers": (lambda: _smp.majority_answer([]), InvalidInputError),
+    "majority of a string": (lambda: _smp.majority_answer("abc"), InputTypeError),
+    "majority of lists": (lambda: _smp.majority_answer([[1], [1]]), InputTypeError),
+    "majority of an unknown flavour": (lambda: _smp.majority_answer(["a"], "nope"), InvalidOptionError),
+    "majority: first of a tie": (lambda: _smp.majority_answer(["b", "a", "a", "b"]), "b"),
+    "avg@k past the floats": (lambda: _smp.avg_at_k([[_BIG, 0]], 2), InputTypeError),
+    "avg@k k negative": (lambda: _smp.avg_at_k([[1, 0]], -1), InvalidOptionError),
+    "avg@k k past n": (lambda: _smp.avg_at_k([[1, 0]], 3), InvalidOptionError),
+    "maj@k k huge": (lambda: _smp.maj_at_k([["a", "b"]], ["a"], 10**30), InvalidOptionError),
+    "pass^k k past n": (lambda: _smp.pass_hat_k([4], [2], 5), InvalidOptionError),
+    "pass@k k a string": (lambda: _pak.pass_at_k([4], [2], "1"), InputTypeError),
+    "pass@k k past n": (lambda: _pak.pass_at_k([4], [2], 5), InvalidOptionError),
+    "pass@k n NaN": (lambda: _pak.pass_at_k([float("nan")], [1], 1), InputTypeError),
+}
+
+
+def _within_seconds(seconds: int):
+    """A wall-clock bound on one call (a hang fails the test instead of stalling the suite)."""
+    import contextlib
+    import signal
+
+    def late(*_):
+        raise TimeoutError(f"still running after {seconds} s")
+
+    @contextlib.contextmanager
+    def bound():
+        previous = signal.signal(signal.SIGALRM, late)
+        signal.alarm(seconds)
+        try:
+            yield
+        finally:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, previous)
+
+    return bound()
+
+
+@pytest.mark.parametrize("case", LLM_FUNCTION_CASES, ids=list(LLM_FUNCTION_CASES))
+def test_llm_functions_give_the_reference_value_or_a_typed_error(case):
+    call, expected = LLM_FUNCTION_CASES[case]
+    with _within_seconds(60):
+        _expect(call, expected)
+
+
+def _expect(call, expected) -> None:
+    if isinstance(expected, type) and issubclass(expected, BaseException):
+        with pytest.raises(expected):
+            call()
+    elif expected == "nan":
+        assert math.isnan(call())
+    else:
+        assert call() == expected
+
+
+_LLM_FUNCTIONS = {
+    "mean": lambda v, s, k: _lm_se.mean(v), "mean_stderr": lambda v, s, k: _lm_se.mean_stderr(v),
+    "pop_stddev": lambda v, s, k: _lm_se.pop_stddev(v),
+    "bootstrap_stderr": lambda v, s, k: _lm_se.bootstrap_stderr("median", v, 1000),
+    "aggregate_subtask_metrics": lambda v, s, k: _lm_se.aggregate_subtask_metrics(v, s),
+    "pooled_sample_stderr": lambda v, s, k: _lm_se.pooled_sample_stderr(v, s),
+    "combined_sample_stderr": lambda v, s, k: _lm_se.combined_sample_stderr(v, s, v),
+    "group_aggregate": lambda v, s, k: _lm_se.group_aggregate(v, v, s),
+    "majority_answer": lambda v, s, k: _smp.majority_answer(v),
+    "avg_at_k": lambda v, s, k: _smp.avg_at_k([v], k), "maj_at_k": lambda v, s, k: _smp.maj_at_k([v], s, k),
+    "pass_hat_k": lambda v, s, k: _smp.pass_hat_k(s, v, k), "pass_at_k": lambda v, s, k: _pak.pass_at_k(s, v, k),
+}
+_llm_items = st.one_of(scalars, st.integers(-(10**400), 10**400), texts, st.lists(scalars, max_size=2))
+
+
+@pytest.mark.parametrize("name", sorted(_LLM_FUNCTIONS))
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(values=st.one_of(containers(_llm_items), st.lists(st.floats(-1, 1), max_size=5)),
+       sizes=st.one_of(containers(_llm_items), st.lists(st.integers(0, 50), max_size=5)),
+       k=st.one_of(st.integers(-2, 6), st.just(10**30), scalars))
+def test_llm_functions_never_raise_untyped(name, values, sizes, k):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            _LLM_FUNCTIONS[name](values, sizes, k)
+        except NlgMetricsError:
+            pass

@@ -183,6 +183,8 @@ HOSTILE = {
     "long_sum": "+".join(["x"] * 100),
     "matrix": "\\begin{pmatrix}" + "\\\\".join(["&".join(["1"] * 300)] * 300) + "\\end{pmatrix}",
     "sum": "\\sum_{n=1}^{10^{9}} n",
+    # small, yet SymPy's integrators search without end on it (every SymPy flavour hung)
+    "integral": "\\int_0^{1} \\frac{\\ln(1+x^{7})}{1+x^{3}} dx",
     "ten_mb": "1" * 10_000_000,
     "many_boxes": "\\boxed{" * 1_000_000,
     "many_dollars_free": "\\text{" * 1_000_000,
@@ -237,6 +239,8 @@ def test_minerva_budget_stops_what_the_reference_times_out_on():
     assert not minerva_is_equiv("2^{100000}", "2^{100000}+0")  # past the 65536 bits
     assert minerva_is_equiv("2^{1000}", "2^{1000}+0")  # inside them: SymPy decides
     assert minerva_is_equiv("1000!", "1000!+0")
+    assert minerva_is_equiv("\\int_0^{1} x dx", "\\frac{1}{2}")  # a polynomial's integral: SymPy decides
+    assert not minerva_is_equiv("\\int_0^{1} \\frac{\\ln(1+x^{7})}{1+x^{3}} dx", "0")  # any other: outside the budget
     assert not text_in_budget("\\frac{" * 13 + "1" + "}{2}" * 13) and text_in_budget("\\frac{" * 12 + "1" + "}{2}" * 12)
     assert not text_in_budget("1" * 257) and text_in_budget("1" * 256)
 

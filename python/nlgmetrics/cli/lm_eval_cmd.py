@@ -142,8 +142,10 @@ def run(args: argparse.Namespace, out, err) -> int:
 
     from .guard import UsageError
 
-    if args.bootstrap_iters is not None and args.bootstrap_iters < 0:
-        raise UsageError(f"--bootstrap-iters must be >= 0, got {args.bootstrap_iters}")
+    from ..metrics.llm.lm_eval_stderr import MAX_BOOTSTRAP_ITERS
+
+    if args.bootstrap_iters is not None and not 0 <= args.bootstrap_iters <= MAX_BOOTSTRAP_ITERS:
+        raise UsageError(f"--bootstrap-iters must be between 0 and {MAX_BOOTSTRAP_ITERS}, got {args.bootstrap_iters}")
     if args.compare is not None:
         if args.preset is not None or args.check:
             raise UsageError("--compare does not combine with --preset or --check")

@@ -7,7 +7,7 @@ per-document values (as :mod:`nlgmetrics.tasks.lm_eval_folder` re-scores them) a
 :func:`nlgmetrics.engines.significance.paired_test_stats` runs on them as the mean of
 per-document scores (``avg_at_k`` with ``k=1``: its statistics are those values). Documents
 in one run only are counted, not paired; metrics aggregated otherwise (perplexities, f1) are
-listed as skipped.
+listed as skipped, and so are the tasks of one run only.
 """
 from __future__ import annotations
 
@@ -67,6 +67,9 @@ def compare_folders(a: Any, b: Any, *, test: str = "bs", n_samples: int | None =
         raise InvalidInputError(f"{run_a.results_path} and {run_b.results_path} have no task in common")
     metric = AvgAtKMetric(k=1)
     rows, skipped = [], []
+    if tasks is None:  # a task of one run only is said, not dropped in silence
+        skipped += [f"{t}: in A only" for t in run_a.results["configs"] if t not in run_b.results["configs"]]
+        skipped += [f"{t}: in B only" for t in run_b.results["configs"] if t not in run_a.results["configs"]]
     for task in common:
         for run in (run_a, run_b):
             if task not in run.samples:

@@ -24,13 +24,16 @@ No formatting here: :mod:`nlgmetrics.cli.lm_eval_cmd` prints lm-eval's table.
 from __future__ import annotations
 
 import math
+import os
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
-from ..errors import InvalidInputError, InvalidOptionError
+from ..errors import InputTypeError, InvalidInputError, InvalidOptionError
 from ..io.text import parse_json
+from .lm_eval_checks import check_record, check_shape, logged_value
 
 REFERENCE = "lm-eval-0.4.13"
 _MC_SCORES = ("acc", "acc_norm", "acc_bytes", "acc_mutual_info")
@@ -71,6 +74,7 @@ def _load_json(path: Path) -> dict:
     for key in ("results", "configs"):
         if not isinstance(data.get(key), dict):
             raise InvalidInputError(f'{path}: missing "{key}" (not an lm-eval results file)')
+    check_shape(data, path)
     return data
 
 
@@ -81,6 +85,10 @@ def find_run(path: Any) -> LmEvalRun:
     if p.is_file():
         results_path = p
     elif p.is_dir():
+        try:
+            os.listdir(p)  # glob hides an unreadable folder as an empty one
+        except OSError as e:
+            raise InvalidInputError(f"{p}: cannot read ({e.strerror})") from None
         found = sorted(p.glob("results_*.json"))
         if not found:
             subs = sorted({f.parent for f in p.glob("*/results_*.json")})
@@ -91,6 +99,10 @@ def find_run(path: Any) -> LmEvalRun:
         if not found:
             raise InvalidInputError(f"{p}: no results_*.json here nor in a model folder below")
         results_path = found[-1]  # lm-eval's timestamps sort in time order
+    elif p.is_symlink():
+        raise InvalidInputError(f"{p}: a symbolic link to nothing (broken, or a loop)")
+    elif p.exists():
+        raise InvalidInputError(f"{p}: not a file or folder")
     else:
         raise InvalidInputError(f"{p}: no such file or folder")
     m = _RESULTS.match(results_path.name)
@@ -137,10 +149,13 @@ def _exact_match_values(path: Path, config: dict, filt: str, recs: list) -> list
     ``exact_match`` with the metric's options against the logged ``target``."""
     from ..metrics.llm.answer_filters import Pipeline, exact_match
 
+    filter_list = config.get("filter_list")
+    if filter_list is not None and not isinstance(filter_list, list):
+        raise InvalidInputError(f"{path}: the task's filter_list must be a list of filters, got {filter_list!r:.60}")
     if filt == "none":
         steps = [{"function": "take_first"}]
     else:
-        entries = [e for e in config.get("filter_list") or [] if isinstance(e, dict) and e.get("name") == filt]
+        entries = [e for e in filter_list or [] if isinstance(e, dict) and e.get("name") == filt]
         if len(entries) != 1:
             return None
         steps = entries[0].get("filter")
@@ -149,7 +164,12 @@ def _exact_match_values(path: Path, config: dict, filt: str, recs: list) -> list
         r = rec.get("resps")
         if not isinstance(r, list) or len(r) != 1 or not isinstance(r[0], list):
             raise InvalidInputError(f'{path}:{lineno}: "resps" must hold one request\'s generations')
-        target = rec.get("target")
+        for j, generation in enumerate(r[0]):
+            if not isinstance(generation, str):
+                raise InvalidInputError(f'{path}:{lineno}: resps[0][{j}] must be a generated text, got {generation!r:.60}')
+        if "target" not in rec:
+            raise InvalidInputError(f'{path}:{lineno}: missing "target"')
+        target = rec["target"]
         if not isinstance(target, str):
             return None  # a list of golds or an index: compared as the task's own code does
         resps.append(r[0])
@@ -200,9 +220,13 @@ def _records(path: Path) -> list[tuple[int, dict]]:
     from ..io.text import read_jsonl_records
 
     out = []
-    for lineno, rec in read_jsonl_records(str(path)):
-        if not isinstance(rec, dict):
-            raise InvalidInputError(f"{path}:{lineno}: expected an lm-eval sample object")
+    try:
+        records = read_jsonl_records(str(path))
+    except OSError as e:
+        raise InvalidInputError(f"{path}: cannot read ({e.strerror})") from None
+    seen: dict[tuple[str, int], int] = {}
+    for lineno, rec in records:
+        check_record(rec, f"{path}:{lineno}", lineno, seen)
         out.append((lineno, rec))
     if not out:
         raise InvalidInputError(f"{path}: no samples")
@@ -219,9 +243,10 @@ def task_values_by_doc(path: Path, config: dict, task: str) -> tuple[dict[tuple[
     """:func:`task_values` and, per filter, the records' ``doc_id`` in the same order."""
     records = _records(path)
     metrics = _metric_list(config, task)
+    aggregations = dict(metrics)
     by_filter: dict[str, list] = {}
     for lineno, rec in records:
-        by_filter.setdefault(str(rec.get("filter", "none")), []).append((lineno, rec))
+        by_filter.setdefault(rec.get("filter", "none"), []).append((lineno, rec))
     recomputed: dict[str, dict] = {}
     if config.get("output_type") == "multiple_choice" and not config.get("process_results") and any(m in _MC_SCORES for m, _ in metrics):
         from ..metrics.llm.multiple_choice import lm_eval_samples
@@ -250,9 +275,9 @@ def task_values_by_doc(path: Path, config: dict, task: str) -> tuple[dict[tuple[
             for lineno, rec in recs:
                 if metric not in rec:
                     raise InvalidInputError(f'{path}:{lineno}: missing "{metric}" (the task\'s metric_list names it)')
-                values.append(tuple(rec[metric]) if isinstance(rec[metric], list) else rec[metric])
+                values.append(logged_value(rec[metric], aggregations[metric], f"{path}:{lineno}: {metric!r}"))
             out[(metric, filt)] = values
-    ids = {filt: [rec.get("doc_id", i) for i, (_, rec) in enumerate(recs)] for filt, recs in by_filter.items()}
+    ids = {filt: [rec["doc_id"] for _, rec in recs] for filt, recs in by_filter.items()}
     return out, ids
 
 
@@ -276,10 +301,25 @@ def _task_entry(task: str, run: LmEvalRun, iters: int) -> dict:
         entry["sample_len"] = sample_len
     for (metric, filt), items in values.items():
         where = f"{path.name}: {metric},{filt}"
-        entry[f"{metric},{filt}"] = _aggregate(aggregations[metric], list(items), where)
-        entry[f"{metric}_stderr,{filt}"] = _stderr(aggregations[metric], metric, list(items), iters, where) if iters > 0 else "N/A"
+        with _naming_the_line(path, metric, filt):
+            entry[f"{metric},{filt}"] = _aggregate(aggregations[metric], list(items), where)
+            entry[f"{metric}_stderr,{filt}"] = _stderr(aggregations[metric], metric, list(items), iters, where) if iters > 0 else "N/A"
     entry["_sample_len"] = sample_len
     return entry
+
+
+@contextmanager
+def _naming_the_line(path: Path, metric: str, filt: str) -> Iterator[None]:
+    """An aggregation's refusal of the n-th value, told as the samples file's line."""
+    try:
+        yield
+    except (InputTypeError, InvalidInputError) as e:
+        if str(e).startswith(str(path)):
+            raise
+        lines = [lineno for lineno, rec in _records(path) if rec.get("filter", "none") == filt]
+        item = re.search(r"\bitem (\d+)", str(e))
+        at = f"{path}:{lines[int(item.group(1))]}" if item and int(item.group(1)) < len(lines) else str(path)
+        raise InvalidInputError(f"{at}: {metric},{filt}: {e}") from None
 
 
 def _leaves(group: str, subtasks: dict) -> list[str]:
@@ -361,6 +401,11 @@ def rescore_folder(path: Any, *, bootstrap_iters: int | None = None, group_confi
         iters = 100000 if iters is None else iters
     if isinstance(iters, bool) or not isinstance(iters, int):
         raise InvalidInputError(f"{run.results_path}: config.bootstrap_iters is not an integer: {iters!r}")
+    from ..metrics.llm.lm_eval_stderr import MAX_BOOTSTRAP_ITERS
+
+    if iters > MAX_BOOTSTRAP_ITERS:
+        where = "bootstrap_iters" if bootstrap_iters is not None else f"{run.results_path}: config.bootstrap_iters"
+        raise InvalidInputError(f"{where}: {iters} is past the {MAX_BOOTSTRAP_ITERS} resamples done here (lm-eval's default is 100000)")
     subtasks = res.get("group_subtasks") or {}
     known = list(res["configs"])
     chosen: list[str] = []

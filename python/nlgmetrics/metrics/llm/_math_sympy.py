@@ -18,8 +18,8 @@ from typing import Any
 from ...errors import MissingExtraError
 
 # Each limit is named in the signature (``budget``): a longer answer, deeper brackets, a larger
-# parsed expression, a power or factorial whose integer value would pass the bit limit, or a
-# sum / product over more terms is outside the budget.
+# parsed expression, a power or factorial whose integer value would pass the bit limit, a
+# sum / product over more terms, or an integral of anything but a polynomial is outside the budget.
 BUDGET = {"chars": 256, "brackets": 12, "nodes": 300, "depth": 40, "bits": 65536, "terms": 1000}
 BUDGET_LABEL = "c{chars}.b{brackets}.n{nodes}.d{depth}.i{bits}.t{terms}".format(**BUDGET)
 ANTLR_VERSION = "4.11"
@@ -108,9 +108,14 @@ def tree_in_budget(expr: Any, budget: dict[str, int] = BUDGET) -> bool:
 
 
 def _limit_span_ok(expr: Any) -> bool:
+    """Sums and products over at most ``terms`` terms; integrals of polynomials only (a small
+    integral of anything else sends SymPy's integrators searching without end: the
+    reference's alarm stops them, so it is outside the budget here)."""
     import sympy
 
     for node in sympy.preorder_traversal(expr):
+        if isinstance(node, sympy.Integral) and not node.function.is_polynomial(*node.variables):
+            return False
         if isinstance(node, (sympy.Sum, sympy.Product)):
             for limit in node.limits:
                 try:

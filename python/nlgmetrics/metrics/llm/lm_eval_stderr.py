@@ -58,6 +58,9 @@ METRICS: dict[str, tuple[bool, str]] = {
     "chrf": (True, "chrf"), "chrf++": (True, "chrf++"), "ter": (False, "ter"), "bypass": (True, "bypass"),
 }
 HIGHER_IS_BETTER: dict[str, bool] = {name: hib for name, (hib, _) in METRICS.items()}
+# a bound on the work a results file or a caller can ask for: 100 x lm-eval's default
+MAX_BOOTSTRAP_ITERS = 100 * DEFAULT_BOOTSTRAP_ITERS
+_OF_NUMBERS = ("mean", "median", "nanmean", "perplexity")  # statistics of plain per-document numbers
 _ROWS_BUDGET = 1 << 20  # resampled values held at once per thread (rows x n)
 
 
@@ -73,27 +76,53 @@ def _values(arr: Any, what: str) -> list:
     return values
 
 
+def _numbers(arr: Any, what: str) -> list:
+    """:func:`_values` whose items are real numbers (booleans count 1 and 0, as in lm-eval's
+    ``sum``; NaN and infinities stay: lm-eval's value then is NaN or infinite too)."""
+    values = _values(arr, what)
+    for i, v in enumerate(values):
+        if not isinstance(v, (int, float, np.integer, np.floating, np.bool_)):
+            raise InputTypeError(f"{what}: item {i} must be a number, got {type(v).__name__}")
+    return values
+
+
+def _sizes(arr: Any, what: str) -> list:
+    values = _values(arr, what)
+    for i, v in enumerate(values):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 0:
+            raise InvalidInputError(f"{what}: size {i} must be a count (an integer >= 0), got {v!r}")
+    return values
+
+
+def _in_floats(what: str, compute: Callable[[], Any]) -> Any:
+    """lm-eval's arithmetic; an integer past the floats is refused, not an OverflowError."""
+    try:
+        return compute()
+    except OverflowError:
+        raise InvalidInputError(f"{what}: a value is past the largest float (about 1.8e308)") from None
+
+
 def mean(arr: Sequence[Any]) -> Any:
-    values = _values(arr, "mean")
-    return sum(values) / len(values)
+    values = _numbers(arr, "mean")
+    return _in_floats("mean", lambda: sum(values) / len(values))
 
 
 def pop_stddev(arr: Sequence[Any]) -> float:
-    values = _values(arr, "pop_stddev")
+    values = _numbers(arr, "pop_stddev")
     mu = mean(values)
-    return math.sqrt(sum([(x - mu) ** 2 for x in values]) / len(values))
+    return _in_floats("pop_stddev", lambda: math.sqrt(sum([(x - mu) ** 2 for x in values]) / len(values)))
 
 
 def sample_stddev(arr: Sequence[Any]) -> float:
-    values = _values(arr, "sample_stddev")
+    values = _numbers(arr, "sample_stddev")
     if len(values) < 2:
         raise InvalidInputError("sample_stddev: needs at least 2 values (lm-eval reports N/A)")
     mu = mean(values)
-    return math.sqrt(sum([(x - mu) ** 2 for x in values]) / (len(values) - 1))
+    return _in_floats("sample_stddev", lambda: math.sqrt(sum([(x - mu) ** 2 for x in values]) / (len(values) - 1)))
 
 
 def mean_stderr(arr: Sequence[Any]) -> float:
-    values = _values(arr, "mean_stderr")
+    values = _numbers(arr, "mean_stderr")
     return sample_stddev(values) / math.sqrt(len(values))
 
 
@@ -326,10 +355,8 @@ def bootstrap_stderr(
     aggregation's name (``mean``, ``median``, ``nanmean``, ``perplexity``, ``f1``,
     ``matthews_corrcoef``) or any function of a list (lm-eval's ``f``). ``n_threads``: the
     chunks of 1,000 resamples spread over threads (0: every core; the value does not change)."""
-    values = _values(xs, "bootstrap_stderr")
-    if isinstance(iters, bool) or not isinstance(iters, (int, np.integer)) or iters < 1:
-        raise InvalidOptionError(f"bootstrap_stderr: iters must be a positive integer, got {iters!r}")
-    iters = int(iters)
+    values = _numbers(xs, "bootstrap_stderr") if statistic in _OF_NUMBERS else _values(xs, "bootstrap_stderr")
+    iters = _check_iters(iters, "bootstrap_stderr", 1)
     if isinstance(n_threads, bool) or not isinstance(n_threads, (int, np.integer)) or n_threads < 0:
         raise InvalidOptionError(f"bootstrap_stderr: n_threads must be an integer >= 0, got {n_threads!r}")
     n_threads = int(n_threads) or (os.cpu_count() or 1)
@@ -349,9 +376,21 @@ def bootstrap_stderr(
     return sample_stddev(res)
 
 
+def _check_iters(iters: Any, what: str, least: int | None) -> int:
+    """An integer number of resamples, at most :data:`MAX_BOOTSTRAP_ITERS`; ``least``: the
+    smallest accepted (None: any, lm-eval reads 0 and below as no bootstrap)."""
+    if isinstance(iters, (bool, np.bool_)) or not isinstance(iters, (int, np.integer)) or (least is not None and iters < least):
+        raise InvalidOptionError(f"{what}: iters must be an integer{'' if least is None else f' >= {least}'}, got {iters!r}")
+    if iters > MAX_BOOTSTRAP_ITERS:
+        raise InvalidOptionError(f"{what}: {iters} resamples is past the {MAX_BOOTSTRAP_ITERS} done here "
+                                 f"(lm-eval's default is {DEFAULT_BOOTSTRAP_ITERS}); the work grows with iters x documents")
+    return int(iters)
+
+
 def stderr_for_aggregation(aggregation: str, bootstrap_iters: int = DEFAULT_BOOTSTRAP_ITERS) -> Callable[[Sequence[Any]], float] | None:
     """lm-eval's ``stderr_for_metric``: the stderr function of an aggregation, or None
     (lm-eval then reports ``N/A``; it also does for one item)."""
+    bootstrap_iters = _check_iters(bootstrap_iters, "stderr_for_aggregation", None)
     if bootstrap_iters <= 0:
         return None
     if aggregation in BOOTSTRAPPED:
@@ -372,28 +411,39 @@ def _same_length(what: str, **columns: Sequence[Any]) -> list[list]:
 
 def aggregate_subtask_metrics(metrics: Sequence[float], sizes: Sequence[int], weight_by_size: bool = True) -> float:
     metrics, sizes = _same_length("aggregate_subtask_metrics", metrics=metrics, sizes=sizes)
+    _numbers(metrics, "aggregate_subtask_metrics metrics")
+    _sizes(sizes, "aggregate_subtask_metrics sizes")
     if not weight_by_size:
         sizes = [1] * len(sizes)
     if sum(sizes) == 0:
         raise InvalidInputError("aggregate_subtask_metrics: the sizes sum to 0")
-    return sum([metric * size for metric, size in zip(metrics, sizes)]) / sum(sizes)
+    return _in_floats("aggregate_subtask_metrics", lambda: sum([metric * size for metric, size in zip(metrics, sizes)]) / sum(sizes))
 
 
 def pooled_sample_stderr(stderrs: Sequence[float], sizes: Sequence[int]) -> float:
     stderrs, sizes = _same_length("pooled_sample_stderr", stderrs=stderrs, sizes=sizes)
+    _numbers(stderrs, "pooled_sample_stderr stderrs")
+    _sizes(sizes, "pooled_sample_stderr sizes")
     if sum(sizes) - len(sizes) <= 0:
         raise InvalidInputError("pooled_sample_stderr: needs more samples than subtasks")
-    pooled = sum([(size - 1) * stderr**2 * size for size, stderr in zip(sizes, stderrs)]) / (sum(sizes) - len(sizes))
-    return np.sqrt(pooled / sum(sizes))
+    return _in_floats("pooled_sample_stderr", lambda: np.sqrt(
+        sum([(size - 1) * stderr**2 * size for size, stderr in zip(sizes, stderrs)]) / (sum(sizes) - len(sizes)) / sum(sizes)))
 
 
 def unweighted_mean_stderr(stderrs: Sequence[float]) -> float:
-    stderrs = _values(stderrs, "unweighted_mean_stderr")
-    return np.sqrt(sum(stderr**2 for stderr in stderrs)) / len(stderrs)
+    stderrs = _numbers(stderrs, "unweighted_mean_stderr")
+    return _in_floats("unweighted_mean_stderr", lambda: np.sqrt(sum(stderr**2 for stderr in stderrs)) / len(stderrs))
 
 
 def combined_sample_stderr(stderrs: Sequence[float], sizes: Sequence[int], metrics: Sequence[float]) -> float:
     stderrs, sizes, metrics = _same_length("combined_sample_stderr", stderrs=stderrs, sizes=sizes, metrics=metrics)
+    _numbers(stderrs, "combined_sample_stderr stderrs")
+    _numbers(metrics, "combined_sample_stderr metrics")
+    _sizes(sizes, "combined_sample_stderr sizes")
+    return _in_floats("combined_sample_stderr", lambda: _combined(stderrs, sizes, metrics))
+
+
+def _combined(stderrs: list, sizes: list, metrics: list) -> float:
     variance, curr_size, curr_score = stderrs[0] ** 2, sizes[0], metrics[0]
     for stderr, size, score in zip(stderrs[1:], sizes[1:], metrics[1:]):
         if curr_size + size - 1 == 0:
@@ -410,7 +460,8 @@ def group_aggregate(metrics: Sequence[float], stderrs: Sequence[float] | None, s
     """A group's value and stderr as ``lm_eval/api/group.py`` builds them: the size-weighted
     (or plain) mean, and the pooled (or unweighted-mean) stderr; ``"N/A"`` without stderrs."""
     value = aggregate_subtask_metrics(metrics, sizes, weight_by_size)
-    if stderrs is None or any(isinstance(s, str) for s in stderrs) or len(list(stderrs)) != len(list(metrics)):
+    stderrs = None if stderrs is None else _values(stderrs, "group_aggregate stderrs")
+    if stderrs is None or any(isinstance(s, str) for s in stderrs) or len(stderrs) != len(list(metrics)):
         return {"value": value, "stderr": "N/A", "sample_count": sum(sizes)}
     stderr = pooled_sample_stderr(stderrs, sizes) if weight_by_size else unweighted_mean_stderr(stderrs)
     return {"value": value, "stderr": stderr, "sample_count": sum(sizes)}

@@ -41,6 +41,13 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
+def _finite(v: Any) -> bool:
+    try:
+        return math.isfinite(float(v))
+    except OverflowError:  # an integer past the floats
+        return False
+
+
 def _rows(values: Any, what: str) -> list[list[Any]]:
     """One list per problem from a list of lists or a 2-D array."""
     from ..._inputs import as_sequence
@@ -67,7 +74,7 @@ def _scores(values: Any, k: int) -> list[list[float]]:
             raise InvalidOptionError(f"avg@k: problem {i} has {len(row)} samples < k={k} (lighteval's AvgAtN fails on it)")
         clean = []
         for v in row[:k]:
-            if not isinstance(v, (bool, np.bool_, int, float, np.integer, np.floating)) or not math.isfinite(float(v)):
+            if not isinstance(v, (bool, np.bool_, int, float, np.integer, np.floating)) or not _finite(v):
                 raise InputTypeError(f"avg@k: problem {i}: scores must be finite numbers or booleans, got {v!r}")
             clean.append(float(v))
         out.append(clean)
@@ -108,6 +115,19 @@ def _check_ddof(ddof: Any) -> int:
 # -- maj@k ---------------------------------------------------------------------------------------
 def majority_answer(answers: Sequence[Any], flavour: str = "lm-eval") -> Any:
     """The voted answer of ``answers`` under ``flavour``'s rule (``None``: nemo-skills with no answer)."""
+    flavour = _check_flavour(flavour)
+    if isinstance(answers, (str, bytes, dict)) or not hasattr(answers, "__iter__"):
+        raise InputTypeError(f"majority_answer: give a sequence of answers, not {type(answers).__name__}")
+    answers = list(answers)
+    if not answers:
+        raise InvalidInputError("majority_answer: no answers to vote on")
+    for a in answers:
+        if a is not None and not isinstance(a, str):
+            raise InputTypeError(f"majority_answer: answers must be strings or None, got {type(a).__name__}")
+    return _vote(answers, flavour)
+
+
+def _vote(answers: list, flavour: str) -> Any:
     if flavour == "lm-eval":
         return Counter(answers).most_common(1)[0][0]
     if flavour == "lighteval":
@@ -149,7 +169,7 @@ def maj_at_k(answers: Any, golds: Any, k: int, flavour: str = "lm-eval") -> tupl
 
 
 def _maj_one(answers: list[Any], gold: Any, flavour: str) -> float:
-    vote = majority_answer(answers, flavour)
+    vote = _vote(answers, flavour)
     if flavour == "lighteval":
         gold = gold if gold else ""
     elif flavour == "nemo-skills" and vote is None:
