@@ -139,10 +139,12 @@ def extract_ngrams(text: str, table: dict) -> list[str]:
 def _trials(detector: Any, ngrams: list[str]) -> list[float]:
     """``Detector._detect_block``'s trials on the extracted n-grams: the per-language
     probabilities it averages."""
-    row = _profile(detector.word_lang_prob_map).row
-    n_langs = len(detector.langlist)
+    profile = _profile(detector.word_lang_prob_map)
+    rows, row = profile.rows, profile.row
+    n_langs, n_ngrams = len(detector.langlist), len(ngrams)
     rnd = random.Random()
     rnd.seed(detector.seed)
+    pick = rnd._randbelow  # what ``rnd.choice(ngrams)`` draws, one call fewer
     langprob = np.zeros(n_langs)
     for _ in range(detector.n_trial):
         prob = np.array([1.0 / n_langs] * n_langs)
@@ -150,16 +152,17 @@ def _trials(detector: Any, ngrams: list[str]) -> list[float]:
         weight = alpha / detector.BASE_FREQ
         i = 0
         while True:
-            prob *= weight + row(rnd.choice(ngrams))  # langdetect's ``prob[i] *= weight + lang_prob_map[i]``
+            w = ngrams[pick(n_ngrams)]
+            prob *= weight + (rows.get(w) if w in rows else row(w))  # langdetect's ``prob[i] *= weight + lang_prob_map[i]``
             if i % 5 == 0:
-                total = sum(prob.tolist())  # Python's sum, in langdetect's order
-                if not (total > 0.0 and total != float("inf")):
+                values = prob.tolist()
+                total = sum(values)  # Python's sum, in langdetect's order
+                if not (total > 0.0 and total != float("inf")):  # NaN, 0 or inf: langdetect's own loop decides
                     raise _Fallback
                 prob /= total
-                top = prob.max()
-                if top != top:
-                    raise _Fallback
-                if max(top, 0.0) > detector.CONV_THRESHOLD or i >= detector.ITERATION_LIMIT:
+                # the largest normalised value: division by a positive number is monotone in
+                # IEEE arithmetic, so max(p) / total is max(p / total), bit for bit
+                if max(values) / total > detector.CONV_THRESHOLD or i >= detector.ITERATION_LIMIT:
                     break
             i += 1
         langprob += prob / detector.n_trial
