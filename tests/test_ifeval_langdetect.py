@@ -108,3 +108,26 @@ def test_a_trial_it_cannot_replay_goes_to_langdetect_itself(monkeypatch):
 
     monkeypatch.setattr(fast, "_trials", refuse)
     assert fast.detect(checkers._detector_factory(), text) == _slow(text) == "fr"
+
+
+def test_ifeval_counts_equal_those_with_langdetect_s_own_detector_duplicates_and_all(monkeypatch):
+    """End to end: IFEval's counts on the GPT-4 documents whose checks call langdetect (each
+    answer twice in the batch, so the second is scored from the caches) equal those with
+    langdetect's own ``Detector`` doing every detection."""
+    from nlgmetrics.metrics.llm.ifeval import IFEval
+
+    calls = ("language:response_language", "change_case:english_capital", "change_case:english_lowercase")
+    records = [json.loads(line) for line in gzip.open(GPT4, "rt", encoding="utf-8")]
+    chosen = [r for r in records if "error" not in r["reference"] and any(i in calls for i in r["doc"]["instruction_id_list"])]
+    docs = [r["doc"] for r in chosen] * 2
+    responses = [r["response"] for r in chosen] * 2
+    checkers.detect_language.cache_clear()
+    fast_counts = IFEval().stats(responses, docs).counts
+
+    def langdetect_itself(text):
+        got = _slow(text)
+        return None if isinstance(got, tuple) else got
+
+    monkeypatch.setattr(checkers, "detect_language", langdetect_itself)
+    assert len(chosen) >= 60
+    assert IFEval().stats(responses, docs).counts.tolist() == fast_counts.tolist()
