@@ -11,10 +11,18 @@
   jieba's live dictionary) against Python jieba's ``" ".join(jieba.cut(text))`` on the same
   texts: the segmentation every jieba pipeline pays.
 
+With ``--lm-eval-src`` (lm_eval 0.4.13's wheel unpacked, with immutabledict's wheel unpacked
+beside it), lm-eval's own scoring functions in the same process against ours, CPU time
+(``time.process_time``), values checked equal first: IFEval's ``process_results``, the
+multiple-choice branch of ``ConfigurableTask.process_results``, gsm8k's filter pipelines with
+``exact_match_hf_evaluate``, hendrycks_math's ``process_results``
+(``--only-lm-eval`` for these rows alone).
+
 Every timing (ours and the peers') is the best of ``--repeat`` runs (default 3). The peers run on ``--peer-n`` pairs (they are per-pair Python loops, linear in the pairs);
 ratios are per pair. Results are checked identical on the peer's pairs first. "1 thread"
 is ``n_threads=1``. Prints a markdown table. Usage:
 ``python benches/bench_llm.py --n 100000 --peer-n 5000 --llamafactory-wheel llamafactory-0.9.5-py3-none-any.whl``
+``python benches/bench_llm.py --only-lm-eval --lm-eval-src /tmp/x/src --n 100000 --peer-n 5000``
 """
 
 from __future__ import annotations
@@ -326,8 +334,7 @@ def bench_lm_eval_rows(rows, a) -> None:
     import logging
 
     logging.disable(logging.WARNING)  # lm-eval's per-document warnings
-    if not os.environ.get("SKIP_IFEVAL"):
-        bench_ifeval(rows, a.lm_eval_src)
+    bench_ifeval(rows, a.lm_eval_src)
     bench_multiple_choice(rows, a.lm_eval_src, a.n, a.peer_n)
     bench_gsm8k_filters(rows, a.lm_eval_src, a.n, a.peer_n)
     bench_hendrycks_math(rows, a.lm_eval_src)
