@@ -108,7 +108,9 @@ class _Profile:
         if got is None:
             if len(self.rows) >= self.LIMIT:
                 self.rows.clear()
-            got = self.rows[w] = np.array(self.table[w], dtype=np.float64)
+            got = np.array(self.table[w], dtype=np.float64)
+            got.flags.writeable = False  # shared by every detection, in every thread
+            self.rows[w] = got
         return got
 
 
