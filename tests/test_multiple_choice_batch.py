@@ -62,6 +62,8 @@ def test_rows_as_float64_arrays_and_numpy_int_golds_equal_lists():
     lls, golds, choices, uncs = _batch(7, 800)
     arrays = ([np.array(r) for r in lls], [np.int64(g) for g in golds], choices, [None if u is None else np.array(u) for u in uncs])
     assert batch_counts(*arrays).tolist() == _per_document(lls, golds, choices, uncs).tolist()
+    scalars = ([[np.float64(v) for v in r] for r in lls], golds, choices, uncs)
+    assert batch_counts(*scalars).tolist() == _per_document(lls, golds, choices, uncs).tolist()
 
 
 def test_ties_go_to_the_first_choice_and_nan_wins():

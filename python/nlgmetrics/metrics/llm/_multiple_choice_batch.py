@@ -23,11 +23,11 @@ _INT_TYPES = frozenset({int, np.int64, np.int32, np.intp})
 
 def _flat_floats(rows: list) -> np.ndarray | None:
     """The rows' values in one float64 array, or None unless each row is a list of Python
-    floats or a 1-D float64 array (the rows all of one kind)."""
+    floats (or numpy float64 scalars) or a 1-D float64 array (the rows all of one kind)."""
     kinds = set(map(type, rows))
     if kinds == {list}:
         flat = list(chain.from_iterable(rows))
-        if not set(map(type, flat)) <= {float}:
+        if not set(map(type, flat)) <= {float, np.float64}:  # both exact in float64; ints and bools take the checks per document
             return None
         return np.array(flat, dtype=np.float64)
     if kinds == {np.ndarray} and all(r.dtype == np.float64 and r.ndim == 1 for r in rows):
