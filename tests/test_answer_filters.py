@@ -116,3 +116,25 @@ def test_registry_metric_scores_a_preset():
         nm.load("extracted_exact_match", preset="gsm8k")
     with pytest.raises(NlgMetricsError):
         nm.load("extracted_exact_match").corpus_score([["#### 1"]], [None])
+
+
+def test_exact_match_with_regexes_to_ignore_equals_lm_eval_s_loop_on_generated_strings():
+    """Each pattern compiled once: the same strings as ``re.sub(pattern, "", x)`` rebuilt into a
+    numpy array per pattern (trailing NULs dropped each time), on strings made to hit that."""
+    import random
+    import re as _re
+
+    from nlgmetrics.metrics.llm.answer_filters import exact_match as em
+
+    rng = random.Random(5)
+    pieces = ["1", "2,0", "$", "#### ", ".", "\x00", "a", "A", " ", "\n", "é", "x\x00"]
+    preds = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 8))) for _ in range(3000)]
+    refs = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 4))) for _ in range(3000)]
+    patterns = [",", "\\$", "(?s).*#### ", "\\.$", "\x00"]
+    p, r = preds, refs
+    for s in patterns:
+        p = np.array([_re.sub(s, "", x) for x in p])
+        r = np.array([_re.sub(s, "", x) for x in r])
+    want = (np.char.lower(p) == np.char.lower(r)).astype(np.float64)
+    got = em(preds, refs, regexes_to_ignore=patterns, ignore_case=True)
+    assert got.tolist() == want.tolist() and 0 < got.sum() < len(got)

@@ -56,10 +56,10 @@ def detect_language(text: str) -> str | None:
     """langdetect's ``detect(text)`` with the seeded factory; None where it finds no features."""
     from langdetect.lang_detect_exception import LangDetectException
 
-    detector = _detector_factory().create()
+    from ._ifeval_langdetect import detect
+
     try:
-        detector.append(text)
-        return detector.detect()
+        return detect(_detector_factory(), text)
     except LangDetectException:
         return None
 

@@ -39,7 +39,7 @@ import re
 import string
 import sys
 from collections import Counter
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
@@ -124,7 +124,15 @@ class RegexFilter(Filter):
         return _select(matches, self.group_select, self.fallback, self.name, doc)
 
     def apply(self, resps: list, docs: Sequence[Any] | None) -> list:
-        return [[self.extract(resp, d) for resp in _iterable(inst, self.name, d)] for d, inst in enumerate(resps)]
+        findall, group_select, fallback = self.regex.findall, self.group_select, self.fallback
+        out = []
+        for d, inst in enumerate(resps):
+            row = []
+            for resp in _iterable(inst, self.name, d):
+                matches = findall(resp if isinstance(resp, str) else "")
+                row.append(_select(matches, group_select, fallback, self.name, d) if matches else fallback)
+            out.append(row)
+        return out
 
 
 def _iterable(inst: Any, what: str, doc: int) -> Iterable:
@@ -433,10 +441,10 @@ def exact_match(
     if regexes_to_ignore is None:
         preds, refs = np.asarray(preds, dtype=str), np.asarray(refs, dtype=str)
     for pattern in regexes_to_ignore or ():
-        _compile(pattern, "exact_match regexes_to_ignore")
+        remove = partial(_compile(pattern, "exact_match regexes_to_ignore").sub, "")  # re.sub(pattern, "", x), compiled once
         # rebuilt from each element as lm-eval does (numpy drops trailing NULs each time)
-        preds = np.array([re.sub(pattern, "", x) for x in preds], dtype=str)
-        refs = np.array([re.sub(pattern, "", x) for x in refs], dtype=str)
+        preds = np.array(list(map(remove, preds)), dtype=str)
+        refs = np.array(list(map(remove, refs)), dtype=str)
     if regexes_to_ignore is not None and not regexes_to_ignore:
         if not (ignore_case or ignore_punctuation or ignore_numbers):
             # lm-eval compares its one-element Python lists here: plain string equality

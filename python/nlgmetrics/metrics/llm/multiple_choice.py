@@ -138,10 +138,16 @@ def _plain(row: Any, kind: type) -> bool:
 
 
 def _document_counts(lls: list, golds: list, choices: list, uncs: list) -> np.ndarray:
-    """The statistics rows of :class:`MultipleChoice`. Documents in the common shape (lists
+    """The statistics rows of :class:`MultipleChoice`: the whole batch at once where every
+    document has the common shape (:mod:`._multiple_choice_batch`). Otherwise, documents in the common shape (lists
     of floats and of strings, an int gold) are scored together, one numpy ``argmax`` along
     the rows per number of choices (the same division and the same first-maximum rule per
     row as ``score_document``); any other goes through ``score_document`` and its checks."""
+    from ._multiple_choice_batch import batch_counts
+
+    batch = batch_counts(lls, golds, choices, uncs)
+    if batch is not None:
+        return batch
     counts = np.zeros((len(lls), 7), dtype=np.uint64)
     groups: dict[tuple[int, bool], list] = {}  # (choices, with unconditional) -> documents
     for i, (ll, g, c, u) in enumerate(zip(lls, golds, choices, uncs)):
