@@ -156,7 +156,7 @@ def test_minerva_extraction_and_normalisation_values():
 @needs_math
 def test_minerva_signature_names_the_budget_and_versions():
     sig = str(MathEquiv("minerva").signature())
-    assert "flavour:minerva" in sig and "budget:c256.b12.n300.d40.i65536.t1000" in sig
+    assert "flavour:minerva" in sig and "budget:c256.b12.n300.d40.i65536.t1000.intpoly" in sig
     assert "antlr:4.11" in sig and "sympy:" in sig
 
 

@@ -32,7 +32,7 @@ from ._math_qwen_strings import TEXT_LIMIT, extract_answer, strip_answer_string 
 
 REFERENCE = "evalscope-0.17.1"
 BUDGET = {"text": TEXT_LIMIT, "nesting": 32, "chars": 256, "brackets": 12, "nodes": 300, "depth": 40, "bits": 65536, "terms": 1000}
-BUDGET_LABEL = "x{text}.p{nesting}.c{chars}.b{brackets}.n{nodes}.d{depth}.i{bits}.t{terms}".format(**BUDGET)
+BUDGET_LABEL = "x{text}.p{nesting}.c{chars}.b{brackets}.n{nodes}.d{depth}.i{bits}.t{terms}".format(**BUDGET) + ".intpoly"
 
 # the only names parse_expr may call here: those its evaluate=False pass leaves unevaluated
 # (SymPy's EvaluateFalseTransformer.functions), so the tree budget sees them before they run

@@ -21,7 +21,8 @@ from ...errors import MissingExtraError
 # parsed expression, a power or factorial whose integer value would pass the bit limit, a
 # sum / product over more terms, or an integral of anything but a polynomial is outside the budget.
 BUDGET = {"chars": 256, "brackets": 12, "nodes": 300, "depth": 40, "bits": 65536, "terms": 1000}
-BUDGET_LABEL = "c{chars}.b{brackets}.n{nodes}.d{depth}.i{bits}.t{terms}".format(**BUDGET)
+# .intpoly: integrals of polynomials only (SymPy's integrators search without end on others)
+BUDGET_LABEL = "c{chars}.b{brackets}.n{nodes}.d{depth}.i{bits}.t{terms}".format(**BUDGET) + ".intpoly"
 ANTLR_VERSION = "4.11"
 
 

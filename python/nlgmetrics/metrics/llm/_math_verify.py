@@ -31,7 +31,7 @@ from . import _math_sympy
 REFERENCE_VERSION = "0.9.0"
 # a longer or deeper candidate is not parsed; a larger parsed value is not compared
 BUDGET = {"text": 131072, "chars": 1024, "brackets": 16, "nodes": 2000, "depth": 60, "bits": 65536}
-BUDGET_LABEL = "x{text}.c{chars}.b{brackets}.n{nodes}.d{depth}.i{bits}".format(**BUDGET)
+BUDGET_LABEL = "x{text}.c{chars}.b{brackets}.n{nodes}.d{depth}.i{bits}".format(**BUDGET) + ".intpoly"
 
 
 class OutsideBudget(Exception):
