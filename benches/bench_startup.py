@@ -22,6 +22,7 @@ script have a ``--help`` row and a one-line row; a subcommand without a row stop
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -65,7 +66,9 @@ def _inputs(d: str) -> dict[str, str]:
     paths["page"] = os.path.join(d, "page.html")
     paths["db"] = os.path.join(d, "db")
     os.makedirs(os.path.join(paths["db"], "one"), exist_ok=True)
-    sqlite3.connect(os.path.join(paths["db"], "one", "one.sqlite")).close()  # an empty database: SELECT 1 needs no table
+    with contextlib.closing(sqlite3.connect(os.path.join(paths["db"], "one", "one.sqlite"))) as db:  # a 0-byte file is refused
+        db.execute("CREATE TABLE t (x)")
+        db.commit()
     return paths
 
 

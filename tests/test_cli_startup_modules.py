@@ -9,6 +9,7 @@ Module sets, not timings: benches/bench_startup.py measures the time (BENCHMARKS
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -54,7 +55,9 @@ def _files(d: Path) -> dict[str, str]:
     for name, text in texts.items():
         (d / name).write_text(text, encoding="utf-8")
     (d / "db" / "one").mkdir(parents=True, exist_ok=True)
-    sqlite3.connect(d / "db" / "one" / "one.sqlite").close()  # an empty database: SELECT 1 needs no table
+    with contextlib.closing(sqlite3.connect(d / "db" / "one" / "one.sqlite")) as db:  # one table: a 0-byte file is refused
+        db.execute("CREATE TABLE t (x)")
+        db.commit()
     return {name: str(d / name) for name in texts} | {"page": str(d / "page.html"), "db": str(d / "db")}
 
 

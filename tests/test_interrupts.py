@@ -209,3 +209,34 @@ def test_a_file_write_delivers_a_ctrl_c_once_the_file_is_in_place(tmp_path):
         assert signal_module.getsignal(signal_module.SIGINT) is signal_module.default_int_handler  # restored
     finally:
         signal_module.signal(signal_module.SIGINT, previous)
+
+
+def _wrapped_interrupt() -> int:
+    """Ctrl-C while a class is built during an import: Python wraps the KeyboardInterrupt
+    raised in ``__set_name__`` in a RuntimeError (seen when matplotlib was being imported)."""
+
+    class Hook:
+        def __set_name__(self, owner, name):
+            raise KeyboardInterrupt
+
+    type("Axis", (), {"converter": Hook()})
+    return 0
+
+
+def test_ctrl_c_wrapped_by_python_is_still_an_interrupt(capsys):
+    from nlgmetrics.cli.guard import caused_by_interrupt, guarded
+
+    try:
+        _wrapped_interrupt()
+    except RuntimeError as e:
+        assert caused_by_interrupt(e)
+    else:  # pragma: no cover
+        raise AssertionError("Python no longer wraps KeyboardInterrupt in __set_name__")
+    assert guarded(_wrapped_interrupt) == 130
+    assert capsys.readouterr().err.strip().endswith("interrupted")
+    # a plain error is still an internal error, not an interrupt
+    assert not caused_by_interrupt(RuntimeError("x"))
+    loop = RuntimeError("a")
+    loop.__context__ = ValueError("b")
+    loop.__context__.__context__ = loop
+    assert not caused_by_interrupt(loop)

@@ -155,10 +155,24 @@ def _guarded(command: Callable[[], int]) -> int:
     except BaseException as e:  # noqa: BLE001 - the promise is one line, whatever happened
         if _is_zlib_error(e):
             return _corrupt(e)
-        if _is_rust_panic(e) and "KeyboardInterrupt" in str(e):
+        if (_is_rust_panic(e) and "KeyboardInterrupt" in str(e)) or caused_by_interrupt(e):
             _say("interrupted")
             return EXIT_INTERRUPTED
         return _internal(e)
+
+
+def caused_by_interrupt(e: BaseException) -> bool:
+    """Whether Ctrl-C is what went wrong under another exception: Python wraps an exception
+    raised inside some hooks (``__set_name__`` while a class is built, e.g. during an import),
+    so a SIGINT at that moment arrives as a RuntimeError whose cause is the KeyboardInterrupt."""
+    seen: set[int] = set()
+    link: BaseException | None = e
+    while link is not None and id(link) not in seen:
+        if isinstance(link, KeyboardInterrupt):
+            return True
+        seen.add(id(link))
+        link = link.__cause__ or link.__context__
+    return False
 
 
 def _internal(e: BaseException) -> int:

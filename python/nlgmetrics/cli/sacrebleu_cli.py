@@ -554,6 +554,10 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         _error(f"malformed XML: {e}")
         code = 1
     except Exception as e:  # zlib.error (a damaged .gz block) and the like: one line, not a traceback
+        from .guard import caused_by_interrupt
+
+        if caused_by_interrupt(e):  # Ctrl-C inside a hook that wraps it (a class built during an import)
+            return 130
         if type(e).__module__ != "zlib":
             raise
         _error(f"corrupt compressed input: {e}")
