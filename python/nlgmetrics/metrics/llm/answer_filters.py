@@ -124,15 +124,7 @@ class RegexFilter(Filter):
         return _select(matches, self.group_select, self.fallback, self.name, doc)
 
     def apply(self, resps: list, docs: Sequence[Any] | None) -> list:
-        findall, group_select, fallback = self.regex.findall, self.group_select, self.fallback
-        out = []
-        for d, inst in enumerate(resps):
-            row = []
-            for resp in _iterable(inst, self.name, d):
-                matches = findall(resp if isinstance(resp, str) else "")
-                row.append(_select(matches, group_select, fallback, self.name, d) if matches else fallback)
-            out.append(row)
-        return out
+        return [[self.extract(resp, d) for resp in _iterable(inst, self.name, d)] for d, inst in enumerate(resps)]
 
 
 def _iterable(inst: Any, what: str, doc: int) -> Iterable:
